@@ -1,0 +1,93 @@
+import {
+  applyQuote,
+  type Calculations,
+  calculateSymbol,
+  type Duties,
+  emptyPrices,
+  type Prices,
+  type Quote,
+  type SpreadSymbol,
+  symbolsAffectedBy,
+} from "@spreadwatch/core";
+
+export interface MarketSnapshot {
+  prices: Prices;
+  calculations: Calculations;
+}
+
+/** What one accepted quote changed: the quote itself and the spread symbols recomputed for it. */
+export interface HubUpdate {
+  quote: Quote;
+  symbols: readonly SpreadSymbol[];
+  calculations: Calculations;
+}
+
+export type HubListener = (update: HubUpdate) => void;
+
+/**
+ * The only holder of prices: the latest quote per instrument and the spreads derived from them.
+ * A quote recomputes only the symbols it can affect; listeners hear of every accepted quote.
+ */
+export class MarketHub {
+  private readonly prices: Prices = emptyPrices();
+  private readonly calculations: Calculations = { timestamp: null };
+  private readonly listeners = new Set<HubListener>();
+  private version = 0;
+  private cached: { version: number; snapshot: MarketSnapshot } | undefined;
+
+  constructor(private readonly duties: Duties) {}
+
+  /** Applies a quote; returns false (and tells nobody) when the quote carries nothing usable. */
+  ingest(quote: Quote): boolean {
+    if (!applyQuote(this.prices, quote)) return false;
+    const symbols = symbolsAffectedBy(quote);
+    for (const symbol of symbols) {
+      const entry = calculateSymbol(symbol, this.prices, this.duties);
+      if (entry) this.calculations[symbol] = entry;
+      else delete this.calculations[symbol];
+    }
+    this.calculations.timestamp = this.prices.timestamp;
+    this.version++;
+    const update: HubUpdate = { quote, symbols, calculations: this.calculations };
+    for (const listener of this.listeners) {
+      try {
+        listener(update);
+      } catch (error) {
+        // One faulty subscriber must not stop prices reaching the others.
+        console.error("market hub listener failed:", error);
+      }
+    }
+    return true;
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
+  /**
+   * An immutable copy of the current state, shared by every reader until the next quote.
+   * Entries are replaced (never mutated) on update, so copying the maps one level deep suffices.
+   */
+  snapshot(): MarketSnapshot {
+    if (this.cached?.version === this.version) return this.cached.snapshot;
+    const p = this.prices;
+    const snapshot: MarketSnapshot = {
+      prices: {
+        cme: { ...p.cme },
+        mcx: { ...p.mcx },
+        spot: { ...p.spot },
+        zerodha: { ...p.zerodha },
+        fx: { ...p.fx },
+        timestamp: p.timestamp,
+      },
+      calculations: { ...this.calculations },
+    };
+    this.cached = { version: this.version, snapshot };
+    return snapshot;
+  }
+}

@@ -1,0 +1,66 @@
+import type { InstrumentId, McxKey } from "./instrument.ts";
+import { isKnownQuoteKey, type Quote } from "./quote.ts";
+
+export interface BookEntry {
+  bid?: number;
+  ask?: number;
+  timestamp: number;
+}
+
+export interface PriceEntry {
+  price: number;
+  timestamp: number;
+}
+
+export type SpotKey = "XAUUSD" | "XAGUSD";
+
+/** The `GET /api/prices` shape (DESIGN §3); `timestamp` is the newest quote's time. */
+export interface Prices {
+  cme: Partial<Record<InstrumentId, BookEntry>>;
+  mcx: Partial<Record<McxKey, BookEntry>>;
+  spot: Partial<Record<SpotKey, PriceEntry>>;
+  zerodha: { nifty50?: PriceEntry; giftnifty?: PriceEntry };
+  fx: { USDINR?: PriceEntry };
+  timestamp: number | null;
+}
+
+export function emptyPrices(): Prices {
+  return { cme: {}, mcx: {}, spot: {}, zerodha: {}, fx: {}, timestamp: null };
+}
+
+const INDEX_FIELD = { NIFTY50: "nifty50", GIFTNIFTY: "giftnifty" } as const;
+
+function finite(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * Folds one quote into the prices, in place. A book quote that carries only one side keeps the
+ * other side's last value, as exchange feeds send partial updates. Returns false (and changes
+ * nothing) for an unknown key or a quote with no usable price.
+ */
+export function applyQuote(prices: Prices, quote: Quote): boolean {
+  if (!isKnownQuoteKey(quote.source, quote.key) || !Number.isFinite(quote.ts)) return false;
+  if (quote.source === "cme" || quote.source === "mcx") {
+    const bid = finite(quote.bid);
+    const ask = finite(quote.ask);
+    if (bid === undefined && ask === undefined) return false;
+    const books = prices[quote.source] as Record<string, BookEntry>;
+    const previous = books[quote.key];
+    const entry: BookEntry = { timestamp: quote.ts };
+    const nextBid = bid ?? previous?.bid;
+    const nextAsk = ask ?? previous?.ask;
+    if (nextBid !== undefined) entry.bid = nextBid;
+    if (nextAsk !== undefined) entry.ask = nextAsk;
+    books[quote.key] = entry;
+  } else {
+    const price = finite(quote.price);
+    if (price === undefined) return false;
+    const entry: PriceEntry = { price, timestamp: quote.ts };
+    if (quote.source === "spot") prices.spot[quote.key as SpotKey] = entry;
+    else if (quote.source === "fx") prices.fx.USDINR = entry;
+    else prices.zerodha[INDEX_FIELD[quote.key as keyof typeof INDEX_FIELD]] = entry;
+  }
+  prices.timestamp = Math.max(prices.timestamp ?? quote.ts, quote.ts);
+  return true;
+}

@@ -1,0 +1,31 @@
+import { INSTRUMENT_IDS, MCX_KEYS } from "./instrument.ts";
+
+export const QUOTE_KEYS = {
+  cme: INSTRUMENT_IDS,
+  mcx: MCX_KEYS,
+  spot: ["XAUUSD", "XAGUSD"],
+  index: ["NIFTY50", "GIFTNIFTY"],
+  fx: ["USDINR"],
+} as const;
+
+export type QuoteSource = keyof typeof QUOTE_KEYS;
+export const QUOTE_SOURCES = Object.keys(QUOTE_KEYS) as QuoteSource[];
+
+/** Futures books carry bid/ask; spot, index and FX carry a single price. */
+export function isBookSource(source: QuoteSource): source is "cme" | "mcx" {
+  return source === "cme" || source === "mcx";
+}
+
+/** One price update from a feed (DESIGN §4). `ts` is epoch milliseconds, the quote's own time. */
+export interface Quote {
+  source: QuoteSource;
+  key: string;
+  bid?: number;
+  ask?: number;
+  price?: number;
+  ts: number;
+}
+
+export function isKnownQuoteKey(source: QuoteSource, key: string): boolean {
+  return (QUOTE_KEYS[source] as readonly string[]).includes(key);
+}

@@ -1,0 +1,77 @@
+import type { Instrument } from "./instrument.ts";
+
+/** A price in CME units brought to the MCX contract's unit, currency and duty. */
+export function parity(
+  cmePrice: number,
+  instrument: Pick<Instrument, "factor">,
+  usdinr: number,
+  duty: number,
+): number {
+  return cmePrice * instrument.factor * usdinr * (1 + duty);
+}
+
+export interface Book {
+  bid?: number | undefined;
+  ask?: number | undefined;
+}
+
+export interface SpreadLeg {
+  spread: number;
+  /** The CME price the spread used (bid for BUY, ask for SELL). */
+  cme: number;
+  /** The MCX price the spread used (ask for BUY, bid for SELL). */
+  mcx: number;
+  parity: number;
+}
+
+function isPrice(value: number | undefined): value is number {
+  return value !== undefined && Number.isFinite(value);
+}
+
+/** Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. */
+export function buySpread(
+  cme: Book,
+  mcx: Book,
+  instrument: Pick<Instrument, "factor">,
+  usdinr: number | undefined,
+  duty: number,
+): SpreadLeg | undefined {
+  if (!isPrice(cme.bid) || !isPrice(mcx.ask) || !isPrice(usdinr)) return undefined;
+  const p = parity(cme.bid, instrument, usdinr, duty);
+  return { spread: mcx.ask - p, cme: cme.bid, mcx: mcx.ask, parity: p };
+}
+
+/** Sell MCX at its bid, buy CME at its ask: `mcx.bid − parity(cme.ask)`. */
+export function sellSpread(
+  cme: Book,
+  mcx: Book,
+  instrument: Pick<Instrument, "factor">,
+  usdinr: number | undefined,
+  duty: number,
+): SpreadLeg | undefined {
+  if (!isPrice(cme.ask) || !isPrice(mcx.bid) || !isPrice(usdinr)) return undefined;
+  const p = parity(cme.ask, instrument, usdinr, duty);
+  return { spread: mcx.bid - p, cme: cme.ask, mcx: mcx.bid, parity: p };
+}
+
+/** Mid of a book, or undefined when either side is missing. */
+export function mid(book: Book): number | undefined {
+  if (!isPrice(book.bid) || !isPrice(book.ask)) return undefined;
+  return (book.bid + book.ask) / 2;
+}
+
+/** Spot spread in USD: CME future mid − spot price. */
+export function spotSpread(cmeFuture: Book, spotPrice: number | undefined): number | undefined {
+  const m = mid(cmeFuture);
+  if (m === undefined || !isPrice(spotPrice)) return undefined;
+  return m - spotPrice;
+}
+
+/** Index spread: GIFT NIFTY − NIFTY 50. */
+export function indexSpread(
+  giftNifty: number | undefined,
+  nifty50: number | undefined,
+): number | undefined {
+  if (!isPrice(giftNifty) || !isPrice(nifty50)) return undefined;
+  return giftNifty - nifty50;
+}

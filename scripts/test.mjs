@@ -1,0 +1,32 @@
+// Runs every test project in one vitest run and closes with the plain line CI reads:
+// "N passed, N failed". Extra arguments go to vitest (e.g. `--project core`).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "spreadwatch-test-"));
+const report = join(dir, "report.json");
+const run = spawnSync(
+  "pnpm",
+  ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  { stdio: "inherit" },
+);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const result = JSON.parse(readFileSync(report, "utf8"));
+  passed = result.numPassedTests;
+  failed = result.numFailedTests;
+  skipped = result.numPendingTests + result.numTodoTests;
+  // A file that fails to load has no tests to count, yet the run must not look green.
+  failed += result.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+} catch {
+  failed = Math.max(failed, 1);
+}
+rmSync(dir, { recursive: true, force: true });
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(run.status === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+
+// One run covers every package; e2e drives a real Chromium against the built app, so it runs
+// its files one at a time and gets longer timeouts.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "core", include: ["packages/core/src/**/*.test.ts"] } },
+      { test: { name: "db", include: ["packages/db/src/**/*.test.ts"] } },
+      {
+        test: {
+          name: "api",
+          include: ["packages/api/{src,test}/**/*.test.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["packages/web/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
