@@ -1,0 +1,2 @@
+export { sessions } from "./sessions.ts";
+export { users } from "./users.ts";
