@@ -1,0 +1,29 @@
+export {
+  type Database,
+  type DatabaseHandle,
+  isUniqueViolation,
+  openDatabase,
+} from "./connection.ts";
+export {
+  createSession,
+  deleteSession,
+  deleteSessionsIdleSince,
+  deleteUserSessions,
+  findSession,
+  type Session,
+  touchSession,
+} from "./sessions.ts";
+export {
+  countUsers,
+  createUser,
+  deleteUser,
+  findUserById,
+  findUserByUsername,
+  listUsers,
+  type NewUser,
+  setPasswordHash,
+  setUserPermission,
+  type User,
+  type UserPermission,
+  type UserSummary,
+} from "./users.ts";
