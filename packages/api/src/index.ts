@@ -2,7 +2,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "./router.ts";
 
-export type { AppRouter } from "./router.ts";
 export type { MarketSnapshot } from "./market/hub.ts";
+export type { AppRouter } from "./router.ts";
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -1,0 +1,126 @@
+import { INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ error: "must be a whole number from 0 to 65535" })
+  .int("must be a whole number from 0 to 65535")
+  .min(0, "must be a whole number from 0 to 65535")
+  .max(65535, "must be a whole number from 0 to 65535");
+
+const fraction = z.coerce
+  .number({ error: "must be a number such as 0.06 for 6 %" })
+  .min(0, "must be a fraction from 0 to 1 (0.06 = 6 %)")
+  .max(1, "must be a fraction from 0 to 1 (0.06 = 6 %)");
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .optional();
+
+const dutyShape = Object.fromEntries(
+  INSTRUMENT_IDS.map((id) => [`DUTY_${id}`, fraction.optional()]),
+);
+
+export const FEEDS = ["simulator", "replay"] as const;
+
+const envSchema = z
+  .object({
+    PORT: port.default(3000),
+    HOST: z.string().trim().min(1, "must not be empty").default("127.0.0.1"),
+    DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+    FEED: z.enum(FEEDS, { error: `must be one of: ${FEEDS.join(", ")}` }).default("simulator"),
+    REPLAY_FILE: optionalText,
+    REPLAY_SPEED: z.coerce
+      .number({ error: "must be a number ≥ 0 (0 = as fast as possible)" })
+      .min(0, "must be a number ≥ 0 (0 = as fast as possible)")
+      .default(1),
+    SESSION_SECRET: optionalText.pipe(
+      z.string().min(32, "must be at least 32 characters").optional(),
+    ),
+    ADMIN_USERNAME: optionalText,
+    ADMIN_PASSWORD: optionalText,
+    TELEGRAM_BOT_TOKEN: optionalText,
+    TELEGRAM_BOT_USERNAME: optionalText,
+    TELEGRAM_API_ROOT: optionalText.pipe(z.url("must be a URL").optional()),
+    ...dutyShape,
+  })
+  .superRefine((env, ctx) => {
+    if (env.FEED === "replay" && !env.REPLAY_FILE) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REPLAY_FILE"],
+        message: "is required when FEED=replay",
+      });
+    }
+  });
+
+type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  feed: (typeof FEEDS)[number];
+  replayFile: string | undefined;
+  replaySpeed: number;
+  sessionSecret: string | undefined;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  telegram: { botToken?: string; botUsername?: string; apiRoot?: string };
+  /** Import duty per instrument, only where overridden; the rest use core's defaults. */
+  duties: Partial<Record<InstrumentId, number>>;
+}
+
+/** A configuration problem, worded for one line on the console. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const SECRET_NAMES = new Set(["SESSION_SECRET", "ADMIN_PASSWORD", "TELEGRAM_BOT_TOKEN"]);
+
+/** Echo the offending value to help the operator, except for secrets. */
+function describe(name: string, value: unknown): string {
+  if (value === undefined || SECRET_NAMES.has(name)) return "";
+  return ` (got ${JSON.stringify(value)})`;
+}
+
+/** Reads and validates DESIGN §5's settings from an environment; throws ConfigError on the first bad value. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable (PORT=) means "not set", as in most shells' config files.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "configuration");
+    throw new ConfigError(`Invalid ${name}: ${issue?.message}${describe(name, env[name])}`);
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(env: Env): Config {
+  const duties: Partial<Record<InstrumentId, number>> = {};
+  for (const id of INSTRUMENT_IDS) {
+    const value = (env as Record<string, unknown>)[`DUTY_${id}`];
+    if (typeof value === "number") duties[id] = value;
+  }
+  const telegram: Config["telegram"] = {};
+  if (env.TELEGRAM_BOT_TOKEN) telegram.botToken = env.TELEGRAM_BOT_TOKEN;
+  if (env.TELEGRAM_BOT_USERNAME) telegram.botUsername = env.TELEGRAM_BOT_USERNAME;
+  if (env.TELEGRAM_API_ROOT) telegram.apiRoot = env.TELEGRAM_API_ROOT;
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    feed: env.FEED,
+    replayFile: env.REPLAY_FILE,
+    replaySpeed: env.REPLAY_SPEED,
+    sessionSecret: env.SESSION_SECRET,
+    adminUsername: env.ADMIN_USERNAME,
+    adminPassword: env.ADMIN_PASSWORD,
+    telegram,
+    duties,
+  };
+}

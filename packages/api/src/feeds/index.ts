@@ -1,0 +1,21 @@
+import type { Duties } from "@spreadwatch/core";
+import type { Config } from "../config.ts";
+import type { Feed } from "./feed.ts";
+import { createReplayFeed } from "./replay.ts";
+import { readReplayFile } from "./replay-file.ts";
+import { createSimulatorFeed } from "./simulator.ts";
+
+export type { Feed } from "./feed.ts";
+
+/** The feed named by FEED; a replay file is read and checked here, before anything listens. */
+export function createFeed(config: Config, duties: Duties): Feed {
+  switch (config.feed) {
+    case "replay":
+      return createReplayFeed({
+        quotes: readReplayFile(config.replayFile ?? ""),
+        speed: config.replaySpeed,
+      });
+    case "simulator":
+      return createSimulatorFeed({ duties });
+  }
+}
