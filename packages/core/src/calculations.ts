@@ -14,7 +14,9 @@ export interface CalculationEntry {
 }
 
 /** The `GET /api/calculations` shape: one entry per computable symbol, plus `timestamp`. */
-export type Calculations = { [S in SpreadSymbol]?: CalculationEntry } & { timestamp: number | null };
+export type Calculations = { [S in SpreadSymbol]?: CalculationEntry } & {
+  timestamp: number | null;
+};
 
 export function calculateSymbol(
   symbol: SpreadSymbol,
@@ -52,7 +54,8 @@ const SYMBOLS_BY_INSTRUMENT = new Map<string, SpreadSymbol[]>(
 
 /** The spread symbols whose value can change when this quote arrives. */
 export function symbolsAffectedBy(quote: Pick<Quote, "source" | "key">): readonly SpreadSymbol[] {
-  if (quote.source === "fx") return SPREAD_SYMBOLS;
+  // USDINR feeds every parity; any other fx key is one applyQuote rejects, so it moves nothing.
+  if (quote.source === "fx") return quote.key === "USDINR" ? SPREAD_SYMBOLS : [];
   return SYMBOLS_BY_INSTRUMENT.get(`${quote.source}:${quote.key}`) ?? [];
 }
 

@@ -26,6 +26,11 @@ export interface Quote {
   ts: number;
 }
 
+/**
+ * False, not a throw, for a source outside the union too: replay files and request bodies hand
+ * this function strings typed as QuoteSource before anything has checked them.
+ */
 export function isKnownQuoteKey(source: QuoteSource, key: string): boolean {
+  if (!Object.hasOwn(QUOTE_KEYS, source)) return false;
   return (QUOTE_KEYS[source] as readonly string[]).includes(key);
 }

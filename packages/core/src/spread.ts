@@ -28,7 +28,11 @@ function isPrice(value: number | undefined): value is number {
   return value !== undefined && Number.isFinite(value);
 }
 
-/** Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. */
+/**
+ * Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. A non-finite duty (a
+ * bad config value) gives undefined like any other missing input, never a NaN spread that
+ * would reach the table and the alert crossing rule.
+ */
 export function buySpread(
   cme: Book,
   mcx: Book,
@@ -36,7 +40,8 @@ export function buySpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
-  if (!isPrice(cme.bid) || !isPrice(mcx.ask) || !isPrice(usdinr)) return undefined;
+  if (!isPrice(cme.bid) || !isPrice(mcx.ask)) return undefined;
+  if (!isPrice(usdinr) || !isPrice(duty)) return undefined;
   const p = parity(cme.bid, instrument, usdinr, duty);
   return { spread: mcx.ask - p, cme: cme.bid, mcx: mcx.ask, parity: p };
 }
@@ -49,7 +54,8 @@ export function sellSpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
-  if (!isPrice(cme.ask) || !isPrice(mcx.bid) || !isPrice(usdinr)) return undefined;
+  if (!isPrice(cme.ask) || !isPrice(mcx.bid)) return undefined;
+  if (!isPrice(usdinr) || !isPrice(duty)) return undefined;
   const p = parity(cme.ask, instrument, usdinr, duty);
   return { spread: mcx.bid - p, cme: cme.ask, mcx: mcx.bid, parity: p };
 }

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { applyQuote, emptyPrices } from "./prices.ts";
+import type { Quote, QuoteSource } from "./quote.ts";
+
+describe("emptyPrices", () => {
+  it("has every group empty and no timestamp", () => {
+    expect(emptyPrices()).toEqual({
+      cme: {},
+      mcx: {},
+      spot: {},
+      zerodha: {},
+      fx: {},
+      timestamp: null,
+    });
+  });
+
+  it("returns a new object each time", () => {
+    const a = emptyPrices();
+    applyQuote(a, { source: "fx", key: "USDINR", price: 84, ts: 1 });
+    expect(emptyPrices().fx).toEqual({});
+  });
+});
+
+describe("applyQuote", () => {
+  it("stores a full book quote", () => {
+    const prices = emptyPrices();
+    expect(applyQuote(prices, { source: "cme", key: "GC", bid: 2650, ask: 2650.4, ts: 1000 })).toBe(
+      true,
+    );
+    expect(prices.cme.GC).toEqual({ bid: 2650, ask: 2650.4, timestamp: 1000 });
+    expect(prices.timestamp).toBe(1000);
+  });
+
+  it("keeps the other side on a partial book update, with the newer timestamp", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "mcx", key: "GOLD", bid: 76400, ask: 76420, ts: 1000 });
+    applyQuote(prices, { source: "mcx", key: "GOLD", bid: 76405, ts: 2000 });
+    expect(prices.mcx.GOLD).toEqual({ bid: 76405, ask: 76420, timestamp: 2000 });
+    applyQuote(prices, { source: "mcx", key: "GOLD", ask: 76430, ts: 3000 });
+    expect(prices.mcx.GOLD).toEqual({ bid: 76405, ask: 76430, timestamp: 3000 });
+  });
+
+  it("treats a non-finite side as absent", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "cme", key: "SI", bid: 31.2, ask: 31.23, ts: 1000 });
+    applyQuote(prices, { source: "cme", key: "SI", bid: Number.NaN, ask: 31.25, ts: 2000 });
+    expect(prices.cme.SI).toEqual({ bid: 31.2, ask: 31.25, timestamp: 2000 });
+  });
+
+  it("starts a one-sided book without inventing the other side", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "cme", key: "HG", ask: 4.152, ts: 1000 });
+    expect(prices.cme.HG).toEqual({ ask: 4.152, timestamp: 1000 });
+    expect(prices.cme.HG && "bid" in prices.cme.HG).toBe(false);
+  });
+
+  it("stores single-price sources in their groups", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "spot", key: "XAUUSD", price: 2640.55, ts: 1 });
+    applyQuote(prices, { source: "spot", key: "XAGUSD", price: 31.3, ts: 2 });
+    applyQuote(prices, { source: "index", key: "NIFTY50", price: 24050.25, ts: 3 });
+    applyQuote(prices, { source: "index", key: "GIFTNIFTY", price: 24150.5, ts: 4 });
+    applyQuote(prices, { source: "fx", key: "USDINR", price: 84, ts: 5 });
+    expect(prices.spot).toEqual({
+      XAUUSD: { price: 2640.55, timestamp: 1 },
+      XAGUSD: { price: 31.3, timestamp: 2 },
+    });
+    expect(prices.zerodha).toEqual({
+      nifty50: { price: 24050.25, timestamp: 3 },
+      giftnifty: { price: 24150.5, timestamp: 4 },
+    });
+    expect(prices.fx).toEqual({ USDINR: { price: 84, timestamp: 5 } });
+    expect(prices.timestamp).toBe(5);
+  });
+
+  const rejected: [string, Quote][] = [
+    ["an unknown cme key", { source: "cme", key: "GOLD", bid: 1, ask: 2, ts: 1 }],
+    ["an unknown mcx key", { source: "mcx", key: "GC", bid: 1, ask: 2, ts: 1 }],
+    ["an unknown spot key", { source: "spot", key: "XPTUSD", price: 1, ts: 1 }],
+    ["an unknown index key", { source: "index", key: "SENSEX", price: 1, ts: 1 }],
+    ["an unknown fx key", { source: "fx", key: "EURINR", price: 1, ts: 1 }],
+    ["an unknown source", { source: "nyse" as QuoteSource, key: "GC", price: 1, ts: 1 }],
+    ["a prototype key", { source: "cme", key: "__proto__", bid: 1, ask: 2, ts: 1 }],
+    ["a book quote with no side", { source: "cme", key: "GC", price: 2650, ts: 1 }],
+    ["a book quote with only NaN", { source: "mcx", key: "GOLD", bid: Number.NaN, ts: 1 }],
+    ["a price quote with no price", { source: "fx", key: "USDINR", bid: 84, ts: 1 }],
+    [
+      "an infinite price",
+      { source: "spot", key: "XAUUSD", price: Number.POSITIVE_INFINITY, ts: 1 },
+    ],
+    ["a NaN timestamp", { source: "fx", key: "USDINR", price: 84, ts: Number.NaN }],
+  ];
+
+  it.each(rejected)("rejects %s and changes nothing", (_, quote) => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "fx", key: "USDINR", price: 83, ts: 10 });
+    const before = JSON.parse(JSON.stringify(prices));
+    expect(applyQuote(prices, quote)).toBe(false);
+    expect(prices).toEqual(before);
+  });
+
+  it("keeps the newest timestamp when quotes arrive out of order", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "cme", key: "GC", bid: 2650, ask: 2650.4, ts: 5000 });
+    applyQuote(prices, { source: "cme", key: "CL", bid: 70.1, ask: 70.12, ts: 3000 });
+    expect(prices.timestamp).toBe(5000);
+    expect(prices.cme.CL?.timestamp).toBe(3000);
+    applyQuote(prices, { source: "fx", key: "USDINR", price: 84, ts: 7000 });
+    expect(prices.timestamp).toBe(7000);
+  });
+});
