@@ -1,4 +1,5 @@
 export * from "./calculations.ts";
+export * from "./decimals.ts";
 export * from "./instrument.ts";
 export * from "./prices.ts";
 export * from "./quote.ts";
