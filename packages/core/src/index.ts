@@ -5,3 +5,5 @@ export * from "./prices.ts";
 export * from "./quote.ts";
 export * from "./spread.ts";
 export * from "./symbol.ts";
+export * from "./time.ts";
+export * from "./timeframe.ts";
