@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Duties, defaultDuties } from "@spreadwatch/core";
+import { openDatabase } from "@spreadwatch/db";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
 import type { Feed } from "./feeds/feed.ts";
@@ -9,6 +11,8 @@ import { createAppHandler } from "./http/app-handler.ts";
 import { MarketHub } from "./market/hub.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+export const DATABASE_FILE = "spreadwatch.db";
 
 export interface ServerOptions {
   config: Config;
@@ -44,11 +48,17 @@ export async function startServer({
   feed,
   webDist = DEFAULT_WEB_DIST,
 }: ServerOptions): Promise<RunningServer> {
+  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
   const hub = new MarketHub(dutiesFrom(config));
   const shutdown = new AbortController();
-  const services: AppServices = { hub, shutdownSignal: shutdown.signal };
+  const services: AppServices = { hub, db: database.db, shutdownSignal: shutdown.signal };
 
-  await feed.start((quote) => hub.ingest(quote));
+  try {
+    await feed.start((quote) => hub.ingest(quote));
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   const server = createServer(createAppHandler(services, webDist));
   // Long-lived SSE responses must not be cut by Node's default request timeout.
   server.requestTimeout = 0;
@@ -57,6 +67,7 @@ export async function startServer({
     address = await listen(server, config.port, config.host);
   } catch (error) {
     await feed.stop();
+    database.close();
     throw error;
   }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -73,6 +84,7 @@ export async function startServer({
         // Streams end on the abort above; anything still open after a moment is cut.
         setTimeout(() => server.closeAllConnections(), 1_000).unref();
       });
+      database.close();
     })();
     return closing;
   };

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Quote } from "@spreadwatch/core";
+import { loadConfig } from "../src/config.ts";
+import type { Feed } from "../src/feeds/feed.ts";
+import { createFeed } from "../src/feeds/index.ts";
+import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
+
+export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A real server on 127.0.0.1 with an ephemeral port and its own temp DATA_DIR. */
+export async function startTestServer(
+  options: { env?: Record<string, string>; feed?: Feed; webDist?: string } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-api-"));
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env });
+  const feed = options.feed ?? createFeed(config, dutiesFrom(config));
+  const server = await startServer({
+    config,
+    feed,
+    ...(options.webDist && { webDist: options.webDist }),
+  });
+  return {
+    ...server,
+    dataDir,
+    async stop() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A feed the test drives by hand. */
+export function manualFeed(): Feed & { push(quote: Quote): void } {
+  let sink: ((quote: Quote) => void) | undefined;
+  return {
+    name: "manual",
+    start(onQuote) {
+      sink = onQuote;
+    },
+    stop() {
+      sink = undefined;
+    },
+    push(quote) {
+      sink?.(quote);
+    },
+  };
+}
+
+export interface MainProcess {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the server exactly as `pnpm start` does (node + tsx + main.ts) with the given env. */
+export function runMain(env: Record<string, string>): MainProcess {
+  let out = "";
+  let err = "";
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Resolves with the URL once the server says it is listening; rejects if it exits first. */
+export function listeningUrl(main: MainProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(main.stdout());
+      if (match?.[1]) {
+        main.child.stdout?.off("data", check);
+        resolve(match[1]);
+      }
+    };
+    main.child.stdout?.on("data", check);
+    main.exited.then((code) => reject(new Error(`server exited with ${code}: ${main.stderr()}`)));
+  });
+}

@@ -1,0 +1,99 @@
+import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
+import { EventSource } from "eventsource";
+import { afterEach, describe, expect, it } from "vitest";
+import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { AppRouter } from "../src/router.ts";
+import { listeningUrl, manualFeed, runMain, startTestServer, type TestServer } from "./server.ts";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+function subscribe(url: string) {
+  const client = createTRPCClient<AppRouter>({
+    links: [httpSubscriptionLink({ url: `${url}/api/trpc`, EventSource })],
+  });
+  const received: MarketSnapshot[] = [];
+  const waiters: Array<() => void> = [];
+  let ended = false;
+  const subscription = client.market.onSnapshot.subscribe(undefined, {
+    onData: (snapshot) => {
+      received.push(snapshot as MarketSnapshot);
+      for (const wake of waiters.splice(0)) wake();
+    },
+    onComplete: () => {
+      ended = true;
+      for (const wake of waiters.splice(0)) wake();
+    },
+    onError: () => {
+      ended = true;
+      for (const wake of waiters.splice(0)) wake();
+    },
+  });
+  /** Waits until a received snapshot satisfies the predicate (no clock involved). */
+  const until = async (predicate: (s: MarketSnapshot) => boolean) => {
+    while (!received.some(predicate)) {
+      if (ended) throw new Error("subscription ended");
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+    return received.find(predicate) as MarketSnapshot;
+  };
+  return { received, until, unsubscribe: () => subscription.unsubscribe(), isEnded: () => ended };
+}
+
+describe("market.onSnapshot over SSE", () => {
+  it("sends the current snapshot first, then every change", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: 1_000 });
+    const client = subscribe(server.url);
+    const first = await client.until(() => true);
+    expect(first.prices.fx.USDINR).toEqual({ price: 84, timestamp: 1_000 });
+
+    feed.push({ source: "cme", key: "NG", bid: 3, ask: 3.002, ts: 2_000 });
+    feed.push({ source: "mcx", key: "NATURALGAS", bid: 252.3, ask: 252.5, ts: 3_000 });
+    const withSpread = await client.until((s) => s.calculations.NG_BUY !== undefined);
+    expect(withSpread.calculations.NG_BUY?.spread).toBeCloseTo(0.5, 9);
+    expect(withSpread.calculations.timestamp).toBe(3_000);
+    client.unsubscribe();
+  });
+
+  it("folds a burst of quotes into far fewer messages, ending on the final state", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    const client = subscribe(server.url);
+    await client.until(() => true);
+    const before = client.received.length;
+    for (let i = 1; i <= 500; i++)
+      feed.push({ source: "fx", key: "USDINR", price: 80 + i / 100, ts: i });
+    const last = await client.until((s) => s.prices.fx.USDINR?.timestamp === 500);
+    expect(last.prices.fx.USDINR?.price).toBe(85);
+    // 500 synchronous quotes land within one 25 ms window: at most a leading and a trailing message.
+    expect(client.received.length - before).toBeLessThanOrEqual(2);
+    client.unsubscribe();
+  });
+
+  it("each subscriber gets the same snapshot object per version (no per-client copies)", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: 1 });
+    expect(server.hub.snapshot()).toBe(server.hub.snapshot());
+    feed.push({ source: "fx", key: "USDINR", price: 85, ts: 2 });
+    expect(server.hub.snapshot().prices.fx.USDINR?.price).toBe(85);
+  });
+});
+
+describe("shutdown", () => {
+  it("SIGTERM ends open streams and exits 0", async () => {
+    const main = runMain({ FEED: "simulator", DATA_DIR: "/tmp/spreadwatch-shutdown-test" });
+    const url = await listeningUrl(main);
+    const client = subscribe(url);
+    await client.until(() => true);
+    main.child.kill("SIGTERM");
+    expect(await main.exited).toBe(0);
+    expect(main.stdout()).toContain("SIGTERM received, shutting down");
+    client.unsubscribe();
+  });
+});
