@@ -1,0 +1,169 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../../..");
+const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface StartOptions {
+  feed: "simulator" | "replay";
+  /** Contents of the replay CSV (DESIGN §4); written to a temp file for the server. */
+  replayCsv?: string;
+  /** REPLAY_SPEED; 0 (default here) plays the file at once and then holds the last prices. */
+  replaySpeed?: number;
+  env?: Record<string, string>;
+}
+
+export interface RunningApp {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The server's environment without what vitest sets for itself, so the app runs as users run it. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("VITEST") || key === "NODE_ENV" || key === "TEST") delete env[key];
+  }
+  return env;
+}
+
+/**
+ * Starts the real server (the api package's start script) on an ephemeral port with a fresh
+ * data directory, serving the web build that `pnpm test` made beforehand.
+ */
+export async function startApp(options: StartOptions): Promise<RunningApp> {
+  if (!existsSync(WEB_DIST)) {
+    throw new Error("packages/web/dist is missing: run `pnpm build` before the e2e tests");
+  }
+  const root = await mkdtemp(join(tmpdir(), "spreadwatch-e2e-"));
+  const env: NodeJS.ProcessEnv = {
+    ...cleanEnv(),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: join(root, "data"),
+    FEED: options.feed,
+    ...options.env,
+  };
+  if (options.replayCsv !== undefined) {
+    env.REPLAY_FILE = join(root, "replay.csv");
+    env.REPLAY_SPEED = String(options.replaySpeed ?? 0);
+    await writeFile(env.REPLAY_FILE, options.replayCsv);
+  }
+  // Its own process group, so stop() reaches pnpm, tsx and node alike.
+  const child = spawn("pnpm", ["--filter", "@spreadwatch/api", "start"], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  try {
+    const url = await waitForListening(child);
+    return {
+      url,
+      async stop() {
+        await stopProcessGroup(child);
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await stopProcessGroup(child);
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function waitForListening(child: ChildProcess): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        resolvePromise(match[1]);
+      }
+    };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+    };
+    const timer = setTimeout(() => {
+      child.off("exit", onExit);
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  signalGroup(pid, "SIGTERM");
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  // pnpm may exit before the server it started, so wait for the whole group, not just pnpm.
+  while (groupAlive(pid)) {
+    if (Date.now() > deadline) {
+      signalGroup(pid, "SIGKILL");
+      break;
+    }
+    await sleep(50);
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: "light" | "dark";
+}
+
+/** A fresh browser context (no shared cookies or storage) with one page. */
+export async function newPage(browser: Browser, options: PageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? "light",
+  });
+  return context.newPage();
+}

@@ -1,0 +1,34 @@
+import type { RouterOutputs } from "@spreadwatch/api";
+import { PRICE_POLL_MS } from "@spreadwatch/core";
+import { trpc } from "../trpc.ts";
+
+export type MarketSnapshot = RouterOutputs["market"]["snapshot"];
+
+export interface MarketSnapshotState {
+  snapshot: MarketSnapshot | undefined;
+  /** The SSE stream is connected; while it is not, the snapshot is polled. */
+  live: boolean;
+  /** The stream failed (as opposed to still opening), which the UI owns up to. */
+  interrupted: boolean;
+}
+
+/**
+ * Latest prices and spreads. The live stream writes into the `market.snapshot` query's cache, so
+ * there is one copy of the data whichever way it arrived; polling that same query every 2 s
+ * takes over only while the stream is down.
+ */
+export function useMarketSnapshot(): MarketSnapshotState {
+  const utils = trpc.useUtils();
+  const stream = trpc.market.onSnapshot.useSubscription(undefined, {
+    onData: (snapshot) => utils.market.snapshot.setData(undefined, snapshot),
+  });
+  const live = stream.status === "pending";
+  const query = trpc.market.snapshot.useQuery(undefined, {
+    refetchInterval: live ? false : PRICE_POLL_MS,
+    refetchIntervalInBackground: true,
+    // A live stream keeps the cache current; a focus refetch would only add a request.
+    refetchOnWindowFocus: !live,
+  });
+  const interrupted = !live && (stream.status === "error" || stream.error !== null);
+  return { snapshot: query.data, live, interrupted };
+}

@@ -1,0 +1,14 @@
+import { Link } from "wouter";
+import { AppHeader } from "../components/AppHeader.tsx";
+
+export function NotFound() {
+  return (
+    <div className="page">
+      <AppHeader />
+      <main className="not-found">
+        <p>This page does not exist.</p>
+        <Link href="/">Back to Dashboard</Link>
+      </main>
+    </div>
+  );
+}
