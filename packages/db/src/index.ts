@@ -10,7 +10,11 @@ export {
   deleteSessionsIdleSince,
   deleteUserSessions,
   findSession,
+  findSessionEnd,
+  pruneSessionEnds,
   type Session,
+  type SessionEnd,
+  type SessionEndReason,
   touchSession,
 } from "./sessions.ts";
 export {

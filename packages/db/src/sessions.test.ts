@@ -5,6 +5,8 @@ import {
   deleteSessionsIdleSince,
   deleteUserSessions,
   findSession,
+  findSessionEnd,
+  pruneSessionEnds,
   touchSession,
 } from "./sessions.ts";
 import { createTestDatabase, type TestDatabase } from "./testing.ts";
@@ -95,5 +97,38 @@ describe("sessions", () => {
     deleteUser(t.db, alice);
     expect(findSession(t.db, "a1")).toBeUndefined();
     expect(findSession(t.db, "b1")).toBeDefined();
+  });
+});
+
+describe("session ends", () => {
+  it("remembers that a login replaced the user's other session", () => {
+    createSession(t.db, alice, "old", 1000);
+    createSession(t.db, alice, "new", 2000);
+    expect(findSession(t.db, "old")).toBeUndefined();
+    expect(findSessionEnd(t.db, "old")).toEqual({
+      sessionId: "old",
+      userId: alice,
+      reason: "replaced",
+      endedAt: 2000,
+    });
+    expect(findSessionEnd(t.db, "new")).toBeUndefined();
+  });
+
+  it("records the reason given when sessions are ended, keeping the one asked to keep", () => {
+    insertDirectly("a1", alice, 1000);
+    insertDirectly("a2", alice, 1000);
+    expect(deleteUserSessions(t.db, alice, "password_changed", 3000, "a2")).toBe(1);
+    expect(findSessionEnd(t.db, "a1")?.reason).toBe("password_changed");
+    expect(findSession(t.db, "a2")).toBeDefined();
+    expect(deleteSession(t.db, "a2", "logged_out", 4000)).toBe(true);
+    expect(findSessionEnd(t.db, "a2")?.reason).toBe("logged_out");
+  });
+
+  it("marks idle sessions expired and prunes old tombstones", () => {
+    insertDirectly("idle", bob, 1000);
+    expect(deleteSessionsIdleSince(t.db, 5000, 6000)).toBe(1);
+    expect(findSessionEnd(t.db, "idle")?.reason).toBe("expired");
+    expect(pruneSessionEnds(t.db, 7000)).toBe(1);
+    expect(findSessionEnd(t.db, "idle")).toBeUndefined();
   });
 });

@@ -1,2 +1,3 @@
+export { sessionEnds } from "./session-ends.ts";
 export { sessions } from "./sessions.ts";
 export { users } from "./users.ts";
