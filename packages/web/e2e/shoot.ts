@@ -1,15 +1,18 @@
 // Screenshots of the dashboard for eyeballing layout and themes; not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/shoot.ts [outDir]
 import { mkdir } from "node:fs/promises";
-import { fixtureCsv } from "./fixtures.ts";
+import { fixtureCsv, oldFixtureCsv } from "./fixtures.ts";
 import { launchBrowser, newPage, startApp } from "./harness.ts";
 
 const outDir = process.argv[2] ?? "/tmp/shots";
-const feed = process.env.SHOOT_FEED === "simulator" ? "simulator" : "replay";
+// SHOOT_FEED: "replay" (the e2e fixture, default), "old" (the same quotes from 2024) or "simulator".
+const feed = process.env.SHOOT_FEED ?? "replay";
 
 await mkdir(outDir, { recursive: true });
 const app = await startApp(
-  feed === "replay" ? { feed, replayCsv: fixtureCsv(Date.now()) } : { feed: "simulator" },
+  feed === "simulator"
+    ? { feed: "simulator" }
+    : { feed: "replay", replayCsv: feed === "old" ? oldFixtureCsv() : fixtureCsv(Date.now()) },
 );
 const browser = await launchBrowser();
 try {
