@@ -38,8 +38,26 @@ const envSchema = z
     SESSION_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),
-    ADMIN_USERNAME: optionalText,
-    ADMIN_PASSWORD: optionalText,
+    SESSION_IDLE_DAYS: z.coerce
+      .number({ error: "must be a number of days > 0" })
+      .positive("must be a number of days > 0")
+      .default(7),
+    COOKIE_SECURE: z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
+    ADMIN_USERNAME: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9._-]{1,32}$/,
+          "must be 1–32 letters, digits, dots, underscores or dashes",
+        )
+        .optional(),
+    ),
+    ADMIN_PASSWORD: optionalText.pipe(
+      z.string().min(8, "must be at least 8 characters").optional(),
+    ),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_BOT_USERNAME: optionalText,
     TELEGRAM_API_ROOT: optionalText.pipe(z.url("must be a URL").optional()),
@@ -65,6 +83,10 @@ export interface Config {
   replayFile: string | undefined;
   replaySpeed: number;
   sessionSecret: string | undefined;
+  /** A session unused for this long is ended. */
+  sessionIdleMs: number;
+  /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */
+  cookieSecure: boolean;
   adminUsername: string | undefined;
   adminPassword: string | undefined;
   telegram: { botToken?: string; botUsername?: string; apiRoot?: string };
@@ -118,6 +140,8 @@ function toConfig(env: Env): Config {
     replayFile: env.REPLAY_FILE,
     replaySpeed: env.REPLAY_SPEED,
     sessionSecret: env.SESSION_SECRET,
+    sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
+    cookieSecure: env.COOKIE_SECURE,
     adminUsername: env.ADMIN_USERNAME,
     adminPassword: env.ADMIN_PASSWORD,
     telegram,

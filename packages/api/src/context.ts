@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "@spreadwatch/db";
+import type { AuthSettings, SessionState } from "./auth/session.ts";
+import type { LoginThrottle } from "./auth/throttle.ts";
 import type { MarketHub } from "./market/hub.ts";
 
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
   hub: MarketHub;
   db: Database;
+  auth: AuthSettings;
+  loginThrottle: LoginThrottle;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;
 }
@@ -14,6 +18,8 @@ export interface Context {
   services: AppServices;
   req?: IncomingMessage;
   res?: ServerResponse;
+  /** Filled on first use by resolveSession, so a request reads its cookie once. */
+  sessionState?: Promise<SessionState> | undefined;
 }
 
 /** Context without a request: what tests and the REST adapter's caller start from. */

@@ -1,5 +1,9 @@
 import { initTRPC } from "@trpc/server";
+import { ZodError } from "zod";
+import { forbidden, unauthorized } from "./auth/errors.ts";
+import { resolveSession } from "./auth/session.ts";
 import type { Context } from "./context.ts";
+import { describeZodError, ErrorWithFields } from "./rest/errors.ts";
 
 const t = initTRPC.context<Context>().create({
   // Pings let the browser's EventSource notice a dead stream and fall back to polling.
@@ -7,8 +11,29 @@ const t = initTRPC.context<Context>().create({
     ping: { enabled: true, intervalMs: 5_000 },
     client: { reconnectAfterInactivityMs: 12_000 },
   },
+  // tRPC clients see the same sentence and flags as REST clients (e.g. `session_expired`).
+  errorFormatter({ shape, error }) {
+    const fields = error.cause instanceof ErrorWithFields ? error.cause.fields : {};
+    const message = error.cause instanceof ZodError ? describeZodError(error.cause) : shape.message;
+    return { ...shape, message, data: { ...shape.data, stack: undefined, ...fields } };
+  },
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
+
+/** Open to everyone: prices, calculations, login, status, heartbeat, logout. */
+export const publicProcedure = t.procedure;
+
+/** Needs a live session; adds `user` and `sessionId` to the context. */
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const state = await resolveSession(ctx);
+  if (state.kind !== "valid") throw unauthorized(state);
+  return next({ ctx: { ...ctx, user: state.user, sessionId: state.sessionId } });
+});
+
+/** Needs a live session of a user with is_admin. */
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.isAdmin) throw forbidden();
+  return next();
+});

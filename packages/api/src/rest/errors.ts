@@ -17,12 +17,17 @@ export class ErrorWithFields extends Error {
   }
 }
 
-/** One readable sentence from a zod failure: "threshold: Expected number, received string". */
+/**
+ * One readable sentence from a zod failure. Our schemas' messages already name the field
+ * ("Password must be at least 8 characters"); zod's defaults do not, so those get the path.
+ */
 export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid request";
-  const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  return `Invalid request: ${where}${issue.message}`;
+  const field = issue.path.map(String).join(".");
+  const last = String(issue.path.at(-1) ?? "");
+  if (!field || issue.message.toLowerCase().includes(last.toLowerCase())) return issue.message;
+  return `${field}: ${issue.message}`;
 }
 
 /** Maps whatever a procedure threw to an HTTP status and a `{ error }` body; never a stack trace. */

@@ -2,6 +2,20 @@ import type { createCaller } from "../router.ts";
 
 type Caller = ReturnType<typeof createCaller>;
 
+/**
+ * The body as the procedure's input; the procedure's zod schema is what validates it, so a
+ * wrong shape gets the same 400 sentence over REST as over tRPC.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: validated by the procedure's input schema
+function object(body: unknown): any {
+  return typeof body === "object" && body !== null && !Array.isArray(body) ? body : {};
+}
+
+/** `:id` from the path as a number; a non-numeric id fails the procedure's validation. */
+function id(request: RestRequest): { id: number } {
+  return { id: Number(request.params.id) };
+}
+
 export interface RestRequest {
   params: Record<string, string>;
   query: URLSearchParams;
@@ -20,6 +34,25 @@ export interface RestRoute {
  * exactly one implementation of every operation.
  */
 export const REST_ROUTES: readonly RestRoute[] = [
-  { method: "GET", path: "/api/prices", call: (caller) => caller.market.prices() },
-  { method: "GET", path: "/api/calculations", call: (caller) => caller.market.calculations() },
+  { method: "GET", path: "/api/prices", call: (c) => c.market.prices() },
+  { method: "GET", path: "/api/calculations", call: (c) => c.market.calculations() },
+
+  { method: "POST", path: "/api/auth/login", call: (c, r) => c.auth.login(object(r.body)) },
+  { method: "POST", path: "/api/auth/logout", call: (c) => c.auth.logout() },
+  { method: "GET", path: "/api/auth/status", call: (c) => c.auth.status() },
+  { method: "GET", path: "/api/auth/heartbeat", call: (c) => c.auth.heartbeat() },
+  {
+    method: "POST",
+    path: "/api/auth/change-password",
+    call: (c, r) => c.auth.changePassword(object(r.body)),
+  },
+
+  { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
+  { method: "POST", path: "/api/auth/users", call: (c, r) => c.users.create(object(r.body)) },
+  { method: "DELETE", path: "/api/auth/users/:id", call: (c, r) => c.users.delete(id(r)) },
+  {
+    method: "PUT",
+    path: "/api/auth/users/:id/permissions",
+    call: (c, r) => c.users.setPermission({ ...object(r.body), ...id(r) }),
+  },
 ];

@@ -1,0 +1,100 @@
+import {
+  createSession,
+  deleteSession,
+  deleteUserSessions,
+  findUserByUsername,
+  setPasswordHash,
+} from "@spreadwatch/db";
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { loginInput, newPasswordSchema } from "../auth/credentials.ts";
+import {
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  UNKNOWN_USER_HASH,
+  verifyPassword,
+} from "../auth/passwords.ts";
+import {
+  clearSessionCookie,
+  clientAddress,
+  newSessionId,
+  resolveSession,
+  saveSessionCookie,
+} from "../auth/session.ts";
+import { throttleKeys } from "../auth/throttle.ts";
+import { toUserView } from "../auth/user-view.ts";
+import { authedProcedure, publicProcedure } from "../trpc.ts";
+
+const changePasswordInput = z.object({
+  currentPassword: z
+    .string({ error: "Current password is required" })
+    .min(1, "Current password is required")
+    .max(MAX_PASSWORD_LENGTH),
+  newPassword: newPasswordSchema,
+});
+
+export const authRouter = {
+  login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
+    const { db, loginThrottle } = ctx.services;
+    const now = Date.now();
+    const keys = throttleKeys(input.username, clientAddress(ctx));
+    const wait = loginThrottle.retryAfter(keys, now);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      throw new TRPCError({
+        code: "TOO_MANY_REQUESTS",
+        message: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      });
+    }
+    const user = findUserByUsername(db, input.username);
+    const ok = await verifyPassword(
+      input.password,
+      user?.passwordHash ?? (await UNKNOWN_USER_HASH),
+    );
+    if (!user || !ok) {
+      loginThrottle.recordFailure(keys, now);
+      throw new TRPCError({ code: "UNAUTHORIZED", message: "Invalid username or password" });
+    }
+    loginThrottle.reset(keys[0] as string);
+    const sessionId = newSessionId();
+    const ended = createSession(db, user.id, sessionId, now);
+    await saveSessionCookie(ctx, sessionId);
+    return { user: toUserView(user), another_session_logged_out: ended > 0 };
+  }),
+
+  /** Always succeeds: signing out of a session that is already gone is still signing out. */
+  logout: publicProcedure.mutation(async ({ ctx }) => {
+    const state = await resolveSession(ctx);
+    if (state.kind === "valid") deleteSession(ctx.services.db, state.sessionId, "logged_out");
+    await clearSessionCookie(ctx);
+    return { status: "success" as const };
+  }),
+
+  status: publicProcedure.query(async ({ ctx }) => {
+    const state = await resolveSession(ctx);
+    if (state.kind === "valid")
+      return { status: "authenticated" as const, user: toUserView(state.user) };
+    if (state.kind === "ended") return { status: "session_expired" as const, reason: state.reason };
+    return { status: "unauthenticated" as const };
+  }),
+
+  heartbeat: publicProcedure.query(async ({ ctx }) => {
+    const state = await resolveSession(ctx);
+    if (state.kind === "valid") return { valid: true as const };
+    return {
+      valid: false as const,
+      reason: state.kind === "ended" ? state.reason : ("not_authenticated" as const),
+    };
+  }),
+
+  /** Ends the user's other sessions: whoever knew the old password is signed out everywhere else. */
+  changePassword: authedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    const { db } = ctx.services;
+    if (!(await verifyPassword(input.currentPassword, ctx.user.passwordHash))) {
+      throw new TRPCError({ code: "BAD_REQUEST", message: "Current password is incorrect" });
+    }
+    setPasswordHash(db, ctx.user.id, await hashPassword(input.newPassword));
+    deleteUserSessions(db, ctx.user.id, "password_changed", Date.now(), ctx.sessionId);
+    return { status: "success" as const, message: "Password updated successfully" };
+  }),
+} satisfies TRPCRouterRecord;
