@@ -12,26 +12,49 @@ import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 
+export const ADMIN = { username: "admin", password: "admin-password-1" } as const;
+
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** What the server logged at start (e.g. the first admin's boxed password). */
+  startLog: string[];
+  /** Starts a new server on the same DATA_DIR (same database and session secret). */
+  restart(): Promise<TestServer>;
   stop(): Promise<void>;
 }
 
-/** A real server on 127.0.0.1 with an ephemeral port and its own temp DATA_DIR. */
+/**
+ * A real server on 127.0.0.1 with an ephemeral port and its own temp DATA_DIR. The first admin
+ * is ADMIN unless the env says otherwise.
+ */
 export async function startTestServer(
-  options: { env?: Record<string, string>; feed?: Feed; webDist?: string } = {},
+  options: { env?: Record<string, string>; feed?: Feed; webDist?: string; dataDir?: string } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-api-"));
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env });
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "spreadwatch-api-"));
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...options.env,
+  });
   const feed = options.feed ?? createFeed(config, dutiesFrom(config));
+  const startLog: string[] = [];
   const server = await startServer({
     config,
     feed,
+    log: (text) => startLog.push(text),
     ...(options.webDist && { webDist: options.webDist }),
   });
   return {
     ...server,
     dataDir,
+    startLog,
+    async restart() {
+      await server.close();
+      return startTestServer({ ...options, dataDir, feed: manualFeed() });
+    },
     async stop() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

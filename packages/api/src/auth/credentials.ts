@@ -8,10 +8,14 @@ export const usernameSchema = z
   .trim()
   .regex(USERNAME_PATTERN, "Username must be 1–32 letters, digits, dots, underscores or dashes");
 
-export const newPasswordSchema = z
-  .string({ error: "Password is required" })
-  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+/** A password being set; `label` starts the error sentences ("New password must be…"). */
+export function newPasswordSchema(label = "Password") {
+  return z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .min(MIN_PASSWORD_LENGTH, `${label} must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `${label} must be at most ${MAX_PASSWORD_LENGTH} characters`);
+}
 
 /** What a login may send: any existing password, bounded so a huge body costs nothing to hash. */
 export const loginInput = z.object({

@@ -1,5 +1,6 @@
-import { countUsers, createUser, type Database } from "@spreadwatch/db";
-import { hashPassword, randomPassword } from "./passwords.ts";
+import { countUsers, type Database } from "@spreadwatch/db";
+import { createAccount } from "./accounts.ts";
+import { randomPassword } from "./passwords.ts";
 
 export const DEFAULT_ADMIN_USERNAME = "admin";
 
@@ -22,12 +23,7 @@ export async function ensureFirstAdmin(
   if (countUsers(db) > 0) return;
   const username = settings.username ?? DEFAULT_ADMIN_USERNAME;
   const password = settings.password ?? randomPassword();
-  createUser(db, {
-    username,
-    passwordHash: await hashPassword(password),
-    isAdmin: true,
-    alertsEnabled: true,
-  });
+  await createAccount(db, { username, password, isAdmin: true, alertsEnabled: true });
   if (settings.password) {
     log(`Created the first admin "${username}" with the password from ADMIN_PASSWORD.`);
     return;

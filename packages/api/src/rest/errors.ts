@@ -25,8 +25,9 @@ export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid request";
   const field = issue.path.map(String).join(".");
-  const last = String(issue.path.at(-1) ?? "");
-  if (!field || issue.message.toLowerCase().includes(last.toLowerCase())) return issue.message;
+  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const last = squash(String(issue.path.at(-1) ?? ""));
+  if (!field || squash(issue.message).includes(last)) return issue.message;
   return `${field}: ${issue.message}`;
 }
 

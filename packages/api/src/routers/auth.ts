@@ -1,19 +1,9 @@
-import {
-  createSession,
-  deleteSession,
-  deleteUserSessions,
-  findUserByUsername,
-  setPasswordHash,
-} from "@spreadwatch/db";
+import { createSession, deleteSession, findUserByUsername } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { changeAccountPassword } from "../auth/accounts.ts";
 import { loginInput, newPasswordSchema } from "../auth/credentials.ts";
-import {
-  hashPassword,
-  MAX_PASSWORD_LENGTH,
-  UNKNOWN_USER_HASH,
-  verifyPassword,
-} from "../auth/passwords.ts";
+import { MAX_PASSWORD_LENGTH, UNKNOWN_USER_HASH, verifyPassword } from "../auth/passwords.ts";
 import {
   clearSessionCookie,
   clientAddress,
@@ -30,7 +20,7 @@ const changePasswordInput = z.object({
     .string({ error: "Current password is required" })
     .min(1, "Current password is required")
     .max(MAX_PASSWORD_LENGTH),
-  newPassword: newPasswordSchema,
+  newPassword: newPasswordSchema("New password"),
 });
 
 export const authRouter = {
@@ -93,8 +83,7 @@ export const authRouter = {
     if (!(await verifyPassword(input.currentPassword, ctx.user.passwordHash))) {
       throw new TRPCError({ code: "BAD_REQUEST", message: "Current password is incorrect" });
     }
-    setPasswordHash(db, ctx.user.id, await hashPassword(input.newPassword));
-    deleteUserSessions(db, ctx.user.id, "password_changed", Date.now(), ctx.sessionId);
+    await changeAccountPassword(db, ctx.user.id, input.newPassword, ctx.sessionId);
     return { status: "success" as const, message: "Password updated successfully" };
   }),
 } satisfies TRPCRouterRecord;

@@ -1,16 +1,14 @@
 import {
-  createUser,
   deleteUser,
   deleteUserSessions,
   findUserById,
-  isUniqueViolation,
   listUsers,
   setUserPermission,
 } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { createAccount, UsernameTakenError } from "../auth/accounts.ts";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
-import { hashPassword } from "../auth/passwords.ts";
 import { toUserView } from "../auth/user-view.ts";
 import { adminProcedure } from "../trpc.ts";
 
@@ -21,7 +19,7 @@ const userId = z
 
 const createInput = z.object({
   username: usernameSchema,
-  password: newPasswordSchema,
+  password: newPasswordSchema(),
   is_admin: z.boolean({ error: "is_admin must be true or false" }).default(false),
   alerts_enabled: z.boolean({ error: "alerts_enabled must be true or false" }).default(false),
 });
@@ -41,9 +39,9 @@ export const usersRouter = {
 
   create: adminProcedure.input(createInput).mutation(async ({ ctx, input }) => {
     try {
-      const user = createUser(ctx.services.db, {
+      const user = await createAccount(ctx.services.db, {
         username: input.username,
-        passwordHash: await hashPassword(input.password),
+        password: input.password,
         isAdmin: input.is_admin,
         alertsEnabled: input.alerts_enabled,
       });
@@ -53,12 +51,8 @@ export const usersRouter = {
         user: toUserView(user),
       };
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new TRPCError({
-          code: "CONFLICT",
-          message: `Username "${input.username}" already exists`,
-        });
-      }
+      if (error instanceof UsernameTakenError)
+        throw new TRPCError({ code: "CONFLICT", message: error.message });
       throw error;
     }
   }),

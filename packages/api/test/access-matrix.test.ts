@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REST_ROUTES } from "../src/rest/routes.ts";
+import { appRouter } from "../src/router.ts";
+import { HttpClient } from "./http-client.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+// The whole surface, walked with no session, a user session and an admin session. A procedure or
+// path is "signed-in only" unless listed here, so a new route that forgets its guard fails.
+const PUBLIC_PROCEDURES = new Set([
+  "market.prices",
+  "market.calculations",
+  "market.snapshot",
+  "market.onSnapshot",
+  "auth.login",
+  "auth.logout",
+  "auth.status",
+  "auth.heartbeat",
+]);
+const ADMIN_PROCEDURES = new Set([
+  "users.list",
+  "users.create",
+  "users.delete",
+  "users.setPermission",
+]);
+const PUBLIC_PATHS = new Set([
+  "GET /api/prices",
+  "GET /api/calculations",
+  "POST /api/auth/login",
+  "POST /api/auth/logout",
+  "GET /api/auth/status",
+  "GET /api/auth/heartbeat",
+]);
+const isAdminPath = (path: string) => path.startsWith("/api/auth/users");
+
+type Role = "none" | "user" | "admin";
+type Access = "public" | "signed-in" | "admin";
+
+interface Endpoint {
+  name: string;
+  access: Access;
+  call: (client: HttpClient) => Promise<number>;
+}
+
+let server: TestServer;
+const USER = { username: "trader", password: "trader-pass-1" };
+
+/** Status of a request whose body may never end (an SSE stream): read the head, then hang up. */
+async function streamStatus(url: string, cookie: string): Promise<number> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { cookie }, signal: abort.signal });
+  abort.abort();
+  return res.status;
+}
+
+function endpoints(): Endpoint[] {
+  const rest: Endpoint[] = REST_ROUTES.map((route) => {
+    const key = `${route.method} ${route.path}`;
+    const access: Access = PUBLIC_PATHS.has(key)
+      ? "public"
+      : isAdminPath(route.path)
+        ? "admin"
+        : "signed-in";
+    const path = route.path.replace(":id", "999");
+    return {
+      name: `REST ${key}`,
+      access,
+      call: async (client) => {
+        const res =
+          route.method === "GET" || route.method === "DELETE"
+            ? await client[route.method === "GET" ? "get" : "delete"](path)
+            : await client[route.method === "POST" ? "post" : "put"](path, {});
+        return res.status;
+      },
+    };
+  });
+  const procedures = Object.entries(appRouter._def.procedures).map(
+    ([path, procedure]): Endpoint => {
+      const type = (procedure as unknown as { _def: { type: string } })._def.type;
+      const access: Access = PUBLIC_PROCEDURES.has(path)
+        ? "public"
+        : ADMIN_PROCEDURES.has(path)
+          ? "admin"
+          : "signed-in";
+      return {
+        name: `tRPC ${type} ${path}`,
+        access,
+        call: async (client) => {
+          const url = `/api/trpc/${path}`;
+          if (type === "subscription")
+            return streamStatus(`${server.url}${url}`, client.cookieHeader);
+          return (type === "query" ? await client.get(url) : await client.post(url, {})).status;
+        },
+      };
+    },
+  );
+  // Logging out ends the walking session, so those go last.
+  return [...rest, ...procedures].sort(
+    (a, b) => Number(a.name.includes("logout")) - Number(b.name.includes("logout")),
+  );
+}
+
+async function clientFor(role: Role): Promise<HttpClient> {
+  const client = new HttpClient(server.url);
+  if (role === "none") return client;
+  const credentials = role === "admin" ? ADMIN : USER;
+  expect((await client.post("/api/auth/login", credentials)).status).toBe(200);
+  return client;
+}
+
+function expected(access: Access, role: Role): "allowed" | 401 | 403 {
+  if (access === "public") return "allowed";
+  if (role === "none") return 401;
+  if (access === "admin" && role === "user") return 403;
+  return "allowed";
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ feed: manualFeed() });
+  const admin = await clientFor("admin");
+  expect((await admin.post("/api/auth/users", USER)).status).toBe(200);
+});
+afterAll(() => server.stop());
+
+describe("every REST path and tRPC procedure enforces its guard", () => {
+  it("knows every procedure it expects to be public or admin-only", () => {
+    const all = Object.keys(appRouter._def.procedures);
+    for (const name of [...PUBLIC_PROCEDURES, ...ADMIN_PROCEDURES]) expect(all).toContain(name);
+  });
+
+  for (const role of ["none", "user", "admin"] as const) {
+    it(`as ${role === "none" ? "a visitor without a session" : `a signed-in ${role}`}`, async () => {
+      const client = await clientFor(role);
+      const failures: string[] = [];
+      for (const endpoint of endpoints()) {
+        const status = await endpoint.call(client);
+        const want = expected(endpoint.access, role);
+        const ok =
+          want === "allowed" ? status !== 401 && status !== 403 && status < 500 : status === want;
+        if (!ok) failures.push(`${endpoint.name}: got ${status}, want ${want}`);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,80 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HttpClient } from "./http-client.ts";
+import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli/users.ts", import.meta.url));
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer({ feed: manualFeed() });
+});
+afterEach(() => server.stop());
+
+/** `pnpm users …` as an operator runs it, against the running server's DATA_DIR. */
+function users(...args: string[]) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir },
+    encoding: "utf8",
+  });
+  return { code: run.status, out: run.stdout, err: run.stderr.trim() };
+}
+
+describe("pnpm users", () => {
+  it("creates a user the running server accepts, and lists users", async () => {
+    expect(users("create", "desk", "--alerts", "--password", "desk-password")).toMatchObject({
+      code: 0,
+      out: 'Created user "desk".\n',
+    });
+    const client = new HttpClient(server.url);
+    const res = await client.post("/api/auth/login", {
+      username: "desk",
+      password: "desk-password",
+    });
+    expect(res.body.user).toEqual({
+      id: 2,
+      username: "desk",
+      is_admin: false,
+      alerts_enabled: true,
+    });
+    expect(users("list").out).toBe(
+      "1\tadmin\tadmin\talerts on\n2\tdesk\tuser\talerts on\n",
+    );
+  });
+
+  it("resets a password with a generated one, printed once, ending the user's sessions", async () => {
+    const client = new HttpClient(server.url);
+    await client.post("/api/auth/login", { username: "admin", password: "admin-password-1" });
+    const reset = users("reset-password", "Admin");
+    expect(reset.code).toBe(0);
+    const password = /^│ {3}(\S+)/m.exec(reset.out)?.[1] as string;
+    expect(password).toMatch(/^[\w-]{16}$/);
+    expect((await client.get("/api/auth/heartbeat")).body).toEqual({
+      valid: false,
+      reason: "password_changed",
+    });
+    expect((await client.post("/api/auth/login", { username: "admin", password })).status).toBe(
+      200,
+    );
+  });
+
+  it("explains bad input in one line and exits 1", () => {
+    expect(users("create", "bad name", "--password", "longenough")).toMatchObject({
+      code: 1,
+      err: "users: Username must be 1–32 letters, digits, dots, underscores or dashes",
+    });
+    expect(users("create", "ADMIN", "--password", "longenough")).toMatchObject({
+      code: 1,
+      err: 'users: Username "ADMIN" already exists',
+    });
+    expect(users("create", "x", "--password", "short")).toMatchObject({
+      code: 1,
+      err: "users: Password must be at least 8 characters",
+    });
+    expect(users("reset-password", "ghost")).toMatchObject({
+      code: 1,
+      err: 'users: No user "ghost".',
+    });
+  });
+});
