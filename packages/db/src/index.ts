@@ -1,4 +1,19 @@
 export {
+  type Alert,
+  type AlertSettings,
+  countUserAlerts,
+  createAlert,
+  deleteAlert,
+  findUserAlert,
+  listUserAlerts,
+  listWatchedAlerts,
+  recordBrowserTrigger,
+  recordTelegramFiring,
+  type TelegramFiring,
+  updateAlert,
+  type WatchedAlert,
+} from "./alerts.ts";
+export {
   type Database,
   type DatabaseHandle,
   isUniqueViolation,
@@ -17,6 +32,18 @@ export {
   type SessionEndReason,
   touchSession,
 } from "./sessions.ts";
+export {
+  deleteTelegramLink,
+  dueOutboxMessages,
+  findTelegramLink,
+  listOutbox,
+  markOutboxFailed,
+  markOutboxRetry,
+  markOutboxSent,
+  type OutboxMessage,
+  saveTelegramLink,
+  type TelegramLink,
+} from "./telegram.ts";
 export {
   countUsers,
   createUser,

@@ -1,0 +1,39 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { alerts } from "./alerts.ts";
+import { users } from "./users.ts";
+
+/** A user's confirmed Telegram chat: stored only after Telegram accepted a message to it. */
+export const telegramLinks = sqliteTable("telegram_links", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  chatId: text("chat_id").notNull(),
+  connectedAt: integer("connected_at").notNull(),
+});
+
+/**
+ * Telegram messages to deliver. A firing writes its row in the same transaction as the alert's
+ * count, and the sender marks it sent, so a restart resends only what was never delivered.
+ */
+export const telegramOutbox = sqliteTable(
+  "telegram_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    chatId: text("chat_id").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    sentAt: integer("sent_at"),
+    /** Set when Telegram refused the message for good (bot blocked, chat gone): no more retries. */
+    failedAt: integer("failed_at"),
+    lastError: text("last_error"),
+  },
+  (table) => [
+    index("telegram_outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
+  ],
+);
