@@ -1,5 +1,6 @@
 export * from "./calculations.ts";
 export * from "./constants.ts";
+export * from "./crossing.ts";
 export * from "./decimals.ts";
 export * from "./highlight.ts";
 export * from "./instrument.ts";
