@@ -1,3 +1,4 @@
+export * from "./backtest.ts";
 export * from "./calculations.ts";
 export * from "./constants.ts";
 export * from "./crossing.ts";
