@@ -11,6 +11,9 @@ const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/** The first admin every test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
+export const ADMIN = { username: "admin", password: "admin-e2e-secret" } as const;
+
 export interface StartOptions {
   feed: "simulator" | "replay";
   /** Contents of the replay CSV (DESIGN §4); written to a temp file for the server. */
@@ -49,6 +52,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     HOST: "127.0.0.1",
     DATA_DIR: join(root, "data"),
     FEED: options.feed,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
     ...options.env,
   };
   if (options.replayCsv !== undefined) {
@@ -166,4 +171,51 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
     colorScheme: options.colorScheme ?? "light",
   });
   return context.newPage();
+}
+
+/** Signs in through the login screen and waits for the dashboard. */
+export async function login(
+  page: Page,
+  url: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel("Username", { exact: true }).fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  is_admin?: boolean;
+  alerts_enabled?: boolean;
+}
+
+/**
+ * Creates users through the REST API as the first admin. That login ends any browser session
+ * of the admin (one session per user), so call it before signing the admin in on a page.
+ */
+export async function createUsers(url: string, users: NewUser[]): Promise<void> {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  for (const user of users) {
+    const created = await fetch(`${url}/api/auth/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ is_admin: false, alerts_enabled: false, ...user }),
+    });
+    if (!created.ok) throw new Error(`creating ${user.username}: ${await created.text()}`);
+  }
+  await fetch(`${url}/api/auth/logout`, { method: "POST", headers: { cookie } });
 }

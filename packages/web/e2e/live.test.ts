@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage, type RunningApp, startApp } from "./harness.ts";
+import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
 const WAIT = { timeout: 15_000 };
@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startApp({ feed: "simulator" });
   browser = await launchBrowser();
   page = await newPage(browser);
-  await page.goto(app.url);
+  await login(page, app.url, ADMIN.username, ADMIN.password);
   await page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
 });
 

@@ -1,8 +1,9 @@
-// Screenshots of the dashboard for eyeballing layout and themes; not a test.
+// Screenshots of every screen for eyeballing layout and themes; not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/shoot.ts [outDir]
 import { mkdir } from "node:fs/promises";
+import type { Page } from "playwright-core";
 import { fixtureCsv, oldFixtureCsv } from "./fixtures.ts";
-import { launchBrowser, newPage, startApp } from "./harness.ts";
+import { ADMIN, createUsers, launchBrowser, login, newPage, startApp } from "./harness.ts";
 
 const outDir = process.argv[2] ?? "/tmp/shots";
 // SHOOT_FEED: "replay" (the e2e fixture, default), "old" (the same quotes from 2024) or "simulator".
@@ -14,16 +15,41 @@ const app = await startApp(
     ? { feed: "simulator" }
     : { feed: "replay", replayCsv: feed === "old" ? oldFixtureCsv() : fixtureCsv(Date.now()) },
 );
+await createUsers(app.url, [
+  { username: "priya.trader", password: "priya-secret", alerts_enabled: true },
+  { username: "desk-ops", password: "desk-ops-secret", is_admin: true },
+]);
+
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
+  const file = `${outDir}/${name}.png`;
+  await page.screenshot({ path: file, fullPage });
+  console.log(file);
+}
+
 const browser = await launchBrowser();
 try {
   for (const width of [1280, 390]) {
     for (const colorScheme of ["light", "dark"] as const) {
+      const tag = `${width}-${colorScheme}`;
       const page = await newPage(browser, { width, height: width > 600 ? 800 : 844, colorScheme });
-      await page.goto(app.url);
+      await page.goto(`${app.url}/login`);
+      await page.getByRole("button", { name: "Login" }).waitFor();
+      await shoot(page, `login-${tag}`);
+      await page.getByRole("button", { name: "Login" }).click();
+      await shoot(page, `login-error-${tag}`);
+      await login(page, app.url, ADMIN.username, ADMIN.password);
       await page.locator("[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
-      const file = `${outDir}/dashboard-${width}-${colorScheme}.png`;
-      await page.screenshot({ path: file, fullPage: true });
-      console.log(file);
+      await shoot(page, `dashboard-${tag}`, false);
+      await page.getByRole("link", { name: "Admin" }).click();
+      await page.locator("tr[data-username='priya.trader']").waitFor();
+      await shoot(page, `admin-${tag}`);
+      await page.getByRole("link", { name: "Back to Dashboard" }).click();
+      await page.getByRole("link", { name: "Profile" }).click();
+      await page.getByRole("button", { name: "Update Password" }).click();
+      await shoot(page, `profile-${tag}`);
+      await page.getByRole("link", { name: "Back to Dashboard" }).click();
+      await page.getByRole("link", { name: "Advanced Charts" }).click();
+      await shoot(page, `chart-${tag}`);
       await page.context().close();
     }
   }

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oldFixtureCsv } from "./fixtures.ts";
-import { launchBrowser, newPage, type RunningApp, startApp } from "./harness.ts";
+import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
 
 let app: RunningApp;
 let browser: Browser;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   app = await startApp({ feed: "replay", replayCsv: oldFixtureCsv() });
   browser = await launchBrowser();
   page = await newPage(browser);
-  await page.goto(app.url);
+  await login(page, app.url, ADMIN.username, ADMIN.password);
   await page.locator("tr[data-key='cme:GC'] [data-col='bid']").waitFor();
 });
 

@@ -1,27 +1,57 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Route, Switch } from "wouter";
+import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
+import { useHeartbeat } from "./hooks/useHeartbeat.ts";
+import { Admin } from "./screens/Admin.tsx";
+import { AdvancedChart } from "./screens/AdvancedChart.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
+import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
+import { Profile } from "./screens/Profile.tsx";
+import { OtherSessionsNoticeProvider } from "./session/notice.tsx";
+import { createQueryClient } from "./session/queryClient.ts";
+import { useSession } from "./session/useSession.ts";
 import { createTrpcClient, trpc } from "./trpc.ts";
 
 export function App() {
-  const [queryClient] = useState(() => new QueryClient());
+  const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
-        <Routes />
+        <OtherSessionsNoticeProvider>
+          <Routes />
+        </OtherSessionsNoticeProvider>
       </QueryClientProvider>
     </trpc.Provider>
   );
 }
 
-/** One line per screen; guarded routes (/login, /profile, /admin…) slot in here. */
+/** Spec §2: one line per screen with its access rule. */
 function Routes() {
+  const session = useSession();
+  useHeartbeat(session.state === "signed-in");
+  if (session.state === "loading") return <p className="app-loading">Loading...</p>;
   return (
     <Switch>
-      <Route path="/" component={Dashboard} />
+      <Route path="/login">
+        <SignedOut>
+          <Login />
+        </SignedOut>
+      </Route>
+      <Route path="/">
+        <SignedIn render={(user) => <Dashboard user={user} />} />
+      </Route>
+      <Route path="/profile">
+        <SignedIn render={(user) => <Profile user={user} />} />
+      </Route>
+      <Route path="/advanced-chart">
+        <SignedIn render={(user) => <AdvancedChart user={user} />} />
+      </Route>
+      <Route path="/admin">
+        <AdminOnly render={(user) => <Admin user={user} />} />
+      </Route>
       <Route component={NotFound} />
     </Switch>
   );

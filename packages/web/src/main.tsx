@@ -1,10 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";
-import { followSystemTheme } from "./theme.ts";
 import "./styles/index.css";
-
-followSystemTheme();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html lacks #root");

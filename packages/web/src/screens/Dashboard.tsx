@@ -1,18 +1,24 @@
 import { indexSpreadRow, spotSpreadRows } from "@spreadwatch/core";
+import { AccountMenu } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { IndexSpreadTable } from "../components/IndexSpreadTable.tsx";
+import { OtherSessionsNotice } from "../components/OtherSessionsNotice.tsx";
 import { RawPriceTable } from "../components/RawPriceTable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/SpreadTable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import type { SessionUser } from "../session/cache.ts";
 
-export function Dashboard() {
+export function Dashboard({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted } = useMarketSnapshot();
   return (
     <div className="page">
-      <AppHeader />
+      <AppHeader>
+        <AccountMenu user={user} />
+      </AppHeader>
       <main className="dashboard">
+        <OtherSessionsNotice />
         <div className="dashboard__toolbar">
           <StreamStatus live={live} interrupted={interrupted} />
         </div>

@@ -1,0 +1,85 @@
+import { type FormEvent, useState } from "react";
+import { useFlash } from "../../hooks/useFlash.ts";
+import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
+import { Checkbox, Field } from "../Field.tsx";
+import { Message } from "../Message.tsx";
+
+const EMPTY = { username: "", password: "", is_admin: false, alerts_enabled: false };
+
+export function AddUserForm() {
+  const [form, setForm] = useState(EMPTY);
+  const flash = useFlash();
+  const utils = trpc.useUtils();
+  const create = trpc.users.create.useMutation({
+    onSettled: () => utils.users.list.invalidate(),
+  });
+  const set =
+    <K extends keyof typeof EMPTY>(key: K) =>
+    (value: (typeof EMPTY)[K]) =>
+      setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const username = form.username.trim();
+    if (!username || !form.password) {
+      flash.showError("Username and password are required.");
+      return;
+    }
+    flash.clear();
+    create.mutate(
+      { ...form, username },
+      {
+        onSuccess: (result) => {
+          flash.showSuccess(result.message || "User created successfully");
+          setForm(EMPTY);
+        },
+        onError: (error) =>
+          flash.showError(failureText(error, { fallback: "Failed to create user" })),
+      },
+    );
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Add New User">
+      <Field
+        label="Username"
+        name="username"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={form.username}
+        onChange={set("username")}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={form.password}
+        onChange={set("password")}
+      />
+      <div className="form__checks">
+        <Checkbox
+          label="Administrator"
+          name="is_admin"
+          checked={form.is_admin}
+          onChange={set("is_admin")}
+        />
+        <Checkbox
+          label="Enable Alerts"
+          name="alerts_enabled"
+          checked={form.alerts_enabled}
+          onChange={set("alerts_enabled")}
+        />
+      </div>
+      {flash.error && <Message tone="error">{flash.error}</Message>}
+      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={create.isPending}>
+          {create.isPending ? "Adding..." : "Add User"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+import { Link } from "wouter";
+import { AppHeader } from "../components/AppHeader.tsx";
+import { AddUserForm } from "../components/admin/AddUserForm.tsx";
+import { UserList } from "../components/admin/UserList.tsx";
+import { Section } from "../components/Section.tsx";
+import type { SessionUser } from "../session/cache.ts";
+
+export function Admin({ user }: { user: SessionUser }) {
+  return (
+    <div className="page">
+      <AppHeader title="Admin Panel">
+        <Link href="/">Back to Dashboard</Link>
+      </AppHeader>
+      <main className="screen">
+        <section className="screen__group" aria-labelledby="user-management">
+          <h2 id="user-management" className="screen__heading">
+            User Management
+          </h2>
+          <div className="admin__grid">
+            <Section title="Add New User" level={3}>
+              <AddUserForm />
+            </Section>
+            <Section title="User List" level={3} className="section--flush">
+              <UserList me={user} />
+            </Section>
+          </div>
+        </section>
+        <Section title="System Settings">
+          <p className="muted">System settings will be available in a future update.</p>
+        </Section>
+      </main>
+    </div>
+  );
+}

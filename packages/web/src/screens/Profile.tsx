@@ -1,0 +1,33 @@
+import { Link } from "wouter";
+import { AppHeader } from "../components/AppHeader.tsx";
+import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
+import { LogoutButton } from "../components/LogoutButton.tsx";
+import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
+import { Section } from "../components/Section.tsx";
+import type { SessionUser } from "../session/cache.ts";
+
+export function Profile({ user }: { user: SessionUser }) {
+  return (
+    <div className="page">
+      <AppHeader title="Profile">
+        <DarkModeSwitch />
+        <Link href="/">Back to Dashboard</Link>
+        <LogoutButton />
+      </AppHeader>
+      <main className="screen profile__grid">
+        <Section title="Profile Information">
+          <dl className="facts">
+            <dt>Username</dt>
+            <dd data-testid="profile-username">{user.username}</dd>
+            <dt>Role</dt>
+            <dd data-testid="profile-role">{user.is_admin ? "Administrator" : "User"}</dd>
+          </dl>
+        </Section>
+        <Section title="Change Password">
+          <ChangePasswordForm />
+        </Section>
+        {/* Telegram Notifications (spec §2 Profile) joins here with the alerts issue. */}
+      </main>
+    </div>
+  );
+}
