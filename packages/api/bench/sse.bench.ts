@@ -51,6 +51,17 @@ function onSnapshot(client: Client, data: string, receivedAt: number, recorder: 
   }
 }
 
+/** Plain `data:` events carry snapshots; named ones (`connected`, `ping`) and blanks do not. */
+function snapshotData(event: string): string | undefined {
+  let data: string | undefined;
+  for (const line of event.split("\n")) {
+    if (line.startsWith("event:")) return undefined;
+    if (line.startsWith("data:"))
+      data = (data === undefined ? "" : `${data}\n`) + line.slice(5).trimStart();
+  }
+  return data;
+}
+
 function connect(url: string, recorder: Recorder): Client {
   let resolveFirst: () => void;
   let rejectFirst: (error: Error) => void;
@@ -75,9 +86,9 @@ function connect(url: string, recorder: Recorder): Client {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         end = buffer.indexOf("\n\n");
-        // Plain `data:` events carry snapshots; `event: connected` / `event: ping` do not.
-        if (event.startsWith("data: ")) {
-          onSnapshot(client, event.slice(6), receivedAt, recorder);
+        const data = snapshotData(event);
+        if (data !== undefined) {
+          onSnapshot(client, data, receivedAt, recorder);
           if (client.messages === 1) resolveFirst();
         }
       }

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "@spreadwatch/db";
+import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
 import type { MarketHub } from "./market/hub.ts";
+import type { TelegramNotifier } from "./telegram/notifier.ts";
 
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
@@ -10,6 +12,9 @@ export interface AppServices {
   db: Database;
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
+  alertEngine: AlertEngine;
+  /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
+  notifier: TelegramNotifier | undefined;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;
 }

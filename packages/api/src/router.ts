@@ -1,11 +1,15 @@
+import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
 import { marketRouter } from "./routers/market.ts";
+import { telegramRouter } from "./routers/telegram.ts";
 import { usersRouter } from "./routers/users.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
 export const appRouter = router({
   auth: authRouter,
   users: usersRouter,
+  alerts: alertsRouter,
+  telegram: telegramRouter,
   market: marketRouter,
 });
 

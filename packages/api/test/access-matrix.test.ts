@@ -22,6 +22,13 @@ const ADMIN_PROCEDURES = new Set([
   "users.delete",
   "users.setPermission",
 ]);
+const ALERT_PROCEDURES = new Set([
+  "alerts.list",
+  "alerts.create",
+  "alerts.update",
+  "alerts.delete",
+  "alerts.trigger",
+]);
 const PUBLIC_PATHS = new Set([
   "GET /api/prices",
   "GET /api/calculations",
@@ -31,9 +38,23 @@ const PUBLIC_PATHS = new Set([
   "GET /api/auth/heartbeat",
 ]);
 const isAdminPath = (path: string) => path.startsWith("/api/auth/users");
+const isAlertPath = (path: string) => path.startsWith("/api/alerts");
 
-type Role = "none" | "user" | "admin";
-type Access = "public" | "signed-in" | "admin";
+/** `user` has no alerts permission; `trader` has it; `admin` has both roles. */
+type Role = "none" | "user" | "trader" | "admin";
+type Access = "public" | "signed-in" | "alerts" | "admin";
+
+function accessOfPath(key: string, path: string): Access {
+  if (PUBLIC_PATHS.has(key)) return "public";
+  if (isAdminPath(path)) return "admin";
+  return isAlertPath(path) ? "alerts" : "signed-in";
+}
+
+function accessOfProcedure(path: string): Access {
+  if (PUBLIC_PROCEDURES.has(path)) return "public";
+  if (ADMIN_PROCEDURES.has(path)) return "admin";
+  return ALERT_PROCEDURES.has(path) ? "alerts" : "signed-in";
+}
 
 interface Endpoint {
   name: string;
@@ -42,7 +63,8 @@ interface Endpoint {
 }
 
 let server: TestServer;
-const USER = { username: "trader", password: "trader-pass-1" };
+const USER = { username: "viewer", password: "viewer-pass-1" };
+const TRADER = { username: "trader", password: "trader-pass-1" };
 
 /** Status of a request whose body may never end (an SSE stream): read the head, then hang up. */
 async function streamStatus(url: string, cookie: string): Promise<number> {
@@ -55,11 +77,7 @@ async function streamStatus(url: string, cookie: string): Promise<number> {
 function endpoints(): Endpoint[] {
   const rest: Endpoint[] = REST_ROUTES.map((route) => {
     const key = `${route.method} ${route.path}`;
-    const access: Access = PUBLIC_PATHS.has(key)
-      ? "public"
-      : isAdminPath(route.path)
-        ? "admin"
-        : "signed-in";
+    const access = accessOfPath(key, route.path);
     const path = route.path.replace(":id", "999");
     return {
       name: `REST ${key}`,
@@ -76,11 +94,7 @@ function endpoints(): Endpoint[] {
   const procedures = Object.entries(appRouter._def.procedures).map(
     ([path, procedure]): Endpoint => {
       const type = (procedure as unknown as { _def: { type: string } })._def.type;
-      const access: Access = PUBLIC_PROCEDURES.has(path)
-        ? "public"
-        : ADMIN_PROCEDURES.has(path)
-          ? "admin"
-          : "signed-in";
+      const access = accessOfProcedure(path);
       return {
         name: `tRPC ${type} ${path}`,
         access,
@@ -102,7 +116,7 @@ function endpoints(): Endpoint[] {
 async function clientFor(role: Role): Promise<HttpClient> {
   const client = new HttpClient(server.url);
   if (role === "none") return client;
-  const credentials = role === "admin" ? ADMIN : USER;
+  const credentials = { admin: ADMIN, trader: TRADER, user: USER }[role];
   expect((await client.post("/api/auth/login", credentials)).status).toBe(200);
   return client;
 }
@@ -110,7 +124,8 @@ async function clientFor(role: Role): Promise<HttpClient> {
 function expected(access: Access, role: Role): "allowed" | 401 | 403 {
   if (access === "public") return "allowed";
   if (role === "none") return 401;
-  if (access === "admin" && role === "user") return 403;
+  if (access === "admin" && role !== "admin") return 403;
+  if (access === "alerts" && role === "user") return 403;
   return "allowed";
 }
 
@@ -118,16 +133,20 @@ beforeAll(async () => {
   server = await startTestServer({ feed: manualFeed() });
   const admin = await clientFor("admin");
   expect((await admin.post("/api/auth/users", USER)).status).toBe(200);
+  expect((await admin.post("/api/auth/users", { ...TRADER, alerts_enabled: true })).status).toBe(
+    200,
+  );
 });
 afterAll(() => server.stop());
 
 describe("every REST path and tRPC procedure enforces its guard", () => {
-  it("knows every procedure it expects to be public or admin-only", () => {
+  it("knows every procedure it expects to be public, admin-only or alerts-only", () => {
     const all = Object.keys(appRouter._def.procedures);
-    for (const name of [...PUBLIC_PROCEDURES, ...ADMIN_PROCEDURES]) expect(all).toContain(name);
+    for (const name of [...PUBLIC_PROCEDURES, ...ADMIN_PROCEDURES, ...ALERT_PROCEDURES])
+      expect(all).toContain(name);
   });
 
-  for (const role of ["none", "user", "admin"] as const) {
+  for (const role of ["none", "user", "trader", "admin"] as const) {
     it(`as ${role === "none" ? "a visitor without a session" : `a signed-in ${role}`}`, async () => {
       const client = await clientFor(role);
       const failures: string[] = [];

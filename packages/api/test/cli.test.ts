@@ -38,9 +38,7 @@ describe("pnpm users", () => {
       is_admin: false,
       alerts_enabled: true,
     });
-    expect(users("list").out).toBe(
-      "1\tadmin\tadmin\talerts on\n2\tdesk\tuser\talerts on\n",
-    );
+    expect(users("list").out).toBe("1\tadmin\tadmin\talerts on\n2\tdesk\tuser\talerts on\n");
   });
 
   it("resets a password with a generated one, printed once, ending the user's sessions", async () => {

@@ -27,8 +27,9 @@ function passwordFrom(given: string | undefined): { password: string; generated:
 }
 
 function announce(username: string, password: string, generated: boolean, what: string): void {
-  if (!generated) return console.log(`${what} "${username}".`);
-  console.log(boxed([`${what} "${username}". Password (shown only once):`, `  ${password}`]));
+  if (generated)
+    console.log(boxed([`${what} "${username}". Password (shown only once):`, `  ${password}`]));
+  else console.log(`${what} "${username}".`);
 }
 
 async function run(argv: string[]): Promise<void> {

@@ -47,6 +47,25 @@ export const REST_ROUTES: readonly RestRoute[] = [
     call: (c, r) => c.auth.changePassword(object(r.body)),
   },
 
+  { method: "GET", path: "/api/alerts", call: (c) => c.alerts.list() },
+  { method: "POST", path: "/api/alerts", call: (c, r) => c.alerts.create(object(r.body)) },
+  {
+    method: "PUT",
+    path: "/api/alerts/:id",
+    call: (c, r) => c.alerts.update({ ...object(r.body), ...id(r) }),
+  },
+  { method: "DELETE", path: "/api/alerts/:id", call: (c, r) => c.alerts.delete(id(r)) },
+  { method: "POST", path: "/api/alerts/:id/trigger", call: (c, r) => c.alerts.trigger(id(r)) },
+
+  { method: "GET", path: "/api/telegram/status", call: (c) => c.telegram.status() },
+  {
+    method: "POST",
+    path: "/api/telegram/connect",
+    call: (c, r) => c.telegram.connect(object(r.body)),
+  },
+  { method: "POST", path: "/api/telegram/test", call: (c) => c.telegram.test() },
+  { method: "POST", path: "/api/telegram/disconnect", call: (c) => c.telegram.disconnect() },
+
   { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
   { method: "POST", path: "/api/auth/users", call: (c, r) => c.users.create(object(r.body)) },
   { method: "DELETE", path: "/api/auth/users/:id", call: (c, r) => c.users.delete(id(r)) },

@@ -1,0 +1,81 @@
+import { deleteTelegramLink, findTelegramLink, saveTelegramLink } from "@spreadwatch/db";
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { CONNECTED_MESSAGE, TEST_MESSAGE } from "../telegram/messages.ts";
+import { type TelegramNotifier, TelegramRejectedError } from "../telegram/notifier.ts";
+import { authedProcedure } from "../trpc.ts";
+
+/** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
+const chatIdInput = z.object({
+  chatId: z
+    .string({ error: "Please enter your Telegram Chat ID." })
+    .trim()
+    .min(1, "Please enter your Telegram Chat ID.")
+    .regex(
+      /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/,
+      "A Telegram Chat ID is a number such as 123456789 (or @channelname).",
+    ),
+});
+
+function requireNotifier(notifier: TelegramNotifier | undefined): TelegramNotifier {
+  if (!notifier) {
+    throw new TRPCError({
+      code: "PRECONDITION_FAILED",
+      message: "Telegram is not configured on this server",
+    });
+  }
+  return notifier;
+}
+
+/** Telegram's own words when it refused; a retryable failure gets a plain sentence. */
+async function send(notifier: TelegramNotifier, chatId: string, text: string): Promise<void> {
+  try {
+    await notifier.send(chatId, text);
+  } catch (error) {
+    if (error instanceof TelegramRejectedError) {
+      throw new TRPCError({ code: "BAD_REQUEST", message: `Telegram: ${error.message}` });
+    }
+    throw new TRPCError({
+      code: "BAD_GATEWAY",
+      message: "Could not reach Telegram. Please try again.",
+    });
+  }
+}
+
+export const telegramRouter = {
+  status: authedProcedure.query(({ ctx }) => {
+    const { notifier, db } = ctx.services;
+    const link = findTelegramLink(db, ctx.user.id);
+    return {
+      status: "success" as const,
+      configured: notifier !== undefined,
+      botUsername: notifier?.botUsername ?? null,
+      connected: notifier !== undefined && link !== undefined,
+      chatId: link?.chatId ?? null,
+    };
+  }),
+
+  /** Stores the chat only after Telegram accepted a confirmation message to it. */
+  connect: authedProcedure.input(chatIdInput).mutation(async ({ ctx, input }) => {
+    const notifier = requireNotifier(ctx.services.notifier);
+    await send(notifier, input.chatId, CONNECTED_MESSAGE);
+    saveTelegramLink(ctx.services.db, ctx.user.id, input.chatId, Date.now());
+    ctx.services.alertEngine.refreshUser(ctx.user.id);
+    return { status: "success" as const, connected: true };
+  }),
+
+  test: authedProcedure.mutation(async ({ ctx }) => {
+    const notifier = requireNotifier(ctx.services.notifier);
+    const link = findTelegramLink(ctx.services.db, ctx.user.id);
+    if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
+    await send(notifier, link.chatId, TEST_MESSAGE);
+    return { status: "success" as const };
+  }),
+
+  disconnect: authedProcedure.mutation(({ ctx }) => {
+    requireNotifier(ctx.services.notifier);
+    deleteTelegramLink(ctx.services.db, ctx.user.id);
+    ctx.services.alertEngine.refreshUser(ctx.user.id);
+    return { status: "success" as const, connected: false };
+  }),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,91 @@
+import { join } from "node:path";
+import { type Duties, defaultDuties } from "@spreadwatch/core";
+import {
+  type DatabaseHandle,
+  deleteSessionsIdleSince,
+  openDatabase,
+  pruneSessionEnds,
+} from "@spreadwatch/db";
+import { AlertEngine } from "./alerts/engine.ts";
+import { ensureFirstAdmin } from "./auth/first-admin.ts";
+import { loadSessionSecret } from "./auth/session-secret.ts";
+import { LoginThrottle } from "./auth/throttle.ts";
+import type { Config } from "./config.ts";
+import type { AppServices } from "./context.ts";
+import { MarketHub } from "./market/hub.ts";
+import { createNotifier } from "./telegram/notifier.ts";
+import { OutboxSender } from "./telegram/outbox-sender.ts";
+
+export const DATABASE_FILE = "spreadwatch.db";
+const SESSION_SWEEP_MS = 60 * 60 * 1000;
+
+export function dutiesFrom(config: Config): Duties {
+  return { ...defaultDuties(), ...config.duties };
+}
+
+/** The running parts of a server behind its HTTP port, and how to stop them in order. */
+export interface Services extends AppServices {
+  database: DatabaseHandle;
+  sender: OutboxSender | undefined;
+  stop(): Promise<void>;
+}
+
+/** Ends idle sessions and forgets old end reasons. */
+function sweepSessions(services: AppServices): void {
+  const now = Date.now();
+  deleteSessionsIdleSince(services.db, now - services.auth.idleMs, now);
+  pruneSessionEnds(services.db, now - services.auth.idleMs);
+}
+
+/**
+ * Opens the database, makes the first admin if needed and starts the background work: the
+ * session sweeper, the alert engine (subscribed before any quote arrives) and the Telegram sender.
+ */
+export async function startServices(
+  config: Config,
+  log: (text: string) => void,
+): Promise<Services> {
+  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
+  try {
+    await ensureFirstAdmin(
+      database.db,
+      { username: config.adminUsername, password: config.adminPassword },
+      log,
+    );
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const hub = new MarketHub(dutiesFrom(config));
+  const shutdown = new AbortController();
+  const notifier = createNotifier(config.telegram);
+  const sender = notifier && new OutboxSender(database.db, notifier);
+  const alertEngine = new AlertEngine(database.db, hub, () => sender?.wake());
+  const services: Services = {
+    hub,
+    db: database.db,
+    database,
+    auth: {
+      password: loadSessionSecret(config.dataDir, config.sessionSecret),
+      cookieSecure: config.cookieSecure,
+      idleMs: config.sessionIdleMs,
+    },
+    loginThrottle: new LoginThrottle(),
+    alertEngine,
+    notifier,
+    sender,
+    shutdownSignal: shutdown.signal,
+    async stop() {
+      clearInterval(sweeper);
+      alertEngine.stop();
+      shutdown.abort();
+      await sender?.stop();
+    },
+  };
+  sweepSessions(services);
+  const sweeper = setInterval(() => sweepSessions(services), SESSION_SWEEP_MS);
+  sweeper.unref();
+  alertEngine.start();
+  sender?.start();
+  return services;
+}
