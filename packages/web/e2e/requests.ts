@@ -1,0 +1,28 @@
+import type { Page } from "playwright-core";
+
+/** TRPC calls of one procedure, batched or not: `/api/trpc/a.b,auth.login?batch=1`. */
+export function procedure(name: string): RegExp {
+  return new RegExp(`/api/trpc/[^?]*\\b${name.replace(".", "\\.")}\\b`);
+}
+
+/** URLs of every request the page sends that matches, from now on. */
+export function recordRequests(page: Page, pattern: RegExp): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (pattern.test(request.url())) seen.push(request.url());
+  });
+  return seen;
+}
+
+/** Holds matching requests until the returned function is called, to see in-between states. */
+export async function holdRequests(page: Page, pattern: RegExp): Promise<() => void> {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
