@@ -18,8 +18,11 @@ export interface TestServer extends RunningServer {
   dataDir: string;
   /** What the server logged at start (e.g. the first admin's boxed password). */
   startLog: string[];
-  /** Starts a new server on the same DATA_DIR (same database and session secret). */
-  restart(): Promise<TestServer>;
+  /**
+   * Stops this server and starts a new one on the same DATA_DIR (same database and session
+   * secret), with a fresh manual feed unless the overrides say otherwise.
+   */
+  restart(overrides?: { env?: Record<string, string>; feed?: Feed }): Promise<TestServer>;
   stop(): Promise<void>;
 }
 
@@ -51,9 +54,12 @@ export async function startTestServer(
     ...server,
     dataDir,
     startLog,
-    async restart() {
+    async restart(overrides = {}) {
       await server.close();
-      return startTestServer({ ...options, dataDir, feed: manualFeed() });
+      const env = { ...options.env, ...overrides.env };
+      const feed = overrides.feed ?? (overrides.env ? undefined : manualFeed());
+      const { feed: _previous, ...rest } = options;
+      return startTestServer({ ...rest, env, dataDir, ...(feed && { feed }) });
     },
     async stop() {
       await server.close();

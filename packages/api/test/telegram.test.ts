@@ -1,0 +1,274 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listOutbox } from "@spreadwatch/db";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
+import { FakeTelegram } from "./fake-telegram.ts";
+import { HttpClient } from "./http-client.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+const CHAT = "4242";
+let telegram: FakeTelegram;
+let server: TestServer;
+const dir = mkdtempSync(join(tmpdir(), "spreadwatch-telegram-"));
+
+const telegramEnv = () => ({
+  TELEGRAM_BOT_TOKEN: "123456:TEST-TOKEN",
+  TELEGRAM_BOT_USERNAME: "spreadwatch_test_bot",
+  TELEGRAM_API_ROOT: telegram.apiRoot,
+});
+
+async function signIn(username: string, password: string) {
+  const client = new HttpClient(server.url);
+  expect((await client.post("/api/auth/login", { username, password })).status).toBe(200);
+  return client;
+}
+
+/** A trader with alerts on, Telegram connected, and one GC_BUY alert at threshold 0. */
+async function traderWithAlert(alert: Record<string, unknown>) {
+  const admin = await signIn(ADMIN.username, ADMIN.password);
+  await admin.post("/api/auth/users", {
+    username: "trader",
+    password: "trader-pass-1",
+    alerts_enabled: true,
+  });
+  const trader = await signIn("trader", "trader-pass-1");
+  expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
+  const created = await trader.post("/api/alerts", {
+    commodityType: "GC_BUY",
+    threshold: 0,
+    telegramNotify: true,
+    ...alert,
+  });
+  expect(created.status).toBe(200);
+  return { admin, trader, alertId: created.body.alert.id as number };
+}
+
+/** Waits until every queued Telegram message was delivered or given up on. */
+async function settled(s: TestServer) {
+  for (;;) {
+    await s.services.sender?.idle();
+    const pending = listOutbox(s.services.db).filter(
+      (m) => m.sentAt === null && m.failedAt === null,
+    );
+    if (pending.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const alertTexts = () => telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"));
+
+beforeEach(async () => {
+  telegram = await new FakeTelegram().start();
+  server = await startTestServer({ feed: manualFeed(), env: telegramEnv() });
+});
+afterEach(async () => {
+  await server.stop();
+  await telegram.stop();
+});
+
+describe("Telegram connection", () => {
+  it("stores the chat only after Telegram accepted the confirmation; test and disconnect", async () => {
+    const trader = await signIn(ADMIN.username, ADMIN.password);
+    telegram.refuseChat("999");
+    const refused = await trader.post("/api/telegram/connect", { chatId: "999" });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: "Telegram: Bad Request: chat not found" },
+    });
+    expect((await trader.get("/api/telegram/status")).body).toMatchObject({
+      status: "success",
+      connected: false,
+    });
+
+    expect(
+      (await trader.post("/api/telegram/connect", { chatId: ` ${CHAT} ` })).body,
+    ).toMatchObject({ status: "success" });
+    expect(telegram.received[0]).toMatchObject({ token: "123456:TEST-TOKEN", chatId: CHAT });
+    expect(telegram.received[0]?.text).toContain("Spreadwatch is connected");
+    expect((await trader.get("/api/telegram/status")).body).toEqual({
+      status: "success",
+      configured: true,
+      botUsername: "spreadwatch_test_bot",
+      connected: true,
+      chatId: CHAT,
+    });
+    expect((await trader.post("/api/telegram/test")).body).toEqual({ status: "success" });
+    expect(telegram.textsTo(CHAT)[1]).toContain("Test message from Spreadwatch");
+    expect((await trader.post("/api/telegram/disconnect")).body).toMatchObject({
+      status: "success",
+    });
+    expect((await trader.get("/api/telegram/status")).body.connected).toBe(false);
+    expect((await trader.post("/api/telegram/test")).body).toEqual({
+      error: "Telegram is not connected",
+    });
+  });
+
+  it("rejects an empty or malformed chat id without calling Telegram", async () => {
+    const trader = await signIn(ADMIN.username, ADMIN.password);
+    expect((await trader.post("/api/telegram/connect", { chatId: "  " })).body).toEqual({
+      error: "Please enter your Telegram Chat ID.",
+    });
+    expect((await trader.post("/api/telegram/connect", { chatId: "12ab" })).status).toBe(400);
+    expect(telegram.attempts).toBe(0);
+  });
+
+  it("without a bot token every action says Telegram is not configured", async () => {
+    const bare = await startTestServer({ feed: manualFeed() });
+    try {
+      const client = new HttpClient(bare.url);
+      await client.post("/api/auth/login", ADMIN);
+      expect((await client.get("/api/telegram/status")).body).toEqual({
+        status: "success",
+        configured: false,
+        botUsername: null,
+        connected: false,
+        chatId: null,
+      });
+      for (const path of [
+        "/api/telegram/connect",
+        "/api/telegram/test",
+        "/api/telegram/disconnect",
+      ]) {
+        const res = await client.post(path, { chatId: CHAT });
+        expect(res).toMatchObject({
+          status: 412,
+          body: { error: "Telegram is not configured on this server" },
+        });
+      }
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe("server-side alert engine", () => {
+  it("a replay crossing the threshold 5 times sends exactly min(5, limit 3) messages, then disables the alert", async () => {
+    const { alertId } = await traderWithAlert({ telegramMaxNotifications: 3 });
+    server = await server.restart({
+      env: {
+        ...telegramEnv(),
+        FEED: "replay",
+        REPLAY_FILE: crossingReplay(dir, 5),
+        REPLAY_SPEED: "0",
+      },
+    });
+    await settled(server);
+    const texts = alertTexts();
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toBe(
+      [
+        "🔔 Gold Buy spread alert",
+        "Spread 49.95 crossed above ⬆️ 0.00",
+        "Time: 20/11/2026, 2:46:00 pm IST",
+        "Notification 1 of 3",
+      ].join("\n"),
+    );
+    expect(texts[1]).toContain("Spread -50.05 crossed below ⬇️ 0.00");
+    expect(texts[2]).toContain("Notification 3 of 3 — alert now disabled");
+    const trader = await signIn("trader", "trader-pass-1");
+    const alert = (await trader.get("/api/alerts")).body.alerts.find(
+      (a: { id: number }) => a.id === alertId,
+    );
+    expect(alert).toMatchObject({
+      enabled: false,
+      telegramNotificationCount: 3,
+      lastTelegramTriggered: crossingTime(3),
+    });
+  });
+
+  it("a 429 with retry_after and a dropped connection are retried; each message still arrives once", async () => {
+    await traderWithAlert({ telegramMaxNotifications: 2 });
+    telegram.failNext({ kind: "rate-limit", retryAfter: 1 }, { kind: "drop-connection" });
+    server = await server.restart({
+      env: {
+        ...telegramEnv(),
+        FEED: "replay",
+        REPLAY_FILE: crossingReplay(dir, 2),
+        REPLAY_SPEED: "0",
+      },
+    });
+    await settled(server);
+    expect(alertTexts()).toHaveLength(2);
+    expect(new Set(alertTexts()).size).toBe(2);
+    // Confirmation + 2 alerts delivered, after 2 refused attempts.
+    expect(telegram.attempts).toBe(5);
+  });
+
+  it("a server restarted mid-replay sends no duplicate", async () => {
+    await traderWithAlert({ telegramMaxNotifications: 5 });
+    server = await server.restart({
+      env: {
+        ...telegramEnv(),
+        FEED: "replay",
+        REPLAY_FILE: crossingReplay(dir, 2, "first-half.csv"),
+        REPLAY_SPEED: "0",
+      },
+    });
+    await settled(server);
+    expect(alertTexts()).toHaveLength(2);
+    // The whole replay again from its start: the first two crossings were already sent.
+    server = await server.restart({
+      env: {
+        ...telegramEnv(),
+        FEED: "replay",
+        REPLAY_FILE: crossingReplay(dir, 4, "whole.csv"),
+        REPLAY_SPEED: "0",
+      },
+    });
+    await settled(server);
+    expect(alertTexts().map((t) => t.split("\n")[3])).toEqual([
+      "Notification 1 of 5",
+      "Notification 2 of 5",
+      "Notification 3 of 5",
+      "Notification 4 of 5",
+    ]);
+  });
+
+  it("turning a user's alerts permission off stops their Telegram alerts at once", async () => {
+    const feed = manualFeed();
+    server = await server.restart({ feed });
+    const { admin } = await traderWithAlert({ telegramMaxNotifications: 5 });
+    const gold = (ask: number, k: number) =>
+      feed.push({ source: "mcx", key: "GOLD", bid: ask - 20, ask, ts: crossingTime(k) });
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
+    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
+    gold(LOW_ASK, 0);
+    gold(HIGH_ASK, 1);
+    await settled(server);
+    expect(alertTexts()).toHaveLength(1);
+    await admin.put("/api/auth/users/2/permissions", {
+      permission: "alerts_enabled",
+      value: false,
+    });
+    gold(LOW_ASK, 2);
+    gold(HIGH_ASK, 3);
+    await settled(server);
+    expect(alertTexts()).toHaveLength(1);
+  });
+
+  it("alerts without Telegram are never auto-disabled, and browser triggers never send Telegram", async () => {
+    const { trader, alertId } = await traderWithAlert({ telegramNotify: false });
+    server = await server.restart({
+      env: {
+        ...telegramEnv(),
+        FEED: "replay",
+        REPLAY_FILE: crossingReplay(dir, 3),
+        REPLAY_SPEED: "0",
+      },
+    });
+    const again = new HttpClient(server.url);
+    await again.post("/api/auth/login", { username: "trader", password: "trader-pass-1" });
+    expect((await again.post(`/api/alerts/${alertId}/trigger`)).status).toBe(200);
+    await settled(server);
+    expect(alertTexts()).toEqual([]);
+    const alert = (await again.get("/api/alerts")).body.alerts[0];
+    expect(alert).toMatchObject({
+      enabled: true,
+      telegramNotificationCount: 0,
+      notificationCount: 1,
+    });
+    expect(trader).toBeDefined();
+  });
+});
