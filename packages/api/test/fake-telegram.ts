@@ -71,8 +71,8 @@ export class FakeTelegram {
   private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
     let raw = "";
     for await (const chunk of req) raw += chunk;
-    const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? "");
-    if (!match || match[2] !== "sendMessage") {
+    const [, token, method] = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? "") ?? [];
+    if (token === undefined || method !== "sendMessage") {
       return { status: 404, body: { ok: false, error_code: 404, description: "Not Found" } };
     }
     this.attempts++;
@@ -100,7 +100,7 @@ export class FakeTelegram {
         body: { ok: false, error_code: 400, description: "Bad Request: chat not found" },
       };
     }
-    this.received.push({ token: match[1] as string, chatId, text: payload.text ?? "" });
+    this.received.push({ token, chatId, text: payload.text ?? "" });
     for (const wake of this.waiters.splice(0)) wake();
     return {
       status: 200,
