@@ -14,6 +14,15 @@ export {
   type WatchedAlert,
 } from "./alerts.ts";
 export {
+  allCandles,
+  type CandleRow,
+  hasCandles,
+  pruneCandles,
+  recentCandles,
+  type StoredCandle,
+  saveCandles,
+} from "./candles.ts";
+export {
   type Database,
   type DatabaseHandle,
   isUniqueViolation,

@@ -1,0 +1,11 @@
+CREATE TABLE `spread_candles` (
+	`symbol` text NOT NULL,
+	`timeframe` text NOT NULL,
+	`timestamp` integer NOT NULL,
+	`open` real NOT NULL,
+	`high` real NOT NULL,
+	`low` real NOT NULL,
+	`close` real NOT NULL,
+	PRIMARY KEY(`symbol`, `timeframe`, `timestamp`)
+) WITHOUT ROWID;
+-- WITHOUT ROWID (added by hand): the key is the row, so a candle is stored once, not twice.
