@@ -38,6 +38,10 @@ const envSchema = z
     SESSION_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),
+    HISTORY_RETENTION_DAYS: z.coerce
+      .number({ error: "must be a number of days > 0" })
+      .positive("must be a number of days > 0")
+      .default(400),
     SESSION_IDLE_DAYS: z.coerce
       .number({ error: "must be a number of days > 0" })
       .positive("must be a number of days > 0")
@@ -83,6 +87,8 @@ export interface Config {
   replayFile: string | undefined;
   replaySpeed: number;
   sessionSecret: string | undefined;
+  /** 1-minute candles older than this are pruned (coarser timeframes are kept). */
+  historyRetentionMs: number;
   /** A session unused for this long is ended. */
   sessionIdleMs: number;
   /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */
@@ -140,6 +146,7 @@ function toConfig(env: Env): Config {
     replayFile: env.REPLAY_FILE,
     replaySpeed: env.REPLAY_SPEED,
     sessionSecret: env.SESSION_SECRET,
+    historyRetentionMs: env.HISTORY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     cookieSecure: env.COOKIE_SECURE,
     adminUsername: env.ADMIN_USERNAME,
