@@ -50,6 +50,12 @@ try {
       await page.getByRole("link", { name: "Back to Dashboard" }).click();
       await page.getByRole("link", { name: "Advanced Charts" }).click();
       await shoot(page, `chart-${tag}`);
+      // A login elsewhere (here: the REST API as the same admin) ends this session.
+      await createUsers(app.url, []);
+      await page.reload();
+      await page.waitForURL(`${app.url}/login`);
+      await page.getByText("Your session was terminated", { exact: false }).waitFor();
+      await shoot(page, `login-expired-${tag}`);
       await page.context().close();
     }
   }
