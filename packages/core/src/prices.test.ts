@@ -73,6 +73,31 @@ describe("applyQuote", () => {
     expect(prices.timestamp).toBe(5);
   });
 
+  it("carries a quote's delayed and last-only marks into its entry, and drops them when the next quote has none", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, {
+      source: "cme",
+      key: "GC",
+      bid: 2650,
+      ask: 2650,
+      ts: 1,
+      delayed: true,
+      lastOnly: true,
+    });
+    applyQuote(prices, { source: "spot", key: "XAUUSD", price: 2640, ts: 2, delayed: true });
+    expect(prices.cme.GC).toEqual({
+      bid: 2650,
+      ask: 2650,
+      timestamp: 1,
+      delayed: true,
+      lastOnly: true,
+    });
+    expect(prices.spot.XAUUSD).toEqual({ price: 2640, timestamp: 2, delayed: true });
+    applyQuote(prices, { source: "cme", key: "GC", bid: 2651, ts: 3, delayed: false });
+    expect(prices.cme.GC).toEqual({ bid: 2651, ask: 2650, timestamp: 3 });
+    expect(Object.keys(prices.cme.GC ?? {})).not.toContain("delayed");
+  });
+
   const rejected: [string, Quote][] = [
     ["an unknown cme key", { source: "cme", key: "GOLD", bid: 1, ask: 2, ts: 1 }],
     ["an unknown mcx key", { source: "mcx", key: "GC", bid: 1, ask: 2, ts: 1 }],

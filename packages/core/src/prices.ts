@@ -1,13 +1,19 @@
 import type { InstrumentId, McxKey } from "./instrument.ts";
 import { isKnownQuoteKey, type Quote } from "./quote.ts";
 
-export interface BookEntry {
+/** Present (and true) only when the quote said so, so a live feed's entries keep the plain shape. */
+export interface QuoteMarks {
+  delayed?: true;
+  lastOnly?: true;
+}
+
+export interface BookEntry extends QuoteMarks {
   bid?: number;
   ask?: number;
   timestamp: number;
 }
 
-export interface PriceEntry {
+export interface PriceEntry extends QuoteMarks {
   price: number;
   timestamp: number;
 }
@@ -30,6 +36,13 @@ export function emptyPrices(): Prices {
 
 const INDEX_FIELD = { NIFTY50: "nifty50", GIFTNIFTY: "giftnifty" } as const;
 
+function marksOf(quote: Quote): QuoteMarks {
+  const marks: QuoteMarks = {};
+  if (quote.delayed) marks.delayed = true;
+  if (quote.lastOnly) marks.lastOnly = true;
+  return marks;
+}
+
 function finite(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
@@ -47,7 +60,7 @@ export function applyQuote(prices: Prices, quote: Quote): boolean {
     if (bid === undefined && ask === undefined) return false;
     const books = prices[quote.source] as Record<string, BookEntry>;
     const previous = books[quote.key];
-    const entry: BookEntry = { timestamp: quote.ts };
+    const entry: BookEntry = { timestamp: quote.ts, ...marksOf(quote) };
     const nextBid = bid ?? previous?.bid;
     const nextAsk = ask ?? previous?.ask;
     if (nextBid !== undefined) entry.bid = nextBid;
@@ -56,7 +69,7 @@ export function applyQuote(prices: Prices, quote: Quote): boolean {
   } else {
     const price = finite(quote.price);
     if (price === undefined) return false;
-    const entry: PriceEntry = { price, timestamp: quote.ts };
+    const entry: PriceEntry = { price, timestamp: quote.ts, ...marksOf(quote) };
     if (quote.source === "spot") prices.spot[quote.key as SpotKey] = entry;
     else if (quote.source === "fx") prices.fx.USDINR = entry;
     else prices.zerodha[INDEX_FIELD[quote.key as keyof typeof INDEX_FIELD]] = entry;

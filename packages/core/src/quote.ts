@@ -24,6 +24,10 @@ export interface Quote {
   ask?: number;
   price?: number;
   ts: number;
+  /** The source publishes this price late on purpose (e.g. Yahoo's 10–15 minute delay). */
+  delayed?: boolean;
+  /** No book was given: `bid` and `ask` (or `price`) are the last traded price. */
+  lastOnly?: boolean;
 }
 
 /**
