@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema/index.ts";
 
 /** The drizzle database every query function takes first. */
-export type Database = BetterSQLite3Database<typeof schema>;
+export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
 
 export interface DatabaseHandle {
   db: Database;
