@@ -22,7 +22,9 @@ const dutyShape = Object.fromEntries(
   INSTRUMENT_IDS.map((id) => [`DUTY_${id}`, fraction.optional()]),
 );
 
-export const FEEDS = ["simulator", "replay"] as const;
+export const FEEDS = ["simulator", "replay", "composite"] as const;
+
+const url = optionalText.pipe(z.url("must be a URL").optional());
 
 const envSchema = z
   .object({
@@ -65,6 +67,12 @@ const envSchema = z
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_BOT_USERNAME: optionalText,
     TELEGRAM_API_ROOT: optionalText.pipe(z.url("must be a URL").optional()),
+    MARKET_DATA_CONFIG: optionalText,
+    KITE_API_KEY: optionalText,
+    KITE_API_SECRET: optionalText,
+    KITE_API_ROOT: url,
+    KITE_WS_ROOT: url,
+    KITE_LOGIN_URL: url,
     ...dutyShape,
   })
   .superRefine((env, ctx) => {
@@ -73,6 +81,14 @@ const envSchema = z
         code: "custom",
         path: ["REPLAY_FILE"],
         message: "is required when FEED=replay",
+      });
+    }
+    // The login flow needs both halves; one without the other is a typo, not a choice.
+    if (Boolean(env.KITE_API_KEY) !== Boolean(env.KITE_API_SECRET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.KITE_API_KEY ? "KITE_API_SECRET" : "KITE_API_KEY"],
+        message: "is required when the other of KITE_API_KEY and KITE_API_SECRET is set",
       });
     }
   });
@@ -98,6 +114,18 @@ export interface Config {
   telegram: { botToken?: string; botUsername?: string; apiRoot?: string };
   /** Import duty per instrument, only where overridden; the rest use core's defaults. */
   duties: Partial<Record<InstrumentId, number>>;
+  /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
+  marketDataConfig: string | undefined;
+  kite: KiteSettings;
+}
+
+/** Kite Connect app credentials and endpoints; the day's access token lives in DATA_DIR. */
+export interface KiteSettings {
+  apiKey: string | undefined;
+  apiSecret: string | undefined;
+  apiRoot: string;
+  wsRoot: string;
+  loginUrl: string;
 }
 
 /** A configuration problem, worded for one line on the console. */
@@ -105,7 +133,13 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-const SECRET_NAMES = new Set(["SESSION_SECRET", "ADMIN_PASSWORD", "TELEGRAM_BOT_TOKEN"]);
+const SECRET_NAMES = new Set([
+  "SESSION_SECRET",
+  "ADMIN_PASSWORD",
+  "TELEGRAM_BOT_TOKEN",
+  "KITE_API_KEY",
+  "KITE_API_SECRET",
+]);
 
 /** Echo the offending value to help the operator, except for secrets. */
 function describe(name: string, value: unknown): string {
@@ -153,5 +187,13 @@ function toConfig(env: Env): Config {
     adminPassword: env.ADMIN_PASSWORD,
     telegram,
     duties,
+    marketDataConfig: env.MARKET_DATA_CONFIG,
+    kite: {
+      apiKey: env.KITE_API_KEY,
+      apiSecret: env.KITE_API_SECRET,
+      apiRoot: (env.KITE_API_ROOT ?? "https://api.kite.trade").replace(/\/+$/, ""),
+      wsRoot: env.KITE_WS_ROOT ?? "wss://ws.kite.trade",
+      loginUrl: env.KITE_LOGIN_URL ?? "https://kite.zerodha.com/connect/login",
+    },
   };
 }

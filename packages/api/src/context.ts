@@ -3,6 +3,8 @@ import type { Database } from "@spreadwatch/db";
 import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
+import type { KiteSettings } from "./config.ts";
+import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { MarketHub } from "./market/hub.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
 
@@ -17,6 +19,10 @@ export interface AppServices {
   notifier: TelegramNotifier | undefined;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;
+  /** What /api/health reports about the feed, and since when the server runs. */
+  health: { feeds: () => FeedHealthReport; startedAt: number };
+  /** Kite Connect login settings; the day's access token is stored in `dataDir`. */
+  kite: KiteSettings & { dataDir: string };
 }
 
 export interface Context {

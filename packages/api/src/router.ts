@@ -1,5 +1,7 @@
 import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
+import { healthRouter } from "./routers/health.ts";
+import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
 import { telegramRouter } from "./routers/telegram.ts";
 import { usersRouter } from "./routers/users.ts";
@@ -11,6 +13,8 @@ export const appRouter = router({
   alerts: alertsRouter,
   telegram: telegramRouter,
   market: marketRouter,
+  health: healthRouter,
+  kite: kiteRouter,
 });
 
 export type AppRouter = typeof appRouter;

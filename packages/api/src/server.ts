@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Config } from "./config.ts";
 import type { Feed } from "./feeds/feed.ts";
+import { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { createAppHandler } from "./http/app-handler.ts";
 import type { MarketHub } from "./market/hub.ts";
 import { type Services, startServices } from "./services.ts";
@@ -52,13 +53,16 @@ export async function startServer({
   webDist = DEFAULT_WEB_DIST,
   log = console.log,
 }: ServerOptions): Promise<RunningServer> {
-  const services = await startServices(config, log);
+  const monitor = new FeedMonitor(feed);
+  const services = await startServices(config, log, monitor);
   const server = createServer(createAppHandler(services, webDist));
   // Long-lived SSE responses must not be cut by Node's default request timeout.
   server.requestTimeout = 0;
   let address: AddressInfo;
   try {
-    await feed.start((quote) => services.hub.ingest(quote));
+    await feed.start((quote) => {
+      if (services.hub.ingest(quote)) monitor.accepted(quote);
+    });
     address = await listen(server, config.port, config.host);
   } catch (error) {
     await feed.stop();

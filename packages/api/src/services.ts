@@ -12,6 +12,7 @@ import { loadSessionSecret } from "./auth/session-secret.ts";
 import { LoginThrottle } from "./auth/throttle.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
+import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { MarketHub } from "./market/hub.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { OutboxSender } from "./telegram/outbox-sender.ts";
@@ -44,6 +45,7 @@ function sweepSessions(services: AppServices): void {
 export async function startServices(
   config: Config,
   log: (text: string) => void,
+  feedMonitor: FeedMonitor,
 ): Promise<Services> {
   const database = openDatabase(join(config.dataDir, DATABASE_FILE));
   try {
@@ -75,6 +77,8 @@ export async function startServices(
     notifier,
     sender,
     shutdownSignal: shutdown.signal,
+    health: { feeds: () => feedMonitor.report(), startedAt: Date.now() },
+    kite: { ...config.kite, dataDir: config.dataDir },
     async stop() {
       clearInterval(sweeper);
       alertEngine.stop();

@@ -15,12 +15,16 @@ const PUBLIC_PROCEDURES = new Set([
   "auth.logout",
   "auth.status",
   "auth.heartbeat",
+  "health.status",
 ]);
 const ADMIN_PROCEDURES = new Set([
   "users.list",
   "users.create",
   "users.delete",
   "users.setPermission",
+  "kite.status",
+  "kite.loginUrl",
+  "kite.exchange",
 ]);
 const ALERT_PROCEDURES = new Set([
   "alerts.list",
@@ -36,8 +40,10 @@ const PUBLIC_PATHS = new Set([
   "POST /api/auth/logout",
   "GET /api/auth/status",
   "GET /api/auth/heartbeat",
+  "GET /api/health",
 ]);
-const isAdminPath = (path: string) => path.startsWith("/api/auth/users");
+const isAdminPath = (path: string) =>
+  path.startsWith("/api/auth/users") || path.startsWith("/api/kite/");
 const isAlertPath = (path: string) => path.startsWith("/api/alerts");
 
 /** `user` has no alerts permission; `trader` has it; `admin` has both roles. */
@@ -130,7 +136,10 @@ function expected(access: Access, role: Role): "allowed" | 401 | 403 {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ feed: manualFeed() });
+  const feed = manualFeed();
+  server = await startTestServer({ feed });
+  // A fresh price, so /api/health answers 200 rather than its 503 for "no prices".
+  feed.push({ source: "fx", key: "USDINR", price: 88.6, ts: Date.now() });
   const admin = await clientFor("admin");
   expect((await admin.post("/api/auth/users", USER)).status).toBe(200);
   expect((await admin.post("/api/auth/users", { ...TRADER, alerts_enabled: true })).status).toBe(

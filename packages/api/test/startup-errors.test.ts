@@ -20,7 +20,7 @@ describe("a bad configuration stops the start with one clear line", () => {
     ],
     [
       { FEED: "bloomberg" },
-      'spreadwatch: Invalid FEED: must be one of: simulator, replay (got "bloomberg")',
+      'spreadwatch: Invalid FEED: must be one of: simulator, replay, composite (got "bloomberg")',
     ],
     [{ FEED: "replay" }, "spreadwatch: Invalid REPLAY_FILE: is required when FEED=replay"],
     [

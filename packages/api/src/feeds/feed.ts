@@ -1,8 +1,13 @@
 import type { Quote } from "@spreadwatch/core";
+import type { ProviderHealth } from "./providers/health.ts";
 
 /** A source of quotes (DESIGN §4). `start` returns once the feed is running. */
 export interface Feed {
   readonly name: string;
   start(onQuote: (quote: Quote) => void): Promise<void> | void;
   stop(): Promise<void> | void;
+  /** One entry per provider, for feeds that know their sources; the server watches the rest. */
+  health?(): ProviderHealth[];
+  /** Without a quote for this long the feed's prices are not fresh (default 60 s). */
+  readonly staleAfterMs?: number;
 }

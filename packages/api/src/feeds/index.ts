@@ -1,6 +1,8 @@
 import type { Duties } from "@spreadwatch/core";
-import type { Config } from "../config.ts";
+import { type Config, ConfigError } from "../config.ts";
 import type { Feed } from "./feed.ts";
+import { MarketDataConfigError } from "./providers/config-file.ts";
+import { createMarketDataFeed } from "./providers/index.ts";
 import { createReplayFeed } from "./replay.ts";
 import { readReplayFile } from "./replay-file.ts";
 import { createSimulatorFeed } from "./simulator.ts";
@@ -17,5 +19,13 @@ export function createFeed(config: Config, duties: Duties): Feed {
       });
     case "simulator":
       return createSimulatorFeed({ duties });
+    case "composite":
+      try {
+        return createMarketDataFeed(config);
+      } catch (error) {
+        if (error instanceof MarketDataConfigError)
+          throw new ConfigError(`Invalid MARKET_DATA_CONFIG: ${error.message}`);
+        throw error;
+      }
   }
 }

@@ -4,6 +4,7 @@ import { type AppServices, createContext } from "../context.ts";
 import { createCaller } from "../router.ts";
 import { toErrorResponse } from "./errors.ts";
 import { matchRoute } from "./match.ts";
+import { RestReply } from "./reply.ts";
 import { REST_ROUTES } from "./routes.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -57,6 +58,12 @@ export async function handleRest(
       query: url.searchParams,
       body,
     });
+    if (result instanceof RestReply) {
+      for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+      if (result.body !== undefined) return sendJson(res, result.status, result.body);
+      res.writeHead(result.status, { "cache-control": "no-store" });
+      return void res.end();
+    }
     sendJson(res, 200, result ?? { status: "success" });
   } catch (error) {
     const { status, body } = toErrorResponse(error);

@@ -1,4 +1,5 @@
 import type { createCaller } from "../router.ts";
+import { RestReply } from "./reply.ts";
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -73,5 +74,29 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: "PUT",
     path: "/api/auth/users/:id/permissions",
     call: (c, r) => c.users.setPermission({ ...object(r.body), ...id(r) }),
+  },
+
+  {
+    method: "GET",
+    path: "/api/health",
+    call: async (c) => {
+      const report = await c.health.status();
+      return new RestReply(report.ok ? 200 : 503, report);
+    },
+  },
+  { method: "GET", path: "/api/kite/status", call: (c) => c.kite.status() },
+  {
+    method: "GET",
+    path: "/api/kite/login",
+    call: async (c) => RestReply.redirect((await c.kite.loginUrl()).url),
+  },
+  {
+    // Kite sends the admin's browser here after the login, with ?request_token=…
+    method: "GET",
+    path: "/api/kite/callback",
+    call: async (c, r) => {
+      await c.kite.exchange(object({ requestToken: r.query.get("request_token") ?? undefined }));
+      return RestReply.redirect("/admin?kite=connected");
+    },
   },
 ];

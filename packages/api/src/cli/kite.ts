@@ -1,0 +1,83 @@
+// The daily Kite Connect login for servers without a browser at hand:
+//   pnpm --filter @spreadwatch/api kite login-url   print the login URL; open it anywhere and log in
+//   … kite session <request_token|URL>              trade the token from the redirect for the day's access token
+//   … kite status                                   show the stored session
+// Reads DATA_DIR, KITE_API_KEY, KITE_API_SECRET (and KITE_API_ROOT, KITE_LOGIN_URL) like the server;
+// a running server picks the stored token up within seconds.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config.ts";
+import {
+  exchangeRequestToken,
+  KiteLoginError,
+  kiteLoginUrl,
+  readKiteSession,
+  SESSION_FILE,
+  writeKiteSession,
+} from "../feeds/providers/kite/session.ts";
+
+const USAGE = `Usage:
+  pnpm kite login-url
+  pnpm kite session <request_token | the whole redirect URL>
+  pnpm kite status
+Needs KITE_API_KEY and KITE_API_SECRET; the session is stored in DATA_DIR/${SESSION_FILE}.`;
+
+class UsageError extends Error {}
+
+/** Accepts the bare token or the URL Kite redirected to (with ?request_token=…). */
+function requestTokenFrom(text: string | undefined): string {
+  if (!text) throw new UsageError(`Give the request_token from Kite's redirect.\n${USAGE}`);
+  if (!/^https?:\/\//.test(text)) return text;
+  const token = new URL(text).searchParams.get("request_token");
+  if (!token) throw new UsageError("That URL has no request_token parameter.");
+  return token;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: "boolean", short: "h", default: false } },
+  });
+  const [command, argument] = positionals;
+  if (values.help || !command) return console.log(USAGE);
+  const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR || "data");
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
+  const { kite } = config;
+  if (command === "status") {
+    const stored = readKiteSession(dataDir, Date.now());
+    if (stored.kind === "missing") return console.log("No Kite session stored.");
+    if (stored.kind === "unreadable") throw new UsageError(`Kite session: ${stored.reason}`);
+    const { session } = stored;
+    const until = new Date(session.expiresAt).toISOString();
+    return console.log(
+      `Kite session of ${session.userId || "?"}: ${stored.kind === "valid" ? `valid until ${until}` : `expired at ${until}`}`,
+    );
+  }
+  if (!kite.apiKey || !kite.apiSecret)
+    throw new UsageError(
+      "Set KITE_API_KEY and KITE_API_SECRET (the Kite Connect app's key and secret).",
+    );
+  if (command === "login-url") return console.log(kiteLoginUrl(kite));
+  if (command === "session") {
+    const session = await exchangeRequestToken(kite, requestTokenFrom(argument));
+    writeKiteSession(dataDir, session);
+    return console.log(
+      `Stored the Kite session of ${session.userId || "?"}, valid until ${new Date(session.expiresAt).toISOString()}.`,
+    );
+  }
+  throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (
+    error instanceof UsageError ||
+    error instanceof KiteLoginError ||
+    error instanceof ConfigError
+  ) {
+    console.error(error.message);
+  } else {
+    console.error("kite:", error);
+  }
+  process.exit(1);
+});

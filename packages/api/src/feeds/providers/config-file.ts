@@ -1,0 +1,234 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { isBookSource } from "@spreadwatch/core";
+import { z } from "zod";
+import { KITE_KEYS } from "./kite/instruments.ts";
+import { isValidTimeZone, MCX_HOURS } from "./market-hours.ts";
+import { ALL_KEYS, sourceOf } from "./quote-keys.ts";
+import { YAHOO_BASE_URL, YAHOO_MIN_POLL_MS, YAHOO_SYMBOLS } from "./yahoo/yahoo.ts";
+
+/** The market data config file (MARKET_DATA_CONFIG), checked whole before the server starts. */
+export class MarketDataConfigError extends Error {
+  override name = "MarketDataConfigError";
+}
+
+const seconds = z
+  .number({ error: "must be a number of seconds" })
+  .positive("must be more than 0 seconds");
+const key = z.enum(ALL_KEYS as [string, ...string[]], {
+  error: `must be one of ${ALL_KEYS.join(", ")}`,
+});
+const dotPath = z
+  .string({ error: "must be a dot path such as data.last" })
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a dot path such as data.last");
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour)");
+
+const backoff = z
+  .object({ initialSeconds: seconds.default(1), maxSeconds: seconds.default(60) })
+  .strict()
+  .default({ initialSeconds: 1, maxSeconds: 60 });
+
+const hours = z.union(
+  [
+    z.literal("always"),
+    z
+      .object({
+        timeZone: z.string().refine(isValidTimeZone, "is not a known time zone"),
+        days: z.array(z.number().int().min(0).max(6)).min(1),
+        open: hhmm,
+        close: hhmm,
+      })
+      .strict(),
+  ],
+  { error: 'must be "always" or { timeZone, days, open, close }' },
+);
+
+const common = { staleAfterSeconds: seconds.optional(), backoff };
+
+const kite = z
+  .object({
+    type: z.literal("kite"),
+    keys: z
+      .array(
+        z.enum(KITE_KEYS as [string, ...string[]], {
+          error: `must be one of ${KITE_KEYS.join(", ")}`,
+        }),
+      )
+      .min(1)
+      .default(KITE_KEYS),
+    rollDaysBeforeExpiry: z.number().int().min(0).max(60).default(3),
+    silenceSeconds: seconds.default(60),
+    hours: hours.default(MCX_HOURS as z.infer<typeof hours>),
+    refreshSeconds: seconds.default(900),
+    tokenCheckSeconds: seconds.default(10),
+    timeoutSeconds: seconds.default(15),
+    ...common,
+  })
+  .strict();
+
+const YAHOO_DEFAULT_KEYS = ["GC", "SI", "HG", "NG", "CL", "XAUUSD", "XAGUSD"];
+
+const yahoo = z
+  .object({
+    type: z.literal("yahoo"),
+    keys: z.array(key).min(1).default(YAHOO_DEFAULT_KEYS),
+    symbols: z.partialRecord(key, z.string().trim().min(1)).default({}),
+    baseUrl: z.url().default(YAHOO_BASE_URL),
+    cookieUrl: z.url().default("https://fc.yahoo.com"),
+    crumb: z.boolean().default(true),
+    pollSeconds: seconds.default(5),
+    timeoutSeconds: seconds.default(10),
+    ...common,
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    // The floor protects Yahoo; a proxy or a test double may be polled faster.
+    if (
+      new URL(p.baseUrl).hostname.endsWith("yahoo.com") &&
+      p.pollSeconds * 1000 < YAHOO_MIN_POLL_MS
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["pollSeconds"],
+        message: "must be at least 2 against Yahoo",
+      });
+    for (const k of p.keys) {
+      if (!p.symbols[k] && !YAHOO_SYMBOLS[k])
+        ctx.addIssue({
+          code: "custom",
+          path: ["symbols", k],
+          message: `Yahoo has no default symbol for ${k}: give one`,
+        });
+    }
+  });
+
+const mapping = z
+  .object({
+    key,
+    price: dotPath.optional(),
+    bid: dotPath.optional(),
+    ask: dotPath.optional(),
+    ts: dotPath.optional(),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    if (!m.price && !m.bid && !m.ask)
+      ctx.addIssue({ code: "custom", path: ["price"], message: "is required (or bid and ask)" });
+    if (!isBookSource(sourceOf(m.key)) && (m.bid || m.ask))
+      ctx.addIssue({
+        code: "custom",
+        path: ["bid"],
+        message: `${m.key} is a single price: map price, not bid/ask`,
+      });
+  });
+
+const httpJson = z
+  .object({
+    type: z.literal("http-json"),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).default({}),
+    quotes: z.array(mapping).min(1),
+    delayed: z.boolean().default(false),
+    pollSeconds: seconds.default(5),
+    timeoutSeconds: seconds.default(10),
+    ...common,
+  })
+  .strict();
+
+const provider = z.discriminatedUnion("type", [kite, yahoo, httpJson], {
+  error: "must be one of: kite, yahoo, http-json",
+});
+
+const fileSchema = z
+  .object({
+    staleAfterSeconds: seconds.default(60),
+    providers: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9][\w-]{0,31}$/, "provider names are letters, digits, - and _"),
+        provider,
+      )
+      .refine((p) => Object.keys(p).length > 0, "must name at least one provider"),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [name, p] of Object.entries(file.providers)) {
+      for (const k of keysOf(p)) {
+        const other = owner.get(k);
+        if (other)
+          ctx.addIssue({
+            code: "custom",
+            path: ["providers", name],
+            message: `${k} is already taken from ${other}; each key comes from one provider`,
+          });
+        owner.set(k, name);
+      }
+    }
+  });
+
+export type MarketDataConfig = z.infer<typeof fileSchema>;
+export type ProviderConfig = MarketDataConfig["providers"][string];
+
+export function keysOf(p: ProviderConfig): string[] {
+  return p.type === "http-json" ? p.quotes.map((q) => q.key) : p.keys;
+}
+
+/** Without a file: MCX, NIFTY 50 and USDINR from Kite; CME and spot metals from Yahoo. */
+export const DEFAULT_MARKET_DATA = {
+  providers: { kite: { type: "kite" }, yahoo: { type: "yahoo" } },
+};
+
+/** `${NAME}` in header values comes from the environment, so tokens stay out of the file. */
+function substituteEnv(config: MarketDataConfig, env: Record<string, string | undefined>): void {
+  for (const [name, p] of Object.entries(config.providers)) {
+    if (p.type !== "http-json") continue;
+    for (const [header, value] of Object.entries(p.headers)) {
+      p.headers[header] = value.replace(/\$\{(\w+)\}/g, (_, variable: string) => {
+        const found = env[variable];
+        if (found === undefined)
+          throw new MarketDataConfigError(
+            `providers.${name}.headers.${header}: environment variable ${variable} is not set`,
+          );
+        return found;
+      });
+    }
+  }
+}
+
+export function parseMarketDataConfig(
+  json: unknown,
+  env: Record<string, string | undefined> = process.env,
+): MarketDataConfig {
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.map(String).join(".");
+    throw new MarketDataConfigError(`${where ? `${where}: ` : ""}${issue?.message ?? "invalid"}`);
+  }
+  substituteEnv(parsed.data, env);
+  return parsed.data;
+}
+
+/** Reads MARKET_DATA_CONFIG (relative to where pnpm was started), or the defaults without one. */
+export function loadMarketDataConfig(
+  file: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): MarketDataConfig {
+  if (!file) return parseMarketDataConfig(DEFAULT_MARKET_DATA, env);
+  const path = resolve(env.INIT_CWD ?? process.cwd(), file);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "file not found"
+        : `not valid JSON (${(error as Error).message})`;
+    throw new MarketDataConfigError(`${file}: ${reason}`);
+  }
+  try {
+    return parseMarketDataConfig(json, env);
+  } catch (error) {
+    throw new MarketDataConfigError(`${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,72 @@
+import type { Config } from "../../config.ts";
+import type { Feed } from "../feed.ts";
+import { createCompositeFeed } from "./composite.ts";
+import { keysOf, loadMarketDataConfig, type ProviderConfig } from "./config-file.ts";
+import { createHttpJsonProvider } from "./http-json/http-json.ts";
+import { createKiteProvider } from "./kite/kite.ts";
+import type { Logger, Provider } from "./provider.ts";
+import { createYahooProvider } from "./yahoo/yahoo.ts";
+
+const ms = (seconds: number) => Math.round(seconds * 1000);
+
+function createProvider(
+  name: string,
+  p: ProviderConfig,
+  config: Config,
+  staleAfterSeconds: number,
+  log: Logger | undefined,
+): Provider {
+  const shared = {
+    name,
+    staleAfterMs: ms(p.staleAfterSeconds ?? staleAfterSeconds),
+    backoff: { initialMs: ms(p.backoff.initialSeconds), maxMs: ms(p.backoff.maxSeconds) },
+    timeoutMs: ms(p.timeoutSeconds),
+    ...(log && { log }),
+  };
+  switch (p.type) {
+    case "kite":
+      return createKiteProvider({
+        ...shared,
+        keys: p.keys,
+        settings: config.kite,
+        dataDir: config.dataDir,
+        rollDaysBeforeExpiry: p.rollDaysBeforeExpiry,
+        silenceMs: ms(p.silenceSeconds),
+        hours: p.hours,
+        refreshMs: ms(p.refreshSeconds),
+        tokenCheckMs: ms(p.tokenCheckSeconds),
+      });
+    case "yahoo":
+      return createYahooProvider({
+        ...shared,
+        keys: p.keys,
+        symbols: p.symbols as Record<string, string>,
+        baseUrl: p.baseUrl,
+        cookieUrl: p.cookieUrl,
+        crumb: p.crumb,
+        pollMs: ms(p.pollSeconds),
+      });
+    case "http-json":
+      return createHttpJsonProvider({
+        ...shared,
+        url: p.url,
+        headers: p.headers,
+        quotes: p.quotes,
+        delayed: p.delayed,
+        pollMs: ms(p.pollSeconds),
+      });
+  }
+}
+
+/** FEED=composite: the providers of MARKET_DATA_CONFIG (or the defaults), each key from one. */
+export function createMarketDataFeed(config: Config, log?: Logger): Feed {
+  const file = loadMarketDataConfig(config.marketDataConfig);
+  const providers = Object.entries(file.providers).map(([name, p]) => ({
+    provider: createProvider(name, p, config, file.staleAfterSeconds, log),
+    keys: keysOf(p),
+  }));
+  return createCompositeFeed(providers, {
+    staleAfterMs: ms(file.staleAfterSeconds),
+    ...(log && { log }),
+  });
+}

@@ -1,0 +1,126 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { KiteSettings } from "../../../config.ts";
+
+export const SESSION_FILE = "kite-session.json";
+
+/** The day's Kite access token, as stored in DATA_DIR. */
+export interface KiteSession {
+  accessToken: string;
+  userId: string;
+  savedAt: number;
+  /** Kite ends every session at 06:00 IST the next morning. */
+  expiresAt: number;
+}
+
+export type StoredSession =
+  | { kind: "valid"; session: KiteSession }
+  | { kind: "missing" }
+  | { kind: "expired"; session: KiteSession }
+  | { kind: "unreadable"; reason: string };
+
+/** A refusal or failure of the token exchange, worded for the admin. */
+export class KiteLoginError extends Error {
+  override name = "KiteLoginError";
+}
+
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SIX_HOURS_MS = 6 * 60 * 60 * 1000;
+
+/** The first 06:00 IST after `at`: when a token issued at `at` stops working. */
+export function kiteSessionExpiry(at: number): number {
+  const local = at + IST_OFFSET_MS;
+  let six = Math.floor(local / DAY_MS) * DAY_MS + SIX_HOURS_MS;
+  if (local >= six) six += DAY_MS;
+  return six - IST_OFFSET_MS;
+}
+
+export function kiteLoginUrl(settings: KiteSettings): string {
+  const url = new URL(settings.loginUrl);
+  url.searchParams.set("v", "3");
+  url.searchParams.set("api_key", settings.apiKey ?? "");
+  return url.toString();
+}
+
+export function readKiteSession(dataDir: string, now: number): StoredSession {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, SESSION_FILE), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    return { kind: "unreadable", reason: (error as Error).message };
+  }
+  try {
+    const session = JSON.parse(text) as KiteSession;
+    if (typeof session.accessToken !== "string" || typeof session.expiresAt !== "number")
+      return { kind: "unreadable", reason: `${SESSION_FILE} lacks accessToken or expiresAt` };
+    return session.expiresAt > now ? { kind: "valid", session } : { kind: "expired", session };
+  } catch {
+    return { kind: "unreadable", reason: `${SESSION_FILE} is not valid JSON` };
+  }
+}
+
+/** Written whole and then renamed, so a running server never reads half a file. */
+export function writeKiteSession(dataDir: string, session: KiteSession): void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, SESSION_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+interface KiteEnvelope {
+  status?: string;
+  message?: string;
+  data?: { access_token?: string; user_id?: string };
+}
+
+/**
+ * Trades the request token Kite's login redirect carries for the day's access token
+ * (POST /session/token with checksum = sha256(api_key + request_token + api_secret)).
+ */
+export async function exchangeRequestToken(
+  settings: KiteSettings,
+  requestToken: string,
+  now: () => number = Date.now,
+): Promise<KiteSession> {
+  const { apiKey, apiSecret } = settings;
+  if (!apiKey || !apiSecret)
+    throw new KiteLoginError(
+      "Kite Connect is not configured (set KITE_API_KEY and KITE_API_SECRET)",
+    );
+  const checksum = createHash("sha256")
+    .update(apiKey + requestToken + apiSecret)
+    .digest("hex");
+  let response: Response;
+  try {
+    response = await fetch(`${settings.apiRoot}/session/token`, {
+      method: "POST",
+      headers: { "X-Kite-Version": "3", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ api_key: apiKey, request_token: requestToken, checksum }),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    throw new KiteLoginError(`Could not reach Kite: ${(error as Error).message}`);
+  }
+  let body: KiteEnvelope = {};
+  try {
+    body = (await response.json()) as KiteEnvelope;
+  } catch {
+    // Kite answers JSON; anything else is reported by status below.
+  }
+  const token = body.data?.access_token;
+  if (!response.ok || body.status !== "success" || !token) {
+    const reason = body.message ?? `HTTP ${response.status}`;
+    throw new KiteLoginError(`Kite refused the login: ${reason}`);
+  }
+  const savedAt = now();
+  return {
+    accessToken: token,
+    userId: body.data?.user_id ?? "",
+    savedAt,
+    expiresAt: kiteSessionExpiry(savedAt),
+  };
+}

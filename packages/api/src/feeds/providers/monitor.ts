@@ -1,0 +1,70 @@
+import type { Quote } from "@spreadwatch/core";
+import type { Feed } from "../feed.ts";
+import { DEFAULT_STALE_AFTER_MS, HealthTracker, type ProviderHealth } from "./health.ts";
+
+export interface FeedHealthReport {
+  /** FEED: simulator, replay, composite… */
+  feed: string;
+  providers: ProviderHealth[];
+  /** When the hub last accepted a quote (epoch ms, this server's clock). */
+  lastQuoteAt: number | null;
+  lastQuoteAgeMs: number | null;
+  /** The hub accepted a quote within the feed's stale window; /api/health is 503 otherwise. */
+  fresh: boolean;
+}
+
+/**
+ * Watches what the running feed delivers to the hub. A feed that reports no health of its own
+ * (simulator, replay, a test's manual feed) gets one entry, judged by the quotes it delivers.
+ */
+export class FeedMonitor {
+  private lastAcceptedAt: number | null = null;
+  private readonly fallback: HealthTracker | undefined;
+  private readonly staleAfterMs: number;
+
+  constructor(
+    private readonly feed: Feed,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.staleAfterMs = feed.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    if (!feed.health) {
+      this.fallback = new HealthTracker({
+        name: feed.name,
+        kind: feed.name,
+        keys: [],
+        staleAfterMs: this.staleAfterMs,
+        now,
+      });
+      this.fallback.open();
+    }
+  }
+
+  /** Called for every quote the hub accepted. */
+  accepted(quote: Quote): void {
+    this.lastAcceptedAt = this.now();
+    if (this.fallback) {
+      this.fallback.keys.add(quote.key);
+      this.fallback.quote();
+    }
+  }
+
+  report(): FeedHealthReport {
+    const now = this.now();
+    const age = this.lastAcceptedAt === null ? null : Math.max(0, now - this.lastAcceptedAt);
+    let providers: ProviderHealth[];
+    try {
+      providers = this.feed.health?.() ?? (this.fallback ? [this.fallback.report()] : []);
+    } catch (error) {
+      // Health must answer even if a provider's report is broken.
+      console.error("feed health report failed:", error);
+      providers = [];
+    }
+    return {
+      feed: this.feed.name,
+      providers,
+      lastQuoteAt: this.lastAcceptedAt,
+      lastQuoteAgeMs: age,
+      fresh: age !== null && age <= this.staleAfterMs,
+    };
+  }
+}

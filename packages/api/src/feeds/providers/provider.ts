@@ -1,0 +1,46 @@
+import type { Quote } from "@spreadwatch/core";
+import type { ProviderHealth } from "./health.ts";
+
+/**
+ * One source of quotes inside the composite feed. `start` returns at once and never throws;
+ * failures show in `health()` and the log, and the provider keeps retrying until `stop`.
+ */
+export interface Provider {
+  readonly name: string;
+  start(onQuote: (quote: Quote) => void): void;
+  stop(): Promise<void> | void;
+  health(): ProviderHealth;
+}
+
+export type Logger = (message: string) => void;
+
+export const defaultLogger: Logger = (message) => console.warn(`market data: ${message}`);
+
+/**
+ * Logs a message for a topic only when it differs from the last one for that topic, so a
+ * source that keeps omitting a field says so once, not every poll.
+ */
+export function onceLogger(log: Logger): (topic: string, message: string | undefined) => void {
+  const last = new Map<string, string>();
+  return (topic, message) => {
+    if (message === undefined) {
+      last.delete(topic);
+      return;
+    }
+    if (last.get(topic) === message) return;
+    last.set(topic, message);
+    log(message);
+  };
+}
+
+/** Same quote twice (same prices, same time) is dropped: polled sources repeat themselves. */
+export function changeFilter(): (quote: Quote) => boolean {
+  const last = new Map<string, string>();
+  return (quote) => {
+    const id = `${quote.source}:${quote.key}`;
+    const fingerprint = `${quote.ts}|${quote.bid}|${quote.ask}|${quote.price}`;
+    if (last.get(id) === fingerprint) return false;
+    last.set(id, fingerprint);
+    return true;
+  };
+}

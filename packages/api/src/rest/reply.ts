@@ -1,0 +1,15 @@
+/**
+ * What a REST route returns when 200 + JSON will not do: /api/health's 503 with its body, or the
+ * Kite login's redirects. Procedures stay plain tRPC; only the REST table wraps their results.
+ */
+export class RestReply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  static redirect(location: string): RestReply {
+    return new RestReply(302, undefined, { location });
+  }
+}

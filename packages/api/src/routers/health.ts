@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { countUsers } from "@spreadwatch/db";
+import type { TRPCRouterRecord } from "@trpc/server";
+import type { AppServices } from "../context.ts";
+import { describeError } from "../feeds/providers/health.ts";
+import { publicProcedure } from "../trpc.ts";
+
+const VERSION: string = (() => {
+  try {
+    const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+    return String((JSON.parse(text) as { version?: unknown }).version ?? "unknown");
+  } catch {
+    return "unknown";
+  }
+})();
+
+function databaseHealth(services: AppServices): { ok: boolean; error: string | null } {
+  try {
+    countUsers(services.db);
+    return { ok: true, error: null };
+  } catch (error) {
+    return { ok: false, error: describeError(error) };
+  }
+}
+
+/**
+ * Everything an operator or the dashboard needs to trust the numbers, and nothing secret: the
+ * feed and each provider's state, the database, whether Telegram is set up, uptime and version.
+ * `ok` is false when the hub has had no fresh price at all (REST answers 503 then).
+ */
+export function healthReport(services: AppServices) {
+  const now = Date.now();
+  const feeds = services.health.feeds();
+  const database = databaseHealth(services);
+  return {
+    ok: feeds.fresh,
+    feed: feeds.feed,
+    providers: feeds.providers,
+    prices: {
+      fresh: feeds.fresh,
+      lastQuoteAt: feeds.lastQuoteAt,
+      lastQuoteAgeMs: feeds.lastQuoteAgeMs,
+    },
+    database,
+    telegram: { configured: services.notifier !== undefined },
+    uptimeSeconds: Math.floor((now - services.health.startedAt) / 1000),
+    version: VERSION,
+    timestamp: now,
+  };
+}
+
+export type HealthReport = ReturnType<typeof healthReport>;
+
+export const healthRouter = {
+  status: publicProcedure.query(({ ctx }) => healthReport(ctx.services)),
+} satisfies TRPCRouterRecord;

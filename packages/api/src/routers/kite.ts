@@ -1,0 +1,64 @@
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import type { AppServices } from "../context.ts";
+import {
+  exchangeRequestToken,
+  KiteLoginError,
+  kiteLoginUrl,
+  readKiteSession,
+  writeKiteSession,
+} from "../feeds/providers/kite/session.ts";
+import { adminProcedure } from "../trpc.ts";
+
+const exchangeInput = z.object({
+  requestToken: z
+    .string({ error: "Kite's request_token is missing: start again from /api/kite/login." })
+    .trim()
+    .min(1, "Kite's request_token is missing: start again from /api/kite/login.")
+    .max(200, "Kite's request_token is too long."),
+});
+
+function requireKite(kite: AppServices["kite"]) {
+  if (!kite.apiKey || !kite.apiSecret) {
+    throw new TRPCError({
+      code: "PRECONDITION_FAILED",
+      message:
+        "Kite Connect is not configured on this server (set KITE_API_KEY and KITE_API_SECRET)",
+    });
+  }
+  return kite;
+}
+
+/** The daily Kite Connect login (admins only): the access token it yields feeds the Kite provider. */
+export const kiteRouter = {
+  status: adminProcedure.query(({ ctx }) => {
+    const { kite } = ctx.services;
+    const stored = readKiteSession(kite.dataDir, Date.now());
+    const session = "session" in stored ? stored.session : undefined;
+    return {
+      configured: Boolean(kite.apiKey && kite.apiSecret),
+      session: stored.kind,
+      userId: session?.userId ?? null,
+      savedAt: session?.savedAt ?? null,
+      expiresAt: session?.expiresAt ?? null,
+    };
+  }),
+
+  loginUrl: adminProcedure.query(({ ctx }) => ({
+    url: kiteLoginUrl(requireKite(ctx.services.kite)),
+  })),
+
+  exchange: adminProcedure.input(exchangeInput).mutation(async ({ ctx, input }) => {
+    const kite = requireKite(ctx.services.kite);
+    try {
+      const session = await exchangeRequestToken(kite, input.requestToken);
+      writeKiteSession(kite.dataDir, session);
+      return { status: "success" as const, userId: session.userId, expiresAt: session.expiresAt };
+    } catch (error) {
+      // A 400 keeps Kite's own sentence visible to the admin (REST hides 5xx messages).
+      if (error instanceof KiteLoginError)
+        throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+      throw error;
+    }
+  }),
+} satisfies TRPCRouterRecord;

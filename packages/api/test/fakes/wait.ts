@@ -1,0 +1,25 @@
+/** Resolves once `check` holds (polled every 10 ms); fails naming `what` after a generous deadline. */
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Like `until`, for a condition that needs an async look (an HTTP request). */
+export async function eventually<T>(
+  look: () => Promise<T>,
+  check: (value: T) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await look();
+    if (check(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,230 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isStale } from "@spreadwatch/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeHttp } from "./fakes/fake-http.ts";
+import { FakeYahoo } from "./fakes/fake-yahoo.ts";
+import { eventually } from "./fakes/wait.ts";
+import { HttpClient } from "./http-client.ts";
+import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+let server: TestServer | undefined;
+const fakes: Array<{ stop(): Promise<void> }> = [];
+
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  for (const fake of fakes.splice(0)) await fake.stop();
+});
+
+async function health(client: HttpClient) {
+  return client.get("/api/health");
+}
+
+describe("GET /api/health", () => {
+  it("reports the simulator live, the database, Telegram, uptime and version", async () => {
+    server = await startTestServer();
+    const client = new HttpClient(server.url);
+    const res = await eventually(
+      () => health(client),
+      (r) => r.status === 200,
+      "a healthy simulator",
+    );
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.body).toMatchObject({
+      ok: true,
+      feed: "simulator",
+      prices: { fresh: true },
+      database: { ok: true, error: null },
+      telegram: { configured: false },
+      version: "0.1.0",
+    });
+    expect(res.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    expect(res.body.providers).toHaveLength(1);
+    expect(res.body.providers[0]).toMatchObject({
+      name: "simulator",
+      kind: "simulator",
+      state: "live",
+      reconnects: 0,
+      lastError: null,
+    });
+    expect(res.body.providers[0].keys).toEqual(
+      expect.arrayContaining(["GC", "GOLD", "USDINR", "GIFTNIFTY"]),
+    );
+  });
+
+  it("answers 503 until the hub has a fresh price, and the tRPC query says the same", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    const client = new HttpClient(server.url);
+    const before = await health(client);
+    expect(before.status).toBe(503);
+    expect(before.body).toMatchObject({
+      ok: false,
+      feed: "manual",
+      prices: { fresh: false, lastQuoteAt: null },
+    });
+    expect(before.body.providers[0]).toMatchObject({
+      name: "manual",
+      state: "connecting",
+      lastQuoteAt: null,
+    });
+
+    feed.push({ source: "fx", key: "USDINR", price: 88.6, ts: Date.now() });
+    const after = await health(client);
+    expect(after.status).toBe(200);
+    expect(after.body.providers[0]).toMatchObject({ state: "live", keys: ["USDINR"] });
+
+    const trpc = await client.get("/api/trpc/health.status");
+    expect(trpc.status).toBe(200);
+    expect(trpc.body.result.data).toMatchObject({
+      ok: true,
+      feed: "manual",
+      providers: [{ state: "live" }],
+    });
+  });
+
+  it("says Telegram is configured without showing any secret", async () => {
+    server = await startTestServer({
+      feed: manualFeed(),
+      env: {
+        TELEGRAM_BOT_TOKEN: "123456:SECRET-BOT-TOKEN",
+        TELEGRAM_API_ROOT: "http://127.0.0.1:9",
+        KITE_API_KEY: "secret-kite-key",
+        KITE_API_SECRET: "secret-kite-secret",
+      },
+    });
+    const res = await health(new HttpClient(server.url));
+    expect(res.body.telegram).toEqual({ configured: true });
+    expect(JSON.stringify(res.body)).not.toMatch(/SECRET|secret-kite/);
+  });
+});
+
+describe("the composite feed and its health", () => {
+  /** Yahoo serves CME gold and silver; a broker endpoint serves GIFT NIFTY. */
+  async function startComposite() {
+    const yahoo = await new FakeYahoo().start();
+    const gift = await new FakeHttp().start();
+    fakes.push(yahoo, gift);
+    let tick = 0;
+    yahoo.beforeQuote = () => {
+      tick++;
+      const time = Math.floor(Date.now() / 1000);
+      yahoo.results.set("GC=F", {
+        bid: 4050 + tick / 10,
+        ask: 4050.3 + tick / 10,
+        regularMarketTime: time,
+      });
+      yahoo.results.set("SI=F", { regularMarketPrice: 50 + tick / 100, regularMarketTime: time });
+    };
+    // GIFT NIFTY's own clock says 15 s ago: once it stops, its row is stale at once.
+    const giftTime = Math.floor(Date.now() / 1000) - 15;
+    gift.route("/gift", () => ({ json: { last: 26080.5, at: giftTime } }));
+    const dir = mkdtempSync(join(tmpdir(), "spreadwatch-md-"));
+    const file = join(dir, "market-data.json");
+    const fast = { pollSeconds: 0.03, backoff: { initialSeconds: 0.02, maxSeconds: 0.1 } };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        staleAfterSeconds: 2,
+        providers: {
+          yahoo: {
+            type: "yahoo",
+            keys: ["GC", "SI"],
+            baseUrl: yahoo.url,
+            cookieUrl: yahoo.cookieUrl,
+            ...fast,
+          },
+          gift: {
+            type: "http-json",
+            url: `${gift.url}/gift`,
+            quotes: [{ key: "GIFTNIFTY", price: "last", ts: "at" }],
+            ...fast,
+          },
+        },
+      }),
+    );
+    server = await startTestServer({ env: { FEED: "composite", MARKET_DATA_CONFIG: file } });
+    return { yahoo, gift, client: new HttpClient(server.url) };
+  }
+
+  const states = (body: { providers: Array<{ name: string; state: string }> }) =>
+    Object.fromEntries(body.providers.map((p) => [p.name, p.state]));
+
+  it("keeps the others live while one provider is down, its rows going stale, and takes it back", async () => {
+    const { gift, client } = await startComposite();
+    const up = await eventually(
+      () => health(client),
+      (r) =>
+        r.status === 200 && states(r.body).yahoo === "delayed" && states(r.body).gift === "live",
+      "both providers delivering",
+    );
+    expect(up.body.feed).toBe("composite");
+    expect(
+      up.body.providers.map((p: { name: string; kind: string; keys: string[] }) => [
+        p.name,
+        p.kind,
+        p.keys,
+      ]),
+    ).toEqual([
+      ["yahoo", "yahoo", ["GC", "SI"]],
+      ["gift", "http-json", ["GIFTNIFTY"]],
+    ]);
+
+    gift.route("/gift", () => ({ status: 502, json: {} }));
+    const down = await eventually(
+      () => health(client),
+      (r) => states(r.body).gift === "down",
+      "the broker endpoint down",
+    );
+    expect(down.status).toBe(200);
+    expect(states(down.body)).toEqual({ yahoo: "delayed", gift: "down" });
+    expect(down.body.providers[1]).toMatchObject({
+      lastError: "HTTP 502",
+      reconnects: expect.any(Number),
+    });
+
+    const prices = (
+      await eventually(
+        () => client.get("/api/prices"),
+        (r) => r.body.cme.GC?.timestamp > r.body.zerodha.giftnifty?.timestamp + 10_000,
+        "CME quotes moving on",
+      )
+    ).body;
+    expect(prices.cme.GC).toMatchObject({ delayed: true });
+    expect(prices.cme.SI).toMatchObject({ delayed: true, lastOnly: true });
+    // Stale by the quotes' own times: GIFT NIFTY against the newest quote and the wall clock.
+    expect(isStale(prices.zerodha.giftnifty.timestamp, prices.timestamp)).toBe(true);
+    expect(isStale(prices.zerodha.giftnifty.timestamp, Date.now())).toBe(true);
+    expect(isStale(prices.cme.GC.timestamp, prices.timestamp)).toBe(false);
+
+    const back = Math.floor(Date.now() / 1000);
+    gift.route("/gift", () => ({ json: { last: 26090, at: back } }));
+    await eventually(
+      () => health(client),
+      (r) => states(r.body).gift === "live",
+      "the endpoint back",
+    );
+    const again = await client.get("/api/prices");
+    expect(again.body.zerodha.giftnifty).toEqual({ price: 26090, timestamp: back * 1000 });
+  });
+
+  it("answers 503 once no provider has delivered a fresh price", async () => {
+    const { yahoo, gift, client } = await startComposite();
+    await eventually(
+      () => health(client),
+      (r) => r.status === 200,
+      "prices flowing",
+    );
+    yahoo.route("/v7/finance/quote", () => ({ status: 500, json: {} }));
+    gift.route("/gift", () => "drop");
+    const res = await eventually(
+      () => health(client),
+      (r) => r.status === 503,
+      "no fresh price",
+    );
+    expect(res.body).toMatchObject({ ok: false, prices: { fresh: false } });
+    expect(states(res.body)).toEqual({ yahoo: "down", gift: "down" });
+  });
+});

@@ -1,0 +1,244 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { kiteSessionExpiry, SESSION_FILE } from "../src/feeds/providers/kite/session.ts";
+import {
+  FakeKite,
+  instrumentRow,
+  instrumentsCsv,
+  KITE_KEY,
+  KITE_SECRET,
+} from "./fakes/fake-kite.ts";
+import { frame, fullPacket } from "./fakes/kite-packets.ts";
+import { eventually } from "./fakes/wait.ts";
+import { HttpClient } from "./http-client.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
+const GOLD_FEB = (100 << 8) | 7;
+
+let kite: FakeKite;
+let server: TestServer | undefined;
+
+function kiteEnv(): Record<string, string> {
+  return {
+    KITE_API_KEY: KITE_KEY,
+    KITE_API_SECRET: KITE_SECRET,
+    KITE_API_ROOT: kite.url,
+    KITE_WS_ROOT: kite.wsUrl,
+    KITE_LOGIN_URL: `${kite.url}/connect/login`,
+  };
+}
+
+async function admin(s: TestServer): Promise<HttpClient> {
+  const client = new HttpClient(s.url);
+  expect((await client.post("/api/auth/login", ADMIN)).status).toBe(200);
+  return client;
+}
+
+function storedSession(dataDir: string) {
+  return JSON.parse(readFileSync(join(dataDir, SESSION_FILE), "utf8"));
+}
+
+beforeEach(async () => {
+  kite = await new FakeKite().start();
+  kite.requestTokens.set("req-good", "access-of-the-day");
+});
+
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  await kite.stop();
+});
+
+describe("Kite sessions end at 06:00 IST", () => {
+  it.each([
+    ["2026-01-05T03:00:00Z", "2026-01-06T00:30:00.000Z"], // 08:30 IST → next morning
+    ["2026-01-05T00:00:00Z", "2026-01-05T00:30:00.000Z"], // 05:30 IST → this morning
+    ["2026-01-05T00:30:00Z", "2026-01-06T00:30:00.000Z"], // 06:00 IST sharp → next morning
+  ])("a login at %s expires at %s", (at, expiry) => {
+    expect(new Date(kiteSessionExpiry(Date.parse(at))).toISOString()).toBe(expiry);
+  });
+});
+
+describe("the admin's Kite login", () => {
+  it("redirects to Kite's login with the app's key, and stores the token from the callback", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    const client = await admin(server);
+    const login = await client.get("/api/kite/login");
+    expect(login.status).toBe(302);
+    expect(login.headers.location).toBe(`${kite.url}/connect/login?v=3&api_key=${KITE_KEY}`);
+
+    const callback = await client.get(
+      "/api/kite/callback?action=login&type=login&status=success&request_token=req-good",
+    );
+    expect(callback.status).toBe(302);
+    expect(callback.headers.location).toBe("/admin?kite=connected");
+    expect(kite.exchanges).toEqual([
+      {
+        api_key: KITE_KEY,
+        request_token: "req-good",
+        // sha256("kite-test-key" + "req-good" + "kite-test-secret")
+        checksum: "b11cb8f571559865bc18ce9205e4b0a719188cdb8255bfd437cface51fa3c44a",
+      },
+    ]);
+    const session = storedSession(server.dataDir);
+    expect(session).toMatchObject({ accessToken: "access-of-the-day", userId: "AB1234" });
+    expect(session.expiresAt).toBe(kiteSessionExpiry(session.savedAt));
+
+    const status = await client.get("/api/kite/status");
+    expect(status.body).toEqual({
+      configured: true,
+      session: "valid",
+      userId: "AB1234",
+      savedAt: session.savedAt,
+      expiresAt: session.expiresAt,
+    });
+    // The token is the server's business only.
+    expect(JSON.stringify(status.body)).not.toContain("access-of-the-day");
+    expect(JSON.stringify((await client.get("/api/health")).body)).not.toContain(
+      "access-of-the-day",
+    );
+  });
+
+  it("shows Kite's refusal and stores nothing", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    const client = await admin(server);
+    const res = await client.get("/api/kite/callback?request_token=req-stale");
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "Kite refused the login: Token is invalid or has expired." });
+    expect(existsSync(join(server.dataDir, SESSION_FILE))).toBe(false);
+    const missing = await client.get("/api/kite/callback?status=cancelled");
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/request_token is missing/);
+  });
+
+  it("says so when Kite is not configured", async () => {
+    server = await startTestServer({ feed: manualFeed() });
+    const client = await admin(server);
+    const res = await client.get("/api/kite/login");
+    expect(res.status).toBe(412);
+    expect(res.body.error).toMatch(/KITE_API_KEY and KITE_API_SECRET/);
+    expect((await client.get("/api/kite/status")).body).toMatchObject({
+      configured: false,
+      session: "missing",
+    });
+  });
+
+  it("starts the Kite provider of a running composite feed once the login stored a token", async () => {
+    kite.instruments.set(
+      "MCX",
+      instrumentsCsv([
+        instrumentRow({
+          token: GOLD_FEB,
+          tradingsymbol: "GOLD99DECFUT",
+          name: "GOLD",
+          expiry: "2099-12-05",
+          segment: "MCX-FUT",
+          exchange: "MCX",
+        }),
+      ]),
+    );
+    const file = join(mkdtempSync(join(tmpdir(), "spreadwatch-md-")), "market-data.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: {
+          kite: { type: "kite", keys: ["GOLD"], hours: "always", tokenCheckSeconds: 0.03 },
+        },
+      }),
+    );
+    server = await startTestServer({
+      env: { ...kiteEnv(), FEED: "composite", MARKET_DATA_CONFIG: file },
+    });
+    const client = await admin(server);
+    const before = await client.get("/api/health");
+    expect(before.status).toBe(503);
+    expect(before.body.providers[0]).toMatchObject({
+      name: "kite",
+      state: "not_configured",
+      lastError: expect.stringMatching(/no Kite access token/),
+    });
+
+    await client.get("/api/kite/callback?request_token=req-good");
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "the subscription");
+    kite.send(
+      frame(
+        fullPacket(GOLD_FEB, {
+          last: 7_650_100,
+          bids: [{ qty: 1, price: 7_650_000, orders: 1 }],
+          asks: [{ qty: 1, price: 7_650_200, orders: 1 }],
+        }),
+      ),
+    );
+    const prices = await eventually(
+      () => client.get("/api/prices"),
+      (r) => r.body.mcx.GOLD !== undefined,
+      "GOLD in /api/prices",
+    );
+    expect(prices.body.mcx.GOLD).toMatchObject({ bid: 76500, ask: 76502 });
+    const after = await client.get("/api/health");
+    expect(after.status).toBe(200);
+    expect(after.body.providers[0]).toMatchObject({
+      state: "live",
+      contracts: { GOLD: "GOLD99DECFUT (expires 2099-12-05)" },
+    });
+  });
+});
+
+describe("the kite CLI", () => {
+  function cli(
+    dataDir: string,
+    ...args: string[]
+  ): Promise<{ code: number | null; out: string; err: string }> {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, ...kiteEnv() },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      err += d;
+    });
+    return new Promise((resolve) =>
+      child.on("exit", (code) => resolve({ code, out, err: err.trim() })),
+    );
+  }
+
+  it("prints the login URL, stores a session from the redirect URL, and shows it", async () => {
+    server = await startTestServer({ feed: manualFeed() });
+    const { dataDir } = server;
+    expect(await cli(dataDir, "status")).toMatchObject({
+      code: 0,
+      out: "No Kite session stored.\n",
+    });
+    expect((await cli(dataDir, "login-url")).out).toBe(
+      `${kite.url}/connect/login?v=3&api_key=${KITE_KEY}\n`,
+    );
+    const stored = await cli(
+      dataDir,
+      "session",
+      "https://myserver.example/api/kite/callback?action=login&request_token=req-good&status=success",
+    );
+    expect(stored.code).toBe(0);
+    expect(stored.out).toMatch(
+      /^Stored the Kite session of AB1234, valid until \d{4}-\d{2}-\d{2}T00:30:00.000Z\.\n$/,
+    );
+    expect(storedSession(dataDir).accessToken).toBe("access-of-the-day");
+    expect((await cli(dataDir, "status")).out).toMatch(/^Kite session of AB1234: valid until /);
+  });
+
+  it("explains a refused token in one line and exits 1", async () => {
+    server = await startTestServer({ feed: manualFeed() });
+    expect(await cli(server.dataDir, "session", "req-stale")).toEqual({
+      code: 1,
+      out: "",
+      err: "Kite refused the login: Token is invalid or has expired.",
+    });
+  });
+});

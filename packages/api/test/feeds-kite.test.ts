@@ -1,0 +1,328 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Quote } from "@spreadwatch/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createKiteProvider, type KiteOptions } from "../src/feeds/providers/kite/kite.ts";
+import { writeKiteSession } from "../src/feeds/providers/kite/session.ts";
+import type { Provider } from "../src/feeds/providers/provider.ts";
+import {
+  instrumentsCsv as csv,
+  FakeKite,
+  KITE_KEY,
+  KITE_SECRET,
+  instrumentRow as row,
+} from "./fakes/fake-kite.ts";
+import {
+  frame,
+  fullPacket,
+  HEARTBEAT,
+  indexPacket,
+  ltpPacket,
+  quotePacket,
+} from "./fakes/kite-packets.ts";
+import { until } from "./fakes/wait.ts";
+
+const GOLD_FEB = (100 << 8) | 7;
+const GOLD_APR = (101 << 8) | 7;
+const SILVER_MAR = (102 << 8) | 7;
+const USDINR_JAN = (200 << 8) | 3;
+const NIFTY = 256265;
+
+const mcx = (token: number, symbol: string, name: string, expiry: string) =>
+  row({ token, tradingsymbol: symbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
+
+let kite: FakeKite;
+let dataDir: string;
+let provider: Provider | undefined;
+let quotes: Quote[];
+let logs: string[];
+let day: number;
+
+function storeToken(token: string) {
+  const now = Date.now();
+  writeKiteSession(dataDir, {
+    accessToken: token,
+    userId: "AB1234",
+    savedAt: now,
+    expiresAt: now + 3_600_000,
+  });
+  kite.validTokens.add(token);
+}
+
+function start(overrides: Partial<KiteOptions> = {}): Provider {
+  provider = createKiteProvider({
+    name: "kite",
+    keys: ["GOLD", "SILVER", "USDINR", "NIFTY50"],
+    settings: {
+      apiKey: KITE_KEY,
+      apiSecret: KITE_SECRET,
+      apiRoot: kite.url,
+      wsRoot: kite.wsUrl,
+      loginUrl: `${kite.url}/connect/login`,
+    },
+    dataDir,
+    rollDaysBeforeExpiry: 3,
+    silenceMs: 60_000,
+    hours: "always",
+    refreshMs: 60_000,
+    tokenCheckMs: 30,
+    staleAfterMs: 60_000,
+    timeoutMs: 2_000,
+    backoff: { initialMs: 20, maxMs: 100 },
+    log: (message) => logs.push(message),
+    dateNow: () => day,
+    ...overrides,
+  });
+  provider.start((quote) => quotes.push(quote));
+  return provider;
+}
+
+/** The connection's subscribe and mode messages have arrived. */
+async function subscribed(connections = 1) {
+  await kite.until(
+    () => kite.connections.length >= connections && (kite.latest?.messages.length ?? 0) >= 2,
+    `subscription on connection ${connections}`,
+  );
+  return kite.latest?.messages ?? [];
+}
+
+beforeEach(async () => {
+  kite = await new FakeKite().start();
+  dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-"));
+  quotes = [];
+  logs = [];
+  day = Date.parse("2026-01-20T06:00:00Z");
+  kite.instruments.set(
+    "MCX",
+    csv([
+      mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+      mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+      mcx(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
+    ]),
+  );
+  kite.instruments.set(
+    "CDS",
+    csv([
+      row({
+        token: USDINR_JAN,
+        tradingsymbol: "USDINR26JANFUT",
+        name: "USDINR",
+        expiry: "2026-01-28",
+        segment: "CDS-FUT",
+        exchange: "CDS",
+      }),
+    ]),
+  );
+  kite.instruments.set(
+    "NSE",
+    csv([
+      row({
+        token: NIFTY,
+        tradingsymbol: "NIFTY 50",
+        name: "NIFTY 50",
+        type: "EQ",
+        segment: "INDICES",
+        exchange: "NSE",
+      }),
+    ]),
+  );
+});
+
+afterEach(async () => {
+  await provider?.stop();
+  provider = undefined;
+  await kite.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the Kite provider against a fake Kite", () => {
+  it("subscribes the picked contracts in full mode and turns frames into quotes", async () => {
+    storeToken("token-1");
+    start();
+    const messages = await subscribed();
+    expect(messages).toEqual([
+      { a: "subscribe", v: [GOLD_FEB, SILVER_MAR, USDINR_JAN, NIFTY] },
+      { a: "mode", v: ["full", [GOLD_FEB, SILVER_MAR, USDINR_JAN, NIFTY]] },
+    ]);
+    expect(kite.latest?.accessToken).toBe("token-1");
+
+    kite.send(HEARTBEAT);
+    kite.send(
+      frame(
+        fullPacket(GOLD_FEB, {
+          last: 7_650_100,
+          exchangeTime: 1_768_900_000,
+          bids: [{ qty: 2, price: 7_650_000, orders: 1 }],
+          asks: [{ qty: 1, price: 7_650_300, orders: 1 }],
+        }),
+        quotePacket(SILVER_MAR, { last: 9_123_400 }),
+        fullPacket(USDINR_JAN, { last: 885_725_000, exchangeTime: 1_768_900_001 }),
+        indexPacket(NIFTY, { last: 2_600_005, exchangeTime: 1_768_900_002 }),
+        ltpPacket(999_999, 100), // not ours
+      ),
+    );
+    await until(() => quotes.length >= 4, "four quotes");
+    expect(quotes[0]).toEqual({
+      source: "mcx",
+      key: "GOLD",
+      ts: 1_768_900_000_000,
+      bid: 76500,
+      ask: 76503,
+    });
+    expect(quotes[1]).toMatchObject({
+      source: "mcx",
+      key: "SILVER",
+      bid: 91234,
+      ask: 91234,
+      lastOnly: true,
+    });
+    expect(quotes[2]).toEqual({
+      source: "fx",
+      key: "USDINR",
+      ts: 1_768_900_001_000,
+      price: 88.5725,
+    });
+    expect(quotes[3]).toEqual({
+      source: "index",
+      key: "NIFTY50",
+      ts: 1_768_900_002_000,
+      price: 26000.05,
+    });
+    expect(quotes).toHaveLength(4);
+
+    const health = provider?.health();
+    expect(health).toMatchObject({
+      name: "kite",
+      kind: "kite",
+      state: "live",
+      delayed: false,
+      reconnects: 0,
+      marketOpen: true,
+    });
+    expect(health?.contracts).toEqual({
+      GOLD: "GOLD26FEBFUT (expires 2026-02-05)",
+      SILVER: "SILVER26MARFUT (expires 2026-03-05)",
+      USDINR: "USDINR26JANFUT (expires 2026-01-28)",
+      NIFTY50: "NIFTY 50",
+    });
+  });
+
+  it("logs and skips a broken frame, then reads the next one", async () => {
+    storeToken("token-1");
+    start();
+    await subscribed();
+    const good = frame(ltpPacket(GOLD_FEB, 7_600_000));
+    kite.send(good.subarray(0, good.length - 2));
+    kite.sendText("{not json");
+    kite.send(frame(ltpPacket(GOLD_FEB, 7_600_100)));
+    await until(() => quotes.length === 1, "the quote after the broken frame");
+    expect(quotes[0]).toMatchObject({ key: "GOLD", bid: 76001, ask: 76001 });
+    expect(logs.some((l) => /dropped a broken ticker frame/.test(l))).toBe(true);
+    expect(provider?.health()).toMatchObject({
+      state: "live",
+      lastError: expect.stringMatching(/broken ticker frame/),
+    });
+    expect(kite.connections).toHaveLength(1);
+  });
+
+  it("reconnects after the server drops the socket, and subscribes again", async () => {
+    storeToken("token-1");
+    start();
+    await subscribed(1);
+    kite.drop();
+    await subscribed(2);
+    kite.send(frame(ltpPacket(GOLD_FEB, 7_600_000)));
+    await until(() => quotes.length === 1, "a quote on the new connection");
+    expect(provider?.health()).toMatchObject({
+      reconnects: 1,
+      lastError: expect.stringMatching(/closed/),
+    });
+  });
+
+  it("treats a silent open socket as dead while the market is open, and reopens it", async () => {
+    storeToken("token-1");
+    start({ silenceMs: 150 });
+    await subscribed(1);
+    // The fake sends nothing at all, not even heartbeats.
+    await subscribed(2);
+    expect(logs.some((l) => /no data for .* while the market is open/.test(l))).toBe(true);
+    expect(provider?.health().reconnects).toBeGreaterThanOrEqual(1);
+  });
+
+  it("keeps a silent socket open while the market is closed", async () => {
+    storeToken("token-1");
+    start({
+      silenceMs: 100,
+      hours: { timeZone: "Asia/Kolkata", days: [], open: "09:00", close: "09:01" } as never,
+    });
+    await subscribed(1);
+    // Several silence windows pass with nothing on the socket.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(kite.connections).toHaveLength(1);
+    expect(provider?.health().marketOpen).toBe(false);
+  });
+
+  it("rolls to the next contract when the day moves into the roll window", async () => {
+    storeToken("token-1");
+    start({ keys: ["GOLD"], refreshMs: 30 });
+    await subscribed();
+    day = Date.parse("2026-02-02T06:00:00Z"); // 3 days before GOLD26FEBFUT expires
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 5, "the roll");
+    expect(kite.latest?.messages.slice(2)).toEqual([
+      { a: "unsubscribe", v: [GOLD_FEB] },
+      { a: "subscribe", v: [GOLD_APR] },
+      { a: "mode", v: ["full", [GOLD_APR]] },
+    ]);
+    expect(provider?.health().contracts).toEqual({ GOLD: "GOLD26APRFUT (expires 2026-04-03)" });
+    kite.send(frame(ltpPacket(GOLD_FEB, 1), ltpPacket(GOLD_APR, 7_700_000)));
+    await until(() => quotes.length === 1, "the new contract's quote");
+    expect(quotes[0]).toMatchObject({ key: "GOLD", bid: 77000 });
+  });
+
+  it("is not configured without a token, and connects once a login stores one", async () => {
+    start();
+    await until(() => provider?.health().state === "not_configured", "not configured");
+    expect(provider?.health().lastError).toMatch(/no Kite access token/);
+    storeToken("token-2");
+    await subscribed(1);
+    expect(kite.latest?.accessToken).toBe("token-2");
+  });
+
+  it("waits for a new login when Kite refuses the stored token, then uses the new one", async () => {
+    storeToken("revoked");
+    kite.validTokens.delete("revoked");
+    start();
+    await until(() => provider?.health().state === "not_configured", "the refused token");
+    expect(provider?.health().lastError).toMatch(/refused the access token/);
+    storeToken("token-3");
+    await subscribed(1);
+    expect(kite.latest?.accessToken).toBe("token-3");
+  });
+
+  it("switches to a newly stored token on the open connection", async () => {
+    storeToken("token-1");
+    start();
+    await subscribed(1);
+    storeToken("token-4");
+    await subscribed(2);
+    expect(kite.latest?.accessToken).toBe("token-4");
+  });
+
+  it("is not configured without an API key", async () => {
+    start({
+      settings: {
+        apiKey: undefined,
+        apiSecret: undefined,
+        apiRoot: kite.url,
+        wsRoot: kite.wsUrl,
+        loginUrl: "http://x",
+      },
+    });
+    await until(() => provider?.health().state === "not_configured", "not configured");
+    expect(provider?.health().lastError).toMatch(/KITE_API_KEY/);
+    expect(kite.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+import type { Quote } from "@spreadwatch/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Provider } from "../src/feeds/providers/provider.ts";
+import { createYahooProvider, type YahooOptions } from "../src/feeds/providers/yahoo/yahoo.ts";
+import { CRUMB_PATH, FakeYahoo, QUOTE_PATH } from "./fakes/fake-yahoo.ts";
+import { until } from "./fakes/wait.ts";
+
+let yahoo: FakeYahoo;
+let provider: Provider | undefined;
+let quotes: Quote[];
+let logs: string[];
+let waits: Array<{ ms: number; afterError: boolean }>;
+
+const T = 1_768_900_000; // epoch seconds, as Yahoo sends them
+
+function start(overrides: Partial<YahooOptions> = {}): Provider {
+  provider = createYahooProvider({
+    name: "yahoo",
+    keys: ["GC", "SI", "XAUUSD", "USDINR", "NIFTY50"],
+    baseUrl: yahoo.url,
+    cookieUrl: yahoo.cookieUrl,
+    pollMs: 30,
+    timeoutMs: 2_000,
+    staleAfterMs: 60_000,
+    backoff: { initialMs: 40, maxMs: 1_000 },
+    // Jitter pinned to ¾ of the ceiling so the waits can be stated exactly.
+    random: () => 0.5,
+    log: (message) => logs.push(message),
+    onWait: (ms, afterError) => waits.push({ ms, afterError }),
+    ...overrides,
+  });
+  provider.start((quote) => quotes.push(quote));
+  return provider;
+}
+
+beforeEach(async () => {
+  yahoo = await new FakeYahoo().start();
+  quotes = [];
+  logs = [];
+  waits = [];
+  yahoo.results.set("GC=F", {
+    bid: 4050.1,
+    ask: 4050.4,
+    regularMarketPrice: 4050.3,
+    regularMarketTime: T,
+  });
+  // Yahoo often sends 0 for an absent side.
+  yahoo.results.set("SI=F", {
+    bid: 0,
+    ask: 0,
+    regularMarketPrice: 50.55,
+    regularMarketTime: T + 1,
+  });
+  yahoo.results.set("XAUUSD=X", { regularMarketPrice: 4030.25, regularMarketTime: T + 2 });
+  yahoo.results.set("INR=X", {
+    bid: 88.6,
+    ask: 88.62,
+    regularMarketPrice: 88.61,
+    regularMarketTime: T + 3,
+  });
+  yahoo.results.set("^NSEI", { regularMarketPrice: 26010.5, regularMarketTime: T + 4 });
+});
+
+afterEach(async () => {
+  await provider?.stop();
+  provider = undefined;
+  await yahoo.stop();
+});
+
+describe("the Yahoo provider against a fake Yahoo", () => {
+  it("asks for every symbol in one request and marks every quote delayed", async () => {
+    start();
+    await until(() => quotes.length >= 5, "five quotes");
+    const request = yahoo.requests.find((r) => r.path === QUOTE_PATH);
+    expect(request?.query.get("symbols")).toBe("GC=F,SI=F,XAUUSD=X,INR=X,^NSEI");
+    expect(request?.query.get("crumb")).toBe("crumb-1");
+    expect(quotes).toEqual([
+      { source: "cme", key: "GC", ts: T * 1000, delayed: true, bid: 4050.1, ask: 4050.4 },
+      {
+        source: "cme",
+        key: "SI",
+        ts: (T + 1) * 1000,
+        delayed: true,
+        bid: 50.55,
+        ask: 50.55,
+        lastOnly: true,
+      },
+      { source: "spot", key: "XAUUSD", ts: (T + 2) * 1000, delayed: true, price: 4030.25 },
+      { source: "fx", key: "USDINR", ts: (T + 3) * 1000, delayed: true, price: 88.61 },
+      { source: "index", key: "NIFTY50", ts: (T + 4) * 1000, delayed: true, price: 26010.5 },
+    ]);
+    expect(provider?.health()).toMatchObject({
+      kind: "yahoo",
+      state: "delayed",
+      delayed: true,
+      lastError: null,
+    });
+  });
+
+  it("sends a quote only when it changed", async () => {
+    start();
+    await until(() => yahoo.count(QUOTE_PATH) >= 4, "four polls");
+    expect(quotes).toHaveLength(5);
+    yahoo.results.set("GC=F", {
+      bid: 4051,
+      ask: 4051.3,
+      regularMarketPrice: 4051.1,
+      regularMarketTime: T + 10,
+    });
+    await until(() => quotes.length === 6, "the changed quote");
+    expect(quotes[5]).toMatchObject({ key: "GC", bid: 4051, ask: 4051.3 });
+  });
+
+  it("skips a symbol without a price, says so once, and keeps the others", async () => {
+    yahoo.results.set("XAUUSD=X", { regularMarketPrice: null, regularMarketTime: T });
+    yahoo.results.delete("^NSEI");
+    start();
+    await until(() => yahoo.count(QUOTE_PATH) >= 4, "four polls");
+    expect(quotes.map((q) => q.key)).toEqual(["GC", "SI", "USDINR"]);
+    expect(logs.filter((l) => /XAUUSD=X \(XAUUSD\) came without a price/.test(l))).toHaveLength(1);
+    expect(logs.filter((l) => /returned nothing for \^NSEI/.test(l))).toHaveLength(1);
+  });
+
+  it("backs off exponentially while Yahoo fails, honours Retry-After on 429, and recovers", async () => {
+    yahoo.failNext(
+      QUOTE_PATH,
+      { status: 500, json: {} },
+      { status: 500, json: {} },
+      { status: 500, json: {} },
+      { status: 429, json: {}, headers: { "retry-after": "0.3" } },
+    );
+    start();
+    await until(() => quotes.length >= 5, "quotes after the failures");
+    const errorWaits = waits.filter((w) => w.afterError).map((w) => w.ms);
+    // ¾ × 40, 80, 160 ms; then the 429's 300 ms beats the backoff's 240.
+    expect(errorWaits).toEqual([30, 60, 120, 300]);
+    expect(waits.at(-1)).toEqual({ ms: 30, afterError: false });
+    expect(logs.filter((l) => /HTTP 500/.test(l))).toHaveLength(3);
+    expect(logs.some((l) => /HTTP 429 \(rate limited\)/.test(l))).toBe(true);
+    expect(provider?.health()).toMatchObject({
+      state: "delayed",
+      reconnects: 4,
+      lastError: "HTTP 429 (rate limited)",
+    });
+  });
+
+  it("is down while Yahoo fails, and says why", async () => {
+    yahoo.route(QUOTE_PATH, () => ({ status: 503, json: {} }));
+    start();
+    await until(() => provider?.health().state === "down", "down");
+    expect(provider?.health().lastError).toBe("HTTP 503");
+    expect(quotes).toEqual([]);
+  });
+
+  it.each([
+    ["bad JSON", { text: "<html>Will be right back</html>" }, /not JSON/],
+    [
+      "an unexpected shape",
+      { json: { quoteResponse: { result: null, error: { description: "boom" } } } },
+      /no quoteResponse.result \(boom\)/,
+    ],
+    ["a dropped connection", "drop" as const, /request failed/],
+  ])("survives %s and recovers", async (_, reply, message) => {
+    yahoo.failNext(QUOTE_PATH, reply);
+    start();
+    await until(() => quotes.length >= 5, "quotes after the failure");
+    expect(logs.some((l) => message.test(l))).toBe(true);
+  });
+
+  it("fetches a new crumb when Yahoo refuses the old one", async () => {
+    start();
+    await until(() => quotes.length >= 5, "first quotes");
+    yahoo.crumb = "crumb-2";
+    yahoo.results.set("GC=F", {
+      bid: 4060,
+      ask: 4060.2,
+      regularMarketPrice: 4060.1,
+      regularMarketTime: T + 20,
+    });
+    await until(() => quotes.length >= 6, "a quote with the new crumb");
+    expect(yahoo.crumbsIssued).toBe(2);
+    expect(yahoo.count(CRUMB_PATH)).toBe(2);
+    expect(logs.some((l) => /HTTP 401/.test(l))).toBe(true);
+  });
+
+  it("uses a configured symbol instead of the default", async () => {
+    yahoo.results.set("GCJ26.CMX", { bid: 4100, ask: 4100.5, regularMarketTime: T });
+    start({ keys: ["GC"], symbols: { GC: "GCJ26.CMX" } });
+    await until(() => quotes.length >= 1, "the GC quote");
+    expect(quotes[0]).toMatchObject({ key: "GC", bid: 4100, ask: 4100.5 });
+  });
+});
