@@ -1,40 +1,51 @@
 // The server under test for sse.bench.ts, in its own process so its RSS is its own. Runs the real
 // startServer with the simulator feed (the product's default load: ~60 quotes/s in 50 ms steps),
 // stamping quotes with a precise wall clock so the client can compute quote → arrival latency.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig } from "../src/config.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { dutiesFrom, startServer } from "../src/server.ts";
 import { createPreciseClock } from "./clock.ts";
 
-export type ServerRequest = { type: "stats" } | { type: "stop" };
-export type ServerReply =
-  | { type: "ready"; url: string }
-  | { type: "stats"; rss: number; subscribers: number };
+/** `since: true` starts a new event-loop delay window. */
+export type ServerRequest = { type: "stats"; since?: boolean } | { type: "stop" };
+export interface ServerStats {
+  rss: number;
+  subscribers: number;
+  /** CPU time used since start, user + system. */
+  cpuMs: number;
+  /** 99th percentile event-loop delay since the last `since` request: how late the server runs. */
+  loopDelayP99Ms: number;
+}
+export type ServerReply = { type: "ready"; url: string } | ({ type: "stats" } & ServerStats);
 
 const send = (reply: ServerReply) => process.send?.(reply);
 
-const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-bench-"));
-const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir });
+// The bench owns the data directory, so a second start finds the first one's history.
+const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", DATA_DIR: process.env.DATA_DIR });
 const feed = createSimulatorFeed({
   duties: dutiesFrom(config),
   seed: 7,
   now: createPreciseClock(),
 });
-const server = await startServer({ config, feed });
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+// The first-admin notice is not part of the figures.
+const server = await startServer({ config, feed, log: () => undefined });
 
 process.on("message", async (request: ServerRequest) => {
   if (request.type === "stats") {
+    const cpu = process.cpuUsage();
     send({
       type: "stats",
       rss: process.memoryUsage().rss,
       subscribers: server.hub.subscriberCount,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     });
+    if (request.since) loopDelay.reset();
   } else if (request.type === "stop") {
     await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   }
 });
