@@ -5,6 +5,7 @@ import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
 import type { KiteSettings } from "./config.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
+import type { HistoryRecorder } from "./history/recorder.ts";
 import type { MarketHub } from "./market/hub.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
 
@@ -15,6 +16,7 @@ export interface AppServices {
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
+  recorder: HistoryRecorder;
   /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
   notifier: TelegramNotifier | undefined;
   /** Aborted at shutdown so open subscriptions end and their connections close. */

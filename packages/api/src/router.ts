@@ -1,5 +1,6 @@
 import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
+import { chartRouter } from "./routers/chart.ts";
 import { healthRouter } from "./routers/health.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
@@ -12,6 +13,7 @@ export const appRouter = router({
   users: usersRouter,
   alerts: alertsRouter,
   telegram: telegramRouter,
+  chart: chartRouter,
   market: marketRouter,
   health: healthRouter,
   kite: kiteRouter,

@@ -54,7 +54,7 @@ export async function startServer({
   log = console.log,
 }: ServerOptions): Promise<RunningServer> {
   const monitor = new FeedMonitor(feed);
-  const services = await startServices(config, log, monitor);
+  const services = await startServices(config, feed, log, monitor);
   const server = createServer(createAppHandler(services, webDist));
   // Long-lived SSE responses must not be cut by Node's default request timeout.
   server.requestTimeout = 0;

@@ -12,7 +12,10 @@ import { loadSessionSecret } from "./auth/session-secret.ts";
 import { LoginThrottle } from "./auth/throttle.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
+import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
+import { backfillIfEmpty } from "./history/backfill.ts";
+import { HistoryRecorder } from "./history/recorder.ts";
 import { MarketHub } from "./market/hub.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { OutboxSender } from "./telegram/outbox-sender.ts";
@@ -39,11 +42,13 @@ function sweepSessions(services: AppServices): void {
 }
 
 /**
- * Opens the database, makes the first admin if needed and starts the background work: the
- * session sweeper, the alert engine (subscribed before any quote arrives) and the Telegram sender.
+ * Opens the database, makes the first admin if needed, backfills history for a feed that can
+ * make some, and starts the background work — session sweeper, history recorder, alert engine
+ * (all subscribed before the feed's first quote) and the Telegram sender.
  */
 export async function startServices(
   config: Config,
+  feed: Feed,
   log: (text: string) => void,
   feedMonitor: FeedMonitor,
 ): Promise<Services> {
@@ -63,6 +68,7 @@ export async function startServices(
   const notifier = createNotifier(config.telegram);
   const sender = notifier && new OutboxSender(database.db, notifier);
   const alertEngine = new AlertEngine(database.db, hub, () => sender?.wake());
+  const recorder = new HistoryRecorder(database.db, hub, config.historyRetentionMs);
   const services: Services = {
     hub,
     db: database.db,
@@ -74,6 +80,7 @@ export async function startServices(
     },
     loginThrottle: new LoginThrottle(),
     alertEngine,
+    recorder,
     notifier,
     sender,
     shutdownSignal: shutdown.signal,
@@ -82,6 +89,7 @@ export async function startServices(
     async stop() {
       clearInterval(sweeper);
       alertEngine.stop();
+      recorder.stop();
       shutdown.abort();
       await sender?.stop();
     },
@@ -89,6 +97,8 @@ export async function startServices(
   sweepSessions(services);
   const sweeper = setInterval(() => sweepSessions(services), SESSION_SWEEP_MS);
   sweeper.unref();
+  backfillIfEmpty(database.db, feed.history?.bind(feed), dutiesFrom(config), log);
+  recorder.start();
   alertEngine.start();
   sender?.start();
   return services;

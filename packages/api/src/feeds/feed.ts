@@ -6,6 +6,11 @@ export interface Feed {
   readonly name: string;
   start(onQuote: (quote: Quote) => void): Promise<void> | void;
   stop(): Promise<void> | void;
+  /**
+   * Made-up past quotes from `from` to `to` (a simulator's backfill), in time order, a batch per
+   * moment. The live feed then carries on from where the history ended.
+   */
+  history?(from: number, to: number): Iterable<Quote[]>;
   /** One entry per provider, for feeds that know their sources; the server watches the rest. */
   health?(): ProviderHealth[];
   /** Without a quote for this long the feed's prices are not fresh (default 60 s). */

@@ -17,8 +17,20 @@ export function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
+const scaleOf = new Map<number, number>();
+
+/** 10^decimals of a tick size (0.005 → 1000), cached: this runs for every simulated quote. */
+function tickScale(tick: number): number {
+  let scale = scaleOf.get(tick);
+  if (scale === undefined) {
+    scale = 10 ** Math.max(0, Math.ceil(-Math.log10(tick)) + 1);
+    scaleOf.set(tick, scale);
+  }
+  return scale;
+}
+
 export function roundToTick(value: number, tick: number): number {
-  // Round in tick units, then strip float noise (e.g. 0.1 * 3) by rounding to the tick's decimals.
-  const decimals = Math.max(0, Math.ceil(-Math.log10(tick)) + 1);
-  return Number((Math.round(value / tick) * tick).toFixed(decimals));
+  // Round in tick units, then strip float noise (e.g. 0.1 * 3) at the tick's decimals.
+  const scale = tickScale(tick);
+  return Math.round(Math.round(value / tick) * tick * scale) / scale;
 }

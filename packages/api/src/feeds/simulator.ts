@@ -4,6 +4,8 @@ import { seededRandom } from "./random.ts";
 import { SimulatorModel } from "./simulator-model.ts";
 
 const STEP_MS = 50;
+/** Backfill resolution: four samples a minute give each 1-minute candle a real high and low. */
+const HISTORY_STEP_MS = 15_000;
 /** Each of the 15 instruments quotes on a step with this chance: about 4 quotes a second each. */
 const QUOTE_CHANCE_PER_STEP = 0.2;
 
@@ -51,6 +53,12 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
     stop() {
       clearInterval(timer);
       timer = undefined;
+    },
+    *history(from, to) {
+      for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
+        model.step(HISTORY_STEP_MS / 1000);
+        yield makers.map((make) => make(ts));
+      }
     },
   };
 }

@@ -19,7 +19,9 @@ export interface MarketSnapshot {
 export interface HubUpdate {
   quote: Quote;
   symbols: readonly SpreadSymbol[];
-  calculations: Calculations;
+  /** The hub's live state, valid during the call only: read, never keep or change. */
+  calculations: Readonly<Calculations>;
+  prices: Readonly<Prices>;
 }
 
 export type HubListener = (update: HubUpdate) => void;
@@ -48,7 +50,12 @@ export class MarketHub {
     }
     this.calculations.timestamp = this.prices.timestamp;
     this.version++;
-    const update: HubUpdate = { quote, symbols, calculations: this.calculations };
+    const update: HubUpdate = {
+      quote,
+      symbols,
+      calculations: this.calculations,
+      prices: this.prices,
+    };
     for (const listener of this.listeners) {
       try {
         listener(update);

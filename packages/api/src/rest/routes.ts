@@ -12,6 +12,12 @@ function object(body: unknown): any {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? body : {};
 }
 
+/** A query parameter as an input field, only when present (so schema defaults apply). */
+function queryParam<K extends string>(request: RestRequest, name: K): Partial<Record<K, string>> {
+  const value = request.query.get(name);
+  return value === null ? {} : ({ [name]: value } as Record<K, string>);
+}
+
 /** `:id` from the path as a number; a non-numeric id fails the procedure's validation. */
 function id(request: RestRequest): { id: number } {
   return { id: Number(request.params.id) };
@@ -66,6 +72,21 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
   { method: "POST", path: "/api/telegram/test", call: (c) => c.telegram.test() },
   { method: "POST", path: "/api/telegram/disconnect", call: (c) => c.telegram.disconnect() },
+
+  {
+    method: "GET",
+    path: "/api/chart-data/:commodity",
+    // `t` (the spec's cache-buster) is simply not read.
+    call: (c, r) =>
+      c.chart.candles(
+        object({
+          commodity: r.params.commodity,
+          ...queryParam(r, "timeframe"),
+          ...queryParam(r, "from"),
+          ...queryParam(r, "to"),
+        }),
+      ),
+  },
 
   { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
   { method: "POST", path: "/api/auth/users", call: (c, r) => c.users.create(object(r.body)) },

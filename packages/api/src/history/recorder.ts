@@ -1,0 +1,104 @@
+import {
+  type Candle,
+  CandleBuilder,
+  CHART_SYMBOLS,
+  type ChartSymbol,
+  chartSymbolsAffectedBy,
+  chartSymbolValues,
+  TIMEFRAMES,
+  type Timeframe,
+} from "@spreadwatch/core";
+import {
+  type Database,
+  pruneCandles,
+  recentCandles,
+  type StoredCandle,
+  saveCandles,
+} from "@spreadwatch/db";
+import type { HubUpdate, MarketHub } from "../market/hub.ts";
+
+/** Closed candles are written in batches, off the quote path. */
+const WRITE_INTERVAL_MS = 1_000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Records every chart symbol's spread as candles of every timeframe, from the quotes' own
+ * timestamps. Forming candles live in memory; closed ones are written within a second, and the
+ * forming ones at shutdown.
+ */
+export class HistoryRecorder {
+  private readonly builders = new Map<ChartSymbol, Map<Timeframe, CandleBuilder>>();
+  private pending: StoredCandle[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private writer: NodeJS.Timeout | undefined;
+  private pruner: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly hub: MarketHub,
+    private readonly retentionMs: number,
+  ) {}
+
+  /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
+  start(): void {
+    for (const symbol of CHART_SYMBOLS) {
+      const perTimeframe = new Map<Timeframe, CandleBuilder>();
+      for (const timeframe of TIMEFRAMES) {
+        const [latest] = recentCandles(this.db, { symbol, timeframe, limit: 1 });
+        perTimeframe.set(timeframe, new CandleBuilder(timeframe, latest));
+      }
+      this.builders.set(symbol, perTimeframe);
+    }
+    this.unsubscribe = this.hub.subscribe((update) => this.onUpdate(update));
+    this.writer = setInterval(() => this.writePending(), WRITE_INTERVAL_MS);
+    this.writer.unref();
+    this.prune();
+    this.pruner = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.pruner.unref();
+  }
+
+  /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
+  stop(): void {
+    this.unsubscribe?.();
+    clearInterval(this.writer);
+    clearInterval(this.pruner);
+    for (const [symbol, perTimeframe] of this.builders) {
+      for (const [timeframe, builder] of perTimeframe) {
+        const forming = builder.forming;
+        if (forming) this.pending.push({ symbol, timeframe, ...forming });
+      }
+    }
+    this.writePending();
+  }
+
+  /** The candle still forming for a symbol and timeframe (the chart's live last candle). */
+  forming(symbol: ChartSymbol, timeframe: Timeframe): Readonly<Candle> | undefined {
+    return this.builders.get(symbol)?.get(timeframe)?.forming;
+  }
+
+  /** Writes the closed candles still queued (the timer does this every second). */
+  writePending(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    saveCandles(this.db, batch);
+  }
+
+  private onUpdate(update: HubUpdate): void {
+    const affected = chartSymbolsAffectedBy(update.quote);
+    if (affected.length === 0) return;
+    const values = chartSymbolValues(update.calculations, update.prices);
+    for (const symbol of affected) {
+      const value = values[symbol];
+      if (value === undefined) continue;
+      for (const [timeframe, builder] of this.builders.get(symbol) ?? []) {
+        const closed = builder.add(update.quote.ts, value);
+        if (closed) this.pending.push({ symbol, timeframe, ...closed });
+      }
+    }
+  }
+
+  private prune(): void {
+    pruneCandles(this.db, "1m", Date.now() - this.retentionMs);
+  }
+}

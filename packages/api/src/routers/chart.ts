@@ -1,0 +1,67 @@
+import {
+  type Candle,
+  CHART_SYMBOLS,
+  type ChartSymbol,
+  DEFAULT_TIMEFRAME,
+  isChartSymbol,
+  MAX_CHART_CANDLES,
+  TIMEFRAMES,
+} from "@spreadwatch/core";
+import { recentCandles } from "@spreadwatch/db";
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { authedProcedure } from "../trpc.ts";
+
+const epochMs = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be epoch milliseconds` })
+    .int(`${name} must be epoch milliseconds`);
+
+const candlesInput = z.object({
+  commodity: z.string({ error: "commodity is required" }).refine(isChartSymbol, {
+    error: (issue) =>
+      `Unknown commodity "${String(issue.input)}". Valid codes: ${CHART_SYMBOLS.join(", ")}`,
+  }),
+  timeframe: z
+    .enum(TIMEFRAMES, { error: `timeframe must be one of ${TIMEFRAMES.join(", ")}` })
+    .default(DEFAULT_TIMEFRAME),
+  from: epochMs("from").optional(),
+  to: epochMs("to").optional(),
+});
+
+/** The forming candle replaces a stored one of the same bucket (it carries everything since). */
+function withForming(
+  candles: Candle[],
+  forming: Readonly<Candle> | undefined,
+  from?: number,
+  to?: number,
+): Candle[] {
+  if (!forming) return candles;
+  if (
+    (from !== undefined && forming.timestamp < from) ||
+    (to !== undefined && forming.timestamp >= to)
+  )
+    return candles;
+  const last = candles.at(-1);
+  if (last && last.timestamp > forming.timestamp) return candles;
+  const head = last?.timestamp === forming.timestamp ? candles.slice(0, -1) : candles;
+  return [...head, { ...forming }].slice(-MAX_CHART_CANDLES);
+}
+
+export const chartRouter = {
+  /** Spec §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
+  candles: authedProcedure.input(candlesInput).query(({ ctx, input }) => {
+    const symbol = input.commodity as ChartSymbol;
+    // Candles closed in the last second may still be queued: write them so they are read.
+    ctx.services.recorder.writePending();
+    const stored = recentCandles(ctx.services.db, {
+      symbol,
+      timeframe: input.timeframe,
+      limit: MAX_CHART_CANDLES,
+      ...(input.from !== undefined && { from: input.from }),
+      ...(input.to !== undefined && { to: input.to }),
+    });
+    const forming = ctx.services.recorder.forming(symbol, input.timeframe);
+    return { data: withForming(stored, forming, input.from, input.to) };
+  }),
+} satisfies TRPCRouterRecord;
