@@ -62,7 +62,9 @@ describe("admin panel", () => {
       await page.getByRole("heading", { name, exact: true }).waitFor();
     }
     await page.getByText("will be available in a future update").waitFor();
-    const headers = await page.getByRole("table", { name: "Users" }).locator("thead th");
+    const headers = page.getByRole("table", { name: "Users" }).locator("thead th");
+    // The list arrives after the static headings: wait for it rather than read an empty table.
+    await headers.first().waitFor();
     expect(await headers.allTextContents()).toEqual(["Username", "Role", "Alerts", "Actions"]);
     expect(await row(ADMIN.username).locator("[data-col='role']").textContent()).toBe("Admin");
     expect(await row(LEAVER.username).locator("[data-col='role']").textContent()).toBe("User");
