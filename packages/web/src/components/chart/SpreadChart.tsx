@@ -1,0 +1,145 @@
+import {
+  type Candle,
+  CHART_BUILD_DELAY_MS,
+  CHART_BUILD_ERROR_TEXT,
+  type Timeframe,
+} from "@spreadwatch/core";
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { ChartKind } from "../../hooks/useChartSelection.ts";
+import { ChartOverlay } from "./ChartOverlay.tsx";
+import { readChartColors } from "./colors.ts";
+import { chartOptions } from "./options.ts";
+import { type ChartView, homeView, sameView, showsView, toPlotData } from "./view.ts";
+
+export interface SpreadChartHandle {
+  resetZoom(): void;
+}
+
+interface SpreadChartProps {
+  candles: readonly Candle[];
+  timeframe: Timeframe;
+  kind: ChartKind;
+  theme: string;
+  /** Names the data set (symbol and timeframe): a new one rebuilds the chart, new data of the same one does not. */
+  dataKey: string;
+  ref?: Ref<SpreadChartHandle>;
+}
+
+declare global {
+  interface Window {
+    /** The chart's uPlot instance, for the e2e tests and the render benchmark to read scales. */
+    __spreadChart?: uPlot;
+  }
+}
+
+/**
+ * Owns the uPlot instance. It is (re)built CHART_BUILD_DELAY_MS after the data set, timeframe,
+ * line/candles choice or theme changes (spec §4); live data of the same set goes through
+ * setData, and the y bounds through setScale, so a zoom survives updates. Resizes go through
+ * setSize; unmounting destroys it.
+ */
+export function SpreadChart({ candles, timeframe, kind, theme, dataKey, ref }: SpreadChartProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | undefined>(undefined);
+  const homeRef = useRef<ChartView | undefined>(undefined);
+  const latest = useRef(candles);
+  latest.current = candles;
+  const [failed, setFailed] = useState(false);
+
+  useImperativeHandle(ref, () => ({
+    resetZoom() {
+      const plot = plotRef.current;
+      const home = homeRef.current;
+      if (!plot || !home) return;
+      plot.batch(() => {
+        plot.setScale("x", home.x);
+        plot.setScale("y", home.y);
+      });
+    },
+  }));
+
+  // dataKey and theme are rebuild triggers: the build reads the data and the colours itself.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const timer = setTimeout(() => {
+      destroy(plotRef);
+      host.replaceChildren();
+      try {
+        const home = homeView(latest.current, timeframe, kind === "candles");
+        if (!home) throw new Error("no finite candle to draw");
+        const options = chartOptions({
+          width: host.clientWidth,
+          height: host.clientHeight,
+          timeframe,
+          kind,
+          colors: readChartColors(),
+          home,
+        });
+        const plot = new uPlot(options, toPlotData(latest.current), host);
+        // uPlot ranges new scales from the data; the home view is wider (padding, whole candles).
+        plot.batch(() => {
+          plot.setScale("x", home.x);
+          plot.setScale("y", home.y);
+        });
+        plotRef.current = plot;
+        homeRef.current = home;
+        window.__spreadChart = plot;
+        setFailed(false);
+      } catch (error) {
+        console.error("Building the chart failed", error);
+        host.replaceChildren();
+        setFailed(true);
+      }
+    }, CHART_BUILD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [dataKey, timeframe, kind, theme]);
+
+  useEffect(() => () => destroy(plotRef), []);
+
+  useEffect(() => {
+    const plot = plotRef.current;
+    const previous = homeRef.current;
+    const home = homeView(candles, timeframe, kind === "candles");
+    if (!plot || !previous || !home) return;
+    const untouched = showsView(plot, previous);
+    plot.batch(() => {
+      plot.setData(toPlotData(candles));
+      if (untouched && !sameView(previous, home)) {
+        plot.setScale("x", home.x);
+        plot.setScale("y", home.y);
+      }
+    });
+    homeRef.current = home;
+  }, [candles, timeframe, kind]);
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const observer = new ResizeObserver(() => {
+      const plot = plotRef.current;
+      if (plot && (plot.width !== host.clientWidth || plot.height !== host.clientHeight)) {
+        plot.setSize({ width: host.clientWidth, height: host.clientHeight });
+      }
+    });
+    observer.observe(host);
+    return () => observer.disconnect();
+  }, []);
+
+  return (
+    <>
+      <div ref={hostRef} className="chart__plot" data-testid="spread-chart" />
+      {failed && <ChartOverlay tone="error">{CHART_BUILD_ERROR_TEXT}</ChartOverlay>}
+    </>
+  );
+}
+
+function destroy(plotRef: { current: uPlot | undefined }): void {
+  const plot = plotRef.current;
+  if (!plot) return;
+  plot.destroy();
+  plotRef.current = undefined;
+  if (window.__spreadChart === plot) window.__spreadChart = undefined;
+}

@@ -1,0 +1,141 @@
+import {
+  bucketStart,
+  CHART_SERIES_LABEL,
+  formatTickLabel,
+  formatYTick,
+  type Timeframe,
+  timeframeMs,
+  xTicks,
+} from "@spreadwatch/core";
+import uPlot from "uplot";
+import type { ChartKind } from "../../hooks/useChartSelection.ts";
+import type { ChartColors } from "./colors.ts";
+import { candlesPlugin } from "./plugins/candles.ts";
+import { panPlugin } from "./plugins/pan.ts";
+import { tooltipPlugin } from "./plugins/tooltip.ts";
+import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
+import { zeroLinePlugin } from "./plugins/zeroLine.ts";
+import { zoomBadgePlugin } from "./plugins/zoomBadge.ts";
+import type { ChartView } from "./view.ts";
+
+export interface ChartOptionsInput {
+  width: number;
+  height: number;
+  timeframe: Timeframe;
+  kind: ChartKind;
+  colors: ChartColors;
+  /** The range each scale starts at. */
+  home: ChartView;
+}
+
+/** Time labels are about five characters wide; closer than this they would touch. */
+const MIN_X_LABEL_GAP_PX = 56;
+
+/**
+ * uPlot options for the spread chart. Both scales are manual (`auto: false`): the component
+ * sets them — spec §9's ranges at first and after Reset Zoom, the plugins' while zooming — and
+ * new data keeps whatever range is shown.
+ */
+export function chartOptions({
+  width,
+  height,
+  timeframe,
+  kind,
+  colors,
+  home,
+}: ChartOptionsInput): uPlot.Options {
+  const font = `11px ${colors.font}`;
+  const axis = {
+    stroke: colors.axis,
+    font,
+    grid: { stroke: colors.grid, width: 1 },
+    ticks: { stroke: colors.grid, width: 1, size: 4 },
+  };
+  const plugins = [
+    zeroLinePlugin(colors.zero),
+    tooltipPlugin(),
+    wheelZoomPlugin({ minXRange: 2 * timeframeMs(timeframe) }),
+    panPlugin(),
+    zoomBadgePlugin(),
+  ];
+  if (kind === "candles") {
+    plugins.push(
+      candlesPlugin({ candleMs: timeframeMs(timeframe), up: colors.up, down: colors.down }),
+    );
+  }
+  return {
+    width,
+    height,
+    legend: { show: false },
+    cursor: {
+      drag: { x: false, y: false, setScale: false },
+      points: { size: 7, fill: colors.line, stroke: colors.line },
+    },
+    scales: {
+      x: { time: false, auto: false, range: (_u, min, max) => orHome(min, max, home.x) },
+      y: { auto: false, range: (_u, min, max) => orHome(min, max, home.y) },
+    },
+    series: [
+      { label: "Time" },
+      {
+        label: CHART_SERIES_LABEL,
+        stroke: colors.line,
+        width: 2,
+        // uPlot's default: dots only where they are far enough apart, so one candle still shows.
+        points: { size: 6, fill: colors.line, stroke: colors.line },
+      },
+      { label: "Open", show: false },
+      { label: "High", show: false },
+      { label: "Low", show: false },
+    ],
+    axes: [
+      {
+        ...axis,
+        size: 34,
+        splits: (u, _axis, min, max) => thin(xTicks(min, max, timeframe), u),
+        values: (_u, splits) => splits.map((t) => tickLabel(t, timeframe)),
+      },
+      {
+        ...axis,
+        side: 1,
+        values: (_u, splits) => splits.map(formatYTick),
+        size: (_u, values) => yAxisWidth(values),
+      },
+    ],
+    plugins,
+  };
+}
+
+function orHome(
+  min: number | null,
+  max: number | null,
+  home: { min: number; max: number },
+): uPlot.Range.MinMax {
+  return min == null || max == null ? [home.min, home.max] : [min, max];
+}
+
+/**
+ * Spec §9's tick format ('dd MMM' for 1d, else 'HH:mm'), except that a tick on an IST midnight
+ * shows its date: zoomed out, 1h and 4h ticks all fall on midnights, and a row of "00:00"
+ * would not say which days the chart spans.
+ */
+function tickLabel(t: number, timeframe: Timeframe): string {
+  return formatTickLabel(t, bucketStart(t, "1d") === t ? "1d" : timeframe);
+}
+
+/** Spec §9 caps the tick count; on a narrow chart fewer still fit, so keep every k-th. */
+function thin(ticks: number[], u: uPlot): number[] {
+  const plotWidth = u.bbox.width > 0 ? u.bbox.width / uPlot.pxRatio : u.width;
+  const room = Math.max(2, Math.floor(plotWidth / MIN_X_LABEL_GAP_PX));
+  if (ticks.length <= room) return ticks;
+  const stride = Math.ceil(ticks.length / room);
+  return ticks.filter((_, i) => i % stride === 0);
+}
+
+const CHAR_PX = 7;
+
+/** Wide enough for the longest label ("+12345.67") with the tick and some air. */
+function yAxisWidth(values: string[] | null): number {
+  const longest = values?.reduce((n, v) => Math.max(n, v.length), 0) ?? 6;
+  return Math.max(48, Math.ceil(longest * CHAR_PX) + 18);
+}

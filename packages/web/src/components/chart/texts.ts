@@ -1,0 +1,33 @@
+import { type ChartSymbol, isSpreadSymbol } from "@spreadwatch/core";
+
+/** Spec §2's hint beside Reset Zoom. */
+export const ZOOM_HINT =
+  "Mouse wheel zooms. Over an axis it zooms that axis only (below the plot: time only). Shift + drag pans.";
+
+/** The info box on the sign of the values, in the terms of the symbol's own spread (DESIGN §2). */
+export function spreadSignText(symbol: ChartSymbol): {
+  formula: string;
+  above: string;
+  below: string;
+} {
+  if (isSpreadSymbol(symbol)) {
+    return {
+      formula:
+        "Spread = MCX price − parity, the CME price converted to MCX units with USDINR and import duty.",
+      above: "Above 0: MCX is higher than parity.",
+      below: "Below 0: MCX is lower than parity.",
+    };
+  }
+  if (symbol === "NIFTY") {
+    return {
+      formula: "Index spread = GIFT NIFTY − NIFTY 50, in points.",
+      above: "Above 0: GIFT NIFTY is higher than NIFTY 50.",
+      below: "Below 0: GIFT NIFTY is lower.",
+    };
+  }
+  return {
+    formula: "Spot spread = CME future mid − spot price, in USD.",
+    above: "Above 0: the future is higher than spot.",
+    below: "Below 0: the future is lower than spot.",
+  };
+}
