@@ -1,21 +1,104 @@
+import {
+  type Candle,
+  CHART_INVALID_DATA_TEXT,
+  CHART_LOAD_ERROR_TEXT,
+  CHART_LOADING_TEXT,
+  CHART_NO_DATA_TEXT,
+  MIN_CHART_HEIGHT_PX,
+} from "@spreadwatch/core";
+import { useRef } from "react";
 import { Link } from "wouter";
 import { displayName } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
+import { ChartControls } from "../components/chart/ChartControls.tsx";
+import { ChartNotes } from "../components/chart/ChartNotes.tsx";
+import { ChartOverlay } from "../components/chart/ChartOverlay.tsx";
+import { downloadCsv } from "../components/chart/downloadCsv.ts";
+import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
+import { StreamStatus } from "../components/StreamStatus.tsx";
+import { useChartData } from "../hooks/useChartData.ts";
+import { useChartSelection } from "../hooks/useChartSelection.ts";
+import { useLiveCandles } from "../hooks/useLiveCandles.ts";
+import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import { useTheme } from "../hooks/useTheme.ts";
 import type { SessionUser } from "../session/cache.ts";
 
-/** A guarded stand-in until the chart issue replaces it (spec §2 Advanced Spread Chart). */
+const NO_CANDLES: readonly Candle[] = [];
+
+/** Spec §2 "Advanced Spread Chart". */
 export function AdvancedChart({ user }: { user: SessionUser }) {
+  const selection = useChartSelection();
+  const { commodity, timeframe, kind } = selection;
+  const chart = useChartData({ commodity, timeframe });
+  const { snapshot, live, interrupted } = useMarketSnapshot();
+  const theme = useTheme();
+  const plot = useRef<SpreadChartHandle>(null);
+  const { shown, state } = chart;
+  const candles = useLiveCandles(
+    state.status === "ok" ? state.candles : NO_CANDLES,
+    shown.commodity,
+    shown.timeframe,
+    snapshot,
+    chart.refetch,
+  );
+
   return (
     <div className="page">
       <AppHeader title="Advanced Spread Chart">
         <Link href="/">Back to Dashboard</Link>
-        <span className="account__user">{displayName(user.username)}</span>
+        <span className="account__user" data-testid="account-user">
+          {displayName(user.username)}
+        </span>
         <LogoutButton />
       </AppHeader>
-      <main className="screen">
-        <p className="muted">The spread chart arrives in a coming update.</p>
+      <main className="screen chart-screen">
+        <div className="chart-screen__top">
+          <ChartControls
+            commodity={commodity}
+            timeframe={timeframe}
+            kind={kind}
+            onCommodity={(c) => selection.select({ commodity: c })}
+            onTimeframe={(tf) => selection.select({ timeframe: tf })}
+            onKind={(k) => selection.select({ kind: k })}
+            onResetZoom={() => plot.current?.resetZoom()}
+            onDownload={
+              state.status === "ok" && !chart.loading
+                ? () => downloadCsv(shown.commodity, shown.timeframe, candles)
+                : undefined
+            }
+          />
+          <StreamStatus live={live} interrupted={interrupted} />
+        </div>
+        <ChartNotes symbol={commodity} />
+        <section
+          className="panel chart"
+          aria-label="Spread chart"
+          style={{ minHeight: MIN_CHART_HEIGHT_PX }}
+          data-chart-status={chart.loading ? "loading" : state.status}
+        >
+          {state.status === "ok" && (
+            <SpreadChart
+              ref={plot}
+              candles={candles}
+              timeframe={shown.timeframe}
+              kind={kind}
+              theme={theme}
+              dataKey={`${shown.commodity}:${shown.timeframe}`}
+            />
+          )}
+          <Overlay status={state.status} loading={chart.loading} />
+        </section>
       </main>
     </div>
   );
+}
+
+function Overlay({ status, loading }: { status: string; loading: boolean }) {
+  if (loading) return <ChartOverlay tone="info">{CHART_LOADING_TEXT}</ChartOverlay>;
+  if (status === "error") return <ChartOverlay tone="error">{CHART_LOAD_ERROR_TEXT}</ChartOverlay>;
+  if (status === "no-data") return <ChartOverlay tone="info">{CHART_NO_DATA_TEXT}</ChartOverlay>;
+  if (status === "invalid")
+    return <ChartOverlay tone="info">{CHART_INVALID_DATA_TEXT}</ChartOverlay>;
+  return null;
 }
