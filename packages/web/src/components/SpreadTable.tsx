@@ -5,16 +5,19 @@ import {
   SIDES,
   SPREAD_TABLE_GROUPS,
 } from "@spreadwatch/core";
+import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { Panel } from "./Panel.tsx";
 import { SpreadTableRow } from "./SpreadTableRow.tsx";
 
 interface SpreadTableProps {
   prices: Prices;
   calculations: Calculations;
+  /** The Alerts column's bells; absent for users without alerts_enabled. */
+  alerts?: RowAlerts;
 }
 
 /** Spec §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
-export function SpreadTable({ prices, calculations }: SpreadTableProps) {
+export function SpreadTable({ prices, calculations, alerts }: SpreadTableProps) {
   return (
     <Panel title="Spread" className="panel--spread">
       <table className="data-table" aria-label="Spread">
@@ -48,6 +51,7 @@ export function SpreadTable({ prices, calculations }: SpreadTableProps) {
                   symbol={symbol}
                   entry={calculations[symbol]}
                   prices={prices}
+                  alerts={alerts}
                 />
               );
             })}

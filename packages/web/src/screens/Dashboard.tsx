@@ -1,17 +1,52 @@
-import { indexSpreadRow, spotSpreadRows } from "@spreadwatch/core";
+import { indexSpreadRow, type SpreadSymbol, spotSpreadRows } from "@spreadwatch/core";
+import { useMemo, useState } from "react";
+import type { AlertView } from "../alerts/texts.ts";
 import { AccountMenu } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
+import { AlertModal } from "../components/alerts/AlertModal.tsx";
+import { AlertsSection } from "../components/alerts/AlertsSection.tsx";
+import { NotificationsPopup } from "../components/alerts/NotificationsPopup.tsx";
+import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts";
 import { IndexSpreadTable } from "../components/IndexSpreadTable.tsx";
 import { OtherSessionsNotice } from "../components/OtherSessionsNotice.tsx";
 import { RawPriceTable } from "../components/RawPriceTable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/SpreadTable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
+import { useAlertList } from "../hooks/useAlerts.ts";
+import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import { useNotifications } from "../hooks/useNotifications.ts";
 import type { SessionUser } from "../session/cache.ts";
+
+interface ModalTarget {
+  symbol: SpreadSymbol;
+  alert?: AlertView;
+}
 
 export function Dashboard({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted } = useMarketSnapshot();
+  // Spec §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
+  const alertsOn = user.alerts_enabled;
+  const list = useAlertList(alertsOn);
+  const alerts = alertsOn ? list.data?.alerts : undefined;
+  const notifications = useNotifications();
+  useAlertWatcher({ alerts, calculations: snapshot?.calculations, notify: notifications.add });
+  const [sectionShown, setSectionShown] = useState(false);
+  const [modal, setModal] = useState<ModalTarget>();
+
+  const rowAlerts = useMemo<RowAlerts | undefined>(
+    () =>
+      alertsOn
+        ? {
+            bySymbol: groupBySymbol(alerts ?? []),
+            onAdd: (symbol) => setModal({ symbol }),
+            onEdit: (symbol, alert) => setModal({ symbol, alert }),
+          }
+        : undefined,
+    [alertsOn, alerts],
+  );
+
   return (
     <div className="page">
       <AppHeader>
@@ -20,26 +55,49 @@ export function Dashboard({ user }: { user: SessionUser }) {
       <main className="dashboard">
         <OtherSessionsNotice />
         <div className="dashboard__toolbar">
+          {alertsOn && (
+            <button
+              type="button"
+              className="button button--small"
+              aria-expanded={sectionShown}
+              aria-controls="alerts-section"
+              onClick={() => setSectionShown(!sectionShown)}
+            >
+              {sectionShown ? "Hide Alerts Section" : "Show Alerts Section"}
+            </button>
+          )}
           <StreamStatus live={live} interrupted={interrupted} />
         </div>
+        {alertsOn && sectionShown && <AlertsSection />}
         {snapshot ? (
-          <MarketTables snapshot={snapshot} />
+          <MarketTables snapshot={snapshot} alerts={rowAlerts} />
         ) : (
           <p className="loading">Loading prices…</p>
         )}
       </main>
+      {rowAlerts && modal && (
+        <AlertModal
+          key={`${modal.symbol}:${modal.alert?.id ?? "new"}`}
+          symbol={modal.symbol}
+          alert={modal.alert}
+          symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
+          currentSpread={snapshot?.calculations[modal.symbol]?.spread}
+          onClose={() => setModal(undefined)}
+        />
+      )}
+      {alertsOn && <NotificationsPopup notifications={notifications} />}
     </div>
   );
 }
 
-function MarketTables({ snapshot }: { snapshot: MarketSnapshot }) {
+function MarketTables({ snapshot, alerts }: { snapshot: MarketSnapshot; alerts?: RowAlerts }) {
   const { prices, calculations } = snapshot;
   const spotRows = spotSpreadRows(prices);
   const indexRow = indexSpreadRow(prices);
   return (
     <div className="dashboard__grid">
       <div className="dashboard__main">
-        <SpreadTable prices={prices} calculations={calculations} />
+        <SpreadTable prices={prices} calculations={calculations} alerts={alerts} />
       </div>
       <div className="dashboard__side">
         {spotRows.length > 0 && <SpotSpreadTable rows={spotRows} />}

@@ -4,6 +4,7 @@ import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
 import { Section } from "../components/Section.tsx";
+import { TelegramSettings } from "../components/telegram/TelegramSettings.tsx";
 import type { SessionUser } from "../session/cache.ts";
 
 export function Profile({ user }: { user: SessionUser }) {
@@ -26,7 +27,9 @@ export function Profile({ user }: { user: SessionUser }) {
         <Section title="Change Password">
           <ChangePasswordForm />
         </Section>
-        {/* Telegram Notifications (spec §2 Profile) joins here with the alerts issue. */}
+        <Section title="Telegram Notifications">
+          <TelegramSettings />
+        </Section>
       </main>
     </div>
   );

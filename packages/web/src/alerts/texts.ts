@@ -1,0 +1,53 @@
+import type { RouterOutputs } from "@spreadwatch/api";
+import {
+  formatNumber,
+  isSpreadSymbol,
+  type SoundId,
+  type SpreadSymbol,
+  soundLabel,
+  spreadDecimals,
+  spreadSymbolLabel,
+  thresholdDecimals,
+} from "@spreadwatch/core";
+
+export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
+
+export function commodityLabel(symbol: string): string {
+  return isSpreadSymbol(symbol) ? spreadSymbolLabel(symbol) : symbol;
+}
+
+export function alertSoundLabel(id: string): string {
+  return soundLabel(id as SoundId);
+}
+
+/** A threshold as the alert list shows it (spec §9): 4 decimals for NG, CL, HG, else 2. */
+export function formatThreshold(symbol: string, threshold: number): string {
+  return formatNumber(threshold, thresholdDecimals(symbol));
+}
+
+/**
+ * The notification of a firing (spec §4): "Spread has reached 100.00 (current: 128.38)".
+ * Both numbers use the spread's own decimals: 2, or 4 for copper, whose spreads are fractions.
+ */
+export function reachedMessage(symbol: SpreadSymbol, threshold: number, current: number): string {
+  const decimals = spreadDecimals(symbol);
+  return `Spread has reached ${formatNumber(threshold, decimals)} (current: ${formatNumber(current, decimals)})`;
+}
+
+/** The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. */
+export function alertTooltipLines(alert: AlertView): string[] {
+  const lines = [
+    `Threshold: ${formatThreshold(alert.commodityType, alert.threshold)}`,
+    `Status: ${alert.enabled ? "Enabled" : "Disabled"}`,
+    `Sound: ${alertSoundLabel(alert.soundId)}`,
+    `Telegram: ${alert.telegramNotify ? "Yes" : "No"}`,
+    `Limit: ${alert.telegramMaxNotifications}`,
+    `Count: ${alert.notificationCount}`,
+  ];
+  if (alert.telegramNotify) {
+    lines.push(
+      `Telegram sent: ${alert.telegramNotificationCount}/${alert.telegramMaxNotifications}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,120 @@
+import {
+  DEFAULT_NOTIFICATION_LIMIT,
+  DEFAULT_SOUND_ID,
+  MAX_NOTIFICATION_LIMIT,
+  MIN_NOTIFICATION_LIMIT,
+  SOUND_IDS,
+  type SoundId,
+  SPREAD_SYMBOLS,
+  type SpreadSymbol,
+  spreadSymbolLabel,
+} from "@spreadwatch/core";
+import { type FormEvent, useId, useState } from "react";
+import type { AlertView } from "../../alerts/texts.ts";
+import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
+import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { failureText } from "../../session/errors.ts";
+import { Checkbox } from "../Field.tsx";
+import { LimitField, SoundField } from "./SoundField.tsx";
+import { ThresholdField } from "./ThresholdField.tsx";
+
+const PANEL_LIMITS = Array.from(
+  { length: MAX_NOTIFICATION_LIMIT - MIN_NOTIFICATION_LIMIT + 1 },
+  (_, i) => MIN_NOTIFICATION_LIMIT + i,
+);
+
+interface AlertFormProps {
+  /** The alert being edited; absent when adding one. */
+  alert?: AlertView;
+  onDone: () => void;
+  onError: (message: string) => void;
+}
+
+/** The Spread Alerts panel's form (spec §2): all ten commodities, 8 sounds, limit 1 to 5. */
+export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
+  const commodityId = useId();
+  const changes = useAlertChanges();
+  const [commodity, setCommodity] = useState<SpreadSymbol>(
+    (alert?.commodityType as SpreadSymbol) ?? "GC_BUY",
+  );
+  const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
+  const [threshold, setThreshold] = useState(alert ? String(alert.threshold) : "");
+  const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
+  const [enabled, setEnabled] = useState(alert?.enabled ?? true);
+  const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
+  const pending = changes.create.isPending || changes.update.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = parseThreshold(threshold);
+    if (value === undefined) {
+      onError(INVALID_THRESHOLD);
+      return;
+    }
+    const fields = {
+      commodityType: commodity,
+      threshold: value,
+      soundId,
+      telegramNotify: telegram,
+      direction: "reaches" as const,
+      enabled,
+      telegramMaxNotifications: limit,
+    };
+    const failed = (error: unknown) =>
+      onError(
+        failureText(error, {
+          fallback: alert ? "Failed to update alert" : "Failed to create alert",
+          network: "Failed to save alert. Please try again.",
+        }),
+      );
+    if (alert)
+      changes.update.mutate({ id: alert.id, ...fields }, { onSuccess: onDone, onError: failed });
+    else changes.create.mutate(fields, { onSuccess: onDone, onError: failed });
+  };
+
+  return (
+    <form
+      className="alert-form"
+      onSubmit={submit}
+      noValidate
+      aria-label={alert ? "Edit Alert" : "Add Alert"}
+    >
+      <div className="field">
+        <label className="field__label" htmlFor={commodityId}>
+          Commodity
+        </label>
+        <select
+          id={commodityId}
+          className="field__input"
+          value={commodity}
+          onChange={(event) => setCommodity(event.target.value as SpreadSymbol)}
+        >
+          {SPREAD_SYMBOLS.map((symbol) => (
+            <option key={symbol} value={symbol}>
+              {spreadSymbolLabel(symbol)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ThresholdField label="Threshold" value={threshold} onChange={setThreshold} />
+      <SoundField label="Sound" options={SOUND_IDS} value={soundId} onChange={setSoundId} />
+      <div className="alert-form__checks">
+        <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
+        <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
+      </div>
+      {telegram && (
+        <LimitField
+          label="Telegram Notification Limit"
+          options={PANEL_LIMITS}
+          value={limit}
+          onChange={setLimit}
+        />
+      )}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={pending}>
+          {alert ? "Update Alert" : "Create Alert"}
+        </button>
+      </div>
+    </form>
+  );
+}

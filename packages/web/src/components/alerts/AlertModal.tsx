@@ -1,0 +1,187 @@
+import {
+  DEFAULT_NOTIFICATION_LIMIT,
+  DEFAULT_SOUND_ID,
+  formatNumber,
+  MODAL_LIMIT_OPTIONS,
+  MODAL_SOUND_IDS,
+  type SoundId,
+  type SpreadSymbol,
+  spreadDecimals,
+} from "@spreadwatch/core";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import type { AlertView } from "../../alerts/texts.ts";
+import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
+import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { failureText } from "../../session/errors.ts";
+import { Checkbox } from "../Field.tsx";
+import { LimitField, SoundField } from "./SoundField.tsx";
+import { ThresholdField } from "./ThresholdField.tsx";
+
+interface AlertModalProps {
+  symbol: SpreadSymbol;
+  /** The alert being edited; absent when creating. */
+  alert?: AlertView;
+  /** Every alert of the symbol, for Delete All. */
+  symbolAlerts: AlertView[];
+  /** The spread now, offered as the placeholder of a new threshold. */
+  currentSpread?: number;
+  onClose: () => void;
+}
+
+/** Dashboard alert errors and results are browser alert dialogs (spec §8). */
+function tell(message: string): void {
+  // After the modal's closing render, so the dialog does not sit on top of a stale modal.
+  setTimeout(() => window.alert(message), 0);
+}
+
+/** Spec §2 "Alert create/edit modal", opened from a Spread-table row's bell or plus. */
+export function AlertModal({
+  symbol,
+  alert,
+  symbolAlerts,
+  currentSpread,
+  onClose,
+}: AlertModalProps) {
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const changes = useAlertChanges();
+  const [threshold, setThreshold] = useState(alert ? String(alert.threshold) : "");
+  const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
+  const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
+  const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
+  const [enabled, setEnabled] = useState(alert?.enabled ?? true);
+  const [deletingAll, setDeletingAll] = useState(false);
+  const busy =
+    changes.create.isPending || changes.update.isPending || changes.remove.isPending || deletingAll;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = parseThreshold(threshold);
+    if (value === undefined) {
+      window.alert(INVALID_THRESHOLD);
+      return;
+    }
+    const fields = {
+      commodityType: symbol,
+      threshold: value,
+      soundId,
+      telegramNotify: telegram,
+      direction: "reaches" as const,
+      enabled,
+      // Spec §5: the modal sends null for 1.
+      maxNotifications: limit === 1 ? null : limit,
+    };
+    const onError = (error: unknown) =>
+      tell(
+        failureText(error, {
+          fallback: alert ? "Failed to update alert" : "Failed to create alert",
+          network: "Failed to save alert. Please try again.",
+        }),
+      );
+    if (alert) changes.update.mutate({ id: alert.id, ...fields }, { onSuccess: onClose, onError });
+    else changes.create.mutate(fields, { onSuccess: onClose, onError });
+  };
+
+  const deleteOne = () => {
+    if (!alert || !window.confirm("Are you sure you want to delete this alert?")) return;
+    changes.remove.mutate(
+      { id: alert.id },
+      {
+        onSuccess: onClose,
+        onError: (error) => tell(failureText(error, { fallback: "Failed to delete alert" })),
+      },
+    );
+  };
+
+  const deleteAll = async () => {
+    if (!window.confirm(`Are you sure you want to delete ALL alerts for ${symbol}?`)) return;
+    setDeletingAll(true);
+    try {
+      await changes.removeAll(symbolAlerts.map((each) => each.id));
+      onClose();
+      tell(`All alerts for ${symbol} have been deleted.`);
+    } catch (error) {
+      setDeletingAll(false);
+      tell(failureText(error, { fallback: "Failed to delete all alerts. Please try again." }));
+    }
+  };
+
+  const placeholder =
+    currentSpread === undefined ? "e.g. 100" : formatNumber(currentSpread, spreadDecimals(symbol));
+  return (
+    <dialog
+      ref={dialog}
+      className="modal"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <form className="modal__form" onSubmit={submit} noValidate>
+        <h2 id={titleId} className="modal__title">
+          {alert ? "Edit Alert" : "Create Alert"} for{" "}
+          <span className="modal__symbol">{symbol}</span>
+        </h2>
+        <ThresholdField
+          label="Alert me when Spread reaches"
+          value={threshold}
+          onChange={setThreshold}
+          placeholder={placeholder}
+          autoFocus
+        />
+        <SoundField
+          label="Alert Sound"
+          options={MODAL_SOUND_IDS}
+          value={soundId}
+          onChange={setSoundId}
+        />
+        <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
+        {telegram && (
+          <LimitField
+            label="Notification Limit"
+            options={MODAL_LIMIT_OPTIONS}
+            value={limit}
+            onChange={setLimit}
+            format={(n) => `${n} ${n === 1 ? "notification" : "notifications"}`}
+          />
+        )}
+        <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
+        <div className="modal__actions">
+          {alert && (
+            <button
+              type="button"
+              className="button button--danger"
+              onClick={deleteOne}
+              disabled={busy}
+            >
+              Delete
+            </button>
+          )}
+          {symbolAlerts.length > 1 && (
+            <button
+              type="button"
+              className="button button--danger"
+              onClick={() => void deleteAll()}
+              disabled={busy}
+            >
+              Delete All
+            </button>
+          )}
+          <span className="modal__spacer" />
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {alert ? "Update Alert" : "Create Alert"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
