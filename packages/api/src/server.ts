@@ -6,7 +6,10 @@ import type { Feed } from "./feeds/feed.ts";
 import { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { createAppHandler } from "./http/app-handler.ts";
 import type { MarketHub } from "./market/hub.ts";
+import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
+import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { type Services, startServices } from "./services.ts";
+import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
 
 export { DATABASE_FILE, dutiesFrom } from "./services.ts";
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -55,7 +58,12 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const monitor = new FeedMonitor(feed);
   const services = await startServices(config, feed, log, monitor);
-  const server = createServer(createAppHandler(services, webDist));
+  const snapshots = new SnapshotBroadcaster(services.hub, {
+    minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
+    pingIntervalMs: SSE_PING_INTERVAL_MS,
+    reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
+  });
+  const server = createServer(createAppHandler(services, webDist, snapshots));
   // Long-lived SSE responses must not be cut by Node's default request timeout.
   server.requestTimeout = 0;
   let address: AddressInfo;
@@ -66,6 +74,7 @@ export async function startServer({
     address = await listen(server, config.port, config.host);
   } catch (error) {
     await feed.stop();
+    snapshots.close();
     await services.stop();
     services.database.close();
     throw error;
@@ -76,6 +85,7 @@ export async function startServer({
   const close = () => {
     closing ??= (async () => {
       await feed.stop();
+      snapshots.close();
       await services.stop();
       await closeHttp(server);
       services.database.close();

@@ -5,11 +5,14 @@ import { resolveSession } from "./auth/session.ts";
 import type { Context } from "./context.ts";
 import { describeZodError, ErrorWithFields } from "./rest/errors.ts";
 
+/** Pings let a browser notice a dead stream (and fall back to polling) within seconds. */
+export const SSE_PING_INTERVAL_MS = 5_000;
+export const SSE_RECONNECT_AFTER_INACTIVITY_MS = 12_000;
+
 const t = initTRPC.context<Context>().create({
-  // Pings let the browser's EventSource notice a dead stream and fall back to polling.
   sse: {
-    ping: { enabled: true, intervalMs: 5_000 },
-    client: { reconnectAfterInactivityMs: 12_000 },
+    ping: { enabled: true, intervalMs: SSE_PING_INTERVAL_MS },
+    client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
   },
   // tRPC clients see the same sentence and flags as REST clients (e.g. `session_expired`).
   errorFormatter({ shape, error }) {

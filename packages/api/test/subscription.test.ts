@@ -75,6 +75,31 @@ describe("market.onSnapshot over SSE", () => {
     client.unsubscribe();
   });
 
+  it("fifty subscribers each end on the final state of a burst, and the stream speaks tRPC's frames", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    const clients = Array.from({ length: 50 }, () => subscribe((server as TestServer).url));
+    await Promise.all(clients.map((c) => c.until(() => true)));
+    for (let i = 1; i <= 200; i++)
+      feed.push({ source: "fx", key: "USDINR", price: 80 + i / 100, ts: i });
+    const finals = await Promise.all(
+      clients.map((c) => c.until((s) => s.prices.fx.USDINR?.timestamp === 200)),
+    );
+    for (const snapshot of finals) expect(snapshot.prices.fx.USDINR?.price).toBe(82);
+    for (const c of clients) c.unsubscribe();
+
+    const raw = await fetch(`${server.url}/api/trpc/market.onSnapshot`);
+    expect(raw.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (raw.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes("\n\ndata: "))
+      text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(
+      /^event: connected\ndata: \{"reconnectAfterInactivityMs":12000\}\n\ndata: \{"prices":/,
+    );
+    await reader.cancel();
+  });
+
   it("each subscriber gets the same snapshot object per version (no per-client copies)", async () => {
     const feed = manualFeed();
     server = await startTestServer({ feed });
