@@ -81,3 +81,25 @@ export function oldFixtureCsv(): string {
   });
   return ["ts,source,key,bid,ask,price", ...lines, ""].join("\n");
 }
+
+/** GOLD asks that put GC_BUY at +128.38 (the fixture's) and at +88.38, 40 lower. */
+export const GOLD_SWING = { highAsk: 75990, lowAsk: 75950, high: "128.38", low: "88.38" } as const;
+
+/**
+ * The fixture's quotes every `periodMs` from `startMs`, `ticks` times, with the GOLD ask
+ * alternating so that GC_BUY swings between +128.38 and +88.38 (starting high). An alert on
+ * GC_BUY at 100 sees a crossing every period, whenever it was made; the other spreads hold still
+ * and every price stays fresh. Meant for REPLAY_SPEED 1.
+ */
+export function goldSwingCsv(startMs: number, ticks: number, periodMs = 2_000): string {
+  const lines: string[] = [];
+  for (let tick = 0; tick < ticks; tick++) {
+    const at = startMs + tick * periodMs;
+    for (const [source, key, bid, ask, price] of QUOTES) {
+      const swungAsk =
+        key === "GOLD" ? (tick % 2 === 0 ? GOLD_SWING.highAsk : GOLD_SWING.lowAsk) : ask;
+      lines.push([at, source, key, cell(bid), cell(swungAsk), cell(price)].join(","));
+    }
+  }
+  return ["ts,source,key,bid,ask,price", ...lines, ""].join("\n");
+}
