@@ -1,7 +1,8 @@
-import type { Backoff } from "./backoff.ts";
+import type { Quote } from "@spreadwatch/core";
+import { Backoff } from "./backoff.ts";
 import { describeError, type HealthTracker } from "./health.ts";
 import { HttpError } from "./http.ts";
-import type { Logger } from "./provider.ts";
+import type { Logger, Provider } from "./provider.ts";
 
 export interface PollLoopOptions {
   name: string;
@@ -58,5 +59,45 @@ export function startPollLoop(options: PollLoopOptions): { stop(): Promise<void>
       clearTimeout(timer);
       await running;
     },
+  };
+}
+
+/** The options every polling provider (Yahoo, http-json) shares. */
+export interface PollingFeedOptions {
+  name: string;
+  pollMs: number;
+  backoff: { initialMs: number; maxMs: number };
+  random?: () => number;
+  onWait?: (ms: number, afterError: boolean) => void;
+}
+
+/** A feed that runs `poll` on a poll loop with backoff and reports the tracker's health. */
+export function pollingFeed(
+  options: PollingFeedOptions,
+  tracker: HealthTracker,
+  log: Logger,
+  poll: (onQuote: (quote: Quote) => void, signal: AbortSignal) => Promise<void>,
+): Provider {
+  let loop: { stop(): Promise<void> } | undefined;
+  return {
+    name: options.name,
+    start(onQuote) {
+      loop = startPollLoop({
+        name: options.name,
+        intervalMs: options.pollMs,
+        backoff: new Backoff({
+          ...options.backoff,
+          ...(options.random && { random: options.random }),
+        }),
+        tracker,
+        log,
+        poll: (signal) => poll(onQuote, signal),
+        ...(options.onWait && { onWait: options.onWait }),
+      });
+    },
+    async stop() {
+      await loop?.stop();
+    },
+    health: () => tracker.report(),
   };
 }

@@ -1,8 +1,7 @@
 import { isBookSource, type Quote } from "@spreadwatch/core";
-import { Backoff } from "../backoff.ts";
 import { HealthTracker } from "../health.ts";
 import { httpGet, readJson } from "../http.ts";
-import { startPollLoop } from "../poll-loop.ts";
+import { pollingFeed } from "../poll-loop.ts";
 import {
   changeFilter,
   defaultLogger,
@@ -83,7 +82,6 @@ export function createHttpJsonProvider(options: HttpJsonOptions): Provider {
     now,
   });
   const changed = changeFilter();
-  let loop: { stop(): Promise<void> } | undefined;
 
   async function poll(onQuote: (quote: Quote) => void, signal: AbortSignal) {
     const response = await httpGet(options.url, {
@@ -107,25 +105,5 @@ export function createHttpJsonProvider(options: HttpJsonOptions): Provider {
     }
   }
 
-  return {
-    name: options.name,
-    start(onQuote) {
-      loop = startPollLoop({
-        name: options.name,
-        intervalMs: options.pollMs,
-        backoff: new Backoff({
-          ...options.backoff,
-          ...(options.random && { random: options.random }),
-        }),
-        tracker,
-        log,
-        poll: (signal) => poll(onQuote, signal),
-        ...(options.onWait && { onWait: options.onWait }),
-      });
-    },
-    async stop() {
-      await loop?.stop();
-    },
-    health: () => tracker.report(),
-  };
+  return pollingFeed(options, tracker, log, poll);
 }
