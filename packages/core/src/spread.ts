@@ -29,10 +29,24 @@ function isPrice(value: number | undefined): value is number {
 }
 
 /**
- * Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. A non-finite duty (a
- * bad config value) gives undefined like any other missing input, never a NaN spread that
- * would reach the table and the alert crossing rule.
+ * The spread of crossing both books at `mcxPrice` and `cmePrice`: MCX minus the CME price's
+ * parity. A non-finite input, duty included (a bad config value), gives undefined — never a NaN
+ * spread that would reach the table and the alert crossing rule.
  */
+function crossSpread(
+  cmePrice: number | undefined,
+  mcxPrice: number | undefined,
+  instrument: Pick<Instrument, "factor">,
+  usdinr: number | undefined,
+  duty: number,
+): SpreadLeg | undefined {
+  if (!isPrice(cmePrice) || !isPrice(mcxPrice)) return undefined;
+  if (!isPrice(usdinr) || !isPrice(duty)) return undefined;
+  const p = parity(cmePrice, instrument, usdinr, duty);
+  return { spread: mcxPrice - p, cme: cmePrice, mcx: mcxPrice, parity: p };
+}
+
+/** Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. */
 export function buySpread(
   cme: Book,
   mcx: Book,
@@ -40,10 +54,7 @@ export function buySpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
-  if (!isPrice(cme.bid) || !isPrice(mcx.ask)) return undefined;
-  if (!isPrice(usdinr) || !isPrice(duty)) return undefined;
-  const p = parity(cme.bid, instrument, usdinr, duty);
-  return { spread: mcx.ask - p, cme: cme.bid, mcx: mcx.ask, parity: p };
+  return crossSpread(cme.bid, mcx.ask, instrument, usdinr, duty);
 }
 
 /** Sell MCX at its bid, buy CME at its ask: `mcx.bid − parity(cme.ask)`. */
@@ -54,10 +65,7 @@ export function sellSpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
-  if (!isPrice(cme.ask) || !isPrice(mcx.bid)) return undefined;
-  if (!isPrice(usdinr) || !isPrice(duty)) return undefined;
-  const p = parity(cme.ask, instrument, usdinr, duty);
-  return { spread: mcx.bid - p, cme: cme.ask, mcx: mcx.bid, parity: p };
+  return crossSpread(cme.ask, mcx.bid, instrument, usdinr, duty);
 }
 
 /** Mid of a book, or undefined when either side is missing. */
