@@ -6,6 +6,9 @@ import {
   type SpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
+import type { MouseEvent } from "react";
+import { Link, useLocation } from "wouter";
+import type { ChartNavigationState } from "../hooks/useChartSelection.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
 import { AlertBells } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
@@ -25,10 +28,27 @@ export function SpreadTableRow({ symbol, entry, prices, alerts }: SpreadTableRow
   const missing = entry
     ? undefined
     : `Cannot compute: no ${missingInputs(symbol, prices).join(", ")}`;
+  // Clicking a row opens its chart (issue 5); the symbol is the link keyboards reach.
+  const [, navigate] = useLocation();
+  const chart: ChartNavigationState = { commodity: symbol };
+  const openChart = (event: MouseEvent<HTMLTableRowElement>) => {
+    const target = event.target;
+    // Controls in the row keep their own clicks, and so do portals (a bell's tooltip).
+    if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
+    if (target.closest("a, button, input, select")) return;
+    navigate("/advanced-chart", { state: chart });
+  };
   return (
-    <tr data-symbol={symbol} title={entry ? parityBreakdown(entry) : missing}>
+    <tr
+      data-symbol={symbol}
+      title={entry ? parityBreakdown(entry) : missing}
+      className="row--chart"
+      onClick={openChart}
+    >
       <th scope="row" className="symbol">
-        {symbol}
+        <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+          {symbol}
+        </Link>
       </th>
       <SpreadValue value={entry?.spread} decimals={spreadDecimals(symbol)} missingTitle={missing} />
       <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} />
