@@ -1,0 +1,88 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GC_PARITY_BID } from "./chart-fixtures.ts";
+import { chartWith } from "./chart-page.ts";
+import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
+
+/**
+ * A replay at real speed (REPLAY_SPEED 1) whose GC_BUY moves while the chart is open:
+ * 5.00 at second 35 of a minute, 8.00 at :55, 2.00 at :57 (the same candle), then 6.00 and
+ * 7.00 two and four seconds into the next minute. Twenty seconds pass before the first move,
+ * time enough for the page to open the chart on the first value.
+ */
+const MINUTE = 60_000;
+const minute = Math.floor((Date.now() - 2 * 60 * MINUTE) / MINUTE) * MINUTE;
+const at = (second: number) => minute + second * 1000;
+const gold = (second: number, spread: number) => {
+  const ask = (GC_PARITY_BID + spread).toFixed(6);
+  const bid = (GC_PARITY_BID + spread - 10).toFixed(6);
+  return `${at(second)},mcx,GOLD,${bid},${ask},`;
+};
+const CSV = [
+  "ts,source,key,bid,ask,price",
+  `${at(35)},fx,USDINR,,,84`,
+  `${at(35)},cme,GC,2000,2000.5,`,
+  gold(35, 5),
+  gold(55, 8),
+  gold(57, 2),
+  gold(62, 6),
+  gold(64, 7),
+  "",
+].join("\n");
+
+let app: RunningApp;
+let browser: Browser;
+let page: Page;
+let requests = 0;
+
+beforeAll(async () => {
+  app = await startApp({ feed: "replay", replayCsv: CSV, replaySpeed: 1 });
+  browser = await launchBrowser();
+  page = await newPage(browser);
+  page.on("request", (request) => {
+    if (decodeURIComponent(request.url()).match(/chart\.candles.*"timeframe":"1m"/)) requests++;
+  });
+  await login(page, app.url, ADMIN.username, ADMIN.password);
+  await page.goto(`${app.url}/advanced-chart`);
+  await page.getByLabel("Timeframe").selectOption("1m");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+type Ohlc = [open: number, high: number, low: number, close: number];
+
+/** Every candle the chart holds, rounded to cents. */
+function candles(): Promise<Ohlc[]> {
+  return page.evaluate(() => {
+    const u = window.__spreadChart;
+    if (!u) return [];
+    const [, close, open, high, low] = u.data;
+    const cents = (v: number | null | undefined) => Math.round((v ?? Number.NaN) * 100) / 100;
+    return Array.from(
+      u.data[0],
+      (_, i): Ohlc => [cents(open?.[i]), cents(high?.[i]), cents(low?.[i]), cents(close?.[i])],
+    );
+  });
+}
+
+describe("the forming candle follows the market stream", () => {
+  it("updates the last candle between fetches and refetches when the minute rolls over", async () => {
+    await chartWith(page, 1);
+    expect(await candles()).toEqual([[5, 5, 5, 5]]);
+    const fetched = requests;
+
+    await expect.poll(candles, { timeout: 40_000, interval: 250 }).toEqual([[5, 8, 2, 2]]);
+    // The candle moved with no chart request: the stream did it.
+    expect(requests).toBe(fetched);
+
+    await expect.poll(candles, { timeout: 40_000, interval: 250 }).toEqual([
+      [5, 8, 2, 2],
+      [6, 7, 6, 7],
+    ]);
+    // A new minute began, so the chart asked the server for the closed candle.
+    expect(requests).toBeGreaterThan(fetched);
+  });
+});
