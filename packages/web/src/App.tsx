@@ -1,10 +1,9 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Route, Switch } from "wouter";
 import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
 import { useHeartbeat } from "./hooks/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
-import { AdvancedChart } from "./screens/AdvancedChart.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
@@ -28,6 +27,11 @@ export function App() {
   );
 }
 
+// uPlot and the chart code load only when the chart is opened: the dashboard starts lighter.
+const AdvancedChart = lazy(() =>
+  import("./screens/AdvancedChart.tsx").then((module) => ({ default: module.AdvancedChart })),
+);
+
 /** Spec §2: one line per screen with its access rule. */
 function Routes() {
   const session = useSession();
@@ -47,7 +51,13 @@ function Routes() {
         <SignedIn render={(user) => <Profile user={user} />} />
       </Route>
       <Route path="/advanced-chart">
-        <SignedIn render={(user) => <AdvancedChart user={user} />} />
+        <SignedIn
+          render={(user) => (
+            <Suspense fallback={<p className="app-loading">Loading...</p>}>
+              <AdvancedChart user={user} />
+            </Suspense>
+          )}
+        />
       </Route>
       <Route path="/admin">
         <AdminOnly render={(user) => <Admin user={user} />} />
