@@ -8,8 +8,17 @@ import {
   rawPriceDecimals,
   SPREAD_TABLE_GROUPS,
 } from "@spreadwatch/core";
+import type { FeedHealthQuery } from "../hooks/useFeedHealth.ts";
 import { useNow } from "../hooks/useNow.ts";
+import {
+  isCut,
+  type ProviderHealth,
+  providerLabel,
+  providersByKey,
+  STATE_TEXT,
+} from "../market/feedHealth.ts";
 import { Panel } from "./Panel.tsx";
+import { SourceLine } from "./SourceLine.tsx";
 
 interface RawRow {
   source: "cme" | "mcx";
@@ -30,13 +39,55 @@ function rawRows(prices: Prices): RawRow[] {
   return [...rows("cme"), ...rows("mcx")];
 }
 
-/** Bid/ask per instrument; a row whose quote is more than 10 s old is marked stale. */
-export function RawPriceTable({ prices }: { prices: Prices }) {
+const DELAYED_TITLE =
+  "Delayed: its source publishes late on purpose (Yahoo's futures, for one, run 10–15 minutes behind the exchange). A spread built on it is an indication, not a price to trade on.";
+const LAST_ONLY_TITLE =
+  "Last traded price on both sides: the source gave no bid/ask, so this commodity's BUY and SELL spreads coincide.";
+
+/** Why a row is stale: its provider cannot update it, or its quote is older than 10 s. */
+function staleness(
+  book: BookEntry | undefined,
+  provider: ProviderHealth | undefined,
+  now: number,
+): string | undefined {
+  if (provider && isCut(provider.state, book?.delayed === true)) {
+    return `${providerLabel(provider.name)} is ${STATE_TEXT[provider.state]}: this price is not being updated.`;
+  }
+  // A delayed source's timestamps are old by design; its provider's state says whether it flows.
+  if (book?.delayed) return undefined;
+  if (isStale(book?.timestamp, now)) return "No update for more than 10 seconds.";
+  return undefined;
+}
+
+interface RawPriceTableProps {
+  prices: Prices;
+  /** The server's feed health, for the source line and for rows whose provider is down. */
+  health?: FeedHealthQuery;
+}
+
+/**
+ * Bid/ask per instrument under a line naming where they come from. A row is marked stale when
+ * its quote is more than 10 s old or its provider is down; delayed and last-only prices are
+ * tagged.
+ */
+export function RawPriceTable({ prices, health }: RawPriceTableProps) {
   const now = useNow();
+  const byKey = providersByKey(health?.data?.providers);
   return (
     <Panel
       title="Prices"
       className="panel--raw"
+      note={
+        health && (
+          <SourceLine
+            health={health.data}
+            fetchedAt={health.dataUpdatedAt}
+            failed={health.isError}
+            prices={prices}
+            now={now}
+          />
+        )
+      }
       footer={<p className="last-updated">Last updated: {formatIstTimestamp(prices.timestamp)}</p>}
     >
       <table className="data-table" aria-label="Prices">
@@ -54,7 +105,8 @@ export function RawPriceTable({ prices }: { prices: Prices }) {
         </thead>
         <tbody>
           {rawRows(prices).map(({ source, key, name, book }) => {
-            const stale = isStale(book?.timestamp, now);
+            const staleWhy = staleness(book, byKey.get(key), now);
+            const stale = staleWhy !== undefined;
             const decimals = rawPriceDecimals(source, key);
             return (
               <tr
@@ -74,7 +126,21 @@ export function RawPriceTable({ prices }: { prices: Prices }) {
                 </td>
                 <td className="timestamp" data-col="timestamp">
                   <Timestamp epochMs={book?.timestamp} />
-                  {stale && <span className="stale-badge">stale</span>}
+                  {book?.delayed && (
+                    <span className="price-tag" data-tag="delayed" title={DELAYED_TITLE}>
+                      delayed
+                    </span>
+                  )}
+                  {book?.lastOnly && (
+                    <span className="price-tag" data-tag="last-only" title={LAST_ONLY_TITLE}>
+                      last
+                    </span>
+                  )}
+                  {stale && (
+                    <span className="stale-badge" title={staleWhy}>
+                      stale
+                    </span>
+                  )}
                 </td>
               </tr>
             );

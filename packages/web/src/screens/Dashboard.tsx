@@ -15,6 +15,7 @@ import { SpreadTable } from "../components/SpreadTable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useAlertList } from "../hooks/useAlerts.ts";
 import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
+import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
 import type { SessionUser } from "../session/cache.ts";
@@ -26,6 +27,7 @@ interface ModalTarget {
 
 export function Dashboard({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted } = useMarketSnapshot();
+  const health = useFeedHealth();
   // Spec §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
   const alertsOn = user.alerts_enabled;
   const list = useAlertList(alertsOn);
@@ -70,7 +72,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
         </div>
         {alertsOn && sectionShown && <AlertsSection />}
         {snapshot ? (
-          <MarketTables snapshot={snapshot} alerts={rowAlerts} />
+          <MarketTables snapshot={snapshot} alerts={rowAlerts} health={health} />
         ) : (
           <p className="loading">Loading prices…</p>
         )}
@@ -90,7 +92,13 @@ export function Dashboard({ user }: { user: SessionUser }) {
   );
 }
 
-function MarketTables({ snapshot, alerts }: { snapshot: MarketSnapshot; alerts?: RowAlerts }) {
+interface MarketTablesProps {
+  snapshot: MarketSnapshot;
+  alerts?: RowAlerts;
+  health: FeedHealthQuery;
+}
+
+function MarketTables({ snapshot, alerts, health }: MarketTablesProps) {
   const { prices, calculations } = snapshot;
   const spotRows = spotSpreadRows(prices);
   const indexRow = indexSpreadRow(prices);
@@ -102,7 +110,7 @@ function MarketTables({ snapshot, alerts }: { snapshot: MarketSnapshot; alerts?:
       <div className="dashboard__side">
         {spotRows.length > 0 && <SpotSpreadTable rows={spotRows} />}
         {indexRow && <IndexSpreadTable row={indexRow} />}
-        <RawPriceTable prices={prices} />
+        <RawPriceTable prices={prices} health={health} />
       </div>
     </div>
   );
