@@ -1,6 +1,8 @@
 import { Link } from "wouter";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { AddUserForm } from "../components/admin/AddUserForm.tsx";
+import { KiteConnectedNotice } from "../components/admin/KiteConnectedNotice.tsx";
+import { MarketDataHealth } from "../components/admin/MarketDataHealth.tsx";
 import { UserList } from "../components/admin/UserList.tsx";
 import { Section } from "../components/Section.tsx";
 import type { SessionUser } from "../session/cache.ts";
@@ -12,6 +14,7 @@ export function Admin({ user }: { user: SessionUser }) {
         <Link href="/">Back to Dashboard</Link>
       </AppHeader>
       <main className="screen">
+        <KiteConnectedNotice />
         <section className="screen__group" aria-labelledby="user-management">
           <h2 id="user-management" className="screen__heading">
             User Management
@@ -25,6 +28,9 @@ export function Admin({ user }: { user: SessionUser }) {
             </Section>
           </div>
         </section>
+        <Section title="Market Data Health" className="section--flush section--health">
+          <MarketDataHealth />
+        </Section>
         <Section title="System Settings">
           <p className="muted">System settings will be available in a future update.</p>
         </Section>
