@@ -63,3 +63,15 @@ describe("dashboard with the simulator", () => {
     expect(stale).toEqual(Array(10).fill("false"));
   });
 });
+
+describe("the source line with the simulator", () => {
+  it("names the simulator as the one live source", async () => {
+    const simulator = page
+      .getByRole("list", { name: "Price sources" })
+      .locator("[data-provider='simulator'][data-state='live']");
+    await simulator.waitFor(WAIT);
+    expect(await simulator.textContent()).toMatch(/^Simulator · live · \d+ s ago$/);
+    expect(await page.locator(".source-line li").count()).toBe(1);
+    expect(await page.locator("tr[data-key] .price-tag").count()).toBe(0);
+  });
+});
