@@ -2,17 +2,36 @@ import {
   observeCrossing,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
+  type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
 import {
   type Database,
   listWatchedAlerts,
-  recordTelegramFiring,
+  recordTelegramFirings,
   type WatchedAlert,
 } from "@spreadwatch/db";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
+
+interface Firing {
+  symbol: SpreadSymbol;
+  entry: WatchEntry;
+  side: ThresholdSide;
+  spread: number;
+}
+
+/** Watched alerts grouped by symbol, built in one pass. */
+function bySymbol(alerts: readonly WatchedAlert[]): Map<string, WatchEntry[]> {
+  const groups = new Map<string, WatchEntry[]>();
+  for (const alert of alerts) {
+    const group = groups.get(alert.commodityType);
+    if (group) group.push(toEntry(alert));
+    else groups.set(alert.commodityType, [toEntry(alert)]);
+  }
+  return groups;
+}
 
 function toEntry(alert: WatchedAlert): WatchEntry {
   return {
@@ -44,14 +63,8 @@ export class AlertEngine {
   ) {}
 
   start(): void {
-    const bySymbol = new Map<string, WatchEntry[]>();
-    for (const alert of listWatchedAlerts(this.db)) {
-      bySymbol.set(alert.commodityType, [
-        ...(bySymbol.get(alert.commodityType) ?? []),
-        toEntry(alert),
-      ]);
-    }
-    for (const [symbol, index] of this.indexes) index.replaceAll(bySymbol.get(symbol) ?? []);
+    const groups = bySymbol(listWatchedAlerts(this.db));
+    for (const [symbol, index] of this.indexes) index.replaceAll(groups.get(symbol) ?? []);
     for (const symbol of SPREAD_SYMBOLS) {
       const spread = this.hub.snapshot().calculations[symbol]?.spread;
       if (spread !== undefined) this.lastSpread.set(symbol, spread);
@@ -65,15 +78,8 @@ export class AlertEngine {
 
   /** Re-reads one user's watched alerts: after an alert change, a permission toggle or a (dis)connect. */
   refreshUser(userId: number): void {
-    const bySymbol = new Map<string, WatchEntry[]>();
-    for (const alert of listWatchedAlerts(this.db, userId)) {
-      bySymbol.set(alert.commodityType, [
-        ...(bySymbol.get(alert.commodityType) ?? []),
-        toEntry(alert),
-      ]);
-    }
-    for (const [symbol, index] of this.indexes)
-      index.replaceUser(userId, bySymbol.get(symbol) ?? []);
+    const groups = bySymbol(listWatchedAlerts(this.db, userId));
+    for (const [symbol, index] of this.indexes) index.replaceUser(userId, groups.get(symbol) ?? []);
   }
 
   get watchedCount(): number {
@@ -83,7 +89,8 @@ export class AlertEngine {
   }
 
   private onUpdate(update: HubUpdate): void {
-    let queued = false;
+    const at = update.quote.ts;
+    const firings: Firing[] = [];
     for (const symbol of update.symbols) {
       const spread = update.calculations[symbol]?.spread;
       if (spread === undefined) continue;
@@ -93,51 +100,57 @@ export class AlertEngine {
       if (previous === undefined) continue;
       const index = this.indexes.get(symbol) as ThresholdIndex;
       for (const entry of index.crossedBy(previous, spread)) {
-        if (this.fire(symbol, entry, previous, spread, update.quote.ts)) queued = true;
+        const side = this.firingSide(entry, previous, spread, at);
+        if (side) firings.push({ symbol, entry, side, spread });
       }
     }
-    if (queued) this.onQueued();
+    if (firings.length > 0) this.record(firings, at);
   }
 
-  private fire(
-    symbol: SpreadSymbol,
+  /** The side the alert fires on, or undefined when the core rule (or a replay) says not to. */
+  private firingSide(
     entry: WatchEntry,
     previous: number,
     spread: number,
     at: number,
-  ): boolean {
+  ): ThresholdSide | undefined {
     // A crossing at or before the last firing was already sent: the same quotes played again
     // after a restart (a replay) must not send duplicates.
-    if (entry.lastFiredAt !== undefined && at <= entry.lastFiredAt) return false;
+    if (entry.lastFiredAt !== undefined && at <= entry.lastFiredAt) return undefined;
     const state = {
       side: thresholdSide(previous, entry.threshold),
       lastFiredAt: entry.lastFiredAt,
     };
     const crossing = observeCrossing(state, entry.threshold, spread, at);
-    if (!crossing.fired || !crossing.side) return false;
-    const side = crossing.side;
-    const recorded = recordTelegramFiring(this.db, {
-      alertId: entry.id,
-      at,
-      now: Date.now(),
-      text: (alert) =>
-        alertMessage({
-          commodityType: symbol,
-          threshold: entry.threshold,
-          spread,
-          side,
-          at,
-          count: alert.telegramNotificationCount,
-          limit: alert.maxNotifications,
-        }),
+    return crossing.fired ? crossing.side : undefined;
+  }
+
+  /** Writes one update's firings in one transaction, then wakes the sender once. */
+  private record(firings: readonly Firing[], at: number): void {
+    const now = Date.now();
+    const results = recordTelegramFirings(
+      this.db,
+      firings.map(({ symbol, entry, side, spread }) => ({
+        alertId: entry.id,
+        at,
+        now,
+        text: (alert) =>
+          alertMessage({
+            commodityType: symbol,
+            threshold: entry.threshold,
+            spread,
+            side,
+            at,
+            count: alert.telegramNotificationCount,
+            limit: alert.maxNotifications,
+          }),
+      })),
+    );
+    firings.forEach(({ symbol, entry }, i) => {
+      const recorded = results[i];
+      if (recorded) entry.lastFiredAt = at;
+      if (!recorded?.alert.enabled) this.indexes.get(symbol)?.remove(entry.id);
     });
-    const index = this.indexes.get(symbol) as ThresholdIndex;
-    if (!recorded) {
-      index.remove(entry.id);
-      return false;
-    }
-    entry.lastFiredAt = at;
-    if (!recorded.alert.enabled) index.remove(entry.id);
-    return true;
+    if (results.some((r) => r !== undefined)) this.onQueued();
   }
 }

@@ -37,6 +37,7 @@ export class SnapshotBroadcaster {
   private version = 0;
   private cached: { version: number; text: string } | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
@@ -46,7 +47,14 @@ export class SnapshotBroadcaster {
   ) {
     this.unsubscribe = hub.subscribe(() => {
       this.version++;
-      this.flush();
+      // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
+      // the burst is in, still in the same turn of the event loop, not on its first quote.
+      if (this.flushQueued) return;
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
     });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
