@@ -1,6 +1,4 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeTelegram } from "../../api/test/fake-telegram.ts";
+import { describe, expect, it } from "vitest";
 import {
   addAlertButton,
   alertsPanel,
@@ -15,15 +13,9 @@ import {
 import { playedSounds, spyOnAudio } from "./audio-spy.ts";
 import { answerDialogs } from "./dialogs.ts";
 import { GOLD_SWING, goldSwingCsv } from "./fixtures.ts";
-import {
-  createUsers,
-  launchBrowser,
-  login,
-  newPage,
-  type RunningApp,
-  startApp,
-} from "./harness.ts";
+import { startApp, telegramEnv } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { signedInSuite } from "./suite.ts";
 
 // GC_BUY swings between +128.38 and +88.38 every 2 s for as long as the file runs (replay at
 // speed 1), so an alert at 100 made at any moment sees its first crossing within 2 s of the
@@ -34,38 +26,22 @@ const CHAT_ID = "4242";
 
 const DAVE = { username: "dave", password: "dave-secret", alerts_enabled: true };
 
-let telegram: FakeTelegram;
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  telegram = await new FakeTelegram().start();
-  app = await startApp({
-    feed: "replay",
-    replayCsv: goldSwingCsv(Date.now() + 5_000, TICKS),
-    replaySpeed: 1,
-    env: {
-      TELEGRAM_BOT_TOKEN: "123456:e2e-token",
-      TELEGRAM_BOT_USERNAME: "spreadwatch_bot",
-      TELEGRAM_API_ROOT: telegram.apiRoot,
-    },
-  });
-  await createUsers(app.url, [DAVE]);
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await spyOnAudio(page);
-  await login(page, app.url, DAVE.username, DAVE.password);
-  await addAlertButton(page, "GC_BUY").waitFor();
+const suite = signedInSuite({
+  telegram: {},
+  app: ({ telegram }) =>
+    startApp({
+      feed: "replay",
+      replayCsv: goldSwingCsv(Date.now() + 5_000, TICKS),
+      replaySpeed: 1,
+      env: telegramEnv(telegram.apiRoot),
+    }),
+  users: [DAVE],
+  beforeLogin: spyOnAudio,
+  as: DAVE,
+  waitFor: (page) => addAlertButton(page, "GC_BUY"),
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await telegram?.stop();
-});
-
-const notifications = () => popup(page).locator("[data-notification]");
+const notifications = () => popup(suite.page).locator("[data-notification]");
 
 /** What the popup says, item by item, newest first. */
 function shown(): Promise<Array<{ title: string; message: string }>> {
@@ -86,28 +62,28 @@ function expectedFiring(threshold: string) {
 }
 
 async function deleteAllGoldBuyAlerts(): Promise<void> {
-  await bells(page, "GC_BUY").first().click();
-  const dialogs = answerDialogs(page, [true, true]);
-  await modal(page).getByRole("button", { name: "Delete All" }).click();
+  await bells(suite.page, "GC_BUY").first().click();
+  const dialogs = answerDialogs(suite.page, [true, true]);
+  await modal(suite.page).getByRole("button", { name: "Delete All" }).click();
   expect(await dialogs).toEqual([
     "Are you sure you want to delete ALL alerts for GC_BUY?",
     "All alerts for GC_BUY have been deleted.",
   ]);
-  await bells(page, "GC_BUY").first().waitFor({ state: "detached" });
+  await bells(suite.page, "GC_BUY").first().waitFor({ state: "detached" });
 }
 
 describe("the browser watcher", () => {
   it("shows no popup before anything fired", async () => {
-    expect(await popup(page).count()).toBe(0);
+    expect(await popup(suite.page).count()).toBe(0);
   });
 
   it("fires on a crossing: posts the trigger, plays the sound at the side's pitch, notifies", async () => {
-    const triggers = recordRequests(page, procedure("alerts.trigger"));
-    await addAlertButton(page, "GC_BUY").click();
-    await thresholdInput(page).fill("100");
-    await modal(page).getByLabel("Alert Sound").selectOption("bell");
-    await modal(page).getByRole("button", { name: "Create Alert" }).click();
-    await modal(page).waitFor({ state: "detached" });
+    const triggers = recordRequests(suite.page, procedure("alerts.trigger"));
+    await addAlertButton(suite.page, "GC_BUY").click();
+    await thresholdInput(suite.page).fill("100");
+    await modal(suite.page).getByLabel("Alert Sound").selectOption("bell");
+    await modal(suite.page).getByRole("button", { name: "Create Alert" }).click();
+    await modal(suite.page).waitFor({ state: "detached" });
 
     await notifications().first().waitFor(WAIT);
     const [first, ...rest] = await shown();
@@ -117,13 +93,13 @@ describe("the browser watcher", () => {
     expect([texts.above, texts.below]).toContain(first?.message);
     const rate = first?.message === texts.above ? 1.5 : 0.75;
 
-    const played = (await playedSounds(page)).filter((s) => s.src === "/sounds/bell.wav");
+    const played = (await playedSounds(suite.page)).filter((s) => s.src === "/sounds/bell.wav");
     expect(played).toEqual([{ src: "/sounds/bell.wav", rate, preservesPitch: false }]);
     expect(triggers).toHaveLength(1);
   });
 
   it("counts the firing in the bell's tooltip and the panel", async () => {
-    const lines = await waitForTooltipLine(page, bells(page, "GC_BUY"), "Count: 1");
+    const lines = await waitForTooltipLine(suite.page, bells(suite.page, "GC_BUY"), "Count: 1");
     expect(lines).toEqual([
       "Threshold: 100.00",
       "Status: Enabled",
@@ -132,21 +108,21 @@ describe("the browser watcher", () => {
       "Limit: 1",
       "Count: 1",
     ]);
-    await page.mouse.move(0, 0);
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
-    const lastBrowser = alertsPanel(page).locator("[data-field='last-browser']");
+    await suite.page.mouse.move(0, 0);
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
+    const lastBrowser = alertsPanel(suite.page).locator("[data-field='last-browser']");
     expect(await lastBrowser.textContent()).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}, .+ IST$/);
-    expect(await alertsPanel(page).locator("[data-field='last-telegram']").textContent()).toBe(
-      "Never",
-    );
+    expect(
+      await alertsPanel(suite.page).locator("[data-field='last-telegram']").textContent(),
+    ).toBe("Never");
   });
 
   it("keeps the newest 10 notifications, newest first, each dismissible, and Clear All", async () => {
     // Eleven more alerts on the same spread, all crossing at the next swing.
-    const triggers = recordRequests(page, procedure("alerts.trigger"));
+    const triggers = recordRequests(suite.page, procedure("alerts.trigger"));
     const thresholds = Array.from({ length: 11 }, (_, i) => 101 + i);
     for (const threshold of thresholds) {
-      const created = await rest(page, "POST", "/api/alerts", {
+      const created = await rest(suite.page, "POST", "/api/alerts", {
         commodityType: "GC_BUY",
         threshold,
         soundId: "ding",
@@ -154,7 +130,7 @@ describe("the browser watcher", () => {
       expect(created.status).toBe(200);
     }
     // The watcher picks them up at its next 15 s poll; then they fire within one swing.
-    await page.waitForFunction(
+    await suite.page.waitForFunction(
       () => document.querySelectorAll("[data-notification]").length >= 10,
       undefined,
       WAIT,
@@ -179,22 +155,22 @@ describe("the browser watcher", () => {
     const before = await shown();
     await notifications().first().getByRole("button", { name: "Dismiss notification" }).click();
     expect(await shown()).toEqual(before.slice(1));
-    await popup(page).getByRole("button", { name: "Clear All" }).click();
-    await popup(page).waitFor({ state: "detached" });
+    await popup(suite.page).getByRole("button", { name: "Clear All" }).click();
+    await popup(suite.page).waitFor({ state: "detached" });
   });
 });
 
 describe("the server's Telegram alerts", () => {
   it("sends the alert to Telegram up to its limit, then the list shows it disabled", async () => {
-    const connected = await rest(page, "POST", "/api/telegram/connect", { chatId: CHAT_ID });
+    const connected = await rest(suite.page, "POST", "/api/telegram/connect", { chatId: CHAT_ID });
     expect(connected.json).toEqual({ status: "success", connected: true });
-    const sentBefore = telegram.textsTo(CHAT_ID).length;
+    const sentBefore = suite.telegram.textsTo(CHAT_ID).length;
     // Connected behind the page's back: a reload shows it, as coming back from Profile would.
-    await page.reload();
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
-    await page.locator("[data-telegram='connected']").waitFor();
+    await suite.page.reload();
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
+    await suite.page.locator("[data-telegram='connected']").waitFor();
 
-    const panel = alertsPanel(page);
+    const panel = alertsPanel(suite.page);
     await panel.getByRole("button", { name: "Add Alert" }).click();
     const form = panel.getByRole("form", { name: "Add Alert" });
     await form.getByLabel("Commodity").selectOption({ label: "Gold Buy" });
@@ -205,8 +181,8 @@ describe("the server's Telegram alerts", () => {
 
     const item = panel.locator("li.alert-item");
     await item.waitFor();
-    await telegram.waitFor(telegram.received.length + 1);
-    const sent = telegram.textsTo(CHAT_ID).slice(sentBefore);
+    await suite.telegram.waitFor(suite.telegram.received.length + 1);
+    const sent = suite.telegram.textsTo(CHAT_ID).slice(sentBefore);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain("Gold Buy spread alert");
 
@@ -215,13 +191,13 @@ describe("the server's Telegram alerts", () => {
     expect(await item.locator("[data-field='telegram-limit']").textContent()).toBe("1/1");
     expect(await item.locator("[data-field='telegram']").textContent()).toBe("On");
     expect(await item.locator("[data-field='last-telegram']").textContent()).toMatch(/IST$/);
-    await spreadRow(page, "GC_BUY").locator("button.bell--off").waitFor();
-    await waitForTooltipLine(page, bells(page, "GC_BUY"), "Telegram sent: 1/1");
-    await page.mouse.move(0, 0);
+    await spreadRow(suite.page, "GC_BUY").locator("button.bell--off").waitFor();
+    await waitForTooltipLine(suite.page, bells(suite.page, "GC_BUY"), "Telegram sent: 1/1");
+    await suite.page.mouse.move(0, 0);
   });
 
   it("starts counting again when the alert is enabled again", async () => {
-    const item = alertsPanel(page).locator("li.alert-item");
+    const item = alertsPanel(suite.page).locator("li.alert-item");
     await item.getByRole("button", { name: "Enable" }).click();
     await item.locator(".state-badge").getByText("Enabled", { exact: true }).waitFor();
     expect(await item.locator("[data-field='telegram-limit']").textContent()).toBe("0/1");

@@ -1,5 +1,4 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addAlertButton,
   alertsPanel,
@@ -13,16 +12,10 @@ import {
 } from "./alerts.ts";
 import { failPlay, playedSounds, spyOnAudio, startedTones } from "./audio-spy.ts";
 import { answerDialogs, answerNextDialog } from "./dialogs.ts";
-import { fixtureCsv } from "./fixtures.ts";
-import {
-  createUsers,
-  launchBrowser,
-  login,
-  newPage,
-  type RunningApp,
-  startApp,
-} from "./harness.ts";
+import { freshFixture } from "./fixtures.ts";
+import { login, newPage, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { signedInSuite } from "./suite.ts";
 
 // The fixture's spreads hold still here, so no alert fires: this file is about the alert UI.
 // Firing is alert-firing.test.ts; Telegram on the profile is telegram.test.ts.
@@ -30,26 +23,15 @@ import { procedure, recordRequests } from "./requests.ts";
 const ALICE = { username: "alice", password: "alice-secret", alerts_enabled: true };
 const BOB = { username: "bob", password: "bob-secret", alerts_enabled: false };
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startApp({ feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000) });
-  await createUsers(app.url, [ALICE, BOB]);
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await spyOnAudio(page);
-  await login(page, app.url, ALICE.username, ALICE.password);
-  await addAlertButton(page, "GC_BUY").waitFor();
+const suite = signedInSuite({
+  app: () => startApp(freshFixture()),
+  users: [ALICE, BOB],
+  beforeLogin: spyOnAudio,
+  as: ALICE,
+  waitFor: (page) => addAlertButton(page, "GC_BUY"),
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-const modalButton = (name: string) => modal(page).getByRole("button", { name, exact: true });
+const modalButton = (name: string) => modal(suite.page).getByRole("button", { name, exact: true });
 
 /** Opens the Create modal on a row, fills it and creates the alert; returns what was sent. */
 async function createInModal(
@@ -57,24 +39,24 @@ async function createInModal(
   threshold: string,
   options: { sound?: string; telegramLimit?: string } = {},
 ): Promise<Record<string, unknown>> {
-  await addAlertButton(page, symbol).click();
-  await thresholdInput(page).fill(threshold);
-  if (options.sound) await modal(page).getByLabel("Alert Sound").selectOption(options.sound);
+  await addAlertButton(suite.page, symbol).click();
+  await thresholdInput(suite.page).fill(threshold);
+  if (options.sound) await modal(suite.page).getByLabel("Alert Sound").selectOption(options.sound);
   if (options.telegramLimit) {
-    await modal(page).getByLabel("Send Telegram Notification").check();
-    await modal(page).getByLabel("Notification Limit").selectOption(options.telegramLimit);
+    await modal(suite.page).getByLabel("Send Telegram Notification").check();
+    await modal(suite.page).getByLabel("Notification Limit").selectOption(options.telegramLimit);
   }
-  const sent = page.waitForRequest(procedure("alerts.create"));
+  const sent = suite.page.waitForRequest(procedure("alerts.create"));
   await modalButton("Create Alert").click();
-  await modal(page).waitFor({ state: "detached" });
+  await modal(suite.page).waitFor({ state: "detached" });
   return trpcInput(await sent);
 }
 
 describe("a user without alerts_enabled", () => {
   it("sees 'No alerts' in every row, no alerts section and no alert calls", async () => {
-    const bobPage = await newPage(browser);
+    const bobPage = await newPage(suite.browser);
     const listCalls = recordRequests(bobPage, procedure("alerts.list"));
-    await login(bobPage, app.url, BOB.username, BOB.password);
+    await login(bobPage, suite.app.url, BOB.username, BOB.password);
     await bobPage.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
     const cells = await bobPage.locator("tr[data-symbol] [data-col='alerts']").allTextContents();
     expect(cells).toEqual(Array(10).fill("No alerts"));
@@ -87,14 +69,14 @@ describe("a user without alerts_enabled", () => {
 
 describe("the create/edit modal", () => {
   it("offers a plus button on every row and no bells before any alert exists", async () => {
-    expect(await page.getByRole("button", { name: "Add new alert" }).count()).toBe(10);
-    expect(await page.locator("button.bell[data-alert-id]").count()).toBe(0);
+    expect(await suite.page.getByRole("button", { name: "Add new alert" }).count()).toBe(10);
+    expect(await suite.page.locator("button.bell[data-alert-id]").count()).toBe(0);
   });
 
   it("opens Create Alert for the row with the spec's fields", async () => {
-    await addAlertButton(page, "SI_BUY").click();
-    await modal(page).getByRole("heading", { name: "Create Alert for SI_BUY" }).waitFor();
-    const sound = modal(page).getByLabel("Alert Sound");
+    await addAlertButton(suite.page, "SI_BUY").click();
+    await modal(suite.page).getByRole("heading", { name: "Create Alert for SI_BUY" }).waitFor();
+    const sound = modal(suite.page).getByLabel("Alert Sound");
     expect(await sound.locator("option").allTextContents()).toEqual([
       "Beep",
       "Chime",
@@ -102,12 +84,14 @@ describe("the create/edit modal", () => {
       "Alert",
     ]);
     expect(await sound.inputValue()).toBe("beep");
-    await modal(page).getByRole("button", { name: "Test sound" }).waitFor();
-    expect(await modal(page).getByLabel("Enable Alert").isChecked()).toBe(true);
-    expect(await modal(page).getByLabel("Send Telegram Notification").isChecked()).toBe(false);
-    expect(await modal(page).getByLabel("Notification Limit").count()).toBe(0);
-    await modal(page).getByLabel("Send Telegram Notification").check();
-    const limit = modal(page).getByLabel("Notification Limit");
+    await modal(suite.page).getByRole("button", { name: "Test sound" }).waitFor();
+    expect(await modal(suite.page).getByLabel("Enable Alert").isChecked()).toBe(true);
+    expect(await modal(suite.page).getByLabel("Send Telegram Notification").isChecked()).toBe(
+      false,
+    );
+    expect(await modal(suite.page).getByLabel("Notification Limit").count()).toBe(0);
+    await modal(suite.page).getByLabel("Send Telegram Notification").check();
+    const limit = modal(suite.page).getByLabel("Notification Limit");
     expect(await limit.locator("option").allTextContents()).toEqual([
       "1 notification",
       "3 notifications",
@@ -120,7 +104,7 @@ describe("the create/edit modal", () => {
   });
 
   it("lets only an optional minus, digits and one point into the threshold", async () => {
-    const input = thresholdInput(page);
+    const input = thresholdInput(suite.page);
     await input.fill("");
     await input.pressSequentially("-12a.3.4-5e");
     expect(await input.inputValue()).toBe("-12.345");
@@ -133,21 +117,21 @@ describe("the create/edit modal", () => {
   });
 
   it("refuses a threshold that is not a number, in an alert dialog, without a request", async () => {
-    const sent = recordRequests(page, procedure("alerts.create"));
+    const sent = recordRequests(suite.page, procedure("alerts.create"));
     for (const text of ["", "-", "."]) {
-      await thresholdInput(page).fill(text);
-      const message = answerNextDialog(page);
+      await thresholdInput(suite.page).fill(text);
+      const message = answerNextDialog(suite.page);
       await modalButton("Create Alert").click();
       expect(await message).toBe("Please enter a valid number for the threshold.");
     }
     expect(sent).toEqual([]);
-    await modal(page).waitFor();
+    await modal(suite.page).waitFor();
   });
 
   it("closes on Cancel without saving", async () => {
-    const sent = recordRequests(page, procedure("alerts.create"));
+    const sent = recordRequests(suite.page, procedure("alerts.create"));
     await modalButton("Cancel").click();
-    await modal(page).waitFor({ state: "detached" });
+    await modal(suite.page).waitFor({ state: "detached" });
     expect(sent).toEqual([]);
   });
 
@@ -162,14 +146,14 @@ describe("the create/edit modal", () => {
       enabled: true,
       maxNotifications: 3,
     });
-    const bell = bells(page, "SI_BUY");
+    const bell = bells(suite.page, "SI_BUY");
     await bell.waitFor();
     expect(await bell.getAttribute("class")).toContain("bell--on");
     expect(await bell.locator(".bell__badge").count()).toBe(1);
   });
 
   it("shows the alert's settings in the bell's tooltip", async () => {
-    expect(await tooltipLines(page, bells(page, "SI_BUY"))).toEqual([
+    expect(await tooltipLines(suite.page, bells(suite.page, "SI_BUY"))).toEqual([
       "Threshold: -250.50",
       "Status: Enabled",
       "Sound: Chime",
@@ -178,78 +162,78 @@ describe("the create/edit modal", () => {
       "Count: 0",
       "Telegram sent: 0/3",
     ]);
-    await page.mouse.move(0, 0);
-    await page.getByRole("tooltip").waitFor({ state: "detached" });
+    await suite.page.mouse.move(0, 0);
+    await suite.page.getByRole("tooltip").waitFor({ state: "detached" });
   });
 
   it("opens Edit Alert from the bell with the alert's values, and updates it", async () => {
-    await bells(page, "SI_BUY").click();
-    await modal(page).getByRole("heading", { name: "Edit Alert for SI_BUY" }).waitFor();
-    expect(await thresholdInput(page).inputValue()).toBe("-250.5");
-    expect(await modal(page).getByLabel("Alert Sound").inputValue()).toBe("chime");
-    expect(await modal(page).getByLabel("Send Telegram Notification").isChecked()).toBe(true);
-    expect(await modal(page).getByLabel("Notification Limit").inputValue()).toBe("3");
+    await bells(suite.page, "SI_BUY").click();
+    await modal(suite.page).getByRole("heading", { name: "Edit Alert for SI_BUY" }).waitFor();
+    expect(await thresholdInput(suite.page).inputValue()).toBe("-250.5");
+    expect(await modal(suite.page).getByLabel("Alert Sound").inputValue()).toBe("chime");
+    expect(await modal(suite.page).getByLabel("Send Telegram Notification").isChecked()).toBe(true);
+    expect(await modal(suite.page).getByLabel("Notification Limit").inputValue()).toBe("3");
     await modalButton("Delete").waitFor();
     expect(await modalButton("Delete All").count()).toBe(0);
 
-    await thresholdInput(page).fill("-260");
-    await modal(page).getByLabel("Notification Limit").selectOption("1");
-    await modal(page).getByLabel("Enable Alert").uncheck();
-    const sent = page.waitForRequest(procedure("alerts.update"));
+    await thresholdInput(suite.page).fill("-260");
+    await modal(suite.page).getByLabel("Notification Limit").selectOption("1");
+    await modal(suite.page).getByLabel("Enable Alert").uncheck();
+    const sent = suite.page.waitForRequest(procedure("alerts.update"));
     await modalButton("Update Alert").click();
-    await modal(page).waitFor({ state: "detached" });
+    await modal(suite.page).waitFor({ state: "detached" });
     const input = trpcInput(await sent);
     expect(input).toMatchObject({ threshold: -260, enabled: false, maxNotifications: null });
 
-    const bell = bells(page, "SI_BUY");
-    await spreadRow(page, "SI_BUY").locator("button.bell--off").waitFor();
+    const bell = bells(suite.page, "SI_BUY");
+    await spreadRow(suite.page, "SI_BUY").locator("button.bell--off").waitFor();
     expect(await bell.locator(".bell__badge").count()).toBe(0);
-    const lines = await tooltipLines(page, bell);
+    const lines = await tooltipLines(suite.page, bell);
     expect(lines.slice(0, 2)).toEqual(["Threshold: -260.00", "Status: Disabled"]);
     expect(lines).toContain("Limit: 1");
   });
 
   it("asks before deleting one alert, and keeps it when told no", async () => {
-    await bells(page, "SI_BUY").click();
-    const asked = answerNextDialog(page, false);
+    await bells(suite.page, "SI_BUY").click();
+    const asked = answerNextDialog(suite.page, false);
     await modalButton("Delete").click();
     expect(await asked).toBe("Are you sure you want to delete this alert?");
-    await modal(page).waitFor();
-    expect(await bells(page, "SI_BUY").count()).toBe(1);
-    const confirmed = answerNextDialog(page, true);
+    await modal(suite.page).waitFor();
+    expect(await bells(suite.page, "SI_BUY").count()).toBe(1);
+    const confirmed = answerNextDialog(suite.page, true);
     await modalButton("Delete").click();
     await confirmed;
-    await modal(page).waitFor({ state: "detached" });
-    await bells(page, "SI_BUY").waitFor({ state: "detached" });
+    await modal(suite.page).waitFor({ state: "detached" });
+    await bells(suite.page, "SI_BUY").waitFor({ state: "detached" });
   });
 
   it("deletes all of a symbol's alerts after confirming, and says so", async () => {
     expect(await createInModal("CL_SELL", "-5")).toMatchObject({ maxNotifications: null });
     await createInModal("CL_SELL", "-2.5");
     await createInModal("CL_BUY", "4");
-    await bells(page, "CL_SELL").nth(1).waitFor();
+    await bells(suite.page, "CL_SELL").nth(1).waitFor();
 
-    await bells(page, "CL_SELL").first().click();
+    await bells(suite.page, "CL_SELL").first().click();
     await modalButton("Delete All").waitFor();
-    const refused = answerNextDialog(page, false);
+    const refused = answerNextDialog(suite.page, false);
     await modalButton("Delete All").click();
     expect(await refused).toBe("Are you sure you want to delete ALL alerts for CL_SELL?");
-    expect(await bells(page, "CL_SELL").count()).toBe(2);
+    expect(await bells(suite.page, "CL_SELL").count()).toBe(2);
 
-    const dialogs = answerDialogs(page, [true, true]);
+    const dialogs = answerDialogs(suite.page, [true, true]);
     await modalButton("Delete All").click();
     expect(await dialogs).toEqual([
       "Are you sure you want to delete ALL alerts for CL_SELL?",
       "All alerts for CL_SELL have been deleted.",
     ]);
-    await modal(page).waitFor({ state: "detached" });
-    expect(await bells(page, "CL_SELL").count()).toBe(0);
-    expect(await bells(page, "CL_BUY").count()).toBe(1);
+    await modal(suite.page).waitFor({ state: "detached" });
+    expect(await bells(suite.page, "CL_SELL").count()).toBe(0);
+    expect(await bells(suite.page, "CL_BUY").count()).toBe(1);
   });
 
   it("shows the server's sentence in an alert dialog when it refuses", async () => {
     // 100 alerts is the per-user cap; one exists already (CL_BUY).
-    await page.evaluate(async () => {
+    await suite.page.evaluate(async () => {
       for (let i = 0; i < 99; i++) {
         await fetch("/api/alerts", {
           method: "POST",
@@ -258,57 +242,57 @@ describe("the create/edit modal", () => {
         });
       }
     });
-    await addAlertButton(page, "GC_SELL").click();
-    await thresholdInput(page).fill("50");
-    const message = answerNextDialog(page);
+    await addAlertButton(suite.page, "GC_SELL").click();
+    await thresholdInput(suite.page).fill("50");
+    const message = answerNextDialog(suite.page);
     await modalButton("Create Alert").click();
     expect(await message).toBe("You can have at most 100 alerts. Delete one to add another.");
     await modalButton("Cancel").click();
-    await deleteAllAlertsByRest(page);
+    await deleteAllAlertsByRest(suite.page);
     // Changes made behind the page's back show at the next 15 s poll; a reload is quicker.
-    const listed = page.waitForResponse(procedure("alerts.list"));
-    await page.reload();
+    const listed = suite.page.waitForResponse(procedure("alerts.list"));
+    await suite.page.reload();
     await listed;
-    await addAlertButton(page, "GC_SELL").waitFor();
-    expect(await page.locator("button.bell[data-alert-id]").count()).toBe(0);
+    await addAlertButton(suite.page, "GC_SELL").waitFor();
+    expect(await suite.page.locator("button.bell[data-alert-id]").count()).toBe(0);
   });
 
   it("says the save failed when the request cannot get through", async () => {
-    await page.route(procedure("alerts.create"), (route) => route.abort());
-    await addAlertButton(page, "GC_SELL").click();
-    await thresholdInput(page).fill("50");
-    const message = answerNextDialog(page);
+    await suite.page.route(procedure("alerts.create"), (route) => route.abort());
+    await addAlertButton(suite.page, "GC_SELL").click();
+    await thresholdInput(suite.page).fill("50");
+    const message = answerNextDialog(suite.page);
     await modalButton("Create Alert").click();
     expect(await message).toBe("Failed to save alert. Please try again.");
-    await page.unroute(procedure("alerts.create"));
+    await suite.page.unroute(procedure("alerts.create"));
     await modalButton("Cancel").click();
   });
 
   it("says the delete failed when the request cannot get through", async () => {
     await createInModal("GC_SELL", "50");
-    await page.route(procedure("alerts.delete"), (route) => route.abort());
-    await bells(page, "GC_SELL").click();
-    const dialogs = answerDialogs(page, [true, true]);
+    await suite.page.route(procedure("alerts.delete"), (route) => route.abort());
+    await bells(suite.page, "GC_SELL").click();
+    const dialogs = answerDialogs(suite.page, [true, true]);
     await modalButton("Delete").click();
     expect(await dialogs).toEqual([
       "Are you sure you want to delete this alert?",
       "Failed to delete alert",
     ]);
-    await page.unroute(procedure("alerts.delete"));
+    await suite.page.unroute(procedure("alerts.delete"));
     await modalButton("Cancel").click();
-    expect(await bells(page, "GC_SELL").count()).toBe(1);
+    expect(await bells(suite.page, "GC_SELL").count()).toBe(1);
   });
 
   it("plays the chosen sound from the test-speaker button at the normal pitch", async () => {
-    await addAlertButton(page, "GC_SELL").click();
-    await modal(page).getByLabel("Alert Sound").selectOption("bell");
-    const before = (await playedSounds(page)).length;
-    await modal(page).getByRole("button", { name: "Test sound" }).click();
-    await page.waitForFunction(
+    await addAlertButton(suite.page, "GC_SELL").click();
+    await modal(suite.page).getByLabel("Alert Sound").selectOption("bell");
+    const before = (await playedSounds(suite.page)).length;
+    await modal(suite.page).getByRole("button", { name: "Test sound" }).click();
+    await suite.page.waitForFunction(
       (n) => (window as never as { __played: [] }).__played.length > n,
       before,
     );
-    expect((await playedSounds(page)).at(-1)).toEqual({
+    expect((await playedSounds(suite.page)).at(-1)).toEqual({
       src: "/sounds/bell.wav",
       rate: 1,
       preservesPitch: false,
@@ -318,19 +302,19 @@ describe("the create/edit modal", () => {
 });
 
 describe("the alerts section", () => {
-  const panel = () => alertsPanel(page);
+  const panel = () => alertsPanel(suite.page);
   const form = () => panel().getByRole("form");
   const item = (index = 0) => panel().locator("li.alert-item").nth(index);
   const field = (name: string, index = 0) => item(index).locator(`[data-field='${name}']`);
 
   it("is toggled by Show/Hide Alerts Section", async () => {
     expect(await panel().count()).toBe(0);
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
     await panel().waitFor();
-    await page.getByRole("region", { name: "Telegram Notifications" }).waitFor();
-    await page.getByRole("button", { name: "Hide Alerts Section" }).click();
+    await suite.page.getByRole("region", { name: "Telegram Notifications" }).waitFor();
+    await suite.page.getByRole("button", { name: "Hide Alerts Section" }).click();
     await panel().waitFor({ state: "detached" });
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
     await panel().waitFor();
   });
 
@@ -347,13 +331,13 @@ describe("the alerts section", () => {
   });
 
   it("says when there are no alerts", async () => {
-    const asked = answerNextDialog(page, true);
+    const asked = answerNextDialog(suite.page, true);
     await item().getByRole("button", { name: "Delete" }).click();
     expect(await asked).toBe("Are you sure you want to delete this alert?");
     await panel()
       .getByText("No alerts configured. Add one to get started.", { exact: true })
       .waitFor();
-    expect(await bells(page, "GC_SELL").count()).toBe(0);
+    expect(await bells(suite.page, "GC_SELL").count()).toBe(0);
   });
 
   it("opens the form from Add Alert, with every commodity, 8 sounds and limits 1 to 5", async () => {
@@ -382,7 +366,7 @@ describe("the alerts section", () => {
   });
 
   it("shows an invalid threshold inline, without a request", async () => {
-    const sent = recordRequests(page, procedure("alerts.create"));
+    const sent = recordRequests(suite.page, procedure("alerts.create"));
     await form().getByLabel("Threshold").fill("-");
     await form().getByRole("button", { name: "Create Alert" }).click();
     await panel()
@@ -397,7 +381,7 @@ describe("the alerts section", () => {
     await form().getByLabel("Threshold").fill("0.1");
     await form().getByLabel("Sound", { exact: true }).selectOption("coin");
     await form().getByLabel("Telegram Notification Limit").selectOption("4");
-    const sent = page.waitForRequest(procedure("alerts.create"));
+    const sent = suite.page.waitForRequest(procedure("alerts.create"));
     await form().getByRole("button", { name: "Create Alert" }).click();
     expect(trpcInput(await sent)).toEqual({
       commodityType: "HG_BUY",
@@ -418,49 +402,52 @@ describe("the alerts section", () => {
     expect(await field("telegram").textContent()).toBe("On (Telegram not configured)");
     expect(await field("telegram-limit").textContent()).toBe("0/4");
     // The same list feeds the Spread table's bells.
-    await bells(page, "HG_BUY").waitFor();
+    await bells(suite.page, "HG_BUY").waitFor();
   });
 
   it("keeps a panel-only sound and limit selectable in the modal", async () => {
-    await bells(page, "HG_BUY").click();
-    expect(await modal(page).getByLabel("Alert Sound").inputValue()).toBe("coin");
-    expect(await modal(page).getByLabel("Notification Limit").inputValue()).toBe("4");
+    await bells(suite.page, "HG_BUY").click();
+    expect(await modal(suite.page).getByLabel("Alert Sound").inputValue()).toBe("coin");
+    expect(await modal(suite.page).getByLabel("Notification Limit").inputValue()).toBe("4");
     await modalButton("Cancel").click();
   });
 
   it("plays the alert's sound from Test, falling back to a tone when playback fails", async () => {
     await item().getByRole("button", { name: "Test" }).click();
-    await page.waitForFunction(() =>
+    await suite.page.waitForFunction(() =>
       (window as never as { __played: { src: string }[] }).__played.some(
         (s) => s.src === "/sounds/coin.wav",
       ),
     );
-    expect((await playedSounds(page)).at(-1)).toMatchObject({ src: "/sounds/coin.wav", rate: 1 });
-    await failPlay(page, true);
-    const tones = (await startedTones(page)).length;
+    expect((await playedSounds(suite.page)).at(-1)).toMatchObject({
+      src: "/sounds/coin.wav",
+      rate: 1,
+    });
+    await failPlay(suite.page, true);
+    const tones = (await startedTones(suite.page)).length;
     await item().getByRole("button", { name: "Test" }).click();
-    await page.waitForFunction(
+    await suite.page.waitForFunction(
       (n) => (window as never as { __tones: number[] }).__tones.length > n,
       tones,
     );
-    expect((await startedTones(page)).at(-1)).toBe(440);
-    await failPlay(page, false);
+    expect((await startedTones(suite.page)).at(-1)).toBe(440);
+    await failPlay(suite.page, false);
   });
 
   it("disables and enables an alert, and the bell follows", async () => {
     await item().getByRole("button", { name: "Disable" }).click();
     await item().locator(".state-badge").getByText("Disabled", { exact: true }).waitFor();
-    await spreadRow(page, "HG_BUY").locator("button.bell--off").waitFor();
+    await spreadRow(suite.page, "HG_BUY").locator("button.bell--off").waitFor();
     await item().getByRole("button", { name: "Enable" }).click();
     await item().locator(".state-badge").getByText("Enabled", { exact: true }).waitFor();
-    await spreadRow(page, "HG_BUY").locator("button.bell--on").waitFor();
+    await spreadRow(suite.page, "HG_BUY").locator("button.bell--on").waitFor();
   });
 
   it("says the toggle failed when the request cannot get through", async () => {
-    await page.route(procedure("alerts.update"), (route) => route.abort());
+    await suite.page.route(procedure("alerts.update"), (route) => route.abort());
     await item().getByRole("button", { name: "Disable" }).click();
     await panel().getByText("Failed to toggle alert. Please try again.", { exact: true }).waitFor();
-    await page.unroute(procedure("alerts.update"));
+    await suite.page.unroute(procedure("alerts.update"));
     expect(await item().locator(".state-badge").textContent()).toBe("Enabled");
   });
 
@@ -480,37 +467,37 @@ describe("the alerts section", () => {
       .getByText("Natural Gas Sell reaches -0.2500", { exact: true })
       .waitFor();
     expect(await field("telegram").textContent()).toBe("Off");
-    await bells(page, "NG_SELL").waitFor();
-    expect(await bells(page, "HG_BUY").count()).toBe(0);
+    await bells(suite.page, "NG_SELL").waitFor();
+    expect(await bells(suite.page, "HG_BUY").count()).toBe(0);
   });
 
   it("says the delete failed when the request cannot get through", async () => {
-    await page.route(procedure("alerts.delete"), (route) => route.abort());
-    const asked = answerNextDialog(page, true);
+    await suite.page.route(procedure("alerts.delete"), (route) => route.abort());
+    const asked = answerNextDialog(suite.page, true);
     await item().getByRole("button", { name: "Delete" }).click();
     await asked;
     await panel().getByText("Failed to delete alert", { exact: true }).waitFor();
-    await page.unroute(procedure("alerts.delete"));
+    await suite.page.unroute(procedure("alerts.delete"));
     expect(await panel().locator("li.alert-item").count()).toBe(1);
   });
 
   it("says the list failed to load when it cannot be fetched", async () => {
-    await page.route(procedure("alerts.list"), (route) => route.abort());
-    await page.reload();
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
+    await suite.page.route(procedure("alerts.list"), (route) => route.abort());
+    await suite.page.reload();
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
     await panel()
       .getByText("Failed to load alerts. Please try again.", { exact: true })
       .waitFor({ timeout: 30_000 });
-    await page.unroute(procedure("alerts.list"));
+    await suite.page.unroute(procedure("alerts.list"));
   });
 
   it("says Telegram is not configured when the server has no bot token", async () => {
-    await page
+    await suite.page
       .getByRole("region", { name: "Telegram Notifications" })
       .getByText("Telegram is not configured on this server", { exact: true })
       .waitFor();
-    await page.getByRole("link", { name: "Profile" }).click();
-    const section = page.getByRole("region", { name: "Telegram Notifications" });
+    await suite.page.getByRole("link", { name: "Profile" }).click();
+    const section = suite.page.getByRole("region", { name: "Telegram Notifications" });
     await section.getByText("Telegram is not configured on this server", { exact: true }).waitFor();
     expect(await section.getByRole("button").count()).toBe(0);
   });

@@ -1,8 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GC_PARITY_BID } from "./chart-fixtures.ts";
-import { chartWith } from "./chart-page.ts";
-import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
+import { chartWith, isCandlesCall } from "./chart-page.ts";
+import { ADMIN, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
 /**
  * A replay at real speed (REPLAY_SPEED 1) whose GC_BUY moves while the chart is open:
@@ -30,33 +30,27 @@ const CSV = [
   "",
 ].join("\n");
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
 let requests = 0;
 
-beforeAll(async () => {
-  app = await startApp({ feed: "replay", replayCsv: CSV, replaySpeed: 1 });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.on("request", (request) => {
-    if (decodeURIComponent(request.url()).match(/chart\.candles.*"timeframe":"1m"/)) requests++;
-  });
-  await login(page, app.url, ADMIN.username, ADMIN.password);
-  await page.goto(`${app.url}/advanced-chart`);
-  await page.getByLabel("Timeframe").selectOption("1m");
+const suite = signedInSuite({
+  app: () => startApp({ feed: "replay", replayCsv: CSV, replaySpeed: 1 }),
+  beforeLogin: (page) =>
+    page.on("request", (request) => {
+      if (isCandlesCall(request, { timeframe: "1m" })) requests++;
+    }),
+  as: ADMIN,
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+beforeAll(async () => {
+  await suite.page.goto(`${suite.app.url}/advanced-chart`);
+  await suite.page.getByLabel("Timeframe").selectOption("1m");
 });
 
 type Ohlc = [open: number, high: number, low: number, close: number];
 
 /** Every candle the chart holds, rounded to cents. */
 function candles(): Promise<Ohlc[]> {
-  return page.evaluate(() => {
+  return suite.page.evaluate(() => {
     const u = window.__spreadChart;
     if (!u) return [];
     const [, close, open, high, low] = u.data;
@@ -70,7 +64,7 @@ function candles(): Promise<Ohlc[]> {
 
 describe("the forming candle follows the market stream", () => {
   it("updates the last candle between fetches and refetches when the minute rolls over", async () => {
-    await chartWith(page, 1);
+    await chartWith(suite.page, 1);
     expect(await candles()).toEqual([[5, 5, 5, 5]]);
     const fetched = requests;
 

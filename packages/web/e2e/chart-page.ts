@@ -1,5 +1,5 @@
 /** Helpers for the chart tests: reading the uPlot instance that SpreadChart exposes on window. */
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 
 export interface Scales {
   x: { min: number; max: number };
@@ -16,6 +16,21 @@ export function scales(page: Page): Promise<Scales> {
       y: { min: y?.min ?? Number.NaN, max: y?.max ?? Number.NaN },
     };
   });
+}
+
+/** Whether a request is a chart.candles call whose decoded input has these fields. */
+export function isCandlesCall(request: Request, input: Record<string, string>): boolean {
+  const url = decodeURIComponent(request.url());
+  const at = url.indexOf("chart.candles");
+  return (
+    at >= 0 &&
+    Object.entries(input).every(([key, value]) => url.includes(`"${key}":"${value}"`, at))
+  );
+}
+
+/** The next chart.candles request whose input has these fields, e.g. { timeframe: "1m" }. */
+export function nextCandlesCall(page: Page, input: Record<string, string>): Promise<Request> {
+  return page.waitForRequest((request) => isCandlesCall(request, input));
 }
 
 /** Remembers the current chart instance, so rebuilt() can wait for a new one. */

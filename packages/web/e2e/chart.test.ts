@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   chartFixtureCsv,
   type ExpectedCandle,
@@ -13,53 +12,45 @@ import {
   istCsvTime,
   istTitle,
   markChart,
+  nextCandlesCall,
   pixelsOf,
   plotBox,
   pointAt,
   rebuilt,
   scales,
 } from "./chart-page.ts";
-import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
+import { ADMIN, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
 const start = fixtureStart();
 const minutes = expectedMinuteCandles(start);
 const fives = expectedFiveMinuteCandles(start);
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
 /** Inputs of every chart.candles request the page made, decoded. */
 const chartRequests: string[] = [];
 
-beforeAll(async () => {
-  app = await startApp({ feed: "replay", replayCsv: chartFixtureCsv(start) });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  page.on("request", (request) => {
-    const url = decodeURIComponent(request.url());
-    if (url.includes("chart.candles")) chartRequests.push(url);
-  });
-  await login(page, app.url, ADMIN.username, ADMIN.password);
-  await page.getByRole("link", { name: "Advanced Charts" }).click();
-  await page.waitForURL(`${app.url}/advanced-chart`);
+const suite = signedInSuite({
+  app: () => startApp({ feed: "replay", replayCsv: chartFixtureCsv(start) }),
+  beforeLogin: (page) =>
+    page.on("request", (request) => {
+      const url = decodeURIComponent(request.url());
+      if (url.includes("chart.candles")) chartRequests.push(url);
+    }),
+  as: ADMIN,
+  open: { link: "Advanced Charts", path: "/advanced-chart" },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-const commodity = () => page.getByLabel("Commodity");
-const timeframe = () => page.getByLabel("Timeframe");
-const overlay = () => page.getByTestId("chart-overlay");
-const tooltip = () => page.locator(".chart-tooltip");
-const badge = () => page.locator(".chart-badge");
+const commodity = () => suite.page.getByLabel("Commodity");
+const timeframe = () => suite.page.getByLabel("Timeframe");
+const overlay = () => suite.page.getByTestId("chart-overlay");
+const tooltip = () => suite.page.locator(".chart-tooltip");
+const badge = () => suite.page.locator(".chart-badge");
 
 const fixed = (n: number) => n.toFixed(2);
 
 async function hover(candle: ExpectedCandle): Promise<void> {
-  const { x, y } = await pointAt(page, candle.timestamp, (candle.high + candle.low) / 2);
-  await page.mouse.move(x, y);
+  const { x, y } = await pointAt(suite.page, candle.timestamp, (candle.high + candle.low) / 2);
+  await suite.page.mouse.move(x, y);
 }
 
 async function tooltipShows(candle: ExpectedCandle): Promise<void> {
@@ -74,12 +65,14 @@ async function tooltipShows(candle: ExpectedCandle): Promise<void> {
 
 describe("advanced chart screen", () => {
   it("has the spec's header, selectors with their defaults, hint and info box", async () => {
-    expect(await page.locator("h1").textContent()).toBe("Advanced Spread Chart");
-    await expect(page.getByRole("link", { name: "Back to Dashboard" }).isVisible()).resolves.toBe(
+    expect(await suite.page.locator("h1").textContent()).toBe("Advanced Spread Chart");
+    await expect(
+      suite.page.getByRole("link", { name: "Back to Dashboard" }).isVisible(),
+    ).resolves.toBe(true);
+    expect(await suite.page.getByTestId("account-user").textContent()).toBe("Admin");
+    await expect(suite.page.getByRole("button", { name: "Logout" }).isVisible()).resolves.toBe(
       true,
     );
-    expect(await page.getByTestId("account-user").textContent()).toBe("Admin");
-    await expect(page.getByRole("button", { name: "Logout" }).isVisible()).resolves.toBe(true);
 
     expect(await commodity().inputValue()).toBe("GC_BUY");
     const labels = await commodity().locator("option").allTextContents();
@@ -95,41 +88,43 @@ describe("advanced chart screen", () => {
       "4h",
       "1d",
     ]);
-    await expect(page.getByRole("button", { name: "Reset Zoom" }).isVisible()).resolves.toBe(true);
-    const hint = await page.locator(".chart-notes__hint").textContent();
+    await expect(suite.page.getByRole("button", { name: "Reset Zoom" }).isVisible()).resolves.toBe(
+      true,
+    );
+    const hint = await suite.page.locator(".chart-notes__hint").textContent();
     expect(hint).toMatch(/wheel zooms/i);
     expect(hint).toMatch(/axis/i);
     expect(hint).toMatch(/Shift \+ drag pans/);
-    const info = await page.getByRole("complementary", { name: "Reading the chart" }).textContent();
+    const info = await suite.page
+      .getByRole("complementary", { name: "Reading the chart" })
+      .textContent();
     expect(info).toContain("Above 0: MCX is higher than parity.");
     expect(info).toContain("Below 0: MCX is lower than parity.");
   });
 
   it("draws the default 1h chart: one candle, min height 400 px, canvas pixels in the series colour", async () => {
-    await chartWith(page, 1);
+    await chartWith(suite.page, 1);
     expect(
       chartRequests.some(
         (u) => u.includes('"commodity":"GC_BUY"') && u.includes('"timeframe":"1h"'),
       ),
     ).toBe(true);
-    const height = await page
+    const height = await suite.page
       .getByRole("region", { name: "Spread chart" })
       .evaluate((el) => el.clientHeight);
     expect(height).toBeGreaterThanOrEqual(400);
-    await expect.poll(() => pixelsOf(page, "--accent")).toBeGreaterThan(10);
+    await expect.poll(() => pixelsOf(suite.page, "--accent")).toBeGreaterThan(10);
   });
 
   it("switching the timeframe refetches and redraws (1m: six candles)", async () => {
-    const request = page.waitForRequest(
-      (r) => decodeURIComponent(r.url()).match(/chart\.candles.*"timeframe":"1m"/) !== null,
-    );
-    await markChart(page);
+    const request = nextCandlesCall(suite.page, { timeframe: "1m" });
+    await markChart(suite.page);
     await timeframe().selectOption("1m");
     await request;
-    await rebuilt(page, 6);
-    await expect.poll(() => pixelsOf(page, "--accent")).toBeGreaterThan(200);
+    await rebuilt(suite.page, 6);
+    await expect.poll(() => pixelsOf(suite.page, "--accent")).toBeGreaterThan(200);
     // Spec §9: at 1m the x axis runs from the first point to the last.
-    const { x, y } = await scales(page);
+    const { x, y } = await scales(suite.page);
     expect(x).toEqual({ min: start, max: start + 5 * 60_000 });
     // Spec §9: y bounds are the lowest low and highest high padded by max(10 % of range, 5).
     const pad = Math.max((40.8 - -20.9) * 0.1, 5);
@@ -144,80 +139,80 @@ describe("advanced chart screen", () => {
     await tooltipShows(candle);
     await hover(minutes[0] as ExpectedCandle);
     await tooltipShows(minutes[0] as ExpectedCandle);
-    await page.mouse.move(1, 1);
+    await suite.page.mouse.move(1, 1);
     await expect.poll(() => tooltip().isVisible()).toBe(false);
   });
 
   it("5m candles aggregate the minutes (refetched)", async () => {
-    const request = page.waitForRequest(
-      (r) => decodeURIComponent(r.url()).match(/chart\.candles.*"timeframe":"5m"/) !== null,
-    );
-    await markChart(page);
+    const request = nextCandlesCall(suite.page, { timeframe: "5m" });
+    await markChart(suite.page);
     await timeframe().selectOption("5m");
     await request;
-    await rebuilt(page, 2);
+    await rebuilt(suite.page, 2);
     await hover(fives[0] as ExpectedCandle);
     await tooltipShows(fives[0] as ExpectedCandle);
-    await markChart(page);
+    await markChart(suite.page);
     await timeframe().selectOption("1m");
-    await rebuilt(page, 6);
+    await rebuilt(suite.page, 6);
   });
 
   it("the zoom-mode badge names what the wheel zooms where the pointer is", async () => {
-    const plot = await plotBox(page);
-    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+    const plot = await plotBox(suite.page);
+    await suite.page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
     await expect.poll(() => badge().textContent()).toBe("Zoom Mode: Both Axes (XY)");
     expect(await badge().isVisible()).toBe(true);
-    await page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
+    await suite.page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
     await expect.poll(() => badge().textContent()).toBe("Zoom Mode: Vertical (Y)");
     expect(await badge().isVisible()).toBe(true);
-    await page.mouse.move(1, 1);
+    await suite.page.mouse.move(1, 1);
     await expect.poll(() => badge().isVisible()).toBe(false);
   });
 
   it("wheel zooms both axes over the plot, y over the axis, x below the plot; Reset Zoom restores", async () => {
-    const home = await scales(page);
-    const plot = await plotBox(page);
+    const home = await scales(suite.page);
+    const plot = await plotBox(suite.page);
     const width = (r: { min: number; max: number }) => r.max - r.min;
 
-    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
-    await page.mouse.wheel(0, -100);
-    await expect.poll(async () => width((await scales(page)).x)).toBeLessThan(width(home.x));
-    const both = await scales(page);
+    await suite.page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+    await suite.page.mouse.wheel(0, -100);
+    await expect.poll(async () => width((await scales(suite.page)).x)).toBeLessThan(width(home.x));
+    const both = await scales(suite.page);
     expect(width(both.y)).toBeLessThan(width(home.y));
 
-    await page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
-    await page.mouse.wheel(0, -100);
-    await expect.poll(async () => width((await scales(page)).y)).toBeLessThan(width(both.y));
-    const yOnly = await scales(page);
+    await suite.page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
+    await suite.page.mouse.wheel(0, -100);
+    await expect.poll(async () => width((await scales(suite.page)).y)).toBeLessThan(width(both.y));
+    const yOnly = await scales(suite.page);
     expect(yOnly.x).toEqual(both.x);
 
-    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height + 12);
-    await page.mouse.wheel(0, 100);
-    await expect.poll(async () => width((await scales(page)).x)).toBeGreaterThan(width(yOnly.x));
-    expect((await scales(page)).y).toEqual(yOnly.y);
+    await suite.page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height + 12);
+    await suite.page.mouse.wheel(0, 100);
+    await expect
+      .poll(async () => width((await scales(suite.page)).x))
+      .toBeGreaterThan(width(yOnly.x));
+    expect((await scales(suite.page)).y).toEqual(yOnly.y);
 
     // Spec §5: however far the y axis is zoomed in, its range stays at least 10.
-    await page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
-    for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -300);
-    await expect.poll(async () => width((await scales(page)).y)).toBeCloseTo(10, 9);
+    await suite.page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
+    for (let i = 0; i < 12; i++) await suite.page.mouse.wheel(0, -300);
+    await expect.poll(async () => width((await scales(suite.page)).y)).toBeCloseTo(10, 9);
 
-    await page.getByRole("button", { name: "Reset Zoom" }).click();
-    await expect.poll(() => scales(page)).toEqual(home);
+    await suite.page.getByRole("button", { name: "Reset Zoom" }).click();
+    await expect.poll(() => scales(suite.page)).toEqual(home);
   });
 
   it("Shift + drag pans both axes without zooming", async () => {
-    const home = await scales(page);
-    const plot = await plotBox(page);
+    const home = await scales(suite.page);
+    const plot = await plotBox(suite.page);
     const cx = plot.x + plot.width / 2;
     const cy = plot.y + plot.height / 2;
-    await page.mouse.move(cx, cy);
-    await page.keyboard.down("Shift");
-    await page.mouse.down();
-    await page.mouse.move(cx + plot.width / 4, cy + plot.height / 4, { steps: 4 });
-    await page.mouse.up();
-    await page.keyboard.up("Shift");
-    const panned = await scales(page);
+    await suite.page.mouse.move(cx, cy);
+    await suite.page.keyboard.down("Shift");
+    await suite.page.mouse.down();
+    await suite.page.mouse.move(cx + plot.width / 4, cy + plot.height / 4, { steps: 4 });
+    await suite.page.mouse.up();
+    await suite.page.keyboard.up("Shift");
+    const panned = await scales(suite.page);
     // Dragging right shows earlier times; dragging down shows higher values.
     const homeWidth = home.x.max - home.x.min;
     const shift = (home.x.min - panned.x.min) / homeWidth;
@@ -225,46 +220,48 @@ describe("advanced chart screen", () => {
     expect(panned.x.max - panned.x.min).toBeCloseTo(homeWidth, 3);
     expect(panned.y.min).toBeGreaterThan(home.y.min);
     expect(panned.y.max - panned.y.min).toBeCloseTo(home.y.max - home.y.min, 6);
-    await page.getByRole("button", { name: "Reset Zoom" }).click();
-    await expect.poll(() => scales(page)).toEqual(home);
+    await suite.page.getByRole("button", { name: "Reset Zoom" }).click();
+    await expect.poll(() => scales(suite.page)).toEqual(home);
   });
 
   it("Candles draws green up and red down candles; the tooltip still reads the candle", async () => {
-    await markChart(page);
-    await page.getByRole("button", { name: "Candles", exact: true }).click();
-    await rebuilt(page, 6);
+    await markChart(suite.page);
+    await suite.page.getByRole("button", { name: "Candles", exact: true }).click();
+    await rebuilt(suite.page, 6);
     expect(
-      await page.getByRole("button", { name: "Candles", exact: true }).getAttribute("aria-pressed"),
+      await suite.page
+        .getByRole("button", { name: "Candles", exact: true })
+        .getAttribute("aria-pressed"),
     ).toBe("true");
-    await expect.poll(() => pixelsOf(page, "--positive")).toBeGreaterThan(100);
-    await expect.poll(() => pixelsOf(page, "--negative")).toBeGreaterThan(100);
+    await expect.poll(() => pixelsOf(suite.page, "--positive")).toBeGreaterThan(100);
+    await expect.poll(() => pixelsOf(suite.page, "--negative")).toBeGreaterThan(100);
     await hover(minutes[2] as ExpectedCandle);
     await tooltipShows(minutes[2] as ExpectedCandle);
   });
 
   it("rebuilds in the other theme's colours when data-theme changes", async () => {
-    await markChart(page);
-    await page.evaluate(() => {
+    await markChart(suite.page);
+    await suite.page.evaluate(() => {
       document.documentElement.dataset.theme = "dark";
     });
-    await rebuilt(page, 6);
-    const dark = await page.evaluate(() =>
+    await rebuilt(suite.page, 6);
+    const dark = await suite.page.evaluate(() =>
       getComputedStyle(document.documentElement).getPropertyValue("--positive").trim(),
     );
     expect(dark).toBe("#3ec777");
-    await expect.poll(() => pixelsOf(page, "--positive")).toBeGreaterThan(100);
-    await markChart(page);
-    await page.evaluate(() => {
+    await expect.poll(() => pixelsOf(suite.page, "--positive")).toBeGreaterThan(100);
+    await markChart(suite.page);
+    await suite.page.evaluate(() => {
       document.documentElement.dataset.theme = "light";
     });
-    await rebuilt(page, 6);
-    await page.getByRole("button", { name: "Line", exact: true }).click();
+    await rebuilt(suite.page, 6);
+    await suite.page.getByRole("button", { name: "Line", exact: true }).click();
   });
 
   it("Download CSV saves the loaded candles with the expected header and rows", async () => {
     const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download CSV" }).click(),
+      suite.page.waitForEvent("download"),
+      suite.page.getByRole("button", { name: "Download CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe("GC_BUY-1m.csv");
     const path = await download.path();
@@ -287,64 +284,62 @@ describe("advanced chart screen", () => {
   });
 
   it("a symbol without history shows the empty overlay", async () => {
-    const request = page.waitForRequest(
-      (r) => decodeURIComponent(r.url()).match(/chart\.candles.*"commodity":"NIFTY"/) !== null,
-    );
+    const request = nextCandlesCall(suite.page, { commodity: "NIFTY" });
     await commodity().selectOption("NIFTY");
     await request;
     await expect
       .poll(() => overlay().textContent())
       .toBe("No chart data available for this selection");
-    expect(await page.getByTestId("spread-chart").count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Download CSV" }).isDisabled()).toBe(true);
-    const info = await page.getByRole("complementary", { name: "Reading the chart" }).textContent();
+    expect(await suite.page.getByTestId("spread-chart").count()).toBe(0);
+    expect(await suite.page.getByRole("button", { name: "Download CSV" }).isDisabled()).toBe(true);
+    const info = await suite.page
+      .getByRole("complementary", { name: "Reading the chart" })
+      .textContent();
     expect(info).toContain("GIFT NIFTY − NIFTY 50");
   });
 
   it("keeps the selection in history.state across a reload", async () => {
     await commodity().selectOption("GC_SELL");
-    await page.reload();
-    await page.getByLabel("Commodity").waitFor();
+    await suite.page.reload();
+    await suite.page.getByLabel("Commodity").waitFor();
     expect(await commodity().inputValue()).toBe("GC_SELL");
     expect(await timeframe().inputValue()).toBe("1m");
   });
 
   it("opens the commodity passed in navigation state from the dashboard", async () => {
-    await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await page.waitForURL(`${app.url}/`);
-    const request = page.waitForRequest(
-      (r) => decodeURIComponent(r.url()).match(/chart\.candles.*"commodity":"SI_SELL"/) !== null,
-    );
+    await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await suite.page.waitForURL(`${suite.app.url}/`);
+    const request = nextCandlesCall(suite.page, { commodity: "SI_SELL" });
     // What the dashboard does: navigate("/advanced-chart", { state: { commodity: "SI_SELL" } }).
-    await page.evaluate(() => {
+    await suite.page.evaluate(() => {
       history.pushState({ commodity: "SI_SELL" }, "", "/advanced-chart");
       dispatchEvent(new PopStateEvent("popstate", { state: history.state }));
     });
-    await page.waitForURL(`${app.url}/advanced-chart`);
+    await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     await request;
     expect(await commodity().inputValue()).toBe("SI_SELL");
     expect(await timeframe().inputValue()).toBe("1h");
-    await chartWith(page, 1);
+    await chartWith(suite.page, 1);
   });
 
   it("clicking a row of the dashboard's Spread table opens that row's chart; so does its symbol link", async () => {
-    await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await page.locator("tr[data-symbol='GC_SELL'] [data-col='cme']").click();
-    await page.waitForURL(`${app.url}/advanced-chart`);
+    await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await suite.page.locator("tr[data-symbol='GC_SELL'] [data-col='cme']").click();
+    await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     expect(await commodity().inputValue()).toBe("GC_SELL");
-    expect(await page.evaluate(() => history.state)).toEqual({ commodity: "GC_SELL" });
+    expect(await suite.page.evaluate(() => history.state)).toEqual({ commodity: "GC_SELL" });
 
-    await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await page.getByRole("link", { name: "SI_BUY", exact: true }).focus();
-    await page.keyboard.press("Enter");
-    await page.waitForURL(`${app.url}/advanced-chart`);
+    await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await suite.page.getByRole("link", { name: "SI_BUY", exact: true }).focus();
+    await suite.page.keyboard.press("Enter");
+    await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     expect(await commodity().inputValue()).toBe("SI_BUY");
   });
 
   it("a failed request shows the load error; points that do not parse show the invalid-data text", async () => {
     // Only this procedure's own (unbatched) URL, so nothing else the page asks for is touched.
-    const route = `${app.url}/api/trpc/chart.candles?**`;
-    await page.route(route, (r) =>
+    const route = `${suite.app.url}/api/trpc/chart.candles?**`;
+    await suite.page.route(route, (r) =>
       r.fulfill({
         status: 400,
         contentType: "application/json",
@@ -363,9 +358,9 @@ describe("advanced chart screen", () => {
     await expect
       .poll(() => overlay().textContent())
       .toBe("Failed to load chart data. Please try again.");
-    await page.unroute(route);
+    await suite.page.unroute(route);
 
-    await page.route(route, (r) =>
+    await suite.page.route(route, (r) =>
       r.fulfill({
         status: 200,
         contentType: "application/json",
@@ -378,6 +373,6 @@ describe("advanced chart screen", () => {
     await expect
       .poll(() => overlay().textContent())
       .toBe("No valid chart data available for this timeframe");
-    await page.unroute(route);
+    await suite.page.unroute(route);
   });
 });

@@ -17,8 +17,8 @@ const SINGLE = { GIFTNIFTY: 24150.5, USDINR: 84 };
 /** Nothing listens here: the Kite provider never gets a token, so it never calls out. */
 const NOWHERE = "http://127.0.0.1:9";
 
-export interface CompositeApp {
-  app: RunningApp;
+/** The server (its `url`; `stop` also stops the fakes) and the fakes it reads. */
+export interface CompositeApp extends RunningApp {
   /** CME futures and spot metals, delayed; SI=F comes without a book (last price only). */
   yahoo: FakeYahoo;
   /** A broker's JSON endpoint: MCX futures, GIFT NIFTY and USDINR, live. */
@@ -119,7 +119,7 @@ export async function startComposite(): Promise<CompositeApp> {
     throw error;
   });
   return {
-    app,
+    url: app.url,
     yahoo,
     broker,
     resume,

@@ -1,36 +1,25 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPECTED_SPREADS, fixtureCsv } from "./fixtures.ts";
-import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { EXPECTED_SPREADS, freshFixture } from "./fixtures.ts";
+import { ADMIN, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  // Stamped a minute ahead so the quotes are still fresh however long start-up takes.
-  app = await startApp({ feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000) });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await login(page, app.url, ADMIN.username, ADMIN.password);
-  await page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+const suite = signedInSuite({
+  app: () => startApp(freshFixture()),
+  as: ADMIN,
+  waitFor: (page) => page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']"),
 });
 
 const cellText = (row: string, col: string) =>
-  page.locator(`${row} [data-col='${col}']`).textContent();
+  suite.page.locator(`${row} [data-col='${col}']`).textContent();
 
 describe("dashboard with the replay fixture", () => {
   it("shows the title", async () => {
-    expect(await page.locator("h1").textContent()).toBe("Commodity Prices Dashboard");
+    expect(await suite.page.locator("h1").textContent()).toBe("Commodity Prices Dashboard");
   });
 
   it("shows every spread, CME and MCX price with the spec's decimals", async () => {
-    const table = page.getByRole("table", { name: "Spread", exact: true });
+    const table = suite.page.getByRole("table", { name: "Spread", exact: true });
     const groups = await table.locator("tbody .group-row").allTextContents();
     expect(groups).toEqual(["Silver", "Gold", "Copper", "Natural Gas", "Crude Oil"]);
     const symbols = await table
@@ -58,7 +47,7 @@ describe("dashboard with the replay fixture", () => {
       expect(shown, symbol).toEqual(expected);
       // The admin has alerts_enabled: a plus button and no bells yet ("No alerts" is for users
       // without the permission; see alerts-ui.test.ts).
-      const alerts = page.locator(`${row} [data-col='alerts']`);
+      const alerts = suite.page.locator(`${row} [data-col='alerts']`);
       expect(await alerts.getByRole("button").count()).toBe(1);
       await alerts.getByRole("button", { name: "Add new alert" }).waitFor();
     }
@@ -66,7 +55,7 @@ describe("dashboard with the replay fixture", () => {
 
   it("colours spreads green above zero and red below", async () => {
     const spread = (symbol: string) =>
-      page.locator(`tr[data-symbol='${symbol}'] [data-col='spread']`);
+      suite.page.locator(`tr[data-symbol='${symbol}'] [data-col='spread']`);
     await expect(classes(spread("GC_BUY"))).resolves.toContain("positive");
     await expect(classes(spread("SI_BUY"))).resolves.toContain("negative");
     await expect(classes(spread("NG_SELL"))).resolves.not.toMatch(/positive|negative/);
@@ -78,23 +67,23 @@ describe("dashboard with the replay fixture", () => {
   });
 
   it("says which price a missing spread lacks", async () => {
-    const title = await page
+    const title = await suite.page
       .locator("tr[data-symbol='NG_SELL'] [data-col='spread']")
       .getAttribute("title");
     expect(title).toBe("Cannot compute: no MCX NATURALGAS bid");
   });
 
   it("explains the parity in each row's tooltip", async () => {
-    expect(await page.locator("tr[data-symbol='GC_BUY']").getAttribute("title")).toBe(
+    expect(await suite.page.locator("tr[data-symbol='GC_BUY']").getAttribute("title")).toBe(
       "CME 2650.000 × 0.32151 × USDINR 84.0000 × (1 + 6%) = parity 75861.62",
     );
-    expect(await page.locator("tr[data-symbol='HG_SELL']").getAttribute("title")).toBe(
+    expect(await suite.page.locator("tr[data-symbol='HG_SELL']").getAttribute("title")).toBe(
       "CME 4.1535 × 2.20462 × USDINR 84.0000 × (1 + 0%) = parity 769.1796",
     );
   });
 
   it("shows the spot spreads", async () => {
-    const table = page.getByRole("table", { name: "Spot Spread" });
+    const table = suite.page.getByRole("table", { name: "Spot Spread" });
     const gold = table.locator("tr[data-symbol='XAUUSD']");
     const silver = table.locator("tr[data-symbol='XAGUSD']");
     expect(await gold.locator("th").textContent()).toBe("Gold");
@@ -108,14 +97,14 @@ describe("dashboard with the replay fixture", () => {
   });
 
   it("shows the index spread", async () => {
-    const row = page.getByRole("table", { name: "Index Spread" }).locator("tbody tr");
+    const row = suite.page.getByRole("table", { name: "Index Spread" }).locator("tbody tr");
     expect(await row.locator("[data-col='spread']").textContent()).toBe("+70.25");
     expect(await row.locator("[data-col='future']").textContent()).toBe("24150.50");
     expect(await row.locator("[data-col='spot']").textContent()).toBe("24080.25");
   });
 
   it("lists raw prices CME first, then MCX, none stale, with the last update in IST", async () => {
-    const rows = page.getByRole("table", { name: "Prices" }).locator("tbody tr");
+    const rows = suite.page.getByRole("table", { name: "Prices" }).locator("tbody tr");
     const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-key")));
     expect(keys).toEqual([
       "cme:SI",
@@ -135,7 +124,7 @@ describe("dashboard with the replay fixture", () => {
     expect(await cellText("tr[data-key='cme:GC']", "ask")).toBe("2650.500");
     expect(await cellText("tr[data-key='mcx:GOLD']", "bid")).toBe("75980.00");
     expect(await cellText("tr[data-key='mcx:NATURALGAS']", "bid")).toBe("—");
-    expect(await page.locator(".last-updated").textContent()).toMatch(
+    expect(await suite.page.locator(".last-updated").textContent()).toMatch(
       /^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [ap]m IST$/,
     );
   });

@@ -1,3 +1,5 @@
+import type { StartOptions } from "./harness.ts";
+
 /**
  * A replay that gives every instrument one quote. The spreads it produces, worked by hand
  * (DESIGN §2; USDINR 84; duty 6 % for GC and SI, 0 otherwise):
@@ -70,6 +72,14 @@ export function fixtureCsv(endMs: number): string {
     return [ts, source, key, cell(bid), cell(ask), cell(price)].join(",");
   });
   return ["ts,source,key,bid,ask,price", ...lines, ""].join("\n");
+}
+
+/**
+ * startApp's options for replaying the fixture, stamped a minute ahead so the quotes are still
+ * fresh however long start-up takes.
+ */
+export function freshFixture(env?: Record<string, string>): StartOptions {
+  return { feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000), env };
 }
 
 /** The same quotes with ISO timestamps from March 2024: every price is long stale. */

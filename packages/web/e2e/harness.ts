@@ -24,6 +24,15 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
+/** The server's variables for a fake Telegram Bot API at `apiRoot`, as @spreadwatch_bot. */
+export function telegramEnv(apiRoot: string, token = "123456:e2e-token"): Record<string, string> {
+  return {
+    TELEGRAM_BOT_TOKEN: token,
+    TELEGRAM_BOT_USERNAME: "spreadwatch_bot",
+    TELEGRAM_API_ROOT: apiRoot,
+  };
+}
+
 export interface RunningApp {
   url: string;
   stop(): Promise<void>;

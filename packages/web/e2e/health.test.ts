@@ -1,36 +1,25 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CompositeApp, startComposite } from "./composite.ts";
-import { ADMIN, launchBrowser, login, newPage } from "./harness.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startComposite } from "./composite.ts";
+import { ADMIN } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
 const WAIT = { timeout: 20_000 };
 const CME = ["GC", "SI", "HG", "NG", "CL"].map((key) => `cme:${key}`);
 const MCX = ["GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL"].map((key) => `mcx:${key}`);
 
-let composite: CompositeApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  composite = await startComposite();
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await login(page, composite.app.url, ADMIN.username, ADMIN.password);
-  await page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']").waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await composite?.stop();
+const suite = signedInSuite({
+  app: startComposite,
+  as: ADMIN,
+  waitFor: (page) => page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']"),
 });
 
 const source = (name: string) =>
-  page.getByRole("list", { name: "Price sources" }).locator(`[data-provider='${name}']`);
+  suite.page.getByRole("list", { name: "Price sources" }).locator(`[data-provider='${name}']`);
 
 /** Waits until the source line shows these states, e.g. { yahoo: "delayed", broker: "down" }. */
 async function sourcesAre(states: Record<string, string>): Promise<void> {
-  await page.waitForFunction(
+  await suite.page.waitForFunction(
     (want) =>
       Object.entries(want).every(
         ([name, state]) =>
@@ -45,7 +34,7 @@ async function sourcesAre(states: Record<string, string>): Promise<void> {
 
 /** Waits until every raw price row of `keys` has data-stale="true" (or "false"). */
 async function rowsStale(keys: string[], stale: boolean): Promise<void> {
-  await page.waitForFunction(
+  await suite.page.waitForFunction(
     ({ keys, stale }) =>
       keys.every(
         (key) =>
@@ -60,7 +49,7 @@ async function rowsStale(keys: string[], stale: boolean): Promise<void> {
 async function staleFlags(keys: string[]): Promise<string[]> {
   return Promise.all(
     keys.map(async (key) =>
-      String(await page.locator(`tr[data-key='${key}']`).getAttribute("data-stale")),
+      String(await suite.page.locator(`tr[data-key='${key}']`).getAttribute("data-stale")),
     ),
   );
 }
@@ -70,7 +59,7 @@ const ageSeconds = (text: string | null) => Number(/(\d+) s ago$/.exec(text ?? "
 describe("the dashboard's source line", () => {
   it("names each provider, live or delayed, with the age of its last quote", async () => {
     await sourcesAre({ yahoo: "delayed", broker: "live" });
-    const line = page.getByRole("list", { name: "Price sources" });
+    const line = suite.page.getByRole("list", { name: "Price sources" });
     expect(
       await line.locator("li").evaluateAll((items) => items.map((li) => li.dataset.provider)),
     ).toEqual(["yahoo", "kite", "broker"]);
@@ -86,34 +75,34 @@ describe("the dashboard's source line", () => {
   it("tags delayed and last-price-only rows, and does not call a delayed price stale", async () => {
     await rowsStale([...CME, ...MCX], false);
     const tags = (key: string) =>
-      page
+      suite.page
         .locator(`tr[data-key='${key}'] .price-tag`)
         .evaluateAll((els) => els.map((e) => e.textContent));
     expect(await tags("cme:GC")).toEqual(["delayed"]);
     expect(await tags("cme:SI")).toEqual(["delayed", "last"]);
     expect(await tags("mcx:GOLD")).toEqual([]);
     expect(
-      await page.locator("tr[data-key='cme:GC'] [data-tag='delayed']").getAttribute("title"),
+      await suite.page.locator("tr[data-key='cme:GC'] [data-tag='delayed']").getAttribute("title"),
     ).toMatch(/10–15 minutes behind/);
     // Yahoo's quotes carry times 15 minutes old, and the row still is not stale.
     expect(
-      await page.locator("tr[data-key='cme:GC'] [data-col='timestamp']").textContent(),
+      await suite.page.locator("tr[data-key='cme:GC'] [data-col='timestamp']").textContent(),
     ).toMatch(/IST/);
   });
 
   it("turns the broker's part down and its rows stale while Yahoo stays delayed", async () => {
-    composite.failBroker();
+    suite.app.failBroker();
     await sourcesAre({ broker: "down" });
     await rowsStale(MCX, true);
     expect(await source("yahoo").getAttribute("data-state")).toBe("delayed");
     expect(await staleFlags(CME)).toEqual(Array(5).fill("false"));
     expect(await source("broker").textContent()).toMatch(/^Broker · down · \d+ s ago$/);
     expect(await source("broker").getAttribute("title")).toContain("Last error: HTTP 502");
-    expect(await page.locator("tr[data-key='mcx:GOLD'] .stale-badge").getAttribute("title")).toBe(
-      "Broker is down: this price is not being updated.",
-    );
+    expect(
+      await suite.page.locator("tr[data-key='mcx:GOLD'] .stale-badge").getAttribute("title"),
+    ).toBe("Broker is down: this price is not being updated.");
     // The age counts on while nothing arrives.
-    await page.waitForFunction(
+    await suite.page.waitForFunction(
       () => {
         const text = document.querySelector(
           ".source-line [data-provider='broker'] .source-line__age",
@@ -126,40 +115,40 @@ describe("the dashboard's source line", () => {
   });
 
   it("recovers when the broker answers again", async () => {
-    composite.resume();
+    suite.app.resume();
     await sourcesAre({ yahoo: "delayed", broker: "live" });
     await rowsStale([...CME, ...MCX], false);
     expect(ageSeconds(await source("broker").textContent())).toBeLessThan(5);
   });
 
   it("marks Yahoo stale, and its delayed rows with it, when its prices stop moving", async () => {
-    composite.freezeYahoo();
+    suite.app.freezeYahoo();
     await sourcesAre({ yahoo: "stale", broker: "live" });
     await rowsStale(CME, true);
     expect(await staleFlags(MCX)).toEqual(Array(5).fill("false"));
-    composite.resume();
+    suite.app.resume();
     await sourcesAre({ yahoo: "delayed", broker: "live" });
     await rowsStale(CME, false);
   });
 });
 
 describe("the admin's Market Data Health", () => {
-  const row = (name: string) => page.locator(`.health-table tr[data-provider='${name}']`);
+  const row = (name: string) => suite.page.locator(`.health-table tr[data-provider='${name}']`);
 
   beforeAll(async () => {
-    await page.getByRole("link", { name: "Admin" }).click();
-    await page.waitForURL(`${composite.app.url}/admin`);
+    await suite.page.getByRole("link", { name: "Admin" }).click();
+    await suite.page.waitForURL(`${suite.app.url}/admin`);
   });
 
   it("sits beside the System Settings placeholder", async () => {
-    await page.getByRole("heading", { name: "Market Data Health", exact: true }).waitFor();
-    await page.getByRole("heading", { name: "System Settings", exact: true }).waitFor();
-    await page.getByText("will be available in a future update").waitFor();
+    await suite.page.getByRole("heading", { name: "Market Data Health", exact: true }).waitFor();
+    await suite.page.getByRole("heading", { name: "System Settings", exact: true }).waitFor();
+    await suite.page.getByText("will be available in a future update").waitFor();
   });
 
   it("lists every provider with its state, keys, reconnects and last error", async () => {
     await row("broker").waitFor(WAIT);
-    const headers = page.getByRole("table", { name: "Providers" }).locator("thead th");
+    const headers = suite.page.getByRole("table", { name: "Providers" }).locator("thead th");
     expect(await headers.allTextContents()).toEqual([
       "Provider",
       "State",
@@ -199,16 +188,16 @@ describe("the admin's Market Data Health", () => {
   });
 
   it("says so when Kite's login sends the admin back here", async () => {
-    await page.goto(`${composite.app.url}/admin?kite=connected`);
-    const notice = page.getByText("Kite login saved for today.", { exact: false });
+    await suite.page.goto(`${suite.app.url}/admin?kite=connected`);
+    const notice = suite.page.getByText("Kite login saved for today.", { exact: false });
     await notice.waitFor();
-    await page.getByRole("button", { name: "Dismiss" }).click();
+    await suite.page.getByRole("button", { name: "Dismiss" }).click();
     await notice.waitFor({ state: "detached" });
-    expect(page.url()).toBe(`${composite.app.url}/admin`);
+    expect(suite.page.url()).toBe(`${suite.app.url}/admin`);
   });
 
   it("shows the feed, prices, database, Telegram, uptime and version", async () => {
-    const fact = (name: string) => page.locator(`[data-fact='${name}'] dd`).textContent();
+    const fact = (name: string) => suite.page.locator(`[data-fact='${name}'] dd`).textContent();
     expect(await fact("feed")).toBe("composite");
     expect(await fact("prices")).toMatch(/^fresh · \d+ s ago$/);
     expect(await fact("database")).toBe("OK");
@@ -218,9 +207,9 @@ describe("the admin's Market Data Health", () => {
   });
 
   it("refreshes on its own: a provider going down shows without a reload", async () => {
-    composite.failBroker();
+    suite.app.failBroker();
     await row("broker").locator("[data-col='state']", { hasText: "down" }).waitFor(WAIT);
-    composite.resume();
+    suite.app.resume();
     await row("broker").locator("[data-col='state']", { hasText: "live" }).waitFor(WAIT);
   });
 });

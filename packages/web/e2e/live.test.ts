@@ -1,44 +1,27 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, launchBrowser, login, newPage, type RunningApp, startApp } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { spreadTexts } from "./dashboard-page.ts";
+import { ADMIN, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
 const WAIT = { timeout: 15_000 };
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startApp({ feed: "simulator" });
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await login(page, app.url, ADMIN.username, ADMIN.password);
-  await page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
+const suite = signedInSuite({
+  app: () => startApp({ feed: "simulator" }),
+  as: ADMIN,
+  waitFor: (page) => page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']"),
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-/** Every spread cell's text, in table order. */
-function spreadTexts(): Promise<string[]> {
-  return page
-    .locator("tr[data-symbol] [data-col='spread']")
-    .evaluateAll((cells) => cells.map((c) => c.textContent ?? ""));
-}
 
 describe("dashboard with the simulator", () => {
   it("says the stream is live", async () => {
-    await page.locator("[data-stream='live']").waitFor(WAIT);
-    expect(await page.getByRole("status").textContent()).toBe("Live");
+    await suite.page.locator("[data-stream='live']").waitFor(WAIT);
+    expect(await suite.page.getByRole("status").textContent()).toBe("Live");
   });
 
   it("updates spreads as quotes arrive", async () => {
-    const before = await spreadTexts();
+    const before = await spreadTexts(suite.page);
     expect(before.filter((t) => t !== "—")).toHaveLength(before.length);
-    await page.waitForFunction(
+    await suite.page.waitForFunction(
       (initial) => {
         const now = [...document.querySelectorAll("tr[data-symbol] [data-col='spread']")].map(
           (c) => c.textContent ?? "",
@@ -51,13 +34,13 @@ describe("dashboard with the simulator", () => {
   });
 
   it("flashes a spread cell that moved", async () => {
-    const flashing = page.locator("[data-col='spread'][data-highlight]").first();
+    const flashing = suite.page.locator("[data-col='spread'][data-highlight]").first();
     await flashing.waitFor(WAIT);
     expect(await flashing.getAttribute("class")).toMatch(/highlight-(increase|decrease)/);
   });
 
   it("keeps the raw prices fresh", async () => {
-    const stale = await page
+    const stale = await suite.page
       .locator("tr[data-key]")
       .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-stale")));
     expect(stale).toEqual(Array(10).fill("false"));
@@ -66,12 +49,12 @@ describe("dashboard with the simulator", () => {
 
 describe("the source line with the simulator", () => {
   it("names the simulator as the one live source", async () => {
-    const simulator = page
+    const simulator = suite.page
       .getByRole("list", { name: "Price sources" })
       .locator("[data-provider='simulator'][data-state='live']");
     await simulator.waitFor(WAIT);
     expect(await simulator.textContent()).toMatch(/^Simulator · live · \d+ s ago$/);
-    expect(await page.locator(".source-line li").count()).toBe(1);
-    expect(await page.locator("tr[data-key] .price-tag").count()).toBe(0);
+    expect(await suite.page.locator(".source-line li").count()).toBe(1);
+    expect(await suite.page.locator("tr[data-key] .price-tag").count()).toBe(0);
   });
 });

@@ -1,39 +1,22 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureCsv } from "./fixtures.ts";
-import {
-  createUsers,
-  launchBrowser,
-  login,
-  newPage,
-  type RunningApp,
-  startApp,
-} from "./harness.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { freshFixture } from "./fixtures.ts";
+import { login, newPage, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { signedInSuite } from "./suite.ts";
 
 const CAROL = { username: "carol", password: "carol-old-pass" };
 const NEW_PASSWORD = "carol-new-pass";
 
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startApp({ feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000) });
-  await createUsers(app.url, [CAROL]);
-  browser = await launchBrowser();
-  page = await newPage(browser, { colorScheme: "light" });
-  await login(page, app.url, CAROL.username, CAROL.password);
-  await page.getByRole("link", { name: "Profile" }).click();
-  await page.waitForURL(`${app.url}/profile`);
+const suite = signedInSuite({
+  app: () => startApp(freshFixture()),
+  users: [CAROL],
+  page: { colorScheme: "light" },
+  as: CAROL,
+  open: { link: "Profile", path: "/profile" },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-const form = () => page.getByRole("form", { name: "Change Password" });
+const form = () => suite.page.getByRole("form", { name: "Change Password" });
 const field = (label: string) => form().getByLabel(label, { exact: true });
 const submit = () => form().getByRole("button", { name: "Update Password" }).click();
 const theme = (p: Page) => p.evaluate(() => document.documentElement.dataset.theme);
@@ -46,17 +29,17 @@ async function savedDarkMode(p: Page): Promise<{ local: string | null; cookie?: 
 
 describe("profile", () => {
   it("shows the username and role, the dark-mode switch, Logout and the way back", async () => {
-    expect(await page.getByTestId("profile-username").textContent()).toBe(CAROL.username);
-    expect(await page.getByTestId("profile-role").textContent()).toBe("User");
-    await page.getByRole("switch", { name: "Dark mode" }).waitFor();
-    await page.getByRole("button", { name: "Logout" }).waitFor();
-    expect(await page.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe(
-      "/",
-    );
+    expect(await suite.page.getByTestId("profile-username").textContent()).toBe(CAROL.username);
+    expect(await suite.page.getByTestId("profile-role").textContent()).toBe("User");
+    await suite.page.getByRole("switch", { name: "Dark mode" }).waitFor();
+    await suite.page.getByRole("button", { name: "Logout" }).waitFor();
+    expect(
+      await suite.page.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href"),
+    ).toBe("/");
   });
 
   it("checks the form in order before sending anything", async () => {
-    const sent = recordRequests(page, procedure("auth.changePassword"));
+    const sent = recordRequests(suite.page, procedure("auth.changePassword"));
     await submit();
     await form().getByText("Current password is required", { exact: true }).waitFor();
     await field("Current Password").fill(CAROL.password);
@@ -77,10 +60,10 @@ describe("profile", () => {
   });
 
   it("says so when the network fails", async () => {
-    await page.route(procedure("auth.changePassword"), (route) => route.abort());
+    await suite.page.route(procedure("auth.changePassword"), (route) => route.abort());
     await submit();
     await form().getByText("An error occurred. Please try again.", { exact: true }).waitFor();
-    await page.unroute(procedure("auth.changePassword"));
+    await suite.page.unroute(procedure("auth.changePassword"));
   });
 
   it("changes the password and keeps this session", async () => {
@@ -90,37 +73,37 @@ describe("profile", () => {
     await success.waitFor();
     expect(await field("Current Password").inputValue()).toBe("");
     await success.waitFor({ state: "detached", timeout: 10_000 });
-    await page.reload();
-    await page.getByTestId("profile-username").waitFor();
-    expect(page.url()).toBe(`${app.url}/profile`);
+    await suite.page.reload();
+    await suite.page.getByTestId("profile-username").waitFor();
+    expect(suite.page.url()).toBe(`${suite.app.url}/profile`);
   });
 
   it("then refuses the old password at login and accepts the new one", async () => {
-    await page.getByRole("button", { name: "Logout" }).click();
-    await page.waitForURL(`${app.url}/login`);
-    await page.getByLabel("Password", { exact: true }).fill(CAROL.password);
-    await page.getByRole("button", { name: "Login" }).click();
-    await page.getByText("Invalid username or password", { exact: true }).waitFor();
-    await login(page, app.url, CAROL.username, NEW_PASSWORD);
+    await suite.page.getByRole("button", { name: "Logout" }).click();
+    await suite.page.waitForURL(`${suite.app.url}/login`);
+    await suite.page.getByLabel("Password", { exact: true }).fill(CAROL.password);
+    await suite.page.getByRole("button", { name: "Login" }).click();
+    await suite.page.getByText("Invalid username or password", { exact: true }).waitFor();
+    await login(suite.page, suite.app.url, CAROL.username, NEW_PASSWORD);
   });
 });
 
 describe("dark mode", () => {
   it("starts from the OS preference and saves it as text in local storage and a cookie", async () => {
     // The page was opened with a light OS preference and nothing saved.
-    expect(await theme(page)).toBe("light");
-    expect(await savedDarkMode(page)).toEqual({ local: "false", cookie: "false" });
+    expect(await theme(suite.page)).toBe("light");
+    expect(await savedDarkMode(suite.page)).toEqual({ local: "false", cookie: "false" });
   });
 
   it("toggles on, saving both, with a one-year cookie for the whole site", async () => {
-    await page.goto(`${app.url}/profile`);
-    const toggle = page.getByRole("switch", { name: "Dark mode" });
+    await suite.page.goto(`${suite.app.url}/profile`);
+    const toggle = suite.page.getByRole("switch", { name: "Dark mode" });
     expect(await toggle.getAttribute("aria-checked")).toBe("false");
     await toggle.click();
     expect(await toggle.getAttribute("aria-checked")).toBe("true");
-    expect(await theme(page)).toBe("dark");
-    expect(await savedDarkMode(page)).toEqual({ local: "true", cookie: "true" });
-    const cookie = (await page.context().cookies()).find((c) => c.name === "darkMode");
+    expect(await theme(suite.page)).toBe("dark");
+    expect(await savedDarkMode(suite.page)).toEqual({ local: "true", cookie: "true" });
+    const cookie = (await suite.page.context().cookies()).find((c) => c.name === "darkMode");
     expect(cookie?.path).toBe("/");
     expect(cookie?.sameSite).toBe("Lax");
     const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
@@ -129,37 +112,39 @@ describe("dark mode", () => {
   });
 
   it("survives a reload", async () => {
-    await page.reload();
-    await page.getByRole("switch", { name: "Dark mode", checked: true }).waitFor();
-    expect(await theme(page)).toBe("dark");
+    await suite.page.reload();
+    await suite.page.getByRole("switch", { name: "Dark mode", checked: true }).waitFor();
+    expect(await theme(suite.page)).toBe("dark");
   });
 
   it("applies on the dashboard and the login screen too", async () => {
-    await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    expect(await theme(page)).toBe("dark");
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
+    expect(await theme(suite.page)).toBe("dark");
+    const background = await suite.page.evaluate(
+      () => getComputedStyle(document.body).backgroundColor,
+    );
     expect(background).toBe("rgb(12, 16, 21)");
-    const loginPage = await newPage(browser, { colorScheme: "light" });
-    await loginPage.context().addCookies([{ name: "darkMode", value: "true", url: app.url }]);
-    await loginPage.goto(`${app.url}/login`);
+    const loginPage = await newPage(suite.browser, { colorScheme: "light" });
+    await loginPage.context().addCookies([{ name: "darkMode", value: "true", url: suite.app.url }]);
+    await loginPage.goto(`${suite.app.url}/login`);
     await loginPage.getByRole("button", { name: "Login" }).waitFor();
     expect(await theme(loginPage)).toBe("dark");
     await loginPage.context().close();
   });
 
   it("toggles off again, saving both", async () => {
-    await page.goto(`${app.url}/profile`);
-    await page.getByRole("switch", { name: "Dark mode" }).click();
-    expect(await theme(page)).toBe("light");
-    expect(await savedDarkMode(page)).toEqual({ local: "false", cookie: "false" });
-    await page.reload();
-    await page.getByRole("switch", { name: "Dark mode", checked: false }).waitFor();
+    await suite.page.goto(`${suite.app.url}/profile`);
+    await suite.page.getByRole("switch", { name: "Dark mode" }).click();
+    expect(await theme(suite.page)).toBe("light");
+    expect(await savedDarkMode(suite.page)).toEqual({ local: "false", cookie: "false" });
+    await suite.page.reload();
+    await suite.page.getByRole("switch", { name: "Dark mode", checked: false }).waitFor();
   });
 
   it("prefers local storage to the cookie, and the cookie to the OS", async () => {
-    const other = await newPage(browser, { colorScheme: "dark" });
-    await other.context().addCookies([{ name: "darkMode", value: "false", url: app.url }]);
-    await other.goto(`${app.url}/login`);
+    const other = await newPage(suite.browser, { colorScheme: "dark" });
+    await other.context().addCookies([{ name: "darkMode", value: "false", url: suite.app.url }]);
+    await other.goto(`${suite.app.url}/login`);
     expect(await theme(other)).toBe("light");
     await other.evaluate(() => localStorage.setItem("darkMode", "true"));
     await other.reload();
@@ -168,8 +153,8 @@ describe("dark mode", () => {
   });
 
   it("follows a dark OS when nothing is saved, and saves that", async () => {
-    const other = await newPage(browser, { colorScheme: "dark" });
-    await other.goto(`${app.url}/login`);
+    const other = await newPage(suite.browser, { colorScheme: "dark" });
+    await other.goto(`${suite.app.url}/login`);
     expect(await theme(other)).toBe("dark");
     expect(await savedDarkMode(other)).toEqual({ local: "true", cookie: "true" });
     await other.context().close();

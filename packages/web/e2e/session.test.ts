@@ -1,16 +1,10 @@
 import { HEARTBEAT_MS } from "@spreadwatch/core";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureCsv } from "./fixtures.ts";
-import {
-  createUsers,
-  launchBrowser,
-  login,
-  newPage,
-  type RunningApp,
-  startApp,
-} from "./harness.ts";
+import { freshFixture } from "./fixtures.ts";
+import { login, newPage, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { signedOutSuite } from "./suite.ts";
 
 const TRADER = { username: "trader", password: "trader-secret" };
 const TERMINATED =
@@ -19,25 +13,17 @@ const OTHERS_LOGGED_OUT = "You have been logged out from other devices or browse
 // "Within one heartbeat": the next beat after the other login, plus room for a slow machine.
 const ONE_HEARTBEAT = { timeout: HEARTBEAT_MS + 5_000 };
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp({ feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000) });
-  await createUsers(app.url, [TRADER]);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+const suite = signedOutSuite({
+  app: () => startApp(freshFixture()),
+  users: [TRADER],
+  page: false,
 });
 
 /** Two browsers (separate contexts: no shared cookies or storage) for the same user. */
 async function twoBrowsers(): Promise<[Page, Page]> {
-  const first = await newPage(browser);
-  await login(first, app.url, TRADER.username, TRADER.password);
-  const second = await newPage(browser);
+  const first = await newPage(suite.browser);
+  await login(first, suite.app.url, TRADER.username, TRADER.password);
+  const second = await newPage(suite.browser);
   return [first, second];
 }
 
@@ -60,7 +46,7 @@ describe("one active session per user", () => {
   });
 
   it("a second browser signing in is told the other one was logged out", async () => {
-    await login(second, app.url, TRADER.username, TRADER.password);
+    await login(second, suite.app.url, TRADER.username, TRADER.password);
     const notice = second.getByText(OTHERS_LOGGED_OUT, { exact: true });
     await notice.waitFor();
     await second.getByRole("button", { name: "Dismiss" }).click();
@@ -68,26 +54,26 @@ describe("one active session per user", () => {
   });
 
   it("sends the first browser to /login within one heartbeat, saying why", async () => {
-    await first.waitForURL(`${app.url}/login`, ONE_HEARTBEAT);
+    await first.waitForURL(`${suite.app.url}/login`, ONE_HEARTBEAT);
     await first.getByText(TERMINATED, { exact: true }).waitFor();
   });
 
   it("still says why after a reload (the server remembers the ended session)", async () => {
     await first.reload();
     await first.getByText(TERMINATED, { exact: true }).waitFor();
-    expect(first.url()).toBe(`${app.url}/login`);
+    expect(first.url()).toBe(`${suite.app.url}/login`);
   });
 
   it("the second browser stays signed in", async () => {
     await second.reload();
     await second.getByTestId("account-user").waitFor();
-    expect(second.url()).toBe(`${app.url}/`);
+    expect(second.url()).toBe(`${suite.app.url}/`);
   });
 
   it("signing in again replaces the other browser in turn", async () => {
-    await login(first, app.url, TRADER.username, TRADER.password);
+    await login(first, suite.app.url, TRADER.username, TRADER.password);
     await first.getByText(OTHERS_LOGGED_OUT, { exact: true }).waitFor();
-    await second.waitForURL(`${app.url}/login`, ONE_HEARTBEAT);
+    await second.waitForURL(`${suite.app.url}/login`, ONE_HEARTBEAT);
     await second.getByText(TERMINATED, { exact: true }).waitFor();
   });
 });
@@ -96,22 +82,22 @@ describe("a call with an ended session", () => {
   it("sends the browser to /login at once, without waiting for the heartbeat", async () => {
     const [first, second] = await twoBrowsers();
     await first.getByRole("link", { name: "Profile" }).click();
-    await first.waitForURL(`${app.url}/profile`);
+    await first.waitForURL(`${suite.app.url}/profile`);
     // Heartbeats cannot reach the server, so only the failed call itself can tell the page.
     await first.route(procedure("auth.heartbeat"), (route) => route.abort());
-    await login(second, app.url, TRADER.username, TRADER.password);
+    await login(second, suite.app.url, TRADER.username, TRADER.password);
 
     const calls = recordRequests(first, procedure("auth.changePassword"));
     await first.getByLabel("Current Password", { exact: true }).fill(TRADER.password);
     await first.getByLabel("New Password", { exact: true }).fill("another-secret");
     await first.getByLabel("Confirm New Password", { exact: true }).fill("another-secret");
     await first.getByRole("button", { name: "Update Password" }).click();
-    await first.waitForURL(`${app.url}/login`);
+    await first.waitForURL(`${suite.app.url}/login`);
     await first.getByText(TERMINATED, { exact: true }).waitFor();
     expect(calls).toHaveLength(1);
 
     // The password did not change: the ended session could not change it.
-    await login(first, app.url, TRADER.username, TRADER.password);
+    await login(first, suite.app.url, TRADER.username, TRADER.password);
     await first.context().close();
     await second.context().close();
   });

@@ -1,54 +1,23 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeTelegram } from "../../api/test/fake-telegram.ts";
+import { describe, expect, it } from "vitest";
 import { answerNextDialog } from "./dialogs.ts";
-import { fixtureCsv } from "./fixtures.ts";
-import {
-  createUsers,
-  launchBrowser,
-  login,
-  newPage,
-  type RunningApp,
-  startApp,
-} from "./harness.ts";
+import { freshFixture } from "./fixtures.ts";
+import { startApp, telegramEnv } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { signedInSuite } from "./suite.ts";
 
 const ERIN = { username: "erin", password: "erin-secret", alerts_enabled: true };
 const CHAT_ID = "987654321";
 const REFUSED_CHAT_ID = "111";
 
-let telegram: FakeTelegram;
-let app: RunningApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  telegram = await new FakeTelegram().start();
-  telegram.refuseChat(REFUSED_CHAT_ID);
-  app = await startApp({
-    feed: "replay",
-    replayCsv: fixtureCsv(Date.now() + 60_000),
-    env: {
-      TELEGRAM_BOT_TOKEN: "123456:e2e-token",
-      TELEGRAM_BOT_USERNAME: "spreadwatch_bot",
-      TELEGRAM_API_ROOT: telegram.apiRoot,
-    },
-  });
-  await createUsers(app.url, [ERIN]);
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await login(page, app.url, ERIN.username, ERIN.password);
-  await page.getByRole("link", { name: "Profile" }).click();
-  await page.waitForURL(`${app.url}/profile`);
+const suite = signedInSuite({
+  telegram: { refuseChats: [REFUSED_CHAT_ID] },
+  app: ({ telegram }) => startApp(freshFixture(telegramEnv(telegram.apiRoot))),
+  users: [ERIN],
+  as: ERIN,
+  open: { link: "Profile", path: "/profile" },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await telegram?.stop();
-});
-
-const section = () => page.getByRole("region", { name: "Telegram Notifications" });
+const section = () => suite.page.getByRole("region", { name: "Telegram Notifications" });
 const button = (name: string) => section().getByRole("button", { name, exact: true });
 const chatIdField = () => section().getByLabel("Chat ID", { exact: true });
 const text = (value: string) => section().getByText(value, { exact: true });
@@ -84,7 +53,7 @@ describe("Telegram on the profile", () => {
   });
 
   it("asks for a Chat ID before sending anything", async () => {
-    const sent = recordRequests(page, procedure("telegram.connect"));
+    const sent = recordRequests(suite.page, procedure("telegram.connect"));
     await chatIdField().fill("   ");
     await button("Connect Telegram").click();
     await text("Please enter your Telegram Chat ID.").waitFor();
@@ -99,23 +68,23 @@ describe("Telegram on the profile", () => {
   });
 
   it("says the connect failed when the request cannot get through", async () => {
-    await page.route(procedure("telegram.connect"), (route) => route.abort());
+    await suite.page.route(procedure("telegram.connect"), (route) => route.abort());
     await chatIdField().fill(CHAT_ID);
     await button("Connect Telegram").click();
     await text("Failed to connect Telegram").waitFor();
-    await page.unroute(procedure("telegram.connect"));
+    await suite.page.unroute(procedure("telegram.connect"));
   });
 
   it("connects with the trimmed Chat ID, confirmed in Telegram", async () => {
-    const received = telegram.received.length;
+    const received = suite.telegram.received.length;
     await chatIdField().fill(`  ${CHAT_ID}  `);
     await button("Connect Telegram").click();
     const success = text(
       "Telegram connected successfully! Check your Telegram for a confirmation message.",
     );
     await success.waitFor();
-    await telegram.waitFor(received + 1);
-    expect(telegram.received.at(-1)?.chatId).toBe(CHAT_ID);
+    await suite.telegram.waitFor(received + 1);
+    expect(suite.telegram.received.at(-1)?.chatId).toBe(CHAT_ID);
     await section().locator("[data-telegram='connected']").waitFor();
     await button("Send Test Message").waitFor();
     await button("Disconnect Telegram").waitFor();
@@ -125,33 +94,33 @@ describe("Telegram on the profile", () => {
   });
 
   it("sends a test message", async () => {
-    const received = telegram.received.length;
+    const received = suite.telegram.received.length;
     await button("Send Test Message").click();
     await text("Test message sent! Check your Telegram.").waitFor();
-    await telegram.waitFor(received + 1);
-    expect(telegram.received.at(-1)?.chatId).toBe(CHAT_ID);
-    expect(telegram.received.at(-1)?.text).toContain("Test message");
+    await suite.telegram.waitFor(received + 1);
+    expect(suite.telegram.received.at(-1)?.chatId).toBe(CHAT_ID);
+    expect(suite.telegram.received.at(-1)?.text).toContain("Test message");
   });
 
   it("says the test failed when the request cannot get through", async () => {
-    await page.route(procedure("telegram.test"), (route) => route.abort());
+    await suite.page.route(procedure("telegram.test"), (route) => route.abort());
     await button("Send Test Message").click();
     await text("Failed to send test message").waitFor();
-    await page.unroute(procedure("telegram.test"));
+    await suite.page.unroute(procedure("telegram.test"));
   });
 
   it("shows the connection on the dashboard's Telegram panel too", async () => {
-    await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await page.getByRole("button", { name: "Show Alerts Section" }).click();
-    const panel = page.getByRole("region", { name: "Telegram Notifications" });
+    await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await suite.page.getByRole("button", { name: "Show Alerts Section" }).click();
+    const panel = suite.page.getByRole("region", { name: "Telegram Notifications" });
     await panel.locator("[data-telegram='connected']").waitFor();
     await panel.getByRole("link", { name: "Manage Telegram in Profile" }).click();
-    await page.waitForURL(`${app.url}/profile`);
+    await suite.page.waitForURL(`${suite.app.url}/profile`);
   });
 
   it("asks before disconnecting, and stays connected when told no", async () => {
-    const sent = recordRequests(page, procedure("telegram.disconnect"));
-    const asked = answerNextDialog(page, false);
+    const sent = recordRequests(suite.page, procedure("telegram.disconnect"));
+    const asked = answerNextDialog(suite.page, false);
     await button("Disconnect Telegram").click();
     expect(await asked).toBe(
       "Are you sure you want to disconnect Telegram? You will no longer receive alert notifications.",
@@ -161,16 +130,16 @@ describe("Telegram on the profile", () => {
   });
 
   it("says the disconnect failed when the request cannot get through", async () => {
-    await page.route(procedure("telegram.disconnect"), (route) => route.abort());
-    const asked = answerNextDialog(page, true);
+    await suite.page.route(procedure("telegram.disconnect"), (route) => route.abort());
+    const asked = answerNextDialog(suite.page, true);
     await button("Disconnect Telegram").click();
     await asked;
     await text("Failed to disconnect Telegram").waitFor();
-    await page.unroute(procedure("telegram.disconnect"));
+    await suite.page.unroute(procedure("telegram.disconnect"));
   });
 
   it("disconnects after confirming", async () => {
-    const asked = answerNextDialog(page, true);
+    const asked = answerNextDialog(suite.page, true);
     await button("Disconnect Telegram").click();
     await asked;
     await text("Telegram disconnected successfully").waitFor();
@@ -179,9 +148,9 @@ describe("Telegram on the profile", () => {
   });
 
   it("says so when the status cannot be checked", async () => {
-    await page.route(procedure("telegram.status"), (route) => route.abort());
-    await page.reload();
+    await suite.page.route(procedure("telegram.status"), (route) => route.abort());
+    await suite.page.reload();
     await text("Failed to check Telegram status. Please try again.").waitFor({ timeout: 30_000 });
-    await page.unroute(procedure("telegram.status"));
+    await suite.page.unroute(procedure("telegram.status"));
   });
 });
