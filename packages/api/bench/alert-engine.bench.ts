@@ -6,17 +6,12 @@
 //  B. Crossing tick → Telegram request received, through the real server (manual feed, outbox
 //     sender, grammY) to FakeTelegram on loopback, one firing per tick, then one burst of 100.
 // Printed, never asserted.
-import {
-  defaultDuties,
-  INSTRUMENTS,
-  type Quote,
-  SPREAD_SYMBOLS,
-  type SpreadSymbol,
-} from "@spreadwatch/core";
+import { defaultDuties, type Quote, SPREAD_SYMBOLS, type SpreadSymbol } from "@spreadwatch/core";
 import { createUser, saveTelegramLink } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { AlertEngine } from "../src/alerts/engine.ts";
 import { gaussian, seededRandom } from "../src/feeds/random.ts";
+import { quoteMakers } from "../src/feeds/simulator.ts";
 import { SimulatorModel } from "../src/feeds/simulator-model.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { FakeTelegram } from "../test/fake-telegram.ts";
@@ -44,17 +39,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function makeQuotes(minutes: number, start: number, seed: number): Quote[] {
   const random = seededRandom(seed);
   const model = new SimulatorModel(random, defaultDuties());
-  const makers: Array<(ts: number) => Quote> = [
-    ...INSTRUMENTS.flatMap((i) => [
-      (ts: number) => model.cmeQuote(i.id, ts),
-      (ts: number) => model.mcxQuote(i.id, ts),
-    ]),
-    (ts) => model.spotQuote("XAUUSD", ts),
-    (ts) => model.spotQuote("XAGUSD", ts),
-    (ts) => model.indexQuote("NIFTY50", ts),
-    (ts) => model.indexQuote("GIFTNIFTY", ts),
-    (ts) => model.fxQuote(ts),
-  ];
+  const makers = quoteMakers(model);
   const quotes: Quote[] = [];
   // Every instrument quoted once first, so all ten spreads exist from the start.
   for (const make of makers) quotes.push(make(start));

@@ -1,7 +1,8 @@
 // Hub + core throughput: how many quotes per second MarketHub.ingest takes in, each one applied
 // to the prices and its spreads recomputed, with one listener attached as a live server has.
-import { defaultDuties, INSTRUMENTS, type Quote } from "@spreadwatch/core";
+import { defaultDuties, type Quote } from "@spreadwatch/core";
 import { seededRandom } from "../src/feeds/random.ts";
+import { quoteMakers } from "../src/feeds/simulator.ts";
 import { SimulatorModel } from "../src/feeds/simulator-model.ts";
 import { MarketHub } from "../src/market/hub.ts";
 
@@ -14,17 +15,7 @@ const GOAL = 200_000;
 function makeQuotes(): Quote[] {
   const random = seededRandom(42);
   const model = new SimulatorModel(random, defaultDuties());
-  const makers: Array<(ts: number) => Quote> = [
-    ...INSTRUMENTS.flatMap((i) => [
-      (ts: number) => model.cmeQuote(i.id, ts),
-      (ts: number) => model.mcxQuote(i.id, ts),
-    ]),
-    (ts) => model.spotQuote("XAUUSD", ts),
-    (ts) => model.spotQuote("XAGUSD", ts),
-    (ts) => model.indexQuote("NIFTY50", ts),
-    (ts) => model.indexQuote("GIFTNIFTY", ts),
-    (ts) => model.fxQuote(ts),
-  ];
+  const makers = quoteMakers(model);
   const quotes: Quote[] = [];
   let ts = Date.UTC(2025, 0, 6, 9, 0);
   while (quotes.length < QUOTES) {

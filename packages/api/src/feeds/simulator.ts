@@ -15,8 +15,8 @@ export interface SimulatorOptions {
   now?: () => number;
 }
 
-/** Quote makers, one per instrument the dashboard shows. */
-function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote> {
+/** Quote makers, one per instrument the dashboard shows (benches reuse the mix). */
+export function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote> {
   return [
     ...INSTRUMENTS.flatMap((i) => [
       (ts: number) => model.cmeQuote(i.id, ts),
