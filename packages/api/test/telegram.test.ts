@@ -226,7 +226,7 @@ describe("server-side alert engine", () => {
     ]);
   });
 
-  it("turning a user's alerts permission off stops their Telegram alerts at once", async () => {
+  it("turning a user's alerts permission off stops their Telegram alerts at once; on resumes them", async () => {
     const feed = manualFeed();
     server = await server.restart({ feed });
     const { admin } = await traderWithAlert({ telegramMaxNotifications: 5 });
@@ -246,6 +246,12 @@ describe("server-side alert engine", () => {
     gold(HIGH_ASK, 3);
     await settled(server);
     expect(alertTexts()).toHaveLength(1);
+    // Given back, the permission brings the alert back to the engine without any edit.
+    await admin.put("/api/auth/users/2/permissions", { permission: "alerts_enabled", value: true });
+    gold(LOW_ASK, 4);
+    await settled(server);
+    expect(alertTexts()).toHaveLength(2);
+    expect(alertTexts()[1]).toContain("crossed below");
   });
 
   it("alerts without Telegram are never auto-disabled, and browser triggers never send Telegram", async () => {

@@ -66,12 +66,15 @@ export const usersRouter = {
     // Tombstones first, so the deleted user's open browser learns why it was signed out.
     deleteUserSessions(db, input.id, "user_deleted");
     deleteUser(db, input.id);
+    ctx.services.alertEngine.refreshUser(input.id);
     return { status: "success" as const, message: "User deleted successfully" };
   }),
 
   setPermission: adminProcedure.input(permissionInput).mutation(({ ctx, input }) => {
     if (!setUserPermission(ctx.services.db, input.id, input.permission, input.value))
       throw notFound();
+    // Off stops the user's server-side alerts at once; on brings them back without an edit.
+    ctx.services.alertEngine.refreshUser(input.id);
     return { status: "success" as const, message: "User permission updated successfully" };
   }),
 } satisfies TRPCRouterRecord;
