@@ -1,4 +1,5 @@
-import type { IndexSpreadRow } from "@spreadwatch/core";
+import type { IndexSpreadRow, Prices } from "@spreadwatch/core";
+import { indexSpreadInputs, inputMarks } from "../market/inputMarks.ts";
 import { Panel } from "./Panel.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
@@ -6,7 +7,8 @@ import { SpreadValue } from "./SpreadValue.tsx";
 const DECIMALS = 2;
 
 /** Spec §2 "Index Spread table": GIFT NIFTY − NIFTY 50. */
-export function IndexSpreadTable({ row }: { row: IndexSpreadRow }) {
+export function IndexSpreadTable({ row, prices }: { row: IndexSpreadRow; prices: Prices }) {
+  const marks = inputMarks(indexSpreadInputs(prices));
   return (
     <Panel title="Index Spread">
       <table className="data-table" aria-label="Index Spread">
@@ -25,11 +27,11 @@ export function IndexSpreadTable({ row }: { row: IndexSpreadRow }) {
           </tr>
         </thead>
         <tbody>
-          <tr data-symbol="NIFTY">
+          <tr data-symbol="NIFTY" data-delayed={marks.delayed !== undefined || undefined}>
             <th scope="row" className="symbol">
               NIFTY
             </th>
-            <SpreadValue value={row.spread} decimals={DECIMALS} />
+            <SpreadValue value={row.spread} decimals={DECIMALS} marks={marks} />
             <PriceCell col="future" value={row.future} decimals={DECIMALS} />
             <PriceCell col="spot" value={row.spot} decimals={DECIMALS} />
           </tr>

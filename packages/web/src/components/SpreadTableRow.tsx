@@ -9,6 +9,7 @@ import {
 import type { MouseEvent } from "react";
 import { Link, useLocation } from "wouter";
 import type { ChartNavigationState } from "../hooks/useChartSelection.ts";
+import { inputMarks, spreadInputs } from "../market/inputMarks.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
 import { AlertBells } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
@@ -28,6 +29,7 @@ export function SpreadTableRow({ symbol, entry, prices, alerts }: SpreadTableRow
   const missing = entry
     ? undefined
     : `Cannot compute: no ${missingInputs(symbol, prices).join(", ")}`;
+  const marks = inputMarks(spreadInputs(symbol, prices));
   // Clicking a row opens its chart (issue 5); the symbol is the link keyboards reach.
   const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
@@ -41,6 +43,7 @@ export function SpreadTableRow({ symbol, entry, prices, alerts }: SpreadTableRow
   return (
     <tr
       data-symbol={symbol}
+      data-delayed={(entry !== undefined && marks.delayed !== undefined) || undefined}
       title={entry ? parityBreakdown(entry) : missing}
       className="row--chart"
       onClick={openChart}
@@ -50,7 +53,12 @@ export function SpreadTableRow({ symbol, entry, prices, alerts }: SpreadTableRow
           {symbol}
         </Link>
       </th>
-      <SpreadValue value={entry?.spread} decimals={spreadDecimals(symbol)} missingTitle={missing} />
+      <SpreadValue
+        value={entry?.spread}
+        decimals={spreadDecimals(symbol)}
+        missingTitle={missing}
+        marks={marks}
+      />
       <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} />
       <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} />
       {alerts ? (

@@ -1,11 +1,15 @@
 import { formatSigned } from "@spreadwatch/core";
 import { useHighlight } from "../hooks/useHighlight.ts";
+import type { InputMarks } from "../market/inputMarks.ts";
+import { InputTags } from "./InputTags.tsx";
 
 interface SpreadValueProps {
   value: number | undefined;
   decimals: number;
   /** Tooltip for a value that cannot be computed, naming what is missing. */
   missingTitle?: string;
+  /** Delayed or last-price-only inputs, tagged beside a computed value. */
+  marks?: InputMarks;
 }
 
 function signClass(value: number | undefined): string | undefined {
@@ -14,7 +18,7 @@ function signClass(value: number | undefined): string | undefined {
 }
 
 /** A signed spread cell: green above 0, red below, flashing on moves (spec §4). */
-export function SpreadValue({ value, decimals, missingTitle }: SpreadValueProps) {
+export function SpreadValue({ value, decimals, missingTitle, marks }: SpreadValueProps) {
   const highlight = useHighlight(value);
   const classes = ["num", "spread", signClass(value), highlight && `highlight-${highlight}`];
   return (
@@ -25,6 +29,7 @@ export function SpreadValue({ value, decimals, missingTitle }: SpreadValueProps)
       title={value === undefined ? missingTitle : undefined}
     >
       {formatSigned(value, decimals)}
+      {value !== undefined && marks && <InputTags marks={marks} />}
     </td>
   );
 }

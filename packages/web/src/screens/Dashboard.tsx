@@ -108,8 +108,8 @@ function MarketTables({ snapshot, alerts, health }: MarketTablesProps) {
         <SpreadTable prices={prices} calculations={calculations} alerts={alerts} />
       </div>
       <div className="dashboard__side">
-        {spotRows.length > 0 && <SpotSpreadTable rows={spotRows} />}
-        {indexRow && <IndexSpreadTable row={indexRow} />}
+        {spotRows.length > 0 && <SpotSpreadTable rows={spotRows} prices={prices} />}
+        {indexRow && <IndexSpreadTable row={indexRow} prices={prices} />}
         <RawPriceTable prices={prices} health={health} />
       </div>
     </div>
