@@ -103,6 +103,12 @@ describe("dashboard with the replay fixture", () => {
     expect(await row.locator("[data-col='spot']").textContent()).toBe("24080.25");
   });
 
+  it("tags no spread as delayed when every input is live", async () => {
+    expect(await suite.page.locator("tr[data-delayed]").count()).toBe(0);
+    expect(await suite.page.locator("[data-col='spread'] .price-tag").count()).toBe(0);
+    expect(await suite.page.locator("tr[data-symbol='NIFTY'] [data-col='spread']").count()).toBe(1);
+  });
+
   it("lists raw prices CME first, then MCX, none stale, with the last update in IST", async () => {
     const rows = suite.page.getByRole("table", { name: "Prices" }).locator("tbody tr");
     const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-key")));

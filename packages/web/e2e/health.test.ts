@@ -90,6 +90,36 @@ describe("the dashboard's source line", () => {
     ).toMatch(/IST/);
   });
 
+  it("tags the spreads computed from a delayed or last-price-only input", async () => {
+    // Every spread here reads a Yahoo price; the index spread, all live, needs Kite's NIFTY 50
+    // and is absent. The replay dashboard test checks that live spreads carry no tag.
+    const row = (table: string, symbol: string) =>
+      suite.page
+        .getByRole("table", { name: table, exact: true })
+        .locator(`tr[data-symbol='${symbol}']`);
+    const tags = (table: string, symbol: string) =>
+      row(table, symbol)
+        .locator("[data-col='spread'] .price-tag")
+        .evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute("title")]));
+    await row("Spread", "GC_BUY").locator("[data-col='spread'] .price-tag").waitFor(WAIT);
+    expect(await row("Spread", "GC_BUY").getAttribute("data-delayed")).toBe("true");
+    expect(await tags("Spread", "GC_BUY")).toEqual([
+      ["delayed", "Computed from a delayed CME GC price: an indication, not a price to trade on."],
+    ]);
+    expect(await tags("Spread", "SI_SELL")).toEqual([
+      ["delayed", "Computed from a delayed CME SI price: an indication, not a price to trade on."],
+      ["last", "Computed from a last traded CME SI price: the source gave no bid/ask."],
+    ]);
+    expect(await row("Spot Spread", "XAUUSD").getAttribute("data-delayed")).toBe("true");
+    expect(await tags("Spot Spread", "XAUUSD")).toEqual([
+      [
+        "delayed",
+        "Computed from delayed CME GC and spot XAUUSD prices: an indication, not a price to trade on.",
+      ],
+    ]);
+    expect(await suite.page.getByRole("table", { name: "Index Spread" }).count()).toBe(0);
+  });
+
   it("turns the broker's part down and its rows stale while Yahoo stays delayed", async () => {
     suite.app.failBroker();
     await sourcesAre({ broker: "down" });
