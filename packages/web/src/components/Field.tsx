@@ -25,6 +25,51 @@ export function Field({ label, value, onChange, ...input }: FieldProps) {
   );
 }
 
+interface SelectFieldProps<T extends string | number> {
+  label: string;
+  options: readonly T[];
+  value: T;
+  onChange: (value: T) => void;
+  /** The option's text; the value itself by default. */
+  format?: (option: T) => string;
+  /** Extra classes on the field, for layout. */
+  className?: string;
+}
+
+/** A labelled select over a fixed list of values (symbols, timeframes, limits). */
+export function SelectField<T extends string | number>({
+  label,
+  options,
+  value,
+  onChange,
+  format = String,
+  className,
+}: SelectFieldProps<T>) {
+  const id = useId();
+  return (
+    <div className={className ? `field ${className}` : "field"}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="field__input"
+        value={String(value)}
+        onChange={(event) => {
+          const chosen = options.find((option) => String(option) === event.target.value);
+          if (chosen !== undefined) onChange(chosen);
+        }}
+      >
+        {options.map((option) => (
+          <option key={String(option)} value={String(option)}>
+            {format(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 interface CheckboxProps {
   label: string;
   checked: boolean;

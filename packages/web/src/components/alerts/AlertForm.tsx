@@ -9,12 +9,12 @@ import {
   type SpreadSymbol,
   spreadSymbolLabel,
 } from "@spreadwatch/core";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { failureText } from "../../session/errors.ts";
-import { Checkbox } from "../Field.tsx";
+import { Checkbox, SelectField } from "../Field.tsx";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -32,7 +32,6 @@ interface AlertFormProps {
 
 /** The Spread Alerts panel's form (spec §2): all ten commodities, 8 sounds, limit 1 to 5. */
 export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
-  const commodityId = useId();
   const changes = useAlertChanges();
   const [commodity, setCommodity] = useState<SpreadSymbol>(
     (alert?.commodityType as SpreadSymbol) ?? "GC_BUY",
@@ -79,23 +78,13 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
       noValidate
       aria-label={alert ? "Edit Alert" : "Add Alert"}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={commodityId}>
-          Commodity
-        </label>
-        <select
-          id={commodityId}
-          className="field__input"
-          value={commodity}
-          onChange={(event) => setCommodity(event.target.value as SpreadSymbol)}
-        >
-          {SPREAD_SYMBOLS.map((symbol) => (
-            <option key={symbol} value={symbol}>
-              {spreadSymbolLabel(symbol)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Commodity"
+        options={SPREAD_SYMBOLS}
+        value={commodity}
+        onChange={setCommodity}
+        format={spreadSymbolLabel}
+      />
       <ThresholdField label="Threshold" value={threshold} onChange={setThreshold} />
       <SoundField label="Sound" options={SOUND_IDS} value={soundId} onChange={setSoundId} />
       <div className="alert-form__checks">

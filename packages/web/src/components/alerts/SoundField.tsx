@@ -1,6 +1,7 @@
 import { type SoundId, soundLabel } from "@spreadwatch/core";
 import { useId } from "react";
 import { playAlertSound } from "../../alerts/sound.ts";
+import { SelectField } from "../Field.tsx";
 import { SpeakerIcon } from "./icons.tsx";
 
 interface SoundFieldProps {
@@ -55,27 +56,10 @@ interface LimitFieldProps {
   format?: (limit: number) => string;
 }
 
-/** The Telegram notification limit select. */
+/** The Telegram notification limit select; a stored limit outside `options` stays selectable. */
 export function LimitField({ label, options, value, onChange, format = String }: LimitFieldProps) {
-  const id = useId();
   const shown = options.includes(value) ? options : [...options, value].sort((a, b) => a - b);
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className="field__input"
-        value={value}
-        onChange={(event) => onChange(Number(event.target.value))}
-      >
-        {shown.map((limit) => (
-          <option key={limit} value={limit}>
-            {format(limit)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField label={label} options={shown} value={value} onChange={onChange} format={format} />
   );
 }

@@ -5,8 +5,8 @@ import {
   TIMEFRAMES,
   type Timeframe,
 } from "@spreadwatch/core";
-import { useId } from "react";
 import type { ChartKind } from "../../hooks/useChartSelection.ts";
+import { SelectField } from "../Field.tsx";
 
 interface ChartControlsProps {
   commodity: ChartSymbol;
@@ -26,44 +26,23 @@ const KINDS: readonly [ChartKind, string][] = [
 
 /** Commodity and timeframe selectors, Line / Candles, Reset Zoom and Download CSV; they wrap on phones. */
 export function ChartControls(props: ChartControlsProps) {
-  const commodityId = useId();
-  const timeframeId = useId();
   return (
     <div className="chart-controls">
-      <div className="field chart-controls__field">
-        <label className="field__label" htmlFor={commodityId}>
-          Commodity
-        </label>
-        <select
-          id={commodityId}
-          className="field__input"
-          value={props.commodity}
-          onChange={(e) => props.onCommodity(e.target.value as ChartSymbol)}
-        >
-          {CHART_SYMBOLS.map((symbol) => (
-            <option key={symbol} value={symbol}>
-              {chartSymbolLabel(symbol)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field chart-controls__field chart-controls__field--narrow">
-        <label className="field__label" htmlFor={timeframeId}>
-          Timeframe
-        </label>
-        <select
-          id={timeframeId}
-          className="field__input"
-          value={props.timeframe}
-          onChange={(e) => props.onTimeframe(e.target.value as Timeframe)}
-        >
-          {TIMEFRAMES.map((tf) => (
-            <option key={tf} value={tf}>
-              {tf}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Commodity"
+        className="chart-controls__field"
+        options={CHART_SYMBOLS}
+        value={props.commodity}
+        onChange={props.onCommodity}
+        format={chartSymbolLabel}
+      />
+      <SelectField
+        label="Timeframe"
+        className="chart-controls__field chart-controls__field--narrow"
+        options={TIMEFRAMES}
+        value={props.timeframe}
+        onChange={props.onTimeframe}
+      />
       <fieldset className="segmented" aria-label="Chart type">
         {KINDS.map(([kind, label]) => (
           <button
