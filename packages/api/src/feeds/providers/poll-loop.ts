@@ -66,7 +66,11 @@ export function startPollLoop(options: PollLoopOptions): { stop(): Promise<void>
 export interface PollingFeedOptions {
   name: string;
   pollMs: number;
+  timeoutMs: number;
+  staleAfterMs: number;
   backoff: { initialMs: number; maxMs: number };
+  log?: Logger;
+  now?: () => number;
   random?: () => number;
   onWait?: (ms: number, afterError: boolean) => void;
 }

@@ -1,14 +1,8 @@
 import { isBookSource, type Quote } from "@spreadwatch/core";
 import { HealthTracker } from "../health.ts";
 import { httpGet, readJson } from "../http.ts";
-import { pollingFeed } from "../poll-loop.ts";
-import {
-  changeFilter,
-  defaultLogger,
-  type Logger,
-  onceLogger,
-  type Provider,
-} from "../provider.ts";
+import { type PollingFeedOptions, pollingFeed } from "../poll-loop.ts";
+import { changeFilter, defaultLogger, onceLogger, type Provider } from "../provider.ts";
 import { sourceOf } from "../quote-keys.ts";
 import { readPath, toNumber, toTimestamp } from "./json-path.ts";
 
@@ -23,21 +17,12 @@ export interface JsonQuoteMapping {
   ts?: string;
 }
 
-export interface HttpJsonOptions {
-  name: string;
+export interface HttpJsonOptions extends PollingFeedOptions {
   url: string;
   headers?: Readonly<Record<string, string>>;
   quotes: readonly JsonQuoteMapping[];
   /** Mark the quotes delayed (the source publishes late). */
   delayed?: boolean;
-  pollMs: number;
-  timeoutMs: number;
-  staleAfterMs: number;
-  backoff: { initialMs: number; maxMs: number };
-  log?: Logger;
-  now?: () => number;
-  random?: () => number;
-  onWait?: (ms: number, afterError: boolean) => void;
 }
 
 type Mapped = { quote: Quote } | { missing: string };

@@ -1,14 +1,8 @@
 import { isBookSource, type Quote } from "@spreadwatch/core";
 import { HealthTracker } from "../health.ts";
 import { HttpError, httpGet, readJson } from "../http.ts";
-import { pollingFeed } from "../poll-loop.ts";
-import {
-  changeFilter,
-  defaultLogger,
-  type Logger,
-  onceLogger,
-  type Provider,
-} from "../provider.ts";
+import { type PollingFeedOptions, pollingFeed } from "../poll-loop.ts";
+import { changeFilter, defaultLogger, onceLogger, type Provider } from "../provider.ts";
 import { sourceOf } from "../quote-keys.ts";
 import { YahooCrumb } from "./crumb.ts";
 
@@ -29,8 +23,7 @@ export const YAHOO_BASE_URL = "https://query1.finance.yahoo.com";
 /** Yahoo asks for no more than this; a faster poll against Yahoo itself is refused by the config. */
 export const YAHOO_MIN_POLL_MS = 2_000;
 
-export interface YahooOptions {
-  name: string;
+export interface YahooOptions extends PollingFeedOptions {
   keys: readonly string[];
   /** Key → Yahoo symbol, where it differs from YAHOO_SYMBOLS (e.g. a specific contract month). */
   symbols?: Readonly<Record<string, string>>;
@@ -38,14 +31,6 @@ export interface YahooOptions {
   /** Where Yahoo hands out the cookie its crumb is tied to; `crumb: false` skips both. */
   cookieUrl?: string;
   crumb?: boolean;
-  pollMs: number;
-  timeoutMs: number;
-  staleAfterMs: number;
-  backoff: { initialMs: number; maxMs: number };
-  log?: Logger;
-  now?: () => number;
-  random?: () => number;
-  onWait?: (ms: number, afterError: boolean) => void;
 }
 
 interface YahooResult {
