@@ -73,6 +73,17 @@ const envSchema = z
     KITE_API_ROOT: url,
     KITE_WS_ROOT: url,
     KITE_LOGIN_URL: url,
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .regex(/^(true|false|\d{1,2})$/, "must be false, true (one proxy) or a number of proxies")
+      .default("false")
+      .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+    STREAM_LIMIT_PER_ADDRESS: z.coerce
+      .number({ error: "must be a whole number ≥ 0 (0 = no limit)" })
+      .int("must be a whole number ≥ 0 (0 = no limit)")
+      .min(0, "must be a whole number ≥ 0 (0 = no limit)")
+      .default(20),
     ...dutyShape,
   })
   .superRefine((env, ctx) => {
@@ -117,6 +128,10 @@ export interface Config {
   /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
   marketDataConfig: string | undefined;
   kite: KiteSettings;
+  /** How many reverse proxies in front of us append to X-Forwarded-For (0 = trust none). */
+  trustedProxies: number;
+  /** Live streams one client address may hold; 0 = no limit. */
+  streamLimitPerAddress: number;
 }
 
 /** Kite Connect app credentials and endpoints; the day's access token lives in DATA_DIR. */
@@ -188,6 +203,8 @@ function toConfig(env: Env): Config {
     telegram,
     duties,
     marketDataConfig: env.MARKET_DATA_CONFIG,
+    trustedProxies: env.TRUST_PROXY,
+    streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,
     kite: {
       apiKey: env.KITE_API_KEY,
       apiSecret: env.KITE_API_SECRET,
