@@ -75,3 +75,18 @@ describe("callOutbound", () => {
     expect(calls).toBeLessThan(1_000);
   });
 });
+
+describe("callOutbound with retryIf", () => {
+  it("still retries timed-out attempts when retryIf rejects ordinary errors", async () => {
+    let calls = 0;
+    const error = await callOutbound(
+      { attempts: 3, attemptTimeoutMs: 10, initialDelayMs: 1, retryIf: () => false },
+      (signal) => {
+        calls++;
+        return never(signal);
+      },
+    ).catch((e: unknown) => e);
+    expect(isOutboundTimeout(error)).toBe(true);
+    expect(calls).toBe(3);
+  });
+});

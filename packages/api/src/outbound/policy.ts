@@ -2,7 +2,6 @@ import {
   ExponentialBackoff,
   handleWhen,
   type IPolicy,
-  isTaskCancelledError,
   retry,
   TaskCancelledError,
   TimeoutStrategy,
@@ -34,7 +33,8 @@ export function outboundPolicy(options: OutboundOptions): IPolicy {
   const retryIf = options.retryIf ?? (() => true);
   const attempt = timeout(options.attemptTimeoutMs, TimeoutStrategy.Aggressive);
   const retries = retry(
-    handleWhen((error) => isTaskCancelledError(error) || retryIf(error)),
+    // cockatiel 3.2.1's isTaskCancelledError checks the wrong property and never matches.
+    handleWhen((error) => error instanceof TaskCancelledError || retryIf(error)),
     {
       maxAttempts: Math.max(0, options.attempts - 1),
       backoff: new ExponentialBackoff({
