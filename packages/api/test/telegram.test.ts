@@ -5,6 +5,7 @@ import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { until } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
@@ -45,16 +46,14 @@ async function traderWithAlert(alert: Record<string, unknown>) {
   return { admin, trader, alertId: created.body.alert.id as number };
 }
 
-/** Waits until every queued Telegram message was delivered or given up on. */
-async function settled(s: TestServer) {
-  for (;;) {
-    await s.services.sender?.idle();
-    const pending = listOutbox(s.services.db).filter(
-      (m) => m.sentAt === null && m.failedAt === null,
-    );
-    if (pending.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Waits, with a deadline, until every queued Telegram message was delivered or given up on. The
+ * feeds used here queue every firing before the server's start (or the push) returns.
+ */
+function settled(s: TestServer) {
+  const pending = () =>
+    listOutbox(s.services.db).filter((m) => m.sentAt === null && m.failedAt === null);
+  return until(() => pending().length === 0, "the Telegram outbox to settle", 15_000);
 }
 
 const alertTexts = () => telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"));
@@ -104,6 +103,39 @@ describe("Telegram connection", () => {
       error: "Telegram is not connected",
     });
   });
+
+  // The interactive deadline is 8 s; the test only waits for the 502, it does not time it.
+  it.each([
+    ["hangs (accepts the connection, never answers)", () => telegram.hang()],
+    ["refuses connections", () => telegram.refuseConnections()],
+  ])(
+    "when Telegram %s, connect answers 502 and stores no link",
+    async (_, goDown) => {
+      const trader = await signIn(ADMIN.username, ADMIN.password);
+      goDown();
+      expect(await trader.post("/api/telegram/connect", { chatId: CHAT })).toMatchObject({
+        status: 502,
+        body: { error: "Could not reach Telegram" },
+      });
+      expect((await trader.get("/api/telegram/status")).body).toMatchObject({
+        connected: false,
+        chatId: null,
+      });
+    },
+    30_000,
+  );
+
+  it("when Telegram hangs, a test message answers 502 too", async () => {
+    const trader = await signIn(ADMIN.username, ADMIN.password);
+    expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
+    telegram.hang();
+    expect(await trader.post("/api/telegram/test")).toMatchObject({
+      status: 502,
+      body: { error: "Could not reach Telegram" },
+    });
+    expect(telegram.unanswered).toBeGreaterThan(0);
+    expect((await trader.get("/api/telegram/status")).body.connected).toBe(true);
+  }, 30_000);
 
   it("rejects an empty or malformed chat id without calling Telegram", async () => {
     const trader = await signIn(ADMIN.username, ADMIN.password);
