@@ -1,62 +1,22 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
-import { until } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+import * as setup from "./telegram-trader.ts";
 
-const CHAT = "4242";
 let telegram: FakeTelegram;
 let server: TestServer;
 const dir = mkdtempSync(join(tmpdir(), "spreadwatch-telegram-"));
 
-const telegramEnv = () => ({
-  TELEGRAM_BOT_TOKEN: "123456:TEST-TOKEN",
-  TELEGRAM_BOT_USERNAME: "spreadwatch_test_bot",
-  TELEGRAM_API_ROOT: telegram.apiRoot,
-});
-
-async function signIn(username: string, password: string) {
-  const client = new HttpClient(server.url);
-  expect((await client.post("/api/auth/login", { username, password })).status).toBe(200);
-  return client;
-}
-
-/** A trader with alerts on, Telegram connected, and one GC_BUY alert at threshold 0. */
-async function traderWithAlert(alert: Record<string, unknown>) {
-  const admin = await signIn(ADMIN.username, ADMIN.password);
-  await admin.post("/api/auth/users", {
-    username: "trader",
-    password: "trader-pass-1",
-    alerts_enabled: true,
-  });
-  const trader = await signIn("trader", "trader-pass-1");
-  expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
-  const created = await trader.post("/api/alerts", {
-    commodityType: "GC_BUY",
-    threshold: 0,
-    telegramNotify: true,
-    ...alert,
-  });
-  expect(created.status).toBe(200);
-  return { admin, trader, alertId: created.body.alert.id as number };
-}
-
-/**
- * Waits, with a deadline, until every queued Telegram message was delivered or given up on. The
- * feeds used here queue every firing before the server's start (or the push) returns.
- */
-function settled(s: TestServer) {
-  const pending = () =>
-    listOutbox(s.services.db).filter((m) => m.sentAt === null && m.failedAt === null);
-  return until(() => pending().length === 0, "the Telegram outbox to settle", 15_000);
-}
-
-const alertTexts = () => telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"));
+const telegramEnv = () => setup.telegramEnv(telegram);
+const signIn = (username: string, password: string) => setup.signIn(server, username, password);
+const traderWithAlert = (alert: Record<string, unknown>) => setup.traderWithAlert(server, alert);
+const alertTexts = () => setup.alertTexts(telegram);
+const { CHAT, settled } = setup;
 
 beforeEach(async () => {
   telegram = await new FakeTelegram().start();
