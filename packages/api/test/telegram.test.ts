@@ -1,9 +1,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { until } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 import * as setup from "./telegram-trader.ts";
@@ -186,6 +188,31 @@ describe("server-side alert engine", () => {
     expect(new Set(alertTexts()).size).toBe(2);
     // Confirmation + 2 alerts delivered, after 2 refused attempts.
     expect(telegram.attempts).toBe(5);
+  });
+
+  it("a 429 with a retry_after longer than we wait in place is honoured: the row waits that long, untouched", async () => {
+    const feed = manualFeed();
+    server = await server.restart({ feed });
+    await traderWithAlert({ telegramMaxNotifications: 5 });
+    telegram.failNext({ kind: "rate-limit", retryAfter: 120 });
+    const before = Date.now();
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
+    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
+    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(0) });
+    feed.push({
+      source: "mcx",
+      key: "GOLD",
+      bid: HIGH_ASK - 20,
+      ask: HIGH_ASK,
+      ts: crossingTime(1),
+    });
+    const row = () => listOutbox(server.services.db)[0];
+    await until(() => row()?.attempts === 1, "the rate-limited attempt to be recorded");
+    expect(row()).toMatchObject({ sentAt: null, failedAt: null });
+    expect(row()?.lastError).toContain("Too Many Requests");
+    expect(row()?.nextAttemptAt).toBeGreaterThanOrEqual(before + 120_000);
+    // The confirmation, then the one rate-limited attempt: no retry before Telegram's time.
+    expect(telegram.attempts).toBe(2);
   });
 
   it("a server restarted mid-replay sends no duplicate", async () => {
