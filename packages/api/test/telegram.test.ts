@@ -190,7 +190,7 @@ describe("server-side alert engine", () => {
     expect(telegram.attempts).toBe(5);
   });
 
-  it("a 429 with a retry_after longer than we wait in place is honoured: the row waits that long, untouched", async () => {
+  it("a 429 with a long retry_after is honoured: the row waits Telegram's time, and later rows wait behind it", async () => {
     const feed = manualFeed();
     server = await server.restart({ feed });
     await traderWithAlert({ telegramMaxNotifications: 5 });
@@ -212,6 +212,14 @@ describe("server-side alert engine", () => {
     expect(row()?.lastError).toContain("Too Many Requests");
     expect(row()?.nextAttemptAt).toBeGreaterThanOrEqual(before + 120_000);
     // The confirmation, then the one rate-limited attempt: no retry before Telegram's time.
+    expect(telegram.attempts).toBe(2);
+    // A later firing waits behind it too (the queue keeps its order), once the pass it woke ends.
+    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(2) });
+    await server.services.sender?.idle();
+    expect(listOutbox(server.services.db)).toMatchObject([
+      { attempts: 1, sentAt: null },
+      { attempts: 0, sentAt: null },
+    ]);
     expect(telegram.attempts).toBe(2);
   });
 
