@@ -66,7 +66,7 @@ describe("Telegram connection", () => {
     });
   });
 
-  // The interactive deadline is 8 s; the test only waits for the 502, it does not time it.
+  // The interactive deadline is 7 s; the test only waits for the 502, it does not time it.
   it.each([
     ["hangs (accepts the connection, never answers)", () => telegram.hang()],
     ["refuses connections", () => telegram.refuseConnections()],
