@@ -1,17 +1,29 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { createFeed } from "./feeds/index.ts";
 import { ReplayFileError } from "./feeds/replay-file.ts";
+import { log } from "./log.ts";
 import { dutiesFrom, startServer } from "./server.ts";
+
+/**
+ * Start-up notices are for the person starting the server. The first admin's one-time password
+ * comes as a framed box: printed as it is, since a JSON log line would bury it in escapes.
+ */
+function notice(text: string): void {
+  if (text.includes("\n")) process.stdout.write(`${text}\n`);
+  else log.info(text);
+}
 
 async function main() {
   const config = loadConfig(process.env);
   const feed = createFeed(config, dutiesFrom(config));
-  const server = await startServer({ config, feed });
-  console.log(`Spreadwatch listening on ${server.url} (feed: ${feed.name})`);
+  const server = await startServer({ config, feed, log: notice });
+  // Scripts (and tests) read the URL from this line: it ends at the space.
+  log.info(`Spreadwatch listening on ${server.url} (feed: ${feed.name})`);
 
   const stop = async (signal: string) => {
-    console.log(`${signal} received, shutting down`);
+    log.info({ signal }, `${signal} received, shutting down`);
     await server.close();
+    log.info("Spreadwatch stopped");
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));
@@ -19,13 +31,13 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  // Operator mistakes get one line; only the unexpected gets a stack trace.
+  // Operator mistakes get one plain line on stderr, like a CLI; only the unexpected gets a stack.
   if (error instanceof ConfigError || error instanceof ReplayFileError) {
     console.error(`spreadwatch: ${error.message}`);
   } else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
     console.error(`spreadwatch: port already in use (${(error as Error).message})`);
   } else {
-    console.error("spreadwatch: failed to start:", error);
+    log.fatal({ err: error }, "Spreadwatch failed to start");
   }
   process.exit(1);
 });

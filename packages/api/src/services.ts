@@ -16,6 +16,7 @@ import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
+import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { OutboxSender } from "./telegram/outbox-sender.ts";
@@ -39,6 +40,15 @@ function sweepSessions(services: AppServices): void {
   const now = Date.now();
   deleteSessionsIdleSince(services.db, now - services.auth.idleMs, now);
   pruneSessionEnds(services.db, now - services.auth.idleMs);
+}
+
+/** The hourly sweep failing (database busy) must not crash the server; the next one retries. */
+function sweepSessionsInBackground(services: AppServices): void {
+  try {
+    sweepSessions(services);
+  } catch (error) {
+    warnEvery("session-sweep", 60 * 60 * 1000, { err: error }, "could not sweep idle sessions");
+  }
 }
 
 /**
@@ -95,7 +105,7 @@ export async function startServices(
     },
   };
   sweepSessions(services);
-  const sweeper = setInterval(() => sweepSessions(services), SESSION_SWEEP_MS);
+  const sweeper = setInterval(() => sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
   backfillIfEmpty(database.db, feed.history?.bind(feed), dutiesFrom(config), log);
   recorder.start();

@@ -8,19 +8,26 @@ export interface ReceivedMessage {
 }
 
 type Fault =
+  | { kind: "ok" }
   | { kind: "rate-limit"; retryAfter: number }
   | { kind: "server-error" }
-  | { kind: "drop-connection" };
+  | { kind: "drop-connection" }
+  /** Delivers the message but never answers: the sender cannot know it arrived. */
+  | { kind: "lost-reply" };
 
 /**
  * A Telegram Bot API stand-in on loopback: answers sendMessage like Telegram does, records what
  * it accepted, and can be told to answer 429 with retry_after, fail with 5xx, drop the
- * connection, or refuse a chat the way Telegram refuses an unknown chat.
+ * connection, deliver without answering, refuse a chat the way Telegram refuses an unknown
+ * chat, or go down (hang every request, or refuse connections).
  */
 export class FakeTelegram {
   readonly received: ReceivedMessage[] = [];
   /** Every sendMessage request, including the ones answered with a fault. */
   attempts = 0;
+  /** Requests held open without an answer (hanging, or delivered with the reply lost). */
+  unanswered = 0;
+  private hanging = false;
   private readonly faults: Fault[] = [];
   private readonly unknownChats = new Set<string>();
   private readonly waiters: Array<() => void> = [];
@@ -43,9 +50,21 @@ export class FakeTelegram {
     return this;
   }
 
+  /** Safe after `refuseConnections`. */
   stop(): Promise<void> {
     this.server?.closeAllConnections();
     return new Promise((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** Telegram hangs: every request is accepted, counted and never answered. */
+  hang(): void {
+    this.hanging = true;
+  }
+
+  /** Telegram is gone: the port refuses connections (kept-alive ones are cut too). */
+  refuseConnections(): void {
+    this.server?.close();
+    this.server?.closeAllConnections();
   }
 
   /** The next requests get these faults, in order. */
@@ -57,10 +76,23 @@ export class FakeTelegram {
     this.unknownChats.add(chatId);
   }
 
-  /** Resolves once `count` messages were accepted. */
-  async waitFor(count: number): Promise<ReceivedMessage[]> {
-    while (this.received.length < count)
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+  /**
+   * Resolves the moment `count` messages were accepted (the benchmark times it), and rejects
+   * after `timeoutMs` so a lost message fails instead of hanging.
+   */
+  async waitFor(count: number, timeoutMs = 30_000): Promise<ReceivedMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${count} Telegram messages`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     return this.received;
   }
 
@@ -69,6 +101,10 @@ export class FakeTelegram {
   }
 
   private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (this.hanging) {
+      this.attempts++;
+      return this.never();
+    }
     let raw = "";
     for await (const chunk of req) raw += chunk;
     const [, token, method] = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? "") ?? [];
@@ -102,6 +138,7 @@ export class FakeTelegram {
     }
     this.received.push({ token, chatId, text: payload.text ?? "" });
     for (const wake of this.waiters.splice(0)) wake();
+    if (fault?.kind === "lost-reply") return this.never();
     return {
       status: 200,
       body: {
@@ -114,5 +151,11 @@ export class FakeTelegram {
         },
       },
     };
+  }
+
+  /** An answer that never comes; the connection stays open until `stop`. */
+  private never(): Promise<never> {
+    this.unanswered++;
+    return new Promise(() => {});
   }
 }

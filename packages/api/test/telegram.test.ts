@@ -5,59 +5,20 @@ import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { until } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+import * as setup from "./telegram-trader.ts";
 
-const CHAT = "4242";
 let telegram: FakeTelegram;
 let server: TestServer;
 const dir = mkdtempSync(join(tmpdir(), "spreadwatch-telegram-"));
 
-const telegramEnv = () => ({
-  TELEGRAM_BOT_TOKEN: "123456:TEST-TOKEN",
-  TELEGRAM_BOT_USERNAME: "spreadwatch_test_bot",
-  TELEGRAM_API_ROOT: telegram.apiRoot,
-});
-
-async function signIn(username: string, password: string) {
-  const client = new HttpClient(server.url);
-  expect((await client.post("/api/auth/login", { username, password })).status).toBe(200);
-  return client;
-}
-
-/** A trader with alerts on, Telegram connected, and one GC_BUY alert at threshold 0. */
-async function traderWithAlert(alert: Record<string, unknown>) {
-  const admin = await signIn(ADMIN.username, ADMIN.password);
-  await admin.post("/api/auth/users", {
-    username: "trader",
-    password: "trader-pass-1",
-    alerts_enabled: true,
-  });
-  const trader = await signIn("trader", "trader-pass-1");
-  expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
-  const created = await trader.post("/api/alerts", {
-    commodityType: "GC_BUY",
-    threshold: 0,
-    telegramNotify: true,
-    ...alert,
-  });
-  expect(created.status).toBe(200);
-  return { admin, trader, alertId: created.body.alert.id as number };
-}
-
-/** Waits until every queued Telegram message was delivered or given up on. */
-async function settled(s: TestServer) {
-  for (;;) {
-    await s.services.sender?.idle();
-    const pending = listOutbox(s.services.db).filter(
-      (m) => m.sentAt === null && m.failedAt === null,
-    );
-    if (pending.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const alertTexts = () => telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"));
+const telegramEnv = () => setup.telegramEnv(telegram);
+const signIn = (username: string, password: string) => setup.signIn(server, username, password);
+const traderWithAlert = (alert: Record<string, unknown>) => setup.traderWithAlert(server, alert);
+const alertTexts = () => setup.alertTexts(telegram);
+const { CHAT, settled } = setup;
 
 beforeEach(async () => {
   telegram = await new FakeTelegram().start();
@@ -104,6 +65,39 @@ describe("Telegram connection", () => {
       error: "Telegram is not connected",
     });
   });
+
+  // The interactive deadline is 7 s; the test only waits for the 502, it does not time it.
+  it.each([
+    ["hangs (accepts the connection, never answers)", () => telegram.hang()],
+    ["refuses connections", () => telegram.refuseConnections()],
+  ])(
+    "when Telegram %s, connect answers 502 and stores no link",
+    async (_, goDown) => {
+      const trader = await signIn(ADMIN.username, ADMIN.password);
+      goDown();
+      expect(await trader.post("/api/telegram/connect", { chatId: CHAT })).toMatchObject({
+        status: 502,
+        body: { error: "Could not reach Telegram" },
+      });
+      expect((await trader.get("/api/telegram/status")).body).toMatchObject({
+        connected: false,
+        chatId: null,
+      });
+    },
+    30_000,
+  );
+
+  it("when Telegram hangs, a test message answers 502 too", async () => {
+    const trader = await signIn(ADMIN.username, ADMIN.password);
+    expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
+    telegram.hang();
+    expect(await trader.post("/api/telegram/test")).toMatchObject({
+      status: 502,
+      body: { error: "Could not reach Telegram" },
+    });
+    expect(telegram.unanswered).toBeGreaterThan(0);
+    expect((await trader.get("/api/telegram/status")).body.connected).toBe(true);
+  }, 30_000);
 
   it("rejects an empty or malformed chat id without calling Telegram", async () => {
     const trader = await signIn(ADMIN.username, ADMIN.password);
@@ -194,6 +188,39 @@ describe("server-side alert engine", () => {
     expect(new Set(alertTexts()).size).toBe(2);
     // Confirmation + 2 alerts delivered, after 2 refused attempts.
     expect(telegram.attempts).toBe(5);
+  });
+
+  it("a 429 with a long retry_after is honoured: the row waits Telegram's time, and later rows wait behind it", async () => {
+    const feed = manualFeed();
+    server = await server.restart({ feed });
+    await traderWithAlert({ telegramMaxNotifications: 5 });
+    telegram.failNext({ kind: "rate-limit", retryAfter: 120 });
+    const before = Date.now();
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
+    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
+    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(0) });
+    feed.push({
+      source: "mcx",
+      key: "GOLD",
+      bid: HIGH_ASK - 20,
+      ask: HIGH_ASK,
+      ts: crossingTime(1),
+    });
+    const row = () => listOutbox(server.services.db)[0];
+    await until(() => row()?.attempts === 1, "the rate-limited attempt to be recorded");
+    expect(row()).toMatchObject({ sentAt: null, failedAt: null });
+    expect(row()?.lastError).toContain("Too Many Requests");
+    expect(row()?.nextAttemptAt).toBeGreaterThanOrEqual(before + 120_000);
+    // The confirmation, then the one rate-limited attempt: no retry before Telegram's time.
+    expect(telegram.attempts).toBe(2);
+    // A later firing waits behind it too (the queue keeps its order), once the pass it woke ends.
+    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(2) });
+    await server.services.sender?.idle();
+    expect(listOutbox(server.services.db)).toMatchObject([
+      { attempts: 1, sentAt: null },
+      { attempts: 0, sentAt: null },
+    ]);
+    expect(telegram.attempts).toBe(2);
   });
 
   it("a server restarted mid-replay sends no duplicate", async () => {

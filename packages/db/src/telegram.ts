@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { telegramLinks, telegramOutbox } from "./schema/index.ts";
 
@@ -37,23 +37,23 @@ export function dueOutboxMessages(db: Database, now: number, limit: number): Out
     .all();
 }
 
+/**
+ * Its own statement, so its own transaction: called right after Telegram accepted the message
+ * and before the next one is sent, it keeps the resend window to the one message in flight.
+ */
 export function markOutboxSent(db: Database, id: number, now: number): void {
   db.update(telegramOutbox).set({ sentAt: now }).where(eq(telegramOutbox.id, id)).run();
 }
 
+/** One more failed attempt, and when to try again: a single statement, so no count is lost. */
 export function markOutboxRetry(
   db: Database,
   id: number,
   error: string,
   nextAttemptAt: number,
 ): void {
-  const current = db
-    .select({ attempts: telegramOutbox.attempts })
-    .from(telegramOutbox)
-    .where(eq(telegramOutbox.id, id))
-    .get();
   db.update(telegramOutbox)
-    .set({ attempts: (current?.attempts ?? 0) + 1, lastError: error, nextAttemptAt })
+    .set({ attempts: sql`${telegramOutbox.attempts} + 1`, lastError: error, nextAttemptAt })
     .where(eq(telegramOutbox.id, id))
     .run();
 }

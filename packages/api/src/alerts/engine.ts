@@ -11,6 +11,7 @@ import {
   recordTelegramFirings,
   type WatchedAlert,
 } from "@spreadwatch/db";
+import { log } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
@@ -146,10 +147,17 @@ export class AlertEngine {
           }),
       })),
     );
-    firings.forEach(({ symbol, entry }, i) => {
+    firings.forEach(({ symbol, entry, side, spread }, i) => {
       const recorded = results[i];
-      if (recorded) entry.lastFiredAt = at;
-      if (!recorded?.alert.enabled) this.indexes.get(symbol)?.remove(entry.id);
+      const fields = { alertId: entry.id, userId: entry.userId, symbol };
+      if (recorded) {
+        entry.lastFiredAt = at;
+        log.debug({ ...fields, side, spread }, "alert fired; Telegram message queued");
+      }
+      if (!recorded?.alert.enabled) {
+        this.indexes.get(symbol)?.remove(entry.id);
+        if (recorded) log.info(fields, "alert reached its Telegram limit and was disabled");
+      }
     });
     if (results.some((r) => r !== undefined)) this.onQueued();
   }

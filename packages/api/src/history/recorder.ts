@@ -15,6 +15,7 @@ import {
   type StoredCandle,
   saveCandles,
 } from "@spreadwatch/db";
+import { warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 
 /** Closed candles are written in batches, off the quote path. */
@@ -50,10 +51,16 @@ export class HistoryRecorder {
       this.builders.set(symbol, perTimeframe);
     }
     this.unsubscribe = this.hub.subscribe((update) => this.onUpdate(update));
-    this.writer = setInterval(() => this.writePending(), WRITE_INTERVAL_MS);
+    this.writer = setInterval(
+      () => this.inBackground("write candles", () => this.writePending()),
+      WRITE_INTERVAL_MS,
+    );
     this.writer.unref();
     this.prune();
-    this.pruner = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.pruner = setInterval(
+      () => this.inBackground("prune candles", () => this.prune()),
+      PRUNE_INTERVAL_MS,
+    );
     this.pruner.unref();
   }
 
@@ -81,7 +88,22 @@ export class HistoryRecorder {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    saveCandles(this.db, batch);
+    try {
+      saveCandles(this.db, batch);
+    } catch (error) {
+      // Kept for the next tick: a busy or full disk must not lose the minute's candles.
+      this.pending = batch.concat(this.pending);
+      throw error;
+    }
+  }
+
+  /** A timer's work failing (disk full, database busy) must not crash the server: warn, retry. */
+  private inBackground(what: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      warnEvery(`history-${what}`, 60_000, { err: error }, `history: could not ${what}`);
+    }
   }
 
   private onUpdate(update: HubUpdate): void {

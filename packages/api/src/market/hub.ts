@@ -9,6 +9,7 @@ import {
   type SpreadSymbol,
   symbolsAffectedBy,
 } from "@spreadwatch/core";
+import { warnEvery } from "../log.ts";
 
 export interface MarketSnapshot {
   prices: Prices;
@@ -60,8 +61,9 @@ export class MarketHub {
       try {
         listener(update);
       } catch (error) {
-        // One faulty subscriber must not stop prices reaching the others.
-        console.error("market hub listener failed:", error);
+        // One faulty subscriber must not stop prices reaching the others, nor flood the log at
+        // every quote.
+        warnEvery("market-hub-listener", 60_000, { err: error }, "market hub listener failed");
       }
     }
     return true;

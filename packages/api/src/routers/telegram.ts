@@ -2,7 +2,13 @@ import { deleteTelegramLink, findTelegramLink, saveTelegramLink } from "@spreadw
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { CONNECTED_MESSAGE, TEST_MESSAGE } from "../telegram/messages.ts";
-import { type TelegramNotifier, TelegramRejectedError } from "../telegram/notifier.ts";
+import {
+  INTERACTIVE_SEND,
+  type TelegramNotifier,
+  TelegramRejectedError,
+  TelegramUnavailableError,
+  warnTelegramUnreachable,
+} from "../telegram/notifier.ts";
 import { authedProcedure } from "../trpc.ts";
 
 /** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
@@ -27,18 +33,25 @@ function requireNotifier(notifier: TelegramNotifier | undefined): TelegramNotifi
   return notifier;
 }
 
-/** Telegram's own words when it refused; a retryable failure gets a plain sentence. */
-async function send(notifier: TelegramNotifier, chatId: string, text: string): Promise<void> {
+/**
+ * Sends while the user waits: Telegram's own words when it refused, 502 when it could not be
+ * reached in time (the interactive policy's deadline keeps the answer within 10 s).
+ */
+async function send(
+  notifier: TelegramNotifier,
+  chatId: string,
+  text: string,
+  shutdown: AbortSignal,
+): Promise<void> {
   try {
-    await notifier.send(chatId, text);
+    await notifier.send(chatId, text, INTERACTIVE_SEND, shutdown);
   } catch (error) {
     if (error instanceof TelegramRejectedError) {
       throw new TRPCError({ code: "BAD_REQUEST", message: `Telegram: ${error.message}` });
     }
-    throw new TRPCError({
-      code: "BAD_GATEWAY",
-      message: "Could not reach Telegram. Please try again.",
-    });
+    if (!(error instanceof TelegramUnavailableError)) throw error;
+    warnTelegramUnreachable(error.message);
+    throw new TRPCError({ code: "BAD_GATEWAY", message: "Could not reach Telegram" });
   }
 }
 
@@ -58,7 +71,7 @@ export const telegramRouter = {
   /** Stores the chat only after Telegram accepted a confirmation message to it. */
   connect: authedProcedure.input(chatIdInput).mutation(async ({ ctx, input }) => {
     const notifier = requireNotifier(ctx.services.notifier);
-    await send(notifier, input.chatId, CONNECTED_MESSAGE);
+    await send(notifier, input.chatId, CONNECTED_MESSAGE, ctx.services.shutdownSignal);
     saveTelegramLink(ctx.services.db, ctx.user.id, input.chatId, Date.now());
     ctx.services.alertEngine.refreshUser(ctx.user.id);
     return { status: "success" as const, connected: true };
@@ -68,7 +81,7 @@ export const telegramRouter = {
     const notifier = requireNotifier(ctx.services.notifier);
     const link = findTelegramLink(ctx.services.db, ctx.user.id);
     if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
-    await send(notifier, link.chatId, TEST_MESSAGE);
+    await send(notifier, link.chatId, TEST_MESSAGE, ctx.services.shutdownSignal);
     return { status: "success" as const };
   }),
 

@@ -4,10 +4,17 @@ import {
   markOutboxFailed,
   markOutboxRetry,
   markOutboxSent,
+  type OutboxMessage,
 } from "@spreadwatch/db";
-import { type TelegramNotifier, TelegramRejectedError } from "./notifier.ts";
+import { log } from "../log.ts";
+import {
+  BACKGROUND_SEND,
+  type TelegramNotifier,
+  TelegramRejectedError,
+  TelegramUnavailableError,
+  warnTelegramUnreachable,
+} from "./notifier.ts";
 
-const BATCH = 20;
 /** Re-check for retries that fell due even when nothing new was queued. */
 const POLL_MS = 5_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
@@ -18,14 +25,22 @@ export function retryDelay(attempts: number): number {
 }
 
 /**
- * Delivers queued Telegram messages one at a time, marking each sent only after Telegram
- * accepted it. Runs beside the hub: firings only write a row and call `wake`.
+ * Delivers queued Telegram messages oldest first, strictly one at a time: a row is marked sent
+ * (its own transaction) as soon as Telegram accepted it, before the next row is even read. So a
+ * crash can leave at most the one message in flight unmarked, and only that one is sent again
+ * after a restart (at-least-once, at most one duplicate per crash). Runs beside the hub:
+ * firings only write a row and call `wake`.
  */
 export class OutboxSender {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** Cuts the message in flight short when a stop runs out of patience. */
+  private readonly shutdown = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  /** While Telegram is down nothing is tried before the failed row falls due again. */
+  private pausedUntil = 0;
+  private unreachable = false;
 
   constructor(
     private readonly db: Database,
@@ -45,26 +60,33 @@ export class OutboxSender {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.running = this.drain()
+      .catch((error: unknown) => log.error({ err: error }, "Telegram outbox pass failed"))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
   }
 
   /**
-   * Stops after the message in flight, waiting at most `graceMs`: an unsent row stays queued and
-   * goes out after the next start.
+   * Lets the message in flight finish for up to `graceMs`, then aborts it; resolves when the
+   * sender no longer touches the database. An unsent row stays queued for the next start.
    */
   async stop(graceMs = 2_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
-    ]);
+    if (!this.running) return;
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([this.running, patience]);
+    clearTimeout(timer);
+    this.shutdown.abort();
+    await this.running;
   }
 
   /** Resolves when nothing is being sent (for tests and shutdown). */
@@ -73,25 +95,48 @@ export class OutboxSender {
   }
 
   private async drain(): Promise<void> {
-    for (;;) {
-      const due = dueOutboxMessages(this.db, Date.now(), BATCH);
-      if (due.length === 0 || this.stopped) return;
-      for (const message of due) {
-        if (this.stopped) return;
-        try {
-          await this.notifier.send(message.chatId, message.text);
-          markOutboxSent(this.db, message.id, Date.now());
-        } catch (error) {
-          const reason = (error as Error).message;
-          if (error instanceof TelegramRejectedError) {
-            console.warn(`telegram: message ${message.id} refused by Telegram: ${reason}`);
-            markOutboxFailed(this.db, message.id, reason, Date.now());
-          } else {
-            console.warn(`telegram: message ${message.id} not delivered, will retry: ${reason}`);
-            markOutboxRetry(this.db, message.id, reason, Date.now() + retryDelay(message.attempts));
-          }
-        }
-      }
+    while (!this.stopped && Date.now() >= this.pausedUntil) {
+      const [message] = dueOutboxMessages(this.db, Date.now(), 1);
+      if (!message) return;
+      await this.deliver(message);
     }
+  }
+
+  private async deliver(message: OutboxMessage): Promise<void> {
+    try {
+      await this.notifier.send(message.chatId, message.text, BACKGROUND_SEND, this.shutdown.signal);
+    } catch (error) {
+      // A stop cut the send short: the row stays due and goes out after the next start.
+      if (this.stopped) return;
+      this.recordFailure(message, error);
+      return;
+    }
+    markOutboxSent(this.db, message.id, Date.now());
+    if (this.unreachable) {
+      this.unreachable = false;
+      log.info("Telegram reachable again; queued messages are going out");
+    }
+  }
+
+  private recordFailure(message: OutboxMessage, error: unknown): void {
+    const now = Date.now();
+    if (error instanceof TelegramRejectedError) {
+      log.warn(
+        { messageId: message.id, chatId: message.chatId, reason: error.message },
+        "Telegram refused a message; it will not be retried",
+      );
+      markOutboxFailed(this.db, message.id, error.message, now);
+      return;
+    }
+    if (!(error instanceof TelegramUnavailableError)) throw error;
+    const nextAttemptAt = now + Math.max(retryDelay(message.attempts), error.retryAfterMs ?? 0);
+    markOutboxRetry(this.db, message.id, error.message, nextAttemptAt);
+    // Every other row would meet the same outage: hold the queue (and its order) until then.
+    this.pausedUntil = nextAttemptAt;
+    this.unreachable = true;
+    warnTelegramUnreachable(error.message, {
+      messageId: message.id,
+      retryInSeconds: Math.round((nextAttemptAt - now) / 1000),
+    });
   }
 }
