@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import {
   beginLoginAttempt,
   clearLoginAttempts,
@@ -21,6 +22,31 @@ export const LOGIN_LIMITS: LoginLimits = {
 
 /** A login without a socket (an in-process caller) shares one bucket rather than escaping limits. */
 const UNKNOWN_ADDRESS = "unknown";
+
+/** The 16-bit groups of an IPv6 address, "::" expanded (an embedded IPv4 tail counts as two). */
+function ipv6Groups(address: string): string[] {
+  const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
+  const split = (part: string | undefined) => (part ? part.split(":") : []);
+  const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes(".") ? 1 : 0);
+  const [left, right] = [split(head), split(tail)];
+  const zeros = tail === undefined ? [] : Array(8 - width(left) - width(right)).fill("0");
+  return [...left, ...zeros, ...right];
+}
+
+/**
+ * Whom a limit counts: an IPv4 address, or an IPv6 /64, because one IPv6 host is usually given
+ * a whole /64 and could otherwise take a fresh address per guess.
+ */
+export function addressBucket(address: string | undefined): string {
+  if (!address) return UNKNOWN_ADDRESS;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(address)) return address.slice(0, 64);
+  const prefix = ipv6Groups(address)
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16));
+  return `${prefix.join(":")}::/64`;
+}
 
 export interface LoginTicket {
   /** The password was right: this (username, address) starts afresh. */
@@ -56,7 +82,7 @@ export class LoginThrottle {
   /** Records the attempt, or throws 429 with `retryAfterSeconds` when a limit is reached. */
   begin(username: string, address: string | undefined, now = Date.now()): LoginTicket {
     const usernameKey = username.trim().toLowerCase();
-    const from = address ?? UNKNOWN_ADDRESS;
+    const from = addressBucket(address);
     const verdict = beginLoginAttempt(this.db, { usernameKey, address: from, now }, this.limits);
     if (!verdict.allowed) throw tooManyAttempts(verdict);
     return { succeeded: () => void clearLoginAttempts(this.db, usernameKey, from) };
