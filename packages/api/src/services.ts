@@ -88,7 +88,7 @@ export async function startServices(
       cookieSecure: config.cookieSecure,
       idleMs: config.sessionIdleMs,
     },
-    loginThrottle: new LoginThrottle(),
+    loginThrottle: new LoginThrottle(database.db),
     alertEngine,
     recorder,
     notifier,

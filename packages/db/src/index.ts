@@ -31,6 +31,20 @@ export {
   openDatabase,
 } from "./connection.ts";
 export {
+  countIdempotencyKeys,
+  type IdempotencyClaim,
+  type IdempotentOutcome,
+  runOnce,
+} from "./idempotency-keys.ts";
+export {
+  beginLoginAttempt,
+  clearLoginAttempts,
+  countLoginAttempts,
+  type LoginAttempt,
+  type LoginAttemptVerdict,
+  type LoginLimits,
+} from "./login-attempts.ts";
+export {
   createSession,
   deleteSession,
   deleteSessionsIdleSince,

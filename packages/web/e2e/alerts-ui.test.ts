@@ -145,6 +145,7 @@ describe("the create/edit modal", () => {
       direction: "reaches",
       enabled: true,
       maxNotifications: 3,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     const bell = bells(suite.page, "SI_BUY");
     await bell.waitFor();
@@ -391,6 +392,7 @@ describe("the alerts section", () => {
       direction: "reaches",
       enabled: true,
       telegramMaxNotifications: 4,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     await form().waitFor({ state: "detached" });
     await item().waitFor();

@@ -6,6 +6,7 @@ import {
 } from "@spreadwatch/core";
 import type { AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
+import { idempotencyKeySchema } from "../idempotency.ts";
 
 const limitMessage = `must be a whole number from ${MIN_NOTIFICATION_LIMIT} to ${MAX_NOTIFICATION_LIMIT}`;
 const limit = z
@@ -41,6 +42,7 @@ export const createAlertInput = z.object({
   enabled: fields.enabled.default(true),
   maxNotifications: fields.maxNotifications.optional(),
   telegramMaxNotifications: fields.telegramMaxNotifications.optional(),
+  idempotencyKey: idempotencyKeySchema,
 });
 
 export const updateAlertInput = z.object({

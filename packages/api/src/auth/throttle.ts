@@ -1,60 +1,90 @@
-export const LOGIN_FAILURE_LIMIT = 5;
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** Bounds memory under a flood of distinct usernames or addresses. */
-const MAX_KEYS = 50_000;
+import { isIPv6 } from "node:net";
+import {
+  beginLoginAttempt,
+  clearLoginAttempts,
+  type Database,
+  type LoginAttemptVerdict,
+  type LoginLimits,
+} from "@spreadwatch/db";
+import { TRPCError } from "@trpc/server";
+import { ErrorWithFields } from "../rest/errors.ts";
 
 /**
- * Counts failed logins per username and per address over a sliding window. After the limit,
- * attempts are refused until the oldest failure in the window has aged out.
+ * 5 attempts per (username, address) per 15 minutes stops guessing one account; 50 per address
+ * stops one address spraying many usernames. Neither is per username alone, so a stranger
+ * cannot lock the admin out from the admin's own address.
  */
-export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+export const LOGIN_LIMITS: LoginLimits = {
+  perUserAddress: 5,
+  perAddress: 50,
+  windowMs: 15 * 60 * 1000,
+};
 
-  constructor(
-    private readonly limit = LOGIN_FAILURE_LIMIT,
-    private readonly windowMs = LOGIN_WINDOW_MS,
-  ) {}
+/** A login without a socket (an in-process caller) shares one bucket rather than escaping limits. */
+const UNKNOWN_ADDRESS = "unknown";
 
-  /** Milliseconds until another attempt is allowed, or 0 when allowed now. */
-  retryAfter(keys: readonly string[], now: number): number {
-    let wait = 0;
-    for (const key of keys) {
-      const recent = this.recent(key, now);
-      if (recent.length >= this.limit) {
-        const oldest = recent[recent.length - this.limit] as number;
-        wait = Math.max(wait, oldest + this.windowMs - now);
-      }
-    }
-    return wait;
-  }
-
-  recordFailure(keys: readonly string[], now: number): void {
-    if (this.failures.size >= MAX_KEYS) this.sweep(now);
-    for (const key of keys) this.failures.set(key, [...this.recent(key, now), now]);
-  }
-
-  reset(key: string): void {
-    this.failures.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => t > now - this.windowMs);
-  }
-
-  private sweep(now: number): void {
-    for (const key of this.failures.keys()) {
-      if (this.recent(key, now).length === 0) this.failures.delete(key);
-    }
-    // Still full of live keys: forget the oldest rather than grow without bound.
-    for (const key of this.failures.keys()) {
-      if (this.failures.size < MAX_KEYS) break;
-      this.failures.delete(key);
-    }
-  }
+/** The 16-bit groups of an IPv6 address, "::" expanded (an embedded IPv4 tail counts as two). */
+function ipv6Groups(address: string): string[] {
+  const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
+  const split = (part: string | undefined) => (part ? part.split(":") : []);
+  const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes(".") ? 1 : 0);
+  const [left, right] = [split(head), split(tail)];
+  const zeros = tail === undefined ? [] : Array(8 - width(left) - width(right)).fill("0");
+  return [...left, ...zeros, ...right];
 }
 
-export function throttleKeys(username: string, address: string | undefined): string[] {
-  const keys = [`user:${username.toLowerCase()}`];
-  if (address) keys.push(`ip:${address}`);
-  return keys;
+/**
+ * Whom a limit counts: an IPv4 address, or an IPv6 /64, because one IPv6 host is usually given
+ * a whole /64 and could otherwise take a fresh address per guess.
+ */
+export function addressBucket(address: string | undefined): string {
+  if (!address) return UNKNOWN_ADDRESS;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(address)) return address.slice(0, 64);
+  const prefix = ipv6Groups(address)
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16));
+  return `${prefix.join(":")}::/64`;
+}
+
+export interface LoginTicket {
+  /** The password was right: this (username, address) starts afresh. */
+  succeeded(): void;
+}
+
+function tooManyAttempts(verdict: Extract<LoginAttemptVerdict, { allowed: false }>): TRPCError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  const message =
+    verdict.scope === "address"
+      ? `Too many login attempts from your address. ${wait}`
+      : `Too many failed login attempts. ${wait}`;
+  return new TRPCError({
+    code: "TOO_MANY_REQUESTS",
+    message,
+    cause: new ErrorWithFields(message, { retryAfterSeconds }),
+  });
+}
+
+/**
+ * Login limits kept in the database, so they hold across restarts and for attempts still in
+ * flight: an attempt is recorded before its password is hashed, and refused if it would exceed
+ * a limit.
+ */
+export class LoginThrottle {
+  constructor(
+    private readonly db: Database,
+    private readonly limits: LoginLimits = LOGIN_LIMITS,
+  ) {}
+
+  /** Records the attempt, or throws 429 with `retryAfterSeconds` when a limit is reached. */
+  begin(username: string, address: string | undefined, now = Date.now()): LoginTicket {
+    const usernameKey = username.trim().toLowerCase();
+    const from = addressBucket(address);
+    const verdict = beginLoginAttempt(this.db, { usernameKey, address: from, now }, this.limits);
+    if (!verdict.allowed) throw tooManyAttempts(verdict);
+    return { succeeded: () => void clearLoginAttempts(this.db, usernameKey, from) };
+  }
 }

@@ -16,6 +16,7 @@ import {
   updateAlertInput,
 } from "../alerts/alert-input.ts";
 import { toAlertView } from "../alerts/alert-view.ts";
+import { once } from "../idempotency.ts";
 import { alertsProcedure } from "../trpc.ts";
 
 const byId = z.object({
@@ -34,15 +35,26 @@ export const alertsRouter = {
 
   create: alertsProcedure.input(createAlertInput).mutation(({ ctx, input }) => {
     const { db, alertEngine } = ctx.services;
-    if (countUserAlerts(db, ctx.user.id) >= MAX_ALERTS_PER_USER) {
-      throw new TRPCError({
-        code: "BAD_REQUEST",
-        message: `You can have at most ${MAX_ALERTS_PER_USER} alerts. Delete one to add another.`,
-      });
-    }
-    const alert = createAlert(db, ctx.user.id, toNewAlert(input), Date.now());
-    alertEngine.refreshUser(ctx.user.id);
-    return { status: "success" as const, alert: toAlertView(alert) };
+    const { idempotencyKey, ...request } = input;
+    const call = {
+      db,
+      userId: ctx.user.id,
+      operation: "alerts.create",
+      key: idempotencyKey,
+      request,
+    };
+    const { response, replayed } = once(call, () => {
+      if (countUserAlerts(db, ctx.user.id) >= MAX_ALERTS_PER_USER) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `You can have at most ${MAX_ALERTS_PER_USER} alerts. Delete one to add another.`,
+        });
+      }
+      const alert = createAlert(db, ctx.user.id, toNewAlert(request), Date.now());
+      return { status: "success" as const, alert: toAlertView(alert) };
+    });
+    if (!replayed) alertEngine.refreshUser(ctx.user.id);
+    return response;
   }),
 
   update: alertsProcedure.input(updateAlertInput).mutation(({ ctx, input }) => {

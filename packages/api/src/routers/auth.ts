@@ -11,7 +11,6 @@ import {
   resolveSession,
   saveSessionCookie,
 } from "../auth/session.ts";
-import { throttleKeys } from "../auth/throttle.ts";
 import { toUserView } from "../auth/user-view.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 
@@ -26,26 +25,18 @@ const changePasswordInput = z.object({
 export const authRouter = {
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
     const { db, loginThrottle } = ctx.services;
-    const now = Date.now();
-    const keys = throttleKeys(input.username, clientAddress(ctx));
-    const wait = loginThrottle.retryAfter(keys, now);
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60_000);
-      throw new TRPCError({
-        code: "TOO_MANY_REQUESTS",
-        message: `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      });
-    }
+    // Counted before the hash runs, so parallel guesses cannot all reach it.
+    const attempt = loginThrottle.begin(input.username, clientAddress(ctx));
     const user = findUserByUsername(db, input.username);
     const ok = await verifyPassword(
       input.password,
       user?.passwordHash ?? (await UNKNOWN_USER_HASH),
     );
     if (!user || !ok) {
-      loginThrottle.recordFailure(keys, now);
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Invalid username or password" });
     }
-    loginThrottle.reset(keys[0] as string);
+    attempt.succeeded();
+    const now = Date.now();
     const sessionId = newSessionId();
     const ended = createSession(db, user.id, sessionId, now);
     await saveSessionCookie(ctx, sessionId);

@@ -1,15 +1,21 @@
 import {
+  createUser,
+  type Database,
   deleteUser,
   deleteUserSessions,
   findUserById,
+  isUniqueViolation,
   listUsers,
   setUserPermission,
+  type User,
 } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { createAccount, UsernameTakenError } from "../auth/accounts.ts";
+import { UsernameTakenError } from "../auth/accounts.ts";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
+import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView } from "../auth/user-view.ts";
+import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
 import { adminProcedure } from "../trpc.ts";
 
 const userId = z
@@ -22,6 +28,7 @@ const createInput = z.object({
   password: newPasswordSchema(),
   is_admin: z.boolean({ error: "is_admin must be true or false" }).default(false),
   alerts_enabled: z.boolean({ error: "alerts_enabled must be true or false" }).default(false),
+  idempotencyKey: idempotencyKeySchema,
 });
 
 const permissionInput = z.object({
@@ -29,6 +36,36 @@ const permissionInput = z.object({
   permission: z.literal("alerts_enabled", { error: 'permission must be "alerts_enabled"' }),
   value: z.boolean({ error: "value must be true or false" }),
 });
+
+type NewAccount = { username: string; is_admin: boolean; alerts_enabled: boolean };
+
+function insertAccount(db: Database, account: NewAccount, passwordHash: string): User {
+  try {
+    return createUser(db, {
+      username: account.username,
+      passwordHash,
+      isAdmin: account.is_admin,
+      alertsEnabled: account.alerts_enabled,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new TRPCError({
+        code: "CONFLICT",
+        message: new UsernameTakenError(account.username).message,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The password is left out of the stored fingerprint (a fast digest of it would be a weak
+ * hash); a replay checks it against the account the first request made instead.
+ */
+async function expectSamePassword(db: Database, userId: number, password: string): Promise<void> {
+  const user = findUserById(db, userId);
+  if (user && !(await verifyPassword(password, user.passwordHash))) throw keyReusedError();
+}
 
 function notFound(): TRPCError {
   return new TRPCError({ code: "NOT_FOUND", message: "User not found" });
@@ -38,23 +75,24 @@ export const usersRouter = {
   list: adminProcedure.query(({ ctx }) => ({ users: listUsers(ctx.services.db).map(toUserView) })),
 
   create: adminProcedure.input(createInput).mutation(async ({ ctx, input }) => {
-    try {
-      const user = await createAccount(ctx.services.db, {
-        username: input.username,
-        password: input.password,
-        isAdmin: input.is_admin,
-        alertsEnabled: input.alerts_enabled,
-      });
-      return {
-        status: "success" as const,
-        message: "User created successfully",
-        user: toUserView(user),
-      };
-    } catch (error) {
-      if (error instanceof UsernameTakenError)
-        throw new TRPCError({ code: "CONFLICT", message: error.message });
-      throw error;
-    }
+    const { db } = ctx.services;
+    const { idempotencyKey, password, ...request } = input;
+    // Hashed first: the create and its idempotency record then share one synchronous transaction.
+    const passwordHash = await hashPassword(password);
+    const call = {
+      db,
+      userId: ctx.user.id,
+      operation: "users.create",
+      key: idempotencyKey,
+      request,
+    };
+    const { response, replayed } = once(call, () => ({
+      status: "success" as const,
+      message: "User created successfully",
+      user: toUserView(insertAccount(db, request, passwordHash)),
+    }));
+    if (replayed) await expectSamePassword(db, response.user.id, password);
+    return response;
   }),
 
   delete: adminProcedure.input(z.object({ id: userId })).mutation(({ ctx, input }) => {

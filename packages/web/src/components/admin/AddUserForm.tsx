@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useFlash } from "../../hooks/useFlash.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Checkbox, Field } from "../Field.tsx";
@@ -10,6 +11,7 @@ const EMPTY = { username: "", password: "", is_admin: false, alerts_enabled: fal
 export function AddUserForm() {
   const [form, setForm] = useState(EMPTY);
   const flash = useFlash();
+  const submission = useSubmissionKey();
   const utils = trpc.useUtils();
   const create = trpc.users.create.useMutation({
     onSettled: () => utils.users.list.invalidate(),
@@ -27,10 +29,13 @@ export function AddUserForm() {
       return;
     }
     flash.clear();
+    const account = { ...form, username };
+    // A double click lands before the button is disabled; the key makes it one user.
     create.mutate(
-      { ...form, username },
+      { ...account, idempotencyKey: submission.keyFor(account) },
       {
         onSuccess: (result) => {
+          submission.done();
           flash.showSuccess(result.message || "User created successfully");
           setForm(EMPTY);
         },

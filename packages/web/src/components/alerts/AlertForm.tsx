@@ -13,6 +13,7 @@ import { type FormEvent, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
 import { LimitField, SoundField } from "./SoundField.tsx";
@@ -33,6 +34,7 @@ interface AlertFormProps {
 /** The Spread Alerts panel's form (spec §2): all ten commodities, 8 sounds, limit 1 to 5. */
 export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
   const changes = useAlertChanges();
+  const submission = useSubmissionKey();
   const [commodity, setCommodity] = useState<SpreadSymbol>(
     (alert?.commodityType as SpreadSymbol) ?? "GC_BUY",
   );
@@ -68,7 +70,15 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
       );
     if (alert)
       changes.update.mutate({ id: alert.id, ...fields }, { onSuccess: onDone, onError: failed });
-    else changes.create.mutate(fields, { onSuccess: onDone, onError: failed });
+    else {
+      // A double click lands before the button is disabled; the key makes it one alert.
+      const idempotencyKey = submission.keyFor(fields);
+      const onSuccess = () => {
+        submission.done();
+        onDone();
+      };
+      changes.create.mutate({ ...fields, idempotencyKey }, { onSuccess, onError: failed });
+    }
   };
 
   return (

@@ -12,6 +12,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
 import { LimitField, SoundField } from "./SoundField.tsx";
@@ -45,6 +46,7 @@ export function AlertModal({
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const changes = useAlertChanges();
+  const submission = useSubmissionKey();
   const [threshold, setThreshold] = useState(alert ? String(alert.threshold) : "");
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
   const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
@@ -84,7 +86,11 @@ export function AlertModal({
         }),
       );
     if (alert) changes.update.mutate({ id: alert.id, ...fields }, { onSuccess: onClose, onError });
-    else changes.create.mutate(fields, { onSuccess: onClose, onError });
+    else {
+      // A double click lands before the button is disabled; the key makes it one alert.
+      const idempotencyKey = submission.keyFor(fields);
+      changes.create.mutate({ ...fields, idempotencyKey }, { onSuccess: onClose, onError });
+    }
   };
 
   const deleteOne = () => {
