@@ -1,0 +1,30 @@
+import type { TRPCError } from "@trpc/server";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { Handler } from "hono";
+import type { ContextFactory } from "../rest/adapter.ts";
+import { retryAfterHeader } from "../rest/errors.ts";
+import { appRouter } from "../router.ts";
+import type { AppEnv } from "./env.ts";
+
+export const TRPC_BASE_PATH = "/api/trpc";
+
+/** A procedure that asked the client to wait (a login limit) says how long in Retry-After. */
+function responseMeta({ errors }: { errors: TRPCError[] }) {
+  const headers = Object.assign({}, ...errors.map(retryAfterHeader)) as Record<string, string>;
+  return { headers };
+}
+
+/** tRPC over the fetch adapter; the body limit and write checks ran before it, as for REST. */
+export function trpcHandler(createContext: ContextFactory): Handler<AppEnv> {
+  return (c) =>
+    fetchRequestHandler({
+      endpoint: TRPC_BASE_PATH,
+      req: c.req.raw,
+      router: appRouter,
+      createContext: ({ resHeaders }) => createContext(c, resHeaders),
+      responseMeta,
+      onError: ({ error }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") c.set("failure", error.cause ?? error);
+      },
+    });
+}
