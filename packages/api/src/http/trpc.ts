@@ -5,6 +5,7 @@ import type { ContextFactory } from "../rest/adapter.ts";
 import { retryAfterHeader } from "../rest/errors.ts";
 import { appRouter } from "../router.ts";
 import type { AppEnv } from "./env.ts";
+import { errorBody } from "./errors.ts";
 
 export const TRPC_BASE_PATH = "/api/trpc";
 
@@ -14,10 +15,21 @@ function responseMeta({ errors }: { errors: TRPCError[] }) {
   return { headers };
 }
 
+/** tRPC decodes the procedure path with decodeURIComponent, which throws on a bad escape. */
+function decodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** tRPC over the fetch adapter; the body limit and write checks ran before it, as for REST. */
 export function trpcHandler(createContext: ContextFactory): Handler<AppEnv> {
-  return (c) =>
-    fetchRequestHandler({
+  return (c) => {
+    if (!decodablePath(c.req.url)) return errorBody(404, "No procedure at this path");
+    return fetchRequestHandler({
       endpoint: TRPC_BASE_PATH,
       req: c.req.raw,
       router: appRouter,
@@ -27,4 +39,5 @@ export function trpcHandler(createContext: ContextFactory): Handler<AppEnv> {
         if (error.code === "INTERNAL_SERVER_ERROR") c.set("failure", error.cause ?? error);
       },
     });
+  };
 }
