@@ -42,6 +42,9 @@ export function createApp({ services, webDist, snapshots, trustedProxies }: AppO
   // The live stream writes its frames straight to the socket (one serialisation for every
   // client), so it takes Node's response before any middleware wraps a Response.
   app.get(SNAPSHOT_STREAM_PATH, (c) => {
+    // hono answers HEAD with the GET route: say what the stream is without opening one.
+    if (c.req.method === "HEAD")
+      return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
     for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
     snapshots.handle(c.env.incoming, c.env.outgoing);
     return RESPONSE_ALREADY_SENT;

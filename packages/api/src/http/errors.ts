@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { RequestError } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { log } from "../log.ts";
@@ -52,11 +53,15 @@ export const logRequestErrors: MiddlewareHandler<AppEnv> = async (c, next) => {
 /**
  * What @hono/node-server answers when it cannot even build a Request (an absolute-form target
  * such as `http://a:99999/`, a bad Host): a 400, where Node would otherwise throw in `new URL`.
+ * Anything else reaching here escaped the app's own error handling: a 500 without details.
  */
 export function invalidRequest(error: unknown): Response {
-  const message = error instanceof Error ? error.message : "Invalid request";
-  log.info({ status: 400, reason: message }, "request refused");
-  return errorBody(400, `Invalid request: ${message}`, {}, { connection: "close" });
+  if (!(error instanceof RequestError)) {
+    log.error({ status: 500, err: error }, "request failed outside the app");
+    return errorBody(500, "Internal server error");
+  }
+  log.info({ status: 400, reason: error.message }, "request refused");
+  return errorBody(400, `Invalid request: ${error.message}`, {}, { connection: "close" });
 }
 
 function clientErrorStatus(code: string | undefined): number {
