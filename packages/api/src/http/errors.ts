@@ -28,6 +28,10 @@ export function onAppError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof HTTPException && error.status < 500) {
     return errorBody(error.status, error.message || STATUS_CODES[error.status] || "Bad request");
   }
+  // The client hung up while sending its body: its doing, and nobody is left to answer.
+  const incoming = c.env?.incoming;
+  if (incoming?.errored || incoming?.destroyed)
+    return errorBody(400, "The request body did not arrive");
   c.set("failure", error);
   return errorBody(500, "Internal server error");
 }

@@ -4,6 +4,9 @@ import type { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
 import { answerClientError, invalidRequest } from "./errors.ts";
 
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 20_000;
+
 /**
  * A Node HTTP server around the app. Both kinds of malformed request end as a JSON error and
  * never as a thrown exception: what Node's parser rejects (clientError) and what it accepts but
