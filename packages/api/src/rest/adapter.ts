@@ -1,14 +1,10 @@
 import { Hono, type Context as HonoContext } from "hono";
-import type { Context } from "../context.ts";
-import type { AppEnv } from "../http/env.ts";
+import type { AppEnv, ContextFactory } from "../http/env.ts";
 import { errorBody } from "../http/errors.ts";
 import { createCaller } from "../router.ts";
 import { toErrorResponse } from "./errors.ts";
 import { RestReply } from "./reply.ts";
 import { REST_ROUTES, type RestRoute } from "./routes.ts";
-
-/** Builds a request's tRPC context; `resHeaders` collects what the procedure adds (cookies). */
-export type ContextFactory = (c: HonoContext<AppEnv>, resHeaders: Headers) => Context;
 
 class BadJson extends Error {}
 
