@@ -6,8 +6,7 @@
 //  - end to end, GET /api/chart-data/GC_BUY?timeframe=… over loopback HTTP (keep-alive, signed in).
 // Also the database bytes per symbol-year. Printed, never asserted.
 import { mkdtempSync, statSync } from "node:fs";
-import { Agent, get, IncomingMessage, ServerResponse } from "node:http";
-import { Socket } from "node:net";
+import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -136,13 +135,14 @@ try {
   const cookie = client.cookieHeader;
 
   /** A request as the REST adapter gets it, carrying the signed-in cookie. */
-  const callerFor = () => {
-    const req = new IncomingMessage(new Socket());
-    req.method = "GET";
-    req.url = `/api/chart-data/${SYMBOL}`;
-    req.headers = { cookie, host: "127.0.0.1" };
-    return createCaller(createContext(server.services, req, new ServerResponse(req)));
-  };
+  const callerFor = () =>
+    createCaller(
+      createContext(server.services, {
+        headers: new Headers({ cookie, host: "127.0.0.1" }),
+        resHeaders: new Headers(),
+        address: "127.0.0.1",
+      }),
+    );
 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const fetchChart = (timeframe: Timeframe) =>

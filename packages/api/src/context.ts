@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "@spreadwatch/db";
 import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, SessionState } from "./auth/session.ts";
@@ -27,23 +26,29 @@ export interface AppServices {
   kite: KiteSettings & { dataDir: string };
 }
 
+/** The HTTP side of a request, as procedures may see it (only src/auth/session.ts reads it). */
+export interface RequestInfo {
+  /** The request's headers: the session cookie is read from here. */
+  headers: Headers;
+  /** Added to the response: the session cookie is written here. */
+  resHeaders: Headers;
+  /** The client's address, X-Forwarded-For honoured as TRUST_PROXY says (http/client-address.ts). */
+  address: string;
+}
+
 export interface Context {
   services: AppServices;
-  req?: IncomingMessage;
-  res?: ServerResponse;
+  /** Absent for in-process callers (tests, createCaller without a request). */
+  http?: RequestInfo;
   /** Filled on first use by resolveSession, so a request reads its cookie once. */
   sessionState?: Promise<SessionState> | undefined;
 }
 
-/** Context without a request: what tests and the REST adapter's caller start from. */
+/** Context without a request: what tests start from. */
 export function createContextInner(services: AppServices): Context {
   return { services };
 }
 
-export function createContext(
-  services: AppServices,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Context {
-  return { ...createContextInner(services), req, res };
+export function createContext(services: AppServices, http: RequestInfo): Context {
+  return { ...createContextInner(services), http };
 }

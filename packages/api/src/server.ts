@@ -1,10 +1,11 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Config } from "./config.ts";
 import type { Feed } from "./feeds/feed.ts";
 import { FeedMonitor } from "./feeds/providers/monitor.ts";
-import { createAppHandler } from "./http/app-handler.ts";
+import { createApp } from "./http/app.ts";
+import { createHttpServer } from "./http/node-server.ts";
 import type { MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
@@ -63,9 +64,13 @@ export async function startServer({
     pingIntervalMs: SSE_PING_INTERVAL_MS,
     reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
   });
-  const server = createServer(createAppHandler(services, webDist, snapshots));
-  // Long-lived SSE responses must not be cut by Node's default request timeout.
-  server.requestTimeout = 0;
+  const app = createApp({
+    services,
+    webDist,
+    snapshots,
+    trustedProxies: config.trustedProxies,
+  });
+  const server = createHttpServer(app);
   let address: AddressInfo;
   try {
     await feed.start((quote) => {

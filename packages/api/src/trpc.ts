@@ -14,10 +14,16 @@ const t = initTRPC.context<Context>().create({
     ping: { enabled: true, intervalMs: SSE_PING_INTERVAL_MS },
     client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
   },
-  // tRPC clients see the same sentence and flags as REST clients (e.g. `session_expired`).
+  // tRPC clients see the same sentence and flags as REST clients (e.g. `session_expired`), and
+  // like them never the message of an unexpected error (it is logged, not sent).
   errorFormatter({ shape, error }) {
     const fields = error.cause instanceof ErrorWithFields ? error.cause.fields : {};
-    const message = error.cause instanceof ZodError ? describeZodError(error.cause) : shape.message;
+    const message =
+      error.code === "INTERNAL_SERVER_ERROR"
+        ? "Internal server error"
+        : error.cause instanceof ZodError
+          ? describeZodError(error.cause)
+          : shape.message;
     return { ...shape, message, data: { ...shape.data, stack: undefined, ...fields } };
   },
 });

@@ -39,6 +39,18 @@ async function admin(s: TestServer): Promise<HttpClient> {
   return client;
 }
 
+/** Starts the login as the admin's browser does; returns the `state` Kite will hand back. */
+async function startLogin(client: HttpClient): Promise<string> {
+  const login = await client.get("/api/kite/login");
+  expect(login.status).toBe(302);
+  const redirectParams = new URL(login.headers.location as string).searchParams.get(
+    "redirect_params",
+  );
+  const state = new URLSearchParams(redirectParams ?? "").get("state");
+  expect(state).toMatch(/^[\w-]{32}$/);
+  return state as string;
+}
+
 function storedSession(dataDir: string) {
   return JSON.parse(readFileSync(join(dataDir, SESSION_FILE), "utf8"));
 }
@@ -65,15 +77,21 @@ describe("Kite sessions end at 06:00 IST", () => {
 });
 
 describe("the admin's Kite login", () => {
-  it("redirects to Kite's login with the app's key, and stores the token from the callback", async () => {
+  it("redirects to Kite's login with the app's key and a state, and stores the token from the callback", async () => {
     server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
     const client = await admin(server);
     const login = await client.get("/api/kite/login");
     expect(login.status).toBe(302);
-    expect(login.headers.location).toBe(`${kite.url}/connect/login?v=3&api_key=${KITE_KEY}`);
+    const location = new URL(login.headers.location as string);
+    expect(`${location.origin}${location.pathname}`).toBe(`${kite.url}/connect/login`);
+    expect(location.searchParams.get("v")).toBe("3");
+    expect(location.searchParams.get("api_key")).toBe(KITE_KEY);
+    const state = new URLSearchParams(location.searchParams.get("redirect_params") ?? "").get(
+      "state",
+    );
 
     const callback = await client.get(
-      "/api/kite/callback?action=login&type=login&status=success&request_token=req-good",
+      `/api/kite/callback?action=login&type=login&status=success&request_token=req-good&state=${state}`,
     );
     expect(callback.status).toBe(302);
     expect(callback.headers.location).toBe("/admin?kite=connected");
@@ -107,11 +125,15 @@ describe("the admin's Kite login", () => {
   it("shows Kite's refusal and stores nothing", async () => {
     server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
     const client = await admin(server);
-    const res = await client.get("/api/kite/callback?request_token=req-stale");
+    const res = await client.get(
+      `/api/kite/callback?request_token=req-stale&state=${await startLogin(client)}`,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Kite refused the login: Token is invalid or has expired." });
     expect(existsSync(join(server.dataDir, SESSION_FILE))).toBe(false);
-    const missing = await client.get("/api/kite/callback?status=cancelled");
+    const missing = await client.get(
+      `/api/kite/callback?status=cancelled&state=${await startLogin(client)}`,
+    );
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/request_token is missing/);
   });
@@ -126,6 +148,27 @@ describe("the admin's Kite login", () => {
       configured: false,
       session: "missing",
     });
+  });
+
+  it("refuses a callback this server did not start or a reused state, changing nothing", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    const client = await admin(server);
+    const refused = async (query: string) => {
+      const res = await client.get(`/api/kite/callback?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/application\/json/);
+      expect(res.body.error).toMatch(/start again from \/api\/kite\/login/);
+    };
+    // A link planted by another site: a good request token, no state or a made-up one.
+    await refused("request_token=req-good");
+    await refused("request_token=req-good&state=made-up-by-someone-else-0123456789");
+
+    const state = await startLogin(client);
+    const used = await client.get(`/api/kite/callback?request_token=req-stale&state=${state}`);
+    expect(used.body.error).toMatch(/Kite refused the login/);
+    await refused(`request_token=req-good&state=${state}`);
+    expect(kite.exchanges.map((e) => e.request_token)).toEqual(["req-stale"]);
+    expect(existsSync(join(server.dataDir, SESSION_FILE))).toBe(false);
   });
 
   it("starts the Kite provider of a running composite feed once the login stored a token", async () => {
@@ -163,7 +206,7 @@ describe("the admin's Kite login", () => {
       lastError: expect.stringMatching(/no Kite access token/),
     });
 
-    await client.get("/api/kite/callback?request_token=req-good");
+    await client.get(`/api/kite/callback?request_token=req-good&state=${await startLogin(client)}`);
     await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "the subscription");
     kite.send(
       frame(

@@ -29,6 +29,15 @@ export class HttpClient {
     return this.send(method, path, undefined, text);
   }
 
+  /** Any request, with extra headers (Origin, Content-Type…) over the defaults. */
+  request(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) {
+    return this.send(method, path, options.body, options.rawBody, options.headers);
+  }
+
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
@@ -38,6 +47,7 @@ export class HttpClient {
     path: string,
     body?: unknown,
     rawBody?: string,
+    extraHeaders: Record<string, string> = {},
   ): Promise<JsonResponse> {
     const url = new URL(path, this.baseUrl);
     const payload = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
@@ -50,6 +60,7 @@ export class HttpClient {
           headers: {
             ...(payload !== undefined && { "content-type": "application/json" }),
             ...(this.cookies.size > 0 && { cookie: this.cookieHeader }),
+            ...extraHeaders,
           },
         },
         (res) => {

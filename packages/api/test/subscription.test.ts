@@ -1,8 +1,9 @@
 import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
+import { createContextInner } from "../src/context.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
-import type { AppRouter } from "../src/router.ts";
+import { type AppRouter, createCaller } from "../src/router.ts";
 import { listeningUrl, manualFeed, runMain, startTestServer, type TestServer } from "./server.ts";
 
 let server: TestServer | undefined;
@@ -107,6 +108,24 @@ describe("market.onSnapshot over SSE", () => {
     expect(server.hub.snapshot()).toBe(server.hub.snapshot());
     feed.push({ source: "fx", key: "USDINR", price: 85, ts: 2 });
     expect(server.hub.snapshot().prices.fx.USDINR?.price).toBe(85);
+  });
+});
+
+describe("market.onSnapshot in process (a caller, no HTTP)", () => {
+  it("yields the snapshot now and after each change, and ends when aborted", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    const abort = new AbortController();
+    const caller = createCaller(createContextInner(server.services), { signal: abort.signal });
+    const stream = (await caller.market.onSnapshot()) as AsyncIterable<MarketSnapshot>;
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.prices.fx.USDINR).toBeUndefined();
+    const next = iterator.next();
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts: 1_000 });
+    expect((await next).value?.prices.fx.USDINR).toEqual({ price: 84, timestamp: 1_000 });
+    const ended = iterator.next();
+    abort.abort();
+    expect((await ended).done).toBe(true);
   });
 });
 

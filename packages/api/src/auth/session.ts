@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   deleteSession,
   findSession,
@@ -9,14 +8,19 @@ import {
   touchSession,
   type User,
 } from "@spreadwatch/db";
-import { getIronSession, type SessionOptions } from "iron-session";
-import type { Context } from "../context.ts";
+import { parse, serialize } from "hono/utils/cookie";
+import { sealData, unsealData } from "iron-session";
+import type { Context, RequestInfo } from "../context.ts";
+import { warnEvery } from "../log.ts";
 
 export const SESSION_COOKIE = "spreadwatch_session";
 /** Writing last_seen_at on every request would make each price poll a disk write. */
 const TOUCH_INTERVAL_MS = 60_000;
 /** The cookie outlives any idle limit; the server's sessions table decides validity. */
 const COOKIE_TTL_SECONDS = 400 * 24 * 60 * 60;
+/** iron-session's margin: the browser forgets the cookie a minute before its seal expires. */
+const COOKIE_MAX_AGE_SECONDS = COOKIE_TTL_SECONDS - 60;
+const BAD_COOKIE_LOG_INTERVAL_MS = 60_000;
 
 interface CookieData {
   sid?: string;
@@ -33,17 +37,44 @@ export type SessionState =
   | { kind: "ended"; reason: Exclude<SessionEndReason, "logged_out"> }
   | { kind: "none" };
 
-function cookieOptions(settings: AuthSettings): SessionOptions {
-  return {
-    cookieName: SESSION_COOKIE,
-    password: settings.password,
-    ttl: COOKIE_TTL_SECONDS,
-    cookieOptions: { httpOnly: true, sameSite: "lax", secure: settings.cookieSecure, path: "/" },
-  };
+function setCookie(http: RequestInfo, settings: AuthSettings, value: string, maxAge: number) {
+  const cookie = serialize(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: settings.cookieSecure,
+    path: "/",
+    maxAge,
+  });
+  http.resHeaders.append("set-cookie", cookie);
 }
 
-function cookieSession(req: IncomingMessage, res: ServerResponse, settings: AuthSettings) {
-  return getIronSession<CookieData>(req, res, cookieOptions(settings));
+/**
+ * The session id the cookie carries, if its seal is ours. A cookie that is malformed, tampered
+ * with or sealed under another secret means "signed out" (and is cleared), never an error: it
+ * arrives with every poll, so it is logged at most once a minute.
+ */
+async function readSessionId(
+  http: RequestInfo,
+  settings: AuthSettings,
+): Promise<string | undefined> {
+  const seal = parse(http.headers.get("cookie") ?? "", SESSION_COOKIE)[SESSION_COOKIE];
+  if (!seal) return undefined;
+  try {
+    const data = await unsealData<CookieData>(seal, {
+      password: settings.password,
+      ttl: COOKIE_TTL_SECONDS,
+    });
+    return typeof data.sid === "string" && data.sid !== "" ? data.sid : undefined;
+  } catch (error) {
+    warnEvery(
+      "session-cookie",
+      BAD_COOKIE_LOG_INTERVAL_MS,
+      { address: http.address, reason: (error as Error).message },
+      "unreadable session cookie: treated as signed out",
+    );
+    setCookie(http, settings, "", 0);
+    return undefined;
+  }
 }
 
 export function newSessionId(): string {
@@ -57,9 +88,9 @@ export function resolveSession(ctx: Context): Promise<SessionState> {
 }
 
 async function readSession(ctx: Context): Promise<SessionState> {
-  const { req, res, services } = ctx;
-  if (!req || !res) return { kind: "none" };
-  const { sid } = await cookieSession(req, res, services.auth);
+  const { http, services } = ctx;
+  if (!http) return { kind: "none" };
+  const sid = await readSessionId(http, services.auth);
   if (!sid) return { kind: "none" };
   const { db } = services;
   const now = Date.now();
@@ -80,20 +111,23 @@ async function readSession(ctx: Context): Promise<SessionState> {
 }
 
 export async function saveSessionCookie(ctx: Context, sessionId: string): Promise<void> {
-  if (!ctx.req || !ctx.res) return;
-  const cookie = await cookieSession(ctx.req, ctx.res, ctx.services.auth);
-  cookie.sid = sessionId;
-  await cookie.save();
+  if (!ctx.http) return;
+  const { auth } = ctx.services;
+  const seal = await sealData({ sid: sessionId } satisfies CookieData, {
+    password: auth.password,
+    ttl: COOKIE_TTL_SECONDS,
+  });
+  setCookie(ctx.http, auth, seal, COOKIE_MAX_AGE_SECONDS);
   ctx.sessionState = undefined;
 }
 
 export async function clearSessionCookie(ctx: Context): Promise<void> {
-  if (!ctx.req || !ctx.res) return;
-  const cookie = await cookieSession(ctx.req, ctx.res, ctx.services.auth);
-  cookie.destroy();
+  if (!ctx.http) return;
+  setCookie(ctx.http, ctx.services.auth, "", 0);
   ctx.sessionState = undefined;
 }
 
+/** Where the request comes from (per TRUST_PROXY), for per-address limits. */
 export function clientAddress(ctx: Context): string | undefined {
-  return ctx.req?.socket.remoteAddress;
+  return ctx.http?.address;
 }

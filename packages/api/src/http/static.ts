@@ -1,31 +1,37 @@
 import { existsSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import sirv from "sirv";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import type { AppEnv } from "./env.ts";
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
 
 /**
  * Serves the built web app; unknown paths get index.html so client-side routes survive a reload.
- * Hashed assets are immutable and cached for a year; index.html is always revalidated.
+ * Hashed assets are immutable and cached for a year; everything else is always revalidated.
  */
-export function createStaticHandler(webDist: string): Handler {
+export function staticFiles(webDist: string): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   if (!existsSync(join(webDist, "index.html"))) {
-    return (_req, res) => {
-      res.writeHead(503, { "content-type": "text/plain; charset=utf-8" });
-      res.end(`The web app is not built (${webDist} has no index.html). Run: pnpm build`);
-    };
+    app.get("*", (c) =>
+      c.text(`The web app is not built (${webDist} has no index.html). Run: pnpm build`, 503),
+    );
+    return app;
   }
-  const serve = sirv(webDist, {
-    single: true,
-    etag: true,
-    setHeaders(res, pathname) {
-      if (pathname.startsWith("/assets/")) {
-        res.setHeader("cache-control", "public, max-age=31536000, immutable");
-      } else {
-        res.setHeader("cache-control", "no-cache");
-      }
-    },
-  });
-  return (req, res) => serve(req, res);
+  const cacheFor = (path: string) =>
+    path.startsWith(join(webDist, "assets")) ? IMMUTABLE : REVALIDATE;
+  app.get(
+    "*",
+    serveStatic({ root: webDist, onFound: (path, c) => c.header("cache-control", cacheFor(path)) }),
+  );
+  app.get(
+    "*",
+    serveStatic({
+      root: webDist,
+      path: "index.html",
+      onFound: (_path, c) => c.header("cache-control", REVALIDATE),
+    }),
+  );
+  return app;
 }

@@ -1,72 +1,80 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { TRPCError } from "@trpc/server";
-import { type AppServices, createContext } from "../context.ts";
+import { Hono, type Context as HonoContext } from "hono";
+import type { AppEnv, ContextFactory } from "../http/env.ts";
+import { errorBody } from "../http/errors.ts";
 import { createCaller } from "../router.ts";
 import { toErrorResponse } from "./errors.ts";
-import { matchRoute } from "./match.ts";
 import { RestReply } from "./reply.ts";
-import { REST_ROUTES } from "./routes.ts";
+import { REST_ROUTES, type RestRoute } from "./routes.ts";
 
-const MAX_BODY_BYTES = 64 * 1024;
+class BadJson extends Error {}
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-  });
-  res.end(text);
-}
-
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      throw new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: "Request body is too large" });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) return undefined;
+async function readJsonBody(c: HonoContext<AppEnv>): Promise<unknown> {
+  if (c.req.method === "GET" || c.req.method === "DELETE") return undefined;
+  const text = await c.req.text();
+  if (text === "") return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(text);
   } catch {
-    throw new TRPCError({ code: "BAD_REQUEST", message: "Request body is not valid JSON" });
+    throw new BadJson();
   }
 }
 
-/** Serves spec §7's REST paths by calling the tRPC procedures named in REST_ROUTES. */
-export async function handleRest(
-  services: AppServices,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-): Promise<void> {
-  const match = matchRoute(REST_ROUTES, req.method ?? "GET", url.pathname);
-  if (!match) return sendJson(res, 404, { error: `No API endpoint at ${url.pathname}` });
-  if ("methodNotAllowed" in match) {
-    return sendJson(res, 405, { error: `${req.method} is not allowed on ${url.pathname}` });
-  }
+function json(status: number, body: unknown, headers: Headers): Response {
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** The procedure's result as a response, with the headers (cookies) the procedure set. */
+function reply(result: unknown, headers: Headers): Response {
+  if (!(result instanceof RestReply)) return json(200, result ?? { status: "success" }, headers);
+  for (const [name, value] of Object.entries(result.headers)) headers.set(name, value);
+  if (result.body !== undefined) return json(result.status, result.body, headers);
+  headers.set("cache-control", "no-store");
+  return new Response(null, { status: result.status, headers });
+}
+
+async function serve(c: HonoContext<AppEnv>, route: RestRoute, createContext: ContextFactory) {
+  const headers = new Headers();
   try {
-    const body =
-      req.method === "GET" || req.method === "DELETE" ? undefined : await readJsonBody(req);
-    const caller = createCaller(createContext(services, req, res));
-    const result = await match.route.call(caller, {
-      params: match.params,
-      query: url.searchParams,
+    const body = await readJsonBody(c);
+    const caller = createCaller(createContext(c, headers));
+    const result = await route.call(caller, {
+      params: c.req.param(),
+      query: new URL(c.req.url).searchParams,
+      headers: c.req.raw.headers,
       body,
     });
-    if (result instanceof RestReply) {
-      for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
-      if (result.body !== undefined) return sendJson(res, result.status, result.body);
-      res.writeHead(result.status, { "cache-control": "no-store" });
-      return void res.end();
-    }
-    sendJson(res, 200, result ?? { status: "success" });
+    return reply(result, headers);
   } catch (error) {
-    const { status, body } = toErrorResponse(error);
-    sendJson(res, status, body);
+    if (error instanceof BadJson) return errorBody(400, "Request body is not valid JSON");
+    const response = toErrorResponse(error);
+    if (response.failure !== undefined) c.set("failure", response.failure);
+    for (const [name, value] of Object.entries(response.headers)) headers.set(name, value);
+    return json(response.status, response.body, headers);
   }
+}
+
+/**
+ * Spec §7's REST paths as hono routes, each calling the tRPC procedure REST_ROUTES names. A path
+ * that exists under other methods answers 405 with Allow, not a misleading 404.
+ */
+export function restRoutes(createContext: ContextFactory): Hono<AppEnv> {
+  const rest = new Hono<AppEnv>({ strict: false });
+  for (const route of REST_ROUTES)
+    rest.on(route.method, route.path, (c) => serve(c, route, createContext));
+  const methods = new Map<string, string[]>();
+  for (const { path, method } of REST_ROUTES)
+    methods.set(path, [...(methods.get(path) ?? []), method]);
+  for (const [path, allowed] of methods) {
+    rest.all(path, (c) =>
+      errorBody(
+        405,
+        `${c.req.method} is not allowed on ${c.req.path}`,
+        {},
+        { allow: allowed.join(", ") },
+      ),
+    );
+  }
+  return rest;
 }

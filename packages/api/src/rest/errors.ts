@@ -5,9 +5,15 @@ import { ZodError } from "zod";
 export interface ErrorResponse {
   status: number;
   body: { error: string } & Record<string, unknown>;
+  headers: Record<string, string>;
+  /** The error behind a 5xx, for the request log; never sent. */
+  failure?: unknown;
 }
 
-/** Extra fields a procedure wants on the error body (e.g. `session_expired: true`). */
+/**
+ * Extra fields a procedure wants on the error body (e.g. `session_expired: true`). A numeric
+ * `retryAfterSeconds` also becomes the Retry-After header, over REST and tRPC alike.
+ */
 export class ErrorWithFields extends Error {
   constructor(
     message: string,
@@ -31,19 +37,23 @@ export function describeZodError(error: ZodError): string {
   return `${field}: ${issue.message}`;
 }
 
+/** The Retry-After header a procedure asked for through ErrorWithFields, if any. */
+export function retryAfterHeader(error: unknown): Record<string, string> {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (!(cause instanceof ErrorWithFields)) return {};
+  const seconds = cause.fields.retryAfterSeconds;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) return {};
+  return { "retry-after": String(Math.ceil(seconds)) };
+}
+
 /** Maps whatever a procedure threw to an HTTP status and a `{ error }` body; never a stack trace. */
 export function toErrorResponse(error: unknown): ErrorResponse {
-  if (error instanceof TRPCError) {
-    const status = getHTTPStatusCodeFromError(error);
-    if (error.cause instanceof ZodError)
-      return { status, body: { error: describeZodError(error.cause) } };
-    if (status >= 500) {
-      console.error("request failed:", error.cause ?? error);
-      return { status, body: { error: "Internal server error" } };
-    }
-    const fields = error.cause instanceof ErrorWithFields ? error.cause.fields : {};
-    return { status, body: { ...fields, error: error.message } };
-  }
-  console.error("request failed:", error);
-  return { status: 500, body: { error: "Internal server error" } };
+  const internal = { status: 500, body: { error: "Internal server error" }, headers: {} };
+  if (!(error instanceof TRPCError)) return { ...internal, failure: error };
+  const status = getHTTPStatusCodeFromError(error);
+  if (error.cause instanceof ZodError)
+    return { status, body: { error: describeZodError(error.cause) }, headers: {} };
+  if (status >= 500) return { ...internal, status, failure: error.cause ?? error };
+  const fields = error.cause instanceof ErrorWithFields ? error.cause.fields : {};
+  return { status, body: { ...fields, error: error.message }, headers: retryAfterHeader(error) };
 }

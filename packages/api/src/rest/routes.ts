@@ -23,9 +23,16 @@ function id(request: RestRequest): { id: number } {
   return { id: Number(request.params.id) };
 }
 
+/** The Idempotency-Key header as the procedure's `idempotencyKey` input, only when sent. */
+function idempotencyKey(request: RestRequest): { idempotencyKey?: string } {
+  const key = request.headers.get("idempotency-key");
+  return key === null ? {} : { idempotencyKey: key };
+}
+
 export interface RestRequest {
   params: Record<string, string>;
   query: URLSearchParams;
+  headers: Headers;
   body: unknown;
 }
 
@@ -55,7 +62,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 
   { method: "GET", path: "/api/alerts", call: (c) => c.alerts.list() },
-  { method: "POST", path: "/api/alerts", call: (c, r) => c.alerts.create(object(r.body)) },
+  {
+    method: "POST",
+    path: "/api/alerts",
+    call: (c, r) => c.alerts.create({ ...object(r.body), ...idempotencyKey(r) }),
+  },
   {
     method: "PUT",
     path: "/api/alerts/:id",
@@ -89,7 +100,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 
   { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
-  { method: "POST", path: "/api/auth/users", call: (c, r) => c.users.create(object(r.body)) },
+  {
+    method: "POST",
+    path: "/api/auth/users",
+    call: (c, r) => c.users.create({ ...object(r.body), ...idempotencyKey(r) }),
+  },
   { method: "DELETE", path: "/api/auth/users/:id", call: (c, r) => c.users.delete(id(r)) },
   {
     method: "PUT",
@@ -116,7 +131,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: "GET",
     path: "/api/kite/callback",
     call: async (c, r) => {
-      await c.kite.exchange(object({ requestToken: r.query.get("request_token") ?? undefined }));
+      // `state` comes back from our login link through Kite's redirect_params.
+      await c.kite.exchange(
+        object({
+          requestToken: r.query.get("request_token") ?? undefined,
+          state: r.query.get("state") ?? undefined,
+        }),
+      );
       return RestReply.redirect("/admin?kite=connected");
     },
   },

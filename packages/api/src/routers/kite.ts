@@ -1,5 +1,6 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { OneTimeTokens } from "../auth/one-time-tokens.ts";
 import type { AppServices } from "../context.ts";
 import {
   exchangeRequestToken,
@@ -10,12 +11,18 @@ import {
 } from "../feeds/providers/kite/session.ts";
 import { adminProcedure } from "../trpc.ts";
 
+/** A login link is good for one callback, within ten minutes, for the admin who asked for it. */
+const loginStates = new OneTimeTokens(10 * 60_000);
+const STATE_REFUSED =
+  "This Kite login was not started here, was already used or is over ten minutes old: start again from /api/kite/login.";
+
 const exchangeInput = z.object({
   requestToken: z
     .string({ error: "Kite's request_token is missing: start again from /api/kite/login." })
     .trim()
     .min(1, "Kite's request_token is missing: start again from /api/kite/login.")
     .max(200, "Kite's request_token is too long."),
+  state: z.string({ error: STATE_REFUSED }).max(200, STATE_REFUSED),
 });
 
 function requireKite(kite: AppServices["kite"]) {
@@ -44,12 +51,16 @@ export const kiteRouter = {
     };
   }),
 
-  loginUrl: adminProcedure.query(({ ctx }) => ({
-    url: kiteLoginUrl(requireKite(ctx.services.kite)),
-  })),
+  loginUrl: adminProcedure.query(({ ctx }) => {
+    const kite = requireKite(ctx.services.kite);
+    return { url: kiteLoginUrl(kite, loginStates.issue(ctx.user.id)) };
+  }),
 
+  /** Only for a login this server started (its `state`): another site cannot plant its token. */
   exchange: adminProcedure.input(exchangeInput).mutation(async ({ ctx, input }) => {
     const kite = requireKite(ctx.services.kite);
+    if (!loginStates.consume(input.state, ctx.user.id))
+      throw new TRPCError({ code: "BAD_REQUEST", message: STATE_REFUSED });
     try {
       const session = await exchangeRequestToken(kite, input.requestToken);
       writeKiteSession(kite.dataDir, session);

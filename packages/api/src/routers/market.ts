@@ -1,5 +1,5 @@
+import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
-import { snapshotStream } from "../market/snapshot-stream.ts";
 import { publicProcedure } from "../trpc.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
@@ -10,13 +10,22 @@ export const marketRouter = {
   calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
   /**
-   * The typed contract of the live stream (and its in-process implementation, e.g. for
-   * createCaller). Over HTTP, SnapshotBroadcaster serves this path with the same frames.
+   * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
+   * the same frames, coalesced, from one serialisation for every client; in process (a caller)
+   * this yields the snapshot now and after every hub change.
    */
-  onSnapshot: publicProcedure.subscription(({ ctx, signal }) => {
-    const stop = AbortSignal.any(
-      [ctx.services.shutdownSignal, signal].filter((s): s is AbortSignal => s !== undefined),
-    );
-    return snapshotStream(ctx.services.hub, stop, SNAPSHOT_MIN_INTERVAL_MS);
+  onSnapshot: publicProcedure.subscription(async function* ({ ctx, signal }) {
+    const { hub, shutdownSignal } = ctx.services;
+    const stop = AbortSignal.any([shutdownSignal, ...(signal ? [signal] : [])]);
+    const changes = new EventEmitter();
+    const unsubscribe = hub.subscribe(() => changes.emit("change"));
+    try {
+      yield hub.snapshot();
+      for await (const _ of on(changes, "change", { signal: stop })) yield hub.snapshot();
+    } catch (error) {
+      if (!stop.aborted) throw error;
+    } finally {
+      unsubscribe();
+    }
   }),
 } satisfies TRPCRouterRecord;

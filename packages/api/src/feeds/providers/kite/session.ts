@@ -37,10 +37,16 @@ export function kiteSessionExpiry(at: number): number {
   return six - IST_OFFSET_MS;
 }
 
-export function kiteLoginUrl(settings: KiteSettings): string {
+/**
+ * Kite's login page for this app. `state` (the server's one-time token) rides in
+ * `redirect_params`, which Kite hands back to the callback as query parameters; the CLI, which
+ * has no callback, passes none.
+ */
+export function kiteLoginUrl(settings: KiteSettings, state?: string): string {
   const url = new URL(settings.loginUrl);
   url.searchParams.set("v", "3");
   url.searchParams.set("api_key", settings.apiKey ?? "");
+  if (state !== undefined) url.searchParams.set("redirect_params", `state=${state}`);
   return url.toString();
 }
 

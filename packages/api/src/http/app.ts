@@ -1,0 +1,62 @@
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { Hono } from "hono";
+import { type AppServices, createContext } from "../context.ts";
+import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
+import { restRoutes } from "../rest/adapter.ts";
+import { clientAddress } from "./client-address.ts";
+import type { AppEnv, ContextFactory } from "./env.ts";
+import { logRequestErrors, notFound, onAppError } from "./errors.ts";
+import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./security.ts";
+import { addSecurityHeaders, securityHeaders } from "./security-headers.ts";
+import { staticFiles } from "./static.ts";
+import { TRPC_BASE_PATH, trpcHandler } from "./trpc.ts";
+
+const SNAPSHOT_STREAM_PATH = `${TRPC_BASE_PATH}/market.onSnapshot`;
+
+export interface AppOptions {
+  services: AppServices;
+  webDist: string;
+  snapshots: SnapshotBroadcaster;
+  /** How many reverse proxies append to X-Forwarded-For (config.trustedProxies). */
+  trustedProxies: number;
+}
+
+/**
+ * One port: tRPC under /api/trpc, the spec's REST paths under /api, the web app elsewhere. The
+ * edge rules (security headers, header count, cross-site writes, JSON bodies, body size, JSON
+ * errors, one log line per failed request) are declared here once for every path.
+ */
+export function createApp({ services, webDist, snapshots, trustedProxies }: AppOptions) {
+  const headers = securityHeaders(webDist);
+  const context: ContextFactory = (c, resHeaders) =>
+    createContext(services, {
+      headers: c.req.raw.headers,
+      resHeaders,
+      address: clientAddress(c.env.incoming, trustedProxies),
+    });
+
+  const app = new Hono<AppEnv>({ strict: false });
+  app.onError(onAppError);
+  app.notFound(notFound);
+
+  // The live stream writes its frames straight to the socket (one serialisation for every
+  // client), so it takes Node's response before any middleware wraps a Response.
+  app.get(SNAPSHOT_STREAM_PATH, (c) => {
+    // hono answers HEAD with the GET route: say what the stream is without opening one.
+    if (c.req.method === "HEAD")
+      return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
+    for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
+    snapshots.handle(c.env.incoming, c.env.outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
+
+  app.use(logRequestErrors, addSecurityHeaders(headers), limitHeaderCount);
+  app.use(refuseCrossSiteWrites(trustedProxies));
+  app.use("/api/*", limitBody);
+  app.all(`${TRPC_BASE_PATH}/*`, trpcHandler(context));
+  app.route("/", restRoutes(context));
+  app.all("/api", notFound);
+  app.all("/api/*", notFound);
+  app.route("/", staticFiles(webDist));
+  return app;
+}
