@@ -53,7 +53,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   const status = getHTTPStatusCodeFromError(error);
   if (error.cause instanceof ZodError)
     return { status, body: { error: describeZodError(error.cause) }, headers: {} };
-  if (status >= 500) return { ...internal, status, failure: error.cause ?? error };
+  // Only the unexpected is hidden; a deliberate 502 ("Could not reach Telegram") is a message for the user.
+  if (error.code === "INTERNAL_SERVER_ERROR") return { ...internal, failure: error.cause ?? error };
   const fields = error.cause instanceof ErrorWithFields ? error.cause.fields : {};
   return { status, body: { ...fields, error: error.message }, headers: retryAfterHeader(error) };
 }
