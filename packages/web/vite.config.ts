@@ -5,7 +5,8 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [react()],
   server: {
-    proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: true } },
+    // The browser's Host passes through, so the server's same-origin check for writes holds in dev too.
+    proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: false } },
   },
   build: { outDir: "dist", emptyOutDir: true },
 });
