@@ -47,6 +47,35 @@ describe("applyQuote", () => {
     expect(prices.cme.SI).toEqual({ bid: 31.2, ask: 31.25, timestamp: 2000 });
   });
 
+  it("clears a side the quote says is empty (null) instead of keeping its old price", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: 72130, ask: 72140, ts: 1000 });
+    // The offer side emptied; the bid moved up. Keeping the old ask would cross the book
+    // (72155 / 72140) under a fresh timestamp.
+    expect(
+      applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: 72155, ask: null, ts: 2000 }),
+    ).toBe(true);
+    expect(prices.mcx.CRUDEOIL).toEqual({ bid: 72155, timestamp: 2000 });
+    expect(prices.mcx.CRUDEOIL && "ask" in prices.mcx.CRUDEOIL).toBe(false);
+  });
+
+  it("takes a quote whose both sides are empty: the book is empty now", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "mcx", key: "GOLD", bid: 76400, ask: 76420, ts: 1000 });
+    expect(applyQuote(prices, { source: "mcx", key: "GOLD", bid: null, ask: null, ts: 2000 })).toBe(
+      true,
+    );
+    expect(prices.mcx.GOLD).toEqual({ timestamp: 2000 });
+  });
+
+  it("keeps negative prices: a price is a price whatever its sign", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "cme", key: "CL", bid: -40.32, ask: -37.63, ts: 1000 });
+    applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: -2884, ts: 1000 });
+    expect(prices.cme.CL).toEqual({ bid: -40.32, ask: -37.63, timestamp: 1000 });
+    expect(prices.mcx.CRUDEOIL).toEqual({ bid: -2884, timestamp: 1000 });
+  });
+
   it("starts a one-sided book without inventing the other side", () => {
     const prices = emptyPrices();
     applyQuote(prices, { source: "cme", key: "HG", ask: 4.152, ts: 1000 });
