@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Quote } from "@spreadwatch/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { createKiteProvider, type KiteOptions } from "../src/feeds/providers/kite/kite.ts";
 import { writeKiteSession } from "../src/feeds/providers/kite/session.ts";
 import type { Provider } from "../src/feeds/providers/provider.ts";
@@ -244,7 +245,7 @@ describe("the Kite provider against a fake Kite", () => {
     storeToken("token-1");
     start({ silenceMs: 150 });
     await subscribed(1);
-    // The fake sends nothing at all, not even heartbeats.
+    // After its first heartbeat the fake sends nothing at all.
     await subscribed(2);
     expect(logs.some((l) => /no data for .* while the market is open/.test(l))).toBe(true);
     expect(provider?.health().reconnects).toBeGreaterThanOrEqual(1);
@@ -252,17 +253,22 @@ describe("the Kite provider against a fake Kite", () => {
 
   it("keeps a silent socket open while the market is closed", async () => {
     storeToken("token-1");
+    const verdicts: string[] = [];
     start({
       silenceMs: 100,
       hours: { timeZone: "Asia/Kolkata", days: [], open: "09:00", close: "09:01" } as never,
+      onSilenceCheck: (verdict) => verdicts.push(verdict),
     });
     await subscribed(1);
-    // Several silence windows pass with nothing on the socket.
-    for (let i = 0; i < 5; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }
+    // The watchdog has found the socket silent past its window several times over.
+    await until(
+      () => verdicts.filter((v) => v === "market closed").length >= 5,
+      "five silence checks with the market closed",
+    );
+    expect(verdicts).not.toContain("dead");
     expect(kite.connections).toHaveLength(1);
-    expect(provider?.health().marketOpen).toBe(false);
+    expect(kite.latest?.socket.readyState).toBe(WebSocket.OPEN);
+    expect(provider?.health()).toMatchObject({ marketOpen: false, reconnects: 0 });
   });
 
   it("rolls to the next contract when the day moves into the roll window", async () => {

@@ -1,7 +1,7 @@
 import { isBookSource, type Quote } from "@spreadwatch/core";
 import WebSocket from "ws";
 import type { KiteSettings } from "../../../config.ts";
-import { Backoff } from "../backoff.ts";
+import { callOutbound } from "../../../outbound/policy.ts";
 import { describeError, HealthTracker } from "../health.ts";
 import { HttpError } from "../http.ts";
 import { isMarketOpen, type MarketHours } from "../market-hours.ts";
@@ -37,7 +37,8 @@ export interface KiteOptions {
   now?: () => number;
   /** The clock contracts are picked by (tests move it to cross an expiry). */
   dateNow?: () => number;
-  random?: () => number;
+  /** Told the verdict of every silence check (tests watch the watchdog through it). */
+  onSilenceCheck?: (verdict: "heard" | "market closed" | "dead") => void;
 }
 
 interface Auth {
@@ -45,27 +46,45 @@ interface Auth {
   accessToken: string;
 }
 
+/** The ticker must keep trying until the server stops: nobody is waiting to be told it failed. */
+const FOREVER = Number.MAX_SAFE_INTEGER;
+
+/** No credentials or no token: nothing to try until a login stores one (the tracker says why). */
+class NotConfigured extends Error {}
+
+/** Kite refused our key or token (HTTP 403 on the instruments or the ticker handshake). */
+function isRefusal(error: unknown): boolean {
+  const status =
+    error instanceof HttpError
+      ? error.status
+      : Number(/Unexpected server response: (\d+)/.exec(describeError(error))?.[1]);
+  return status === 403;
+}
+
 const LOGIN_HINT = "an admin logs in at /api/kite/login (or runs the kite CLI)";
 
-/** Kite's last price, or the book from the first depth level, as one of our quotes. */
+/**
+ * Kite's book from the first depth level, with an empty side sent as `null` so the hub clears it;
+ * the last price on both sides (last-only) when the tick has no book at all. FX and indices take
+ * the last price.
+ */
 export function kiteQuote(key: string, tick: KiteTick, receivedAt: number): Quote | undefined {
   const source = sourceOf(key);
   const ts = tick.exchangeTs ?? receivedAt;
   if (isBookSource(source)) {
-    if (tick.bid !== undefined || tick.ask !== undefined) {
-      return {
-        source,
-        key,
-        ts,
-        ...(tick.bid !== undefined && { bid: tick.bid }),
-        ...(tick.ask !== undefined && { ask: tick.ask }),
-      };
-    }
-    if (tick.lastPrice === undefined) return undefined;
-    return { source, key, ts, bid: tick.lastPrice, ask: tick.lastPrice, lastOnly: true };
+    const hasBook = typeof tick.bid === "number" || typeof tick.ask === "number";
+    if (hasBook) return { source, key, ts, bid: tick.bid ?? null, ask: tick.ask ?? null };
+    if (tick.lastPrice !== undefined)
+      return { source, key, ts, bid: tick.lastPrice, ask: tick.lastPrice, lastOnly: true };
+    // A full packet with both sides empty and no trade: the book is empty now.
+    return tick.bid === null && tick.ask === null
+      ? { source, key, ts, bid: null, ask: null }
+      : undefined;
   }
   const mid =
-    tick.bid !== undefined && tick.ask !== undefined ? (tick.bid + tick.ask) / 2 : undefined;
+    typeof tick.bid === "number" && typeof tick.ask === "number"
+      ? (tick.bid + tick.ask) / 2
+      : undefined;
   const price = tick.lastPrice ?? mid;
   return price === undefined ? undefined : { source, key, ts, price };
 }
@@ -80,11 +99,14 @@ function describeContract(instrument: KiteInstrument): string {
  * Kite Connect's WebSocket ticker, spoken with `ws` behind our own parser (the kiteconnect
  * package's ticker can end the process). MCX near-month futures, the USDINR future and NIFTY 50,
  * in full mode so the book comes with every tick.
+ *
+ * Connecting (instruments lists, handshake, first frame) runs under the outbound policy: each
+ * attempt has `timeoutMs`, failures are retried with exponential backoff until one works or the
+ * server stops. Once the socket has spoken, a drop starts a fresh round of attempts.
  */
 export class KiteProvider implements Provider {
   readonly name: string;
   private readonly tracker: HealthTracker;
-  private readonly backoff: Backoff;
   private readonly log: Logger;
   private readonly note: ReturnType<typeof onceLogger>;
   private readonly now: () => number;
@@ -93,14 +115,15 @@ export class KiteProvider implements Provider {
   private ws: WebSocket | undefined;
   private auth: Auth | undefined;
   private rejectedToken: string | undefined;
-  private socketError: Error | undefined;
+  /** Why we are closing the socket ourselves (silence, a new token), for health and the log. */
+  private dropReason: Error | undefined;
   private lastFrameAt = 0;
-  private dataSinceOpen = false;
-  private connecting = false;
+  private lastAttemptFailed = false;
+  private connecting: Promise<void> | undefined;
   private stopped = false;
   private subscribed = new Map<number, string>();
   private cache: { day: string; accessToken: string; rows: KiteInstrument[] } | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
   private readonly abort = new AbortController();
 
@@ -110,10 +133,6 @@ export class KiteProvider implements Provider {
     this.dateNow = options.dateNow ?? this.now;
     this.log = options.log ?? defaultLogger;
     this.note = onceLogger(this.log);
-    this.backoff = new Backoff({
-      ...options.backoff,
-      ...(options.random && { random: options.random }),
-    });
     this.tracker = new HealthTracker({
       name: options.name,
       kind: "kite",
@@ -131,14 +150,14 @@ export class KiteProvider implements Provider {
     every(this.options.tokenCheckMs, () => this.checkToken());
     every(Math.min(1_000, this.options.silenceMs / 4), () => this.watchSilence());
     every(this.options.refreshMs, () => this.refresh());
-    this.guard(() => this.connect());
+    this.reconnect();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
     for (const timer of this.timers) clearInterval(timer);
-    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.restartTimer);
     this.ws?.terminate();
     this.ws = undefined;
   }
@@ -183,25 +202,63 @@ export class KiteProvider implements Provider {
     return { apiKey, accessToken: stored.session.accessToken };
   }
 
-  private async connect(): Promise<void> {
-    if (this.stopped || this.connecting || this.ws || this.reconnectTimer) return;
-    this.connecting = true;
+  /** Starts a round of connection attempts unless one is running or a socket is open. */
+  private reconnect(): void {
+    if (this.stopped || this.connecting || this.ws) return;
+    this.connecting = this.connectUntilOpen().finally(() => {
+      this.connecting = undefined;
+    });
+  }
+
+  private async connectUntilOpen(): Promise<void> {
+    const { timeoutMs, backoff } = this.options;
     try {
-      const auth = this.credentials();
-      if (!auth) return;
-      this.auth = auth;
-      const picks = await this.resolve(auth);
-      if (this.stopped) return;
-      this.openSocket(auth, picks);
+      await callOutbound(
+        {
+          attempts: FOREVER,
+          attemptTimeoutMs: timeoutMs,
+          initialDelayMs: backoff.initialMs,
+          maxDelayMs: backoff.maxMs,
+          retryIf: (error) => !(error instanceof NotConfigured) && !isRefusal(error),
+        },
+        (signal) => this.attempt(signal),
+        this.abort.signal,
+      );
     } catch (error) {
-      this.failed(error);
-    } finally {
-      this.connecting = false;
+      if (this.stopped || !isRefusal(error) || !this.auth) return;
+      // A refused token stays refused: wait for a new login instead of hammering Kite.
+      this.rejectedToken = this.auth.accessToken;
+      this.tracker.notConfigured(`Kite refused the access token (HTTP 403): ${LOGIN_HINT}`);
+      this.log(`${this.name}: Kite refused the access token; waiting for a new login`);
+    }
+  }
+
+  /** One try: today's contracts, the handshake, the subscription, the first frame. */
+  private async attempt(signal: AbortSignal): Promise<void> {
+    if (this.stopped) throw new Error("stopped");
+    const auth = this.credentials();
+    if (!auth) throw new NotConfigured();
+    if (this.lastAttemptFailed) this.tracker.reconnecting();
+    this.auth = auth;
+    try {
+      const picks = await this.resolve(auth, signal);
+      await this.openSocket(auth, picks, signal);
+      this.lastAttemptFailed = false;
+    } catch (error) {
+      if (this.stopped) throw error;
+      this.lastAttemptFailed = true;
+      const reason =
+        signal.aborted && !this.abort.signal.aborted
+          ? new Error(`Kite did not answer within ${this.options.timeoutMs / 1000} s`)
+          : error;
+      this.tracker.fail(reason);
+      this.log(`${this.name}: ${describeError(reason)}; reconnecting`);
+      throw error;
     }
   }
 
   /** Today's contract per key, from the instruments lists (fetched once per IST day). */
-  private async resolve(auth: Auth): Promise<Map<number, string>> {
+  private async resolve(auth: Auth, signal: AbortSignal): Promise<Map<number, string>> {
     const day = istDate(this.dateNow());
     if (this.cache?.day !== day || this.cache.accessToken !== auth.accessToken) {
       const exchanges = [...new Set(this.options.keys.map((k) => KITE_TARGETS[k]?.exchange))];
@@ -209,13 +266,7 @@ export class KiteProvider implements Provider {
         exchanges
           .filter((e): e is NonNullable<typeof e> => e !== undefined)
           .map((exchange) =>
-            fetchInstruments(
-              this.options.settings.apiRoot,
-              exchange,
-              auth,
-              this.abort.signal,
-              this.options.timeoutMs,
-            ),
+            fetchInstruments(this.options.settings.apiRoot, exchange, auth, signal),
           ),
       );
       this.cache = { day, accessToken: auth.accessToken, rows: lists.flat() };
@@ -239,35 +290,72 @@ export class KiteProvider implements Provider {
     return picks;
   }
 
-  private openSocket(auth: Auth, picks: Map<number, string>): void {
+  /**
+   * Opens the ticker and subscribes; resolves on its first frame (Kite sends a heartbeat every
+   * second), rejects if it closes or the attempt's signal fires first. After that the socket is
+   * on its own: its close starts the next round.
+   */
+  private openSocket(auth: Auth, picks: Map<number, string>, signal: AbortSignal): Promise<void> {
     const url = new URL(this.options.settings.wsRoot);
     url.searchParams.set("api_key", auth.apiKey);
     url.searchParams.set("access_token", auth.accessToken);
-    const ws = new WebSocket(url, { handshakeTimeout: this.options.timeoutMs });
+    const ws = new WebSocket(url, {
+      headers: { "X-Kite-Version": "3" },
+      handshakeTimeout: this.options.timeoutMs,
+    });
     this.ws = ws;
     this.subscribed = picks;
-    this.socketError = undefined;
-    this.dataSinceOpen = false;
-    ws.on("open", () => {
-      this.lastFrameAt = this.now();
-      this.tracker.open();
-      this.send(ws, { a: "subscribe", v: [...picks.keys()] });
-      this.send(ws, { a: "mode", v: ["full", [...picks.keys()]] });
+    this.dropReason = undefined;
+    let socketError: Error | undefined;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const cut = () => ws.terminate();
+      signal.addEventListener("abort", cut, { once: true });
+      const settle = (error?: Error) => {
+        if (settled) return false;
+        settled = true;
+        // The policy aborts an attempt's signal once it returns: the socket must outlive it.
+        signal.removeEventListener("abort", cut);
+        if (error) reject(error);
+        else resolve();
+        return true;
+      };
+      ws.on("open", () => {
+        this.lastFrameAt = this.now();
+        this.tracker.open();
+        this.send(ws, { a: "subscribe", v: [...picks.keys()] });
+        this.send(ws, { a: "mode", v: ["full", [...picks.keys()]] });
+      });
+      ws.on("message", (data, isBinary) => {
+        settle();
+        this.guard(() => this.received(data as Buffer, isBinary));
+      });
+      ws.on("error", (error) => {
+        socketError ??= error;
+      });
+      ws.on("close", (code, reason) => {
+        if (this.ws === ws) this.ws = undefined;
+        const text = reason.toString();
+        const error =
+          this.dropReason ??
+          socketError ??
+          new Error(`ticker connection closed (code ${code}${text ? `: ${text}` : ""})`);
+        if (settle(error) || this.stopped) return;
+        this.closed(error);
+      });
     });
-    ws.on("message", (data, isBinary) => this.guard(() => this.received(data as Buffer, isBinary)));
-    ws.on("error", (error) => {
-      this.socketError ??= error;
-    });
-    ws.on("close", (code, reason) => {
-      if (this.ws !== ws) return;
-      this.ws = undefined;
-      if (this.stopped) return;
-      const text = reason.toString();
-      this.failed(
-        this.socketError ??
-          new Error(`ticker connection closed (code ${code}${text ? `: ${text}` : ""})`),
-      );
-    });
+  }
+
+  /** A socket that had been working closed: say so, then start a new round after a short pause. */
+  private closed(error: Error): void {
+    this.lastAttemptFailed = true;
+    this.tracker.fail(error);
+    this.log(`${this.name}: ${describeError(error)}; reconnecting`);
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.reconnect();
+    }, this.options.backoff.initialMs);
   }
 
   private send(ws: WebSocket, message: unknown): void {
@@ -301,10 +389,6 @@ export class KiteProvider implements Provider {
       return;
     }
     if (frame.heartbeat) return;
-    if (!this.dataSinceOpen) {
-      this.dataSinceOpen = true;
-      this.backoff.reset();
-    }
     const receivedAt = this.now();
     for (const tick of frame.ticks) {
       const key = this.subscribed.get(tick.token);
@@ -319,52 +403,31 @@ export class KiteProvider implements Provider {
     }
   }
 
-  private failed(error: unknown): void {
-    if (this.stopped) return;
-    const status =
-      error instanceof HttpError
-        ? error.status
-        : Number(/Unexpected server response: (\d+)/.exec(describeError(error))?.[1]);
-    if (status === 403 && this.auth) {
-      // A refused token stays refused: wait for a new login instead of hammering Kite.
-      this.rejectedToken = this.auth.accessToken;
-      this.tracker.notConfigured(`Kite refused the access token (HTTP 403): ${LOGIN_HINT}`);
-      this.log(`${this.name}: Kite refused the access token; waiting for a new login`);
-      return;
-    }
-    this.tracker.fail(error);
-    const wait = this.backoff.next();
-    this.log(
-      `${this.name}: ${describeError(error)}; reconnecting in ${(wait / 1000).toFixed(1)} s`,
-    );
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.tracker.reconnecting();
-      this.guard(() => this.connect());
-    }, wait);
-  }
-
   private watchSilence(): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    const now = this.now();
-    if (now - this.lastFrameAt <= this.options.silenceMs) return;
-    if (!isMarketOpen(this.options.hours, now)) return;
-    this.socketError = new Error(
-      `no data for ${((now - this.lastFrameAt) / 1000).toFixed(1)} s while the market is open`,
-    );
+    const verdict = this.silenceVerdict(this.now());
+    this.options.onSilenceCheck?.(verdict);
+    if (verdict !== "dead") return;
+    const silentFor = ((this.now() - this.lastFrameAt) / 1000).toFixed(1);
+    this.dropReason = new Error(`no data for ${silentFor} s while the market is open`);
     ws.terminate();
+  }
+
+  /** A silent socket is dead only while its market is open: a closed market sends nothing. */
+  private silenceVerdict(now: number): "heard" | "market closed" | "dead" {
+    if (now - this.lastFrameAt <= this.options.silenceMs) return "heard";
+    return isMarketOpen(this.options.hours, now) ? "dead" : "market closed";
   }
 
   /** A login stored a new token: use it at once; with no connection, try again. */
   private async checkToken(): Promise<void> {
     if (this.stopped) return;
-    if (!this.ws) return this.connect();
+    if (!this.ws) return this.reconnect();
     const stored = readKiteSession(this.options.dataDir, this.now());
     if (stored.kind !== "valid" || stored.session.accessToken === this.auth?.accessToken) return;
     this.log(`${this.name}: a new Kite access token was stored; reconnecting with it`);
-    this.backoff.reset();
-    this.socketError = new Error("reconnecting with a new access token");
+    this.dropReason = new Error("reconnecting with a new access token");
     this.ws.terminate();
   }
 
@@ -373,7 +436,18 @@ export class KiteProvider implements Provider {
     const ws = this.ws;
     const auth = this.auth;
     if (!ws || !auth || ws.readyState !== WebSocket.OPEN) return;
-    const picks = await this.resolve(auth);
+    const { timeoutMs, backoff } = this.options;
+    const picks = await callOutbound(
+      {
+        attempts: 3,
+        attemptTimeoutMs: timeoutMs,
+        initialDelayMs: backoff.initialMs,
+        maxDelayMs: backoff.maxMs,
+        retryIf: (error) => !isRefusal(error),
+      },
+      (signal) => this.resolve(auth, signal),
+      this.abort.signal,
+    );
     if (this.ws !== ws) return;
     const old = [...this.subscribed.keys()].filter((token) => !picks.has(token));
     const added = [...picks.keys()].filter((token) => !this.subscribed.has(token));
