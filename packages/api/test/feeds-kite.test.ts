@@ -147,6 +147,8 @@ describe("the Kite provider against a fake Kite", () => {
       { a: "mode", v: ["full", [GOLD_FEB, SILVER_MAR, USDINR_JAN, NIFTY]] },
     ]);
     expect(kite.latest?.accessToken).toBe("token-1");
+    // The fake refuses a ticker handshake without it, as it refuses the instruments download.
+    expect(kite.latest?.headers["x-kite-version"]).toBe("3");
 
     kite.send(HEARTBEAT);
     kite.send(
