@@ -243,6 +243,22 @@ describe("the Kite provider against a fake Kite", () => {
     });
   });
 
+  it("retries a failing or hung instruments download on the backoff, then connects", async () => {
+    storeToken("token-1");
+    kite.failNextInstruments.push(500, "hang");
+    start({ keys: ["GOLD"], timeoutMs: 300 });
+    await subscribed(1);
+    expect(kite.requests.filter((r) => r.startsWith("GET /instruments/"))).toHaveLength(3);
+    expect(logs.some((l) => /HTTP 500; reconnecting/.test(l))).toBe(true);
+    expect(logs.some((l) => /Kite did not answer within 0.3 s; reconnecting/.test(l))).toBe(true);
+    expect(provider?.health()).toMatchObject({
+      reconnects: 2,
+      lastError: "Kite did not answer within 0.3 s",
+    });
+    kite.send(frame(ltpPacket(GOLD_FEB, 7_600_000)));
+    await until(() => provider?.health().state === "live", "live after the retries");
+  });
+
   it("treats a silent open socket as dead while the market is open, and reopens it", async () => {
     storeToken("token-1");
     start({ silenceMs: 150 });

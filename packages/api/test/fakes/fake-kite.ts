@@ -27,6 +27,8 @@ export class FakeKite {
   readonly connections: TickerConnection[] = [];
   readonly requests: string[] = [];
   readonly exchanges: Array<Record<string, string>> = [];
+  /** The next instruments downloads fail with these statuses, or never answer ("hang"). */
+  readonly failNextInstruments: Array<number | "hang"> = [];
   /** Kite heartbeats within a second of connecting; a test of silence turns this off. */
   heartbeatOnConnect = true;
   private server: Server | undefined;
@@ -115,6 +117,9 @@ export class FakeKite {
     this.requests.push(`${req.method} ${url.pathname}`);
     const instruments = /^\/instruments\/(\w+)$/.exec(url.pathname);
     if (req.method === "GET" && instruments) {
+      const failure = this.failNextInstruments.shift();
+      if (failure === "hang") return;
+      if (failure !== undefined) return this.json(res, failure, { status: "error" });
       const token = /^token [^:]+:(.+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (req.headers["x-kite-version"] !== "3" || !token || !this.validTokens.has(token))
         return this.json(res, 403, {
