@@ -4,7 +4,7 @@ import {
   parseInstruments,
   pickInstrument,
 } from "../src/feeds/providers/kite/instruments.ts";
-import { kiteQuote } from "../src/feeds/providers/kite/kite.ts";
+import { kiteQuote } from "../src/feeds/providers/kite/kite-quote.ts";
 import { KiteFrameError, parseFrame } from "../src/feeds/providers/kite/ticker-parser.ts";
 import { instrumentsCsv as csv, instrumentRow as row } from "./fakes/fake-kite.ts";
 import {

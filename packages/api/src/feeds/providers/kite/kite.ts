@@ -1,4 +1,4 @@
-import { isBookSource, type Quote } from "@spreadwatch/core";
+import type { Quote } from "@spreadwatch/core";
 import WebSocket from "ws";
 import type { KiteSettings } from "../../../config.ts";
 import { callOutbound } from "../../../outbound/policy.ts";
@@ -6,16 +6,11 @@ import { describeError, HealthTracker } from "../health.ts";
 import { HttpError } from "../http.ts";
 import { isMarketOpen, type MarketHours } from "../market-hours.ts";
 import { defaultLogger, type Logger, onceLogger, type Provider } from "../provider.ts";
-import { sourceOf } from "../quote-keys.ts";
-import {
-  fetchInstruments,
-  istDate,
-  KITE_TARGETS,
-  type KiteInstrument,
-  pickInstrument,
-} from "./instruments.ts";
+import { KiteContracts } from "./contracts.ts";
+import { type Auth, kiteCredentials, LOGIN_HINT } from "./credentials.ts";
+import { kiteQuote } from "./kite-quote.ts";
 import { readKiteSession } from "./session.ts";
-import { type KiteTick, parseFrame } from "./ticker-parser.ts";
+import { parseFrame } from "./ticker-parser.ts";
 
 export interface KiteOptions {
   name: string;
@@ -41,11 +36,6 @@ export interface KiteOptions {
   onSilenceCheck?: (verdict: "heard" | "market closed" | "dead") => void;
 }
 
-interface Auth {
-  apiKey: string;
-  accessToken: string;
-}
-
 /** The ticker must keep trying until the server stops: nobody is waiting to be told it failed. */
 const FOREVER = Number.MAX_SAFE_INTEGER;
 
@@ -61,40 +51,6 @@ function isRefusal(error: unknown): boolean {
   return status === 403;
 }
 
-const LOGIN_HINT = "an admin logs in at /api/kite/login (or runs the kite CLI)";
-
-/**
- * Kite's book from the first depth level, with an empty side sent as `null` so the hub clears it;
- * the last price on both sides (last-only) when the tick has no book at all. FX and indices take
- * the last price.
- */
-export function kiteQuote(key: string, tick: KiteTick, receivedAt: number): Quote | undefined {
-  const source = sourceOf(key);
-  const ts = tick.exchangeTs ?? receivedAt;
-  if (isBookSource(source)) {
-    const hasBook = typeof tick.bid === "number" || typeof tick.ask === "number";
-    if (hasBook) return { source, key, ts, bid: tick.bid ?? null, ask: tick.ask ?? null };
-    if (tick.lastPrice !== undefined)
-      return { source, key, ts, bid: tick.lastPrice, ask: tick.lastPrice, lastOnly: true };
-    // A full packet with both sides empty and no trade: the book is empty now.
-    return tick.bid === null && tick.ask === null
-      ? { source, key, ts, bid: null, ask: null }
-      : undefined;
-  }
-  const mid =
-    typeof tick.bid === "number" && typeof tick.ask === "number"
-      ? (tick.bid + tick.ask) / 2
-      : undefined;
-  const price = tick.lastPrice ?? mid;
-  return price === undefined ? undefined : { source, key, ts, price };
-}
-
-function describeContract(instrument: KiteInstrument): string {
-  return instrument.expiry
-    ? `${instrument.tradingsymbol} (expires ${instrument.expiry})`
-    : instrument.tradingsymbol;
-}
-
 /**
  * Kite Connect's WebSocket ticker, spoken with `ws` behind our own parser (the kiteconnect
  * package's ticker can end the process). MCX near-month futures, the USDINR future and NIFTY 50,
@@ -108,7 +64,6 @@ export class KiteProvider implements Provider {
   readonly name: string;
   private readonly tracker: HealthTracker;
   private readonly log: Logger;
-  private readonly note: ReturnType<typeof onceLogger>;
   private readonly now: () => number;
   private readonly dateNow: () => number;
   private onQuote: ((quote: Quote) => void) | undefined;
@@ -122,7 +77,7 @@ export class KiteProvider implements Provider {
   private connecting: Promise<void> | undefined;
   private stopped = false;
   private subscribed = new Map<number, string>();
-  private cache: { day: string; accessToken: string; rows: KiteInstrument[] } | undefined;
+  private readonly contracts: KiteContracts;
   private restartTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
   private readonly abort = new AbortController();
@@ -132,7 +87,14 @@ export class KiteProvider implements Provider {
     this.now = options.now ?? Date.now;
     this.dateNow = options.dateNow ?? this.now;
     this.log = options.log ?? defaultLogger;
-    this.note = onceLogger(this.log);
+    this.contracts = new KiteContracts({
+      name: options.name,
+      keys: options.keys,
+      apiRoot: options.settings.apiRoot,
+      rollDaysBeforeExpiry: options.rollDaysBeforeExpiry,
+      dateNow: this.dateNow,
+      note: onceLogger(this.log),
+    });
     this.tracker = new HealthTracker({
       name: options.name,
       kind: "kite",
@@ -175,31 +137,19 @@ export class KiteProvider implements Provider {
     }
   }
 
+  /** The app key and today's token, or undefined with the tracker saying what is missing. */
   private credentials(): Auth | undefined {
-    const { apiKey } = this.options.settings;
-    if (!apiKey) {
-      this.tracker.notConfigured("KITE_API_KEY and KITE_API_SECRET are not set");
+    const found = kiteCredentials(
+      this.options.settings,
+      this.options.dataDir,
+      this.now(),
+      this.rejectedToken,
+    );
+    if ("missing" in found) {
+      this.tracker.notConfigured(found.missing);
       return undefined;
     }
-    const stored = readKiteSession(this.options.dataDir, this.now());
-    if (stored.kind === "missing") {
-      this.tracker.notConfigured(`no Kite access token yet: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    if (stored.kind === "unreadable") {
-      this.tracker.notConfigured(`the stored Kite session is unreadable (${stored.reason})`);
-      return undefined;
-    }
-    if (stored.kind === "expired") {
-      const at = new Date(stored.session.expiresAt).toISOString();
-      this.tracker.notConfigured(`the Kite access token expired at ${at}: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    if (stored.session.accessToken === this.rejectedToken) {
-      this.tracker.notConfigured(`Kite refused the stored access token: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    return { apiKey, accessToken: stored.session.accessToken };
+    return found;
   }
 
   /** Starts a round of connection attempts unless one is running or a socket is open. */
@@ -257,37 +207,12 @@ export class KiteProvider implements Provider {
     }
   }
 
-  /** Today's contract per key, from the instruments lists (fetched once per IST day). */
+  /** Today's contract per key; shown in health as the contracts in use. */
   private async resolve(auth: Auth, signal: AbortSignal): Promise<Map<number, string>> {
-    const day = istDate(this.dateNow());
-    if (this.cache?.day !== day || this.cache.accessToken !== auth.accessToken) {
-      const exchanges = [...new Set(this.options.keys.map((k) => KITE_TARGETS[k]?.exchange))];
-      const lists = await Promise.all(
-        exchanges
-          .filter((e): e is NonNullable<typeof e> => e !== undefined)
-          .map((exchange) =>
-            fetchInstruments(this.options.settings.apiRoot, exchange, auth, signal),
-          ),
-      );
-      this.cache = { day, accessToken: auth.accessToken, rows: lists.flat() };
-    }
-    const picks = new Map<number, string>();
-    const contracts: Record<string, string> = {};
-    for (const key of this.options.keys) {
-      const target = KITE_TARGETS[key];
-      const pick =
-        target && pickInstrument(this.cache.rows, target, day, this.options.rollDaysBeforeExpiry);
-      this.note(
-        key,
-        pick ? undefined : `${this.name}: Kite's instruments list has nothing for ${key}`,
-      );
-      if (!pick) continue;
-      picks.set(pick.token, key);
-      contracts[key] = describeContract(pick);
-    }
+    const { tokens, contracts } = await this.contracts.pick(auth, signal);
     this.tracker.setContracts(contracts);
-    if (picks.size === 0) throw new Error("none of the keys is in Kite's instruments lists");
-    return picks;
+    if (tokens.size === 0) throw new Error("none of the keys is in Kite's instruments lists");
+    return tokens;
   }
 
   /**
