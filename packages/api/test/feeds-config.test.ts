@@ -1,8 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defaultDuties } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { createFeed } from "../src/feeds/index.ts";
 import {
   loadMarketDataConfig,
   MarketDataConfigError,
@@ -255,6 +257,8 @@ describe("configuration from the environment", () => {
 
   it("notices silence in 10 s by default; FEED_SILENCE_SECONDS changes it", () => {
     expect(loadConfig({}).feedSilenceMs).toBe(10_000);
+    const simulator = createFeed(loadConfig({ FEED_SILENCE_SECONDS: "3" }), defaultDuties());
+    expect(simulator).toMatchObject({ name: "simulator", staleAfterMs: 3_000 });
     expect(loadConfig({ FEED_SILENCE_SECONDS: "2.5" }).feedSilenceMs).toBe(2_500);
     for (const bad of ["0", "-1", "soon"])
       expect(() => loadConfig({ FEED_SILENCE_SECONDS: bad })).toThrow(

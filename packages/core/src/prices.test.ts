@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyQuote, emptyPrices } from "./prices.ts";
 import type { Quote, QuoteSource } from "./quote.ts";
@@ -74,6 +75,29 @@ describe("applyQuote", () => {
     applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: -2884, ts: 1000 });
     expect(prices.cme.CL).toEqual({ bid: -40.32, ask: -37.63, timestamp: 1000 });
     expect(prices.mcx.CRUDEOIL).toEqual({ bid: -2884, timestamp: 1000 });
+  });
+
+  it("always shows each side as the last quote that spoke of it left it", () => {
+    // A side is a price (any sign), null (empty now) or left out (undefined: keep the last).
+    const side = fc.option(
+      fc.oneof(fc.constant(null), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+      { nil: undefined },
+    );
+    const quotes = fc.array(fc.record({ bid: side, ask: side }), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(quotes, (sides) => {
+        const prices = emptyPrices();
+        const model: { bid?: number | null; ask?: number | null } = {};
+        sides.forEach(({ bid, ask }, i) => {
+          applyQuote(prices, { source: "mcx", key: "GOLD", bid, ask, ts: i });
+          if (bid !== undefined) model.bid = bid;
+          if (ask !== undefined) model.ask = ask;
+        });
+        const entry = prices.mcx.GOLD;
+        expect(entry?.bid).toBe(model.bid ?? undefined);
+        expect(entry?.ask).toBe(model.ask ?? undefined);
+      }),
+    );
   });
 
   it("starts a one-sided book without inventing the other side", () => {
