@@ -5,7 +5,11 @@ import type { Quote } from "@spreadwatch/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createKiteProvider, type KiteOptions } from "../src/feeds/providers/kite/kite.ts";
-import { writeKiteSession } from "../src/feeds/providers/kite/session.ts";
+import {
+  exchangeRequestToken,
+  KiteLoginError,
+  writeKiteSession,
+} from "../src/feeds/providers/kite/session.ts";
 import type { Provider } from "../src/feeds/providers/provider.ts";
 import {
   instrumentsCsv as csv,
@@ -333,6 +337,22 @@ describe("the Kite provider against a fake Kite", () => {
     storeToken("token-4");
     await subscribed(2);
     expect(kite.latest?.accessToken).toBe("token-4");
+  });
+
+  it("gives up the token exchange at its deadline when Kite does not answer", async () => {
+    kite.hangSessionToken = true;
+    const settings = {
+      apiKey: KITE_KEY,
+      apiSecret: KITE_SECRET,
+      apiRoot: kite.url,
+      wsRoot: kite.wsUrl,
+      loginUrl: `${kite.url}/connect/login`,
+    };
+    const exchange = exchangeRequestToken(settings, "request-1", Date.now, 300);
+    await expect(exchange).rejects.toThrow(KiteLoginError);
+    await expect(exchange).rejects.toThrow("Could not reach Kite: no answer within 0.3 s");
+    // The one-time request token went out once: a request that reached Kite is not repeated.
+    expect(kite.requests.filter((r) => r === "POST /session/token")).toHaveLength(1);
   });
 
   it("is not configured without an API key", async () => {

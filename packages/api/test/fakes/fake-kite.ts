@@ -29,6 +29,8 @@ export class FakeKite {
   readonly exchanges: Array<Record<string, string>> = [];
   /** The next instruments downloads fail with these statuses, or never answer ("hang"). */
   readonly failNextInstruments: Array<number | "hang"> = [];
+  /** The session exchange never answers (Kite down behind a load balancer that holds the line). */
+  hangSessionToken = false;
   /** Kite heartbeats within a second of connecting; a test of silence turns this off. */
   heartbeatOnConnect = true;
   private server: Server | undefined;
@@ -131,6 +133,7 @@ export class FakeKite {
       return void res.end(this.instruments.get(instruments[1] ?? "") ?? HEADER);
     }
     if (req.method === "POST" && url.pathname === "/session/token") {
+      if (this.hangSessionToken) return;
       let body = "";
       req.on("data", (chunk) => {
         body += chunk;

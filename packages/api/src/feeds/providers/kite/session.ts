@@ -95,6 +95,7 @@ export async function exchangeRequestToken(
   settings: KiteSettings,
   requestToken: string,
   now: () => number = Date.now,
+  deadlineMs: number = KITE_EXCHANGE_DEADLINE_MS,
 ): Promise<KiteSession> {
   const { apiKey, apiSecret } = settings;
   if (!apiKey || !apiSecret)
@@ -110,8 +111,8 @@ export async function exchangeRequestToken(
     answer = await callOutbound(
       {
         attempts: 2,
-        attemptTimeoutMs: KITE_EXCHANGE_DEADLINE_MS,
-        deadlineMs: KITE_EXCHANGE_DEADLINE_MS,
+        attemptTimeoutMs: deadlineMs,
+        deadlineMs,
         initialDelayMs: 250,
         retryIf: neverSent,
       },
@@ -129,7 +130,7 @@ export async function exchangeRequestToken(
     );
   } catch (error) {
     const reason = isOutboundTimeout(error)
-      ? `no answer within ${KITE_EXCHANGE_DEADLINE_MS / 1000} s`
+      ? `no answer within ${deadlineMs / 1000} s`
       : (error as Error).message;
     throw new KiteLoginError(`Could not reach Kite: ${reason}`);
   }
