@@ -37,6 +37,10 @@ const envSchema = z
       .number({ error: "must be a number ≥ 0 (0 = as fast as possible)" })
       .min(0, "must be a number ≥ 0 (0 = as fast as possible)")
       .default(1),
+    FEED_SILENCE_SECONDS: z.coerce
+      .number({ error: "must be a number of seconds > 0 (a feed silent this long is stale)" })
+      .positive("must be a number of seconds > 0 (a feed silent this long is stale)")
+      .default(10),
     SESSION_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),
@@ -113,6 +117,8 @@ export interface Config {
   feed: (typeof FEEDS)[number];
   replayFile: string | undefined;
   replaySpeed: number;
+  /** A feed (or provider) with no new quote for this long is stale; MARKET_DATA_CONFIG may override per provider. */
+  feedSilenceMs: number;
   sessionSecret: string | undefined;
   /** 1-minute candles older than this are pruned (coarser timeframes are kept). */
   historyRetentionMs: number;
@@ -194,6 +200,7 @@ function toConfig(env: Env): Config {
     feed: env.FEED,
     replayFile: env.REPLAY_FILE,
     replaySpeed: env.REPLAY_SPEED,
+    feedSilenceMs: Math.round(env.FEED_SILENCE_SECONDS * 1000),
     sessionSecret: env.SESSION_SECRET,
     historyRetentionMs: env.HISTORY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,

@@ -1,12 +1,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defaultDuties } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { createFeed } from "../src/feeds/index.ts";
 import {
   loadMarketDataConfig,
   MarketDataConfigError,
   parseMarketDataConfig,
+  silenceSecondsOf,
 } from "../src/feeds/providers/config-file.ts";
 import { runMain } from "./server.ts";
 
@@ -37,7 +40,6 @@ describe("the market data config file", () => {
       type: "kite",
       keys: ["GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL", "USDINR", "NIFTY50"],
       rollDaysBeforeExpiry: 3,
-      silenceSeconds: 60,
     });
     expect(config.providers.yahoo).toMatchObject({
       type: "yahoo",
@@ -45,7 +47,27 @@ describe("the market data config file", () => {
       pollSeconds: 5,
       baseUrl: "https://query1.finance.yahoo.com",
     });
-    expect(config.staleAfterSeconds).toBe(60);
+    // Silence windows come from FEED_SILENCE_SECONDS unless the file says otherwise.
+    expect(config.silenceSeconds).toBeUndefined();
+    expect(config.providers.kite?.silenceSeconds).toBeUndefined();
+    expect(silenceSecondsOf(config, 10)).toBe(10);
+  });
+
+  it("takes a provider's silenceSeconds over the file's, and the file's over FEED_SILENCE_SECONDS", () => {
+    const config = parse({
+      silenceSeconds: 30,
+      providers: {
+        kite: { type: "kite", silenceSeconds: 5 },
+        yahoo: { type: "yahoo", staleAfterSeconds: 120 },
+        gift: { type: "http-json", url: "http://x", quotes: [{ key: "GIFTNIFTY", price: "p" }] },
+      },
+    });
+    const file = silenceSecondsOf(config, 10);
+    expect(file).toBe(30);
+    expect(silenceSecondsOf(config.providers.kite as never, file)).toBe(5);
+    // staleAfterSeconds is the older name, still read.
+    expect(silenceSecondsOf(config.providers.yahoo as never, file)).toBe(120);
+    expect(silenceSecondsOf(config.providers.gift as never, file)).toBe(30);
   });
 
   it("reads a full example", () => {
@@ -165,10 +187,41 @@ describe("the market data config file", () => {
       },
       "providers.g.headers.A: environment variable NOPE is not set",
     ],
+    [
+      { providers: { k: { type: "kite", silenceSeconds: 0 } } },
+      "providers.k.silenceSeconds: must be more than 0 seconds",
+    ],
+    [
+      { providers: { k: { type: "kite", silenceSeconds: 5, staleAfterSeconds: 5 } } },
+      "providers.k.staleAfterSeconds: is the older name of silenceSeconds: give one of them",
+    ],
+    [
+      {
+        providers: {
+          k1: { type: "kite", keys: ["GOLD"] },
+          k2: { type: "kite", keys: ["SILVER"] },
+          k3: { type: "kite", keys: ["COPPER"] },
+          k4: { type: "kite", keys: ["CRUDEOIL"] },
+        },
+      },
+      "providers: 4 kite providers (k1, k2, k3, k4) would open 4 ticker connections with one KITE_API_KEY; Kite allows at most 3 per API key",
+    ],
   ])("refuses %j with one line", (json, message) => {
     const text = problem(json);
     expect(text).toContain(message);
     expect(text).not.toContain("\n");
+  });
+
+  it("accepts three kite providers: one ticker connection each, within Kite's limit", () => {
+    expect(() =>
+      parse({
+        providers: {
+          k1: { type: "kite", keys: ["GOLD"] },
+          k2: { type: "kite", keys: ["SILVER"] },
+          k3: { type: "kite", keys: ["COPPER"] },
+        },
+      }),
+    ).not.toThrow();
   });
 
   it("lets a test double or proxy be polled faster than Yahoo allows", () => {
@@ -202,6 +255,19 @@ describe("configuration from the environment", () => {
     });
   });
 
+  it("notices silence in 10 s by default; FEED_SILENCE_SECONDS changes it", () => {
+    expect(loadConfig({}).feedSilenceMs).toBe(10_000);
+    const simulator = createFeed(loadConfig({ FEED_SILENCE_SECONDS: "3" }), defaultDuties());
+    expect(simulator).toMatchObject({ name: "simulator", staleAfterMs: 3_000 });
+    expect(loadConfig({ FEED_SILENCE_SECONDS: "2.5" }).feedSilenceMs).toBe(2_500);
+    for (const bad of ["0", "-1", "soon"])
+      expect(() => loadConfig({ FEED_SILENCE_SECONDS: bad })).toThrow(
+        new ConfigError(
+          `Invalid FEED_SILENCE_SECONDS: must be a number of seconds > 0 (a feed silent this long is stale) (got "${bad}")`,
+        ),
+      );
+  });
+
   it("wants both halves of the Kite app credentials and never echoes them", () => {
     expect(() => loadConfig({ KITE_API_KEY: "my-key" })).toThrow(
       new ConfigError(
@@ -227,6 +293,16 @@ describe("a bad market data config stops the start with one clear line", () => {
         }),
       },
       /^spreadwatch: Invalid MARKET_DATA_CONFIG: .*dup\.json: providers\.b: GOLD is already taken from a; each key comes from one provider$/,
+    ],
+    [
+      {
+        MARKET_DATA_CONFIG: file("kites.json", {
+          providers: Object.fromEntries(
+            ["GOLD", "SILVER", "COPPER", "CRUDEOIL"].map((k) => [k, { type: "kite", keys: [k] }]),
+          ),
+        }),
+      },
+      /^spreadwatch: Invalid MARKET_DATA_CONFIG: .*kites\.json: providers: 4 kite providers \(GOLD, SILVER, COPPER, CRUDEOIL\) would open 4 ticker connections with one KITE_API_KEY; Kite allows at most 3 per API key: put their keys in fewer kite providers$/,
     ],
   ])("%j", async (env, line) => {
     const main = runMain({ DATA_DIR: dir, FEED: "composite", ...env });

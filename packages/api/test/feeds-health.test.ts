@@ -7,7 +7,7 @@ import { FakeHttp } from "./fakes/fake-http.ts";
 import { FakeYahoo } from "./fakes/fake-yahoo.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
-import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+import { FIXTURES, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 let server: TestServer | undefined;
 const fakes: Array<{ stop(): Promise<void> }> = [];
@@ -48,7 +48,9 @@ describe("GET /api/health", () => {
       state: "live",
       reconnects: 0,
       lastError: null,
+      silenceMs: 10_000,
     });
+    expect(res.body.prices.silenceMs).toBe(10_000);
     expect(res.body.providers[0].keys).toEqual(
       expect.arrayContaining(["GC", "GOLD", "USDINR", "GIFTNIFTY"]),
     );
@@ -101,9 +103,66 @@ describe("GET /api/health", () => {
   });
 });
 
+describe("silence is noticed (FEED_SILENCE_SECONDS)", () => {
+  it("turns a replay that has stopped stale, and /api/health answers 503", async () => {
+    server = await startTestServer({
+      env: {
+        FEED: "replay",
+        REPLAY_FILE: join(FIXTURES, "hand-worked.csv"),
+        REPLAY_SPEED: "0",
+        FEED_SILENCE_SECONDS: "1",
+      },
+    });
+    const client = new HttpClient(server.url);
+    // The file is played at once, then nothing more comes. The default window (10 s) is longer
+    // than this wait: only the configured 1 s can make it stale in time.
+    const res = await eventually(
+      () => health(client),
+      (r) => r.status === 503,
+      "the replay going stale",
+      8_000,
+    );
+    expect(res.body).toMatchObject({
+      ok: false,
+      feed: "replay",
+      prices: { fresh: false, silenceMs: 1_000 },
+    });
+    expect(res.body.providers[0]).toMatchObject({
+      name: "replay",
+      state: "stale",
+      silenceMs: 1_000,
+    });
+    expect(res.body.providers[0].lastQuoteAgeMs).toBeGreaterThan(1_000);
+    // The prices themselves are still there, with their own (old) timestamps.
+    const prices = await client.get("/api/prices");
+    expect(prices.body.cme.GC).toBeDefined();
+  });
+
+  it("turns a silent feed stale and back to live on its next quote", async () => {
+    const feed = { ...manualFeed(), staleAfterMs: 500 };
+    server = await startTestServer({ feed });
+    const client = new HttpClient(server.url);
+    feed.push({ source: "fx", key: "USDINR", price: 88.6, ts: Date.now() });
+    const stale = await eventually(
+      () => health(client),
+      (r) => r.body.providers[0].state === "stale",
+      "the feed going stale",
+    );
+    expect(stale.status).toBe(503);
+
+    feed.push({ source: "fx", key: "USDINR", price: 88.61, ts: Date.now() });
+    const back = await health(client);
+    expect(back.status).toBe(200);
+    expect(back.body.providers[0]).toMatchObject({ state: "live" });
+    expect(back.body.prices.fresh).toBe(true);
+  });
+});
+
 describe("the composite feed and its health", () => {
   /** Yahoo serves CME gold and silver; a broker endpoint serves GIFT NIFTY. */
-  async function startComposite() {
+  async function startComposite(
+    settings: { silenceSeconds?: number; gift?: Record<string, unknown> } = {},
+  ) {
     const yahoo = await new FakeYahoo().start();
     const gift = await new FakeHttp().start();
     fakes.push(yahoo, gift);
@@ -127,7 +186,7 @@ describe("the composite feed and its health", () => {
     writeFileSync(
       file,
       JSON.stringify({
-        staleAfterSeconds: 2,
+        silenceSeconds: settings.silenceSeconds ?? 2,
         providers: {
           yahoo: {
             type: "yahoo",
@@ -141,6 +200,7 @@ describe("the composite feed and its health", () => {
             url: `${gift.url}/gift`,
             quotes: [{ key: "GIFTNIFTY", price: "last", ts: "at" }],
             ...fast,
+            ...settings.gift,
           },
         },
       }),
@@ -208,6 +268,22 @@ describe("the composite feed and its health", () => {
     );
     const again = await client.get("/api/prices");
     expect(again.body.zerodha.giftnifty).toEqual({ price: 26090, timestamp: back * 1000 });
+  });
+
+  it("takes a provider's own silenceSeconds: a quiet source goes stale while the rest stay fresh", async () => {
+    // GIFT NIFTY's endpoint repeats the same quote, so nothing new arrives from it after the first.
+    const { client } = await startComposite({ silenceSeconds: 60, gift: { silenceSeconds: 0.5 } });
+    const res = await eventually(
+      () => health(client),
+      (r) => states(r.body).gift === "stale",
+      "the quiet provider stale",
+    );
+    expect(res.status).toBe(200);
+    expect(states(res.body)).toEqual({ yahoo: "delayed", gift: "stale" });
+    expect(res.body.providers.map((p: { silenceMs: number }) => p.silenceMs)).toEqual([
+      60_000, 500,
+    ]);
+    expect(res.body.prices).toMatchObject({ fresh: true, silenceMs: 60_000 });
   });
 
   it("answers 503 once no provider has delivered a fresh price", async () => {

@@ -4,7 +4,7 @@ import {
   parseInstruments,
   pickInstrument,
 } from "../src/feeds/providers/kite/instruments.ts";
-import { kiteQuote } from "../src/feeds/providers/kite/kite.ts";
+import { kiteQuote } from "../src/feeds/providers/kite/kite-quote.ts";
 import { KiteFrameError, parseFrame } from "../src/feeds/providers/kite/ticker-parser.ts";
 import { instrumentsCsv as csv, instrumentRow as row } from "./fakes/fake-kite.ts";
 import {
@@ -64,6 +64,50 @@ describe("Kite ticker frames", () => {
         exchangeTs: 1_767_600_000_000,
       },
     ]);
+  });
+
+  it("reads an empty best level (quantity 0) as that side absent now: null, not dropped", () => {
+    // MCX CRUDEOIL with the offer side emptied: bid 72155, no ask at all.
+    const { ticks } = parseFrame(
+      frame(
+        fullPacket(GOLD, {
+          last: 7_215_000,
+          bids: [{ qty: 4, price: 7_215_500, orders: 2 }],
+          asks: [],
+        }),
+        fullPacket(GOLD, {
+          last: 7_215_000,
+          bids: [],
+          asks: [{ qty: 1, price: 7_214_000, orders: 1 }],
+        }),
+        // Quantity 0 with price bytes left over: still empty.
+        fullPacket(GOLD, {
+          last: 7_215_000,
+          bids: [{ qty: 0, price: 7_215_500, orders: 0 }],
+          asks: [{ qty: 0, price: 7_216_000, orders: 0 }],
+        }),
+      ),
+    );
+    expect(ticks.map((t) => [t.bid, t.ask])).toEqual([
+      [72155, null],
+      [null, 72140],
+      [null, null],
+    ]);
+  });
+
+  it("reads negative prices as prices (MCX CRUDEOIL, 20 April 2020)", () => {
+    const { ticks } = parseFrame(
+      frame(
+        fullPacket(GOLD, {
+          last: -288_400,
+          bids: [{ qty: 10, price: -290_000, orders: 3 }],
+          asks: [{ qty: 5, price: -285_000, orders: 1 }],
+        }),
+        ltpPacket(GOLD, -100),
+      ),
+    );
+    expect(ticks[0]).toMatchObject({ lastPrice: -2884, bid: -2900, ask: -2850 });
+    expect(ticks[1]).toMatchObject({ lastPrice: -1 });
   });
 
   it("scales the currency segments: CDS by 10⁷, BCD by 10⁴", () => {
@@ -178,6 +222,28 @@ describe("Kite ticks as quotes", () => {
       kiteQuote("GOLD", { token: GOLD, mode: "full", lastPrice: undefined }, 5),
     ).toBeUndefined();
   });
+
+  it("sends an empty side as null, so the book loses it instead of keeping an old price", () => {
+    expect(
+      kiteQuote("CRUDEOIL", { token: GOLD, mode: "full", lastPrice: 1, bid: 72155, ask: null }, 5),
+    ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: 72155, ask: null });
+    // No book at all but a trade: the last price, marked last-only.
+    expect(
+      kiteQuote(
+        "CRUDEOIL",
+        { token: GOLD, mode: "full", lastPrice: 72150, bid: null, ask: null },
+        5,
+      ),
+    ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: 72150, ask: 72150, lastOnly: true });
+    // Neither a book nor a trade: the book is empty now.
+    expect(
+      kiteQuote(
+        "CRUDEOIL",
+        { token: GOLD, mode: "full", lastPrice: undefined, bid: null, ask: null },
+        5,
+      ),
+    ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: null, ask: null });
+  });
 });
 
 describe("contracts from the instruments dump", () => {
@@ -262,6 +328,27 @@ describe("contracts from the instruments dump", () => {
   it("keeps the last contract standing when every one is inside the window", () => {
     expect(pick("2026-04-02")).toBe("GOLD26APRFUT");
     expect(pick("2026-04-04")).toBeUndefined();
+  });
+
+  it("picks the monthly USDINR future, never a weekly one", () => {
+    const cds = (token: number, tradingsymbol: string, expiry: string) =>
+      row({ token, tradingsymbol, name: "USDINR", expiry, segment: "CDS-FUT", exchange: "CDS" });
+    // NSE's weekly USDINR futures expire on Fridays before the monthly in the same month.
+    const usdinr = parseInstruments(
+      csv([
+        cds(11, "USDINR26J09FUT", "2026-01-09"),
+        cds(12, "USDINR26J16FUT", "2026-01-16"),
+        cds(13, "USDINR26J23FUT", "2026-01-23"),
+        cds(14, "USDINR26JANFUT", "2026-01-28"),
+        cds(15, "USDINR26F06FUT", "2026-02-06"),
+        cds(16, "USDINR26FEBFUT", "2026-02-25"),
+      ]),
+    );
+    const target = { exchange: "CDS", future: "USDINR" } as const;
+    const pickOn = (today: string) => pickInstrument(usdinr, target, today, 3)?.tradingsymbol;
+    expect(pickOn("2026-01-05")).toBe("USDINR26JANFUT"); // not the weekly expiring on the 9th
+    expect(pickOn("2026-01-20")).toBe("USDINR26JANFUT"); // not the weekly expiring on the 23rd
+    expect(pickOn("2026-01-26")).toBe("USDINR26FEBFUT"); // rolled: not the weekly of 6 Feb
   });
 
   it("finds the NIFTY 50 index by its trading symbol", () => {

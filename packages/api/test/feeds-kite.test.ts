@@ -3,8 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Quote } from "@spreadwatch/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { createKiteProvider, type KiteOptions } from "../src/feeds/providers/kite/kite.ts";
-import { writeKiteSession } from "../src/feeds/providers/kite/session.ts";
+import {
+  exchangeRequestToken,
+  KiteLoginError,
+  writeKiteSession,
+} from "../src/feeds/providers/kite/session.ts";
 import type { Provider } from "../src/feeds/providers/provider.ts";
 import {
   instrumentsCsv as csv,
@@ -146,6 +151,8 @@ describe("the Kite provider against a fake Kite", () => {
       { a: "mode", v: ["full", [GOLD_FEB, SILVER_MAR, USDINR_JAN, NIFTY]] },
     ]);
     expect(kite.latest?.accessToken).toBe("token-1");
+    // The fake refuses a ticker handshake without it, as it refuses the instruments download.
+    expect(kite.latest?.headers["x-kite-version"]).toBe("3");
 
     kite.send(HEARTBEAT);
     kite.send(
@@ -240,11 +247,27 @@ describe("the Kite provider against a fake Kite", () => {
     });
   });
 
+  it("retries a failing or hung instruments download on the backoff, then connects", async () => {
+    storeToken("token-1");
+    kite.failNextInstruments.push(500, "hang");
+    start({ keys: ["GOLD"], timeoutMs: 300 });
+    await subscribed(1);
+    expect(kite.requests.filter((r) => r.startsWith("GET /instruments/"))).toHaveLength(3);
+    expect(logs.some((l) => /HTTP 500; reconnecting/.test(l))).toBe(true);
+    expect(logs.some((l) => /Kite did not answer within 0.3 s; reconnecting/.test(l))).toBe(true);
+    expect(provider?.health()).toMatchObject({
+      reconnects: 2,
+      lastError: "Kite did not answer within 0.3 s",
+    });
+    kite.send(frame(ltpPacket(GOLD_FEB, 7_600_000)));
+    await until(() => provider?.health().state === "live", "live after the retries");
+  });
+
   it("treats a silent open socket as dead while the market is open, and reopens it", async () => {
     storeToken("token-1");
     start({ silenceMs: 150 });
     await subscribed(1);
-    // The fake sends nothing at all, not even heartbeats.
+    // After its first heartbeat the fake sends nothing at all.
     await subscribed(2);
     expect(logs.some((l) => /no data for .* while the market is open/.test(l))).toBe(true);
     expect(provider?.health().reconnects).toBeGreaterThanOrEqual(1);
@@ -252,17 +275,22 @@ describe("the Kite provider against a fake Kite", () => {
 
   it("keeps a silent socket open while the market is closed", async () => {
     storeToken("token-1");
+    const verdicts: string[] = [];
     start({
       silenceMs: 100,
       hours: { timeZone: "Asia/Kolkata", days: [], open: "09:00", close: "09:01" } as never,
+      onSilenceCheck: (verdict) => verdicts.push(verdict),
     });
     await subscribed(1);
-    // Several silence windows pass with nothing on the socket.
-    for (let i = 0; i < 5; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }
+    // The watchdog has found the socket silent past its window several times over.
+    await until(
+      () => verdicts.filter((v) => v === "market closed").length >= 5,
+      "five silence checks with the market closed",
+    );
+    expect(verdicts).not.toContain("dead");
     expect(kite.connections).toHaveLength(1);
-    expect(provider?.health().marketOpen).toBe(false);
+    expect(kite.latest?.socket.readyState).toBe(WebSocket.OPEN);
+    expect(provider?.health()).toMatchObject({ marketOpen: false, reconnects: 0 });
   });
 
   it("rolls to the next contract when the day moves into the roll window", async () => {
@@ -309,6 +337,22 @@ describe("the Kite provider against a fake Kite", () => {
     storeToken("token-4");
     await subscribed(2);
     expect(kite.latest?.accessToken).toBe("token-4");
+  });
+
+  it("gives up the token exchange at its deadline when Kite does not answer", async () => {
+    kite.hangSessionToken = true;
+    const settings = {
+      apiKey: KITE_KEY,
+      apiSecret: KITE_SECRET,
+      apiRoot: kite.url,
+      wsRoot: kite.wsUrl,
+      loginUrl: `${kite.url}/connect/login`,
+    };
+    const exchange = exchangeRequestToken(settings, "request-1", Date.now, 300);
+    await expect(exchange).rejects.toThrow(KiteLoginError);
+    await expect(exchange).rejects.toThrow("Could not reach Kite: no answer within 0.3 s");
+    // The one-time request token went out once: a request that reached Kite is not repeated.
+    expect(kite.requests.filter((r) => r === "POST /session/token")).toHaveLength(1);
   });
 
   it("is not configured without an API key", async () => {

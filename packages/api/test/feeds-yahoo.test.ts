@@ -23,8 +23,6 @@ function start(overrides: Partial<YahooOptions> = {}): Provider {
     timeoutMs: 2_000,
     staleAfterMs: 60_000,
     backoff: { initialMs: 40, maxMs: 1_000 },
-    // Jitter pinned to ¾ of the ceiling so the waits can be stated exactly.
-    random: () => 0.5,
     log: (message) => logs.push(message),
     onWait: (ms, afterError) => waits.push({ ms, afterError }),
     ...overrides,
@@ -121,7 +119,7 @@ describe("the Yahoo provider against a fake Yahoo", () => {
     expect(logs.filter((l) => /returned nothing for \^NSEI/.test(l))).toHaveLength(1);
   });
 
-  it("backs off exponentially while Yahoo fails, honours Retry-After on 429, and recovers", async () => {
+  it("retries while Yahoo fails, honours Retry-After on 429, and recovers", async () => {
     yahoo.failNext(
       QUOTE_PATH,
       { status: 500, json: {} },
@@ -131,9 +129,9 @@ describe("the Yahoo provider against a fake Yahoo", () => {
     );
     start();
     await until(() => quotes.length >= 5, "quotes after the failures");
-    const errorWaits = waits.filter((w) => w.afterError).map((w) => w.ms);
-    // ¾ × 40, 80, 160 ms; then the 429's 300 ms beats the backoff's 240.
-    expect(errorWaits).toEqual([30, 60, 120, 300]);
+    // The 500s are retried on the backoff's schedule; the 429 ends the round and the loop waits
+    // the 300 ms Yahoo asked for, not its 30 ms poll interval.
+    expect(waits.filter((w) => w.afterError).map((w) => w.ms)).toEqual([300]);
     expect(waits.at(-1)).toEqual({ ms: 30, afterError: false });
     expect(logs.filter((l) => /HTTP 500/.test(l))).toHaveLength(3);
     expect(logs.some((l) => /HTTP 429 \(rate limited\)/.test(l))).toBe(true);
@@ -142,6 +140,22 @@ describe("the Yahoo provider against a fake Yahoo", () => {
       reconnects: 4,
       lastError: "HTTP 429 (rate limited)",
     });
+  });
+
+  it("waits the backoff's cap after a 429 without Retry-After", async () => {
+    yahoo.failNext(QUOTE_PATH, { status: 429, json: {} });
+    start({ backoff: { initialMs: 40, maxMs: 200 } });
+    await until(() => quotes.length >= 5, "quotes after the 429");
+    expect(waits.filter((w) => w.afterError).map((w) => w.ms)).toEqual([200]);
+  });
+
+  it("cuts a request Yahoo never answers after timeoutMs, and tries again", async () => {
+    yahoo.failNext(QUOTE_PATH, "hang");
+    start({ timeoutMs: 200 });
+    await until(() => quotes.length >= 5, "quotes after the hung request");
+    expect(yahoo.count(QUOTE_PATH)).toBeGreaterThanOrEqual(2);
+    expect(logs.some((l) => /no answer within 0.2 s/.test(l))).toBe(true);
+    expect(provider?.health()).toMatchObject({ state: "delayed", reconnects: 1 });
   });
 
   it("is down while Yahoo fails, and says why", async () => {
@@ -181,6 +195,78 @@ describe("the Yahoo provider against a fake Yahoo", () => {
     expect(yahoo.crumbsIssued).toBe(2);
     expect(yahoo.count(CRUMB_PATH)).toBe(2);
     expect(logs.some((l) => /HTTP 401/.test(l))).toBe(true);
+  });
+
+  it("uses the book only in the regular session: outside it a quote is last-price-only", async () => {
+    // A closed market's indicative book, 3.6 % wide: not a CME book anyone can trade.
+    yahoo.results.set("GC=F", {
+      bid: 3980,
+      ask: 4125,
+      regularMarketPrice: 4050.3,
+      regularMarketTime: T,
+      marketState: "CLOSED",
+    });
+    yahoo.results.set("SI=F", {
+      bid: 50.5,
+      ask: 50.6,
+      regularMarketPrice: 50.55,
+      regularMarketTime: T,
+      marketState: "POST",
+    });
+    start({ keys: ["GC", "SI"] });
+    await until(() => quotes.length >= 2, "both quotes");
+    expect(quotes).toEqual([
+      {
+        source: "cme",
+        key: "GC",
+        ts: T * 1000,
+        delayed: true,
+        bid: 4050.3,
+        ask: 4050.3,
+        lastOnly: true,
+      },
+      {
+        source: "cme",
+        key: "SI",
+        ts: T * 1000,
+        delayed: true,
+        bid: 50.55,
+        ask: 50.55,
+        lastOnly: true,
+      },
+    ]);
+    yahoo.results.set("GC=F", {
+      bid: 4050.1,
+      ask: 4050.4,
+      regularMarketPrice: 4050.3,
+      regularMarketTime: T + 60,
+      marketState: "REGULAR",
+    });
+    await until(() => quotes.length >= 3, "the regular session's book");
+    expect(quotes[2]).toEqual({
+      source: "cme",
+      key: "GC",
+      ts: (T + 60) * 1000,
+      delayed: true,
+      bid: 4050.1,
+      ask: 4050.4,
+    });
+  });
+
+  it("passes a negative price through (CL=F, 20 April 2020)", async () => {
+    yahoo.results.set("CL=F", {
+      bid: -40.32,
+      ask: -37.63,
+      regularMarketPrice: -37.63,
+      regularMarketTime: T,
+    });
+    yahoo.results.set("XAUUSD=X", { regularMarketPrice: -1.5, regularMarketTime: T });
+    start({ keys: ["CL", "XAUUSD"] });
+    await until(() => quotes.length >= 2, "both quotes");
+    expect(quotes).toEqual([
+      { source: "cme", key: "CL", ts: T * 1000, delayed: true, bid: -40.32, ask: -37.63 },
+      { source: "spot", key: "XAUUSD", ts: T * 1000, delayed: true, price: -1.5 },
+    ]);
   });
 
   it("uses a configured symbol instead of the default", async () => {

@@ -6,15 +6,15 @@ import type { Quote } from "./quote.ts";
 // Crude oil has factor 1 and no duty, so CL_BUY = CRUDEOIL ask − CL bid × USDINR, in whole rupees.
 const QUOTES: Quote[] = [
   { source: "fx", key: "USDINR", price: 80, ts: 1_000 }, // no books yet
-  { source: "cme", key: "CL", bid: 70, ask: 70.1, ts: 2_000 }, // no MCX book yet
+  { source: "cme", key: "CL", bid: 70, ask: 71, ts: 2_000 }, // no MCX book yet
   { source: "mcx", key: "CRUDEOIL", bid: 5640, ask: 5650, ts: 3_000 }, // 5650 − 70 × 80 = 50
   { source: "mcx", key: "CRUDEOIL", bid: 5645, ts: 4_000 }, // bid only: BUY unchanged
   { source: "cme", key: "GC", bid: 2650, ask: 2650.4, ts: 5_000 }, // another instrument
-  { source: "cme", key: "CL", bid: 70.5, ts: 6_000 }, // 5650 − 70.5 × 80 = 10
+  { source: "cme", key: "CL", bid: 70.5, ts: 6_000 }, // 5650 − 70.5 × 80 = 10 (ask 71 kept: not crossed)
   { source: "cme", key: "XX", bid: 1, ask: 2, ts: 7_000 }, // unknown key: rejected
   { source: "fx", key: "USDINR", price: 79, ts: 8_000 }, // 5650 − 70.5 × 79 = 80.5
   { source: "mcx", key: "CRUDEOIL", ask: 5650, ts: 9_000 }, // same ask: unchanged
-  { source: "mcx", key: "CRUDEOIL", ask: 5560, ts: 10_000 }, // 5560 − 5569.5 = −9.5
+  { source: "mcx", key: "CRUDEOIL", bid: 5550, ask: 5560, ts: 10_000 }, // 5560 − 5569.5 = −9.5
 ];
 
 describe("spreadSeries", () => {
@@ -30,10 +30,11 @@ describe("spreadSeries", () => {
   it("follows the other side of the book for SELL", () => {
     // CL_SELL = CRUDEOIL bid − CL ask × USDINR
     const series = spreadSeries(QUOTES, "CL_SELL", defaultDuties());
-    expect(series.map((s) => s.ts)).toEqual([3_000, 4_000, 8_000]);
-    expect(series[0]?.value).toBeCloseTo(5640 - 70.1 * 80, 9); // 32
-    expect(series[1]?.value).toBeCloseTo(5645 - 70.1 * 80, 9); // 37
-    expect(series[2]?.value).toBeCloseTo(5645 - 70.1 * 79, 9); // 107.1
+    expect(series.map((s) => s.ts)).toEqual([3_000, 4_000, 8_000, 10_000]);
+    expect(series[0]?.value).toBeCloseTo(5640 - 71 * 80, 9); // −40
+    expect(series[1]?.value).toBeCloseTo(5645 - 71 * 80, 9); // −35
+    expect(series[2]?.value).toBeCloseTo(5645 - 71 * 79, 9); // 36
+    expect(series[3]?.value).toBeCloseTo(5550 - 71 * 79, 9); // −59
   });
 
   it("applies the duties it is given", () => {

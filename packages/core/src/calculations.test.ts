@@ -85,6 +85,49 @@ describe("calculateSymbol", () => {
   });
 });
 
+describe("a crossed book", () => {
+  it("gives no BUY or SELL for its instrument, while its price entry keeps both sides", () => {
+    const prices = pricesOf([
+      ...BOOKS,
+      // CRUDEOIL's ask side emptied and came back below the bid: crossed.
+      { source: "mcx", key: "CRUDEOIL", bid: 5905, ask: 5901, ts: 3000 },
+      // GC's CME book crossed too.
+      { source: "cme", key: "GC", bid: 2650.5, ask: 2650.4, ts: 3000 },
+    ]);
+    const duties = defaultDuties();
+    expect(calculateSymbol("CL_BUY", prices, duties)).toBeUndefined();
+    expect(calculateSymbol("CL_SELL", prices, duties)).toBeUndefined();
+    expect(calculateSymbol("GC_BUY", prices, duties)).toBeUndefined();
+    expect(calculateSymbol("GC_SELL", prices, duties)).toBeUndefined();
+    expect(prices.mcx.CRUDEOIL).toEqual({ bid: 5905, ask: 5901, timestamp: 3000 });
+    // The others are untouched: NG SELL is still 275.00 − 3.255 × 84 = 1.58.
+    expect(calculateSymbol("NG_SELL", prices, duties)?.spread).toBeCloseTo(1.58, 6);
+    const all = calculateAll(prices, duties);
+    expect(Object.keys(all)).not.toContain("CL_BUY");
+    expect(Object.keys(all)).not.toContain("GC_SELL");
+  });
+
+  it("comes back once the book uncrosses", () => {
+    const prices = pricesOf([
+      ...BOOKS,
+      { source: "mcx", key: "CRUDEOIL", bid: 5905, ask: 5901, ts: 3000 },
+    ]);
+    applyQuote(prices, { source: "mcx", key: "CRUDEOIL", ask: 5906, ts: 4000 });
+    // 5906 − 70.10 × 84 = 5906 − 5888.4 = 17.6
+    expect(calculateSymbol("CL_BUY", prices, defaultDuties())?.spread).toBeCloseTo(17.6, 6);
+  });
+
+  it("gives the spot row no future mid and no spread", () => {
+    const prices = pricesOf([
+      { source: "cme", key: "GC", bid: 2650.5, ask: 2650.4, ts: 1 },
+      { source: "spot", key: "XAUUSD", price: 2640.55, ts: 1 },
+    ]);
+    expect(spotSpreadRows(prices)).toEqual([
+      { id: "GC", name: "Gold", spotKey: "XAUUSD", spot: 2640.55 },
+    ]);
+  });
+});
+
 describe("calculateAll", () => {
   it("has all ten symbols and the prices' timestamp when everything is present", () => {
     const calculations = calculateAll(pricesOf(BOOKS), defaultDuties());

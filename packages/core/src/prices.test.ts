@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyQuote, emptyPrices } from "./prices.ts";
 import type { Quote, QuoteSource } from "./quote.ts";
@@ -45,6 +46,58 @@ describe("applyQuote", () => {
     applyQuote(prices, { source: "cme", key: "SI", bid: 31.2, ask: 31.23, ts: 1000 });
     applyQuote(prices, { source: "cme", key: "SI", bid: Number.NaN, ask: 31.25, ts: 2000 });
     expect(prices.cme.SI).toEqual({ bid: 31.2, ask: 31.25, timestamp: 2000 });
+  });
+
+  it("clears a side the quote says is empty (null) instead of keeping its old price", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: 72130, ask: 72140, ts: 1000 });
+    // The offer side emptied; the bid moved up. Keeping the old ask would cross the book
+    // (72155 / 72140) under a fresh timestamp.
+    expect(
+      applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: 72155, ask: null, ts: 2000 }),
+    ).toBe(true);
+    expect(prices.mcx.CRUDEOIL).toEqual({ bid: 72155, timestamp: 2000 });
+    expect(prices.mcx.CRUDEOIL && "ask" in prices.mcx.CRUDEOIL).toBe(false);
+  });
+
+  it("takes a quote whose both sides are empty: the book is empty now", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "mcx", key: "GOLD", bid: 76400, ask: 76420, ts: 1000 });
+    expect(applyQuote(prices, { source: "mcx", key: "GOLD", bid: null, ask: null, ts: 2000 })).toBe(
+      true,
+    );
+    expect(prices.mcx.GOLD).toEqual({ timestamp: 2000 });
+  });
+
+  it("keeps negative prices: a price is a price whatever its sign", () => {
+    const prices = emptyPrices();
+    applyQuote(prices, { source: "cme", key: "CL", bid: -40.32, ask: -37.63, ts: 1000 });
+    applyQuote(prices, { source: "mcx", key: "CRUDEOIL", bid: -2884, ts: 1000 });
+    expect(prices.cme.CL).toEqual({ bid: -40.32, ask: -37.63, timestamp: 1000 });
+    expect(prices.mcx.CRUDEOIL).toEqual({ bid: -2884, timestamp: 1000 });
+  });
+
+  it("always shows each side as the last quote that spoke of it left it", () => {
+    // A side is a price (any sign), null (empty now) or left out (undefined: keep the last).
+    const side = fc.option(
+      fc.oneof(fc.constant(null), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+      { nil: undefined },
+    );
+    const quotes = fc.array(fc.record({ bid: side, ask: side }), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(quotes, (sides) => {
+        const prices = emptyPrices();
+        const model: { bid?: number | null; ask?: number | null } = {};
+        sides.forEach(({ bid, ask }, i) => {
+          applyQuote(prices, { source: "mcx", key: "GOLD", bid, ask, ts: i });
+          if (bid !== undefined) model.bid = bid;
+          if (ask !== undefined) model.ask = ask;
+        });
+        const entry = prices.mcx.GOLD;
+        expect(entry?.bid).toBe(model.bid ?? undefined);
+        expect(entry?.ask).toBe(model.ask ?? undefined);
+      }),
+    );
   });
 
   it("starts a one-sided book without inventing the other side", () => {

@@ -43,26 +43,35 @@ function marksOf(quote: Quote): QuoteMarks {
   return marks;
 }
 
-function finite(value: number | undefined): number | undefined {
-  return value !== undefined && Number.isFinite(value) ? value : undefined;
+function finite(value: number | null | undefined): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
 /**
- * Folds one quote into the prices, in place. A book quote that carries only one side keeps the
- * other side's last value, as exchange feeds send partial updates. Returns false (and changes
- * nothing) for an unknown key or a quote with no usable price.
+ * A side's next value: a price replaces it, `null` (the side is empty now) clears it, and a side
+ * the quote leaves out (or a non-finite number, which is no price) keeps the last value.
+ */
+function nextSide(given: number | null | undefined, previous: number | undefined) {
+  if (given === null) return undefined;
+  return finite(given) ?? previous;
+}
+
+/**
+ * Folds one quote into the prices, in place. A book quote that leaves one side out keeps the
+ * other side's last value, as exchange feeds send partial updates; a side sent as `null` is
+ * cleared, never kept, so an emptied side cannot leave a stale price behind. Returns false (and
+ * changes nothing) for an unknown key or a quote with no usable price.
  */
 export function applyQuote(prices: Prices, quote: Quote): boolean {
   if (!isKnownQuoteKey(quote.source, quote.key) || !Number.isFinite(quote.ts)) return false;
   if (quote.source === "cme" || quote.source === "mcx") {
-    const bid = finite(quote.bid);
-    const ask = finite(quote.ask);
-    if (bid === undefined && ask === undefined) return false;
+    const says = (side: number | null | undefined) => side === null || finite(side) !== undefined;
+    if (!says(quote.bid) && !says(quote.ask)) return false;
     const books = prices[quote.source] as Record<string, BookEntry>;
     const previous = books[quote.key];
     const entry: BookEntry = { timestamp: quote.ts, ...marksOf(quote) };
-    const nextBid = bid ?? previous?.bid;
-    const nextAsk = ask ?? previous?.ask;
+    const nextBid = nextSide(quote.bid, previous?.bid);
+    const nextAsk = nextSide(quote.ask, previous?.ask);
     if (nextBid !== undefined) entry.bid = nextBid;
     if (nextAsk !== undefined) entry.ask = nextAsk;
     books[quote.key] = entry;

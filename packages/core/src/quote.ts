@@ -16,12 +16,16 @@ export function isBookSource(source: QuoteSource): source is "cme" | "mcx" {
   return source === "cme" || source === "mcx";
 }
 
-/** One price update from a feed (DESIGN §4). `ts` is epoch milliseconds, the quote's own time. */
+/**
+ * One price update from a feed (DESIGN §4). `ts` is epoch milliseconds, the quote's own time.
+ * A book side left out (undefined) is unchanged: exchange feeds send partial updates. A side set
+ * to `null` is empty now (nobody bids, say): it clears the side instead of keeping an old price.
+ */
 export interface Quote {
   source: QuoteSource;
   key: string;
-  bid?: number;
-  ask?: number;
+  bid?: number | null;
+  ask?: number | null;
   price?: number;
   ts: number;
   /** The source publishes this price late on purpose (e.g. Yahoo's 10–15 minute delay). */

@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { INSTRUMENTS, instrument } from "./instrument.ts";
-import { buySpread, indexSpread, mid, parity, sellSpread, spotSpread } from "./spread.ts";
+import {
+  buySpread,
+  indexSpread,
+  isCrossed,
+  mid,
+  parity,
+  sellSpread,
+  spotSpread,
+} from "./spread.ts";
 
 // Hand-worked examples, one per instrument, all at USDINR 84.00. The arithmetic was done in
 // 40-digit decimal, so the expectations below are exact to the digits shown; toBeCloseTo(x, 4)
@@ -116,6 +124,52 @@ describe("missing inputs", () => {
   });
 });
 
+describe("a crossed book (bid above ask)", () => {
+  const cl = instrument("CL");
+  // A Kite packet whose ask side emptied while an old bid stayed: bid 72155 > ask 72140.
+  const crossedMcx = { bid: 72155, ask: 72140 };
+  const cme = { bid: 70.1, ask: 70.12 };
+
+  it("is crossed only when both sides are there and bid > ask", () => {
+    expect(isCrossed(crossedMcx)).toBe(true);
+    expect(isCrossed({ bid: 72140, ask: 72140 })).toBe(false); // last-only: equal sides
+    expect(isCrossed({ bid: 72155 })).toBe(false);
+    expect(isCrossed({ bid: -5, ask: -10 })).toBe(true);
+    expect(isCrossed({ bid: -10, ask: -5 })).toBe(false);
+  });
+
+  it("gives no BUY or SELL spread on either side", () => {
+    // Uncrossed, CL BUY would be 72140 − 70.10 × 84 = 66251.6 and SELL 72155 − 70.12 × 84 = 66264.92
+    // (SELL above BUY: the crossed book invents a free profit). Neither is computed.
+    expect(buySpread(cme, crossedMcx, cl, USDINR, 0)).toBeUndefined();
+    expect(sellSpread(cme, crossedMcx, cl, USDINR, 0)).toBeUndefined();
+    expect(buySpread({ bid: 70.2, ask: 70.1 }, { bid: 5900, ask: 5902 }, cl, USDINR, 0)).toBe(
+      undefined,
+    );
+    expect(sellSpread({ bid: 70.2, ask: 70.1 }, { bid: 5900, ask: 5902 }, cl, USDINR, 0)).toBe(
+      undefined,
+    );
+  });
+
+  it("has no mid, so no spot spread", () => {
+    expect(mid({ bid: 2650.4, ask: 2650 })).toBeUndefined();
+    expect(spotSpread({ bid: 2650.4, ask: 2650 }, 2640.55)).toBeUndefined();
+  });
+});
+
+describe("negative prices (NYMEX CL and MCX CRUDEOIL, 20 April 2020)", () => {
+  it("are prices like any other", () => {
+    const cl = instrument("CL");
+    // BUY: −2500 − (−37.63 × 76.5) = −2500 + 2878.695 = 378.695
+    const buy = buySpread({ bid: -37.63, ask: -37.5 }, { bid: -2510, ask: -2500 }, cl, 76.5, 0);
+    expect(buy?.spread).toBeCloseTo(378.695, 8);
+    // SELL: −2510 − (−37.50 × 76.5) = −2510 + 2868.75 = 358.75
+    const sell = sellSpread({ bid: -37.63, ask: -37.5 }, { bid: -2510, ask: -2500 }, cl, 76.5, 0);
+    expect(sell?.spread).toBeCloseTo(358.75, 8);
+    expect(mid({ bid: -37.63, ask: -37.5 })).toBeCloseTo(-37.565, 10);
+  });
+});
+
 describe("mid, spot spread, index spread", () => {
   it("mid needs both sides", () => {
     expect(mid({ bid: 2650, ask: 2650.4 })).toBeCloseTo(2650.2, 10);
@@ -162,6 +216,41 @@ describe("invariants", () => {
         expect(sell).toBeDefined();
         expect(buy?.spread).toBeGreaterThanOrEqual(sell?.spread ?? Number.POSITIVE_INFINITY);
       }),
+    );
+  });
+
+  const signed = fc.double({ min: -1e6, max: 1e6, noNaN: true });
+  const gap = fc.double({ min: 1e-6, max: 1e3, noNaN: true });
+
+  it("BUY ≥ SELL on any uncrossed books, negative prices included", () => {
+    fc.assert(
+      fc.property(signed, width, signed, width, fx, duty, inst, (cb, cw, mb, mw, rate, d, i) => {
+        const buy = buySpread({ bid: cb, ask: cb + cw }, { bid: mb, ask: mb + mw }, i, rate, d);
+        const sell = sellSpread({ bid: cb, ask: cb + cw }, { bid: mb, ask: mb + mw }, i, rate, d);
+        expect(buy?.spread).toBeGreaterThanOrEqual(sell?.spread ?? Number.POSITIVE_INFINITY);
+      }),
+    );
+  });
+
+  it("no spread at all once either book is crossed", () => {
+    fc.assert(
+      fc.property(
+        signed,
+        gap,
+        signed,
+        width,
+        fx,
+        duty,
+        inst,
+        fc.boolean(),
+        (xb, xg, ob, ow, rate, d, i, cmeCrossed) => {
+          const crossed = { bid: xb + xg, ask: xb };
+          const fine = { bid: ob, ask: ob + ow };
+          const [cme, mcx] = cmeCrossed ? [crossed, fine] : [fine, crossed];
+          expect(buySpread(cme, mcx, i, rate, d)).toBeUndefined();
+          expect(sellSpread(cme, mcx, i, rate, d)).toBeUndefined();
+        },
+      ),
     );
   });
 

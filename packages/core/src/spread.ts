@@ -29,6 +29,14 @@ function isPrice(value: number | undefined): value is number {
 }
 
 /**
+ * A book whose bid is above its ask cannot be traded as shown (a feed glitch, or one side older
+ * than the other): no spread is built on it. Equal sides (a last-only book) are not crossed.
+ */
+export function isCrossed(book: Book): boolean {
+  return isPrice(book.bid) && isPrice(book.ask) && book.bid > book.ask;
+}
+
+/**
  * The spread of crossing both books at `mcxPrice` and `cmePrice`: MCX minus the CME price's
  * parity. A non-finite input, duty included (a bad config value), gives undefined — never a NaN
  * spread that would reach the table and the alert crossing rule.
@@ -46,7 +54,7 @@ function crossSpread(
   return { spread: mcxPrice - p, cme: cmePrice, mcx: mcxPrice, parity: p };
 }
 
-/** Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`. */
+/** Buy MCX at its ask, sell CME at its bid: `mcx.ask − parity(cme.bid)`; none on a crossed book. */
 export function buySpread(
   cme: Book,
   mcx: Book,
@@ -54,10 +62,11 @@ export function buySpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
+  if (isCrossed(cme) || isCrossed(mcx)) return undefined;
   return crossSpread(cme.bid, mcx.ask, instrument, usdinr, duty);
 }
 
-/** Sell MCX at its bid, buy CME at its ask: `mcx.bid − parity(cme.ask)`. */
+/** Sell MCX at its bid, buy CME at its ask: `mcx.bid − parity(cme.ask)`; none on a crossed book. */
 export function sellSpread(
   cme: Book,
   mcx: Book,
@@ -65,12 +74,13 @@ export function sellSpread(
   usdinr: number | undefined,
   duty: number,
 ): SpreadLeg | undefined {
+  if (isCrossed(cme) || isCrossed(mcx)) return undefined;
   return crossSpread(cme.ask, mcx.bid, instrument, usdinr, duty);
 }
 
-/** Mid of a book, or undefined when either side is missing. */
+/** Mid of a book, or undefined when either side is missing or the book is crossed. */
 export function mid(book: Book): number | undefined {
-  if (!isPrice(book.bid) || !isPrice(book.ask)) return undefined;
+  if (!isPrice(book.bid) || !isPrice(book.ask) || isCrossed(book)) return undefined;
   return (book.bid + book.ask) / 2;
 }
 

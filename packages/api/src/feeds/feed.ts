@@ -13,6 +13,6 @@ export interface Feed {
   history?(from: number, to: number): Iterable<Quote[]>;
   /** One entry per provider, for feeds that know their sources; the server watches the rest. */
   health?(): ProviderHealth[];
-  /** Without a quote for this long the feed's prices are not fresh (default 60 s). */
+  /** Without a quote for this long the feed is stale and /api/health answers 503 (default 10 s). */
   readonly staleAfterMs?: number;
 }

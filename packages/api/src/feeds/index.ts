@@ -16,9 +16,10 @@ export function createFeed(config: Config, duties: Duties): Feed {
       return createReplayFeed({
         quotes: readReplayFile(config.replayFile ?? ""),
         speed: config.replaySpeed,
+        silenceMs: config.feedSilenceMs,
       });
     case "simulator":
-      return createSimulatorFeed({ duties });
+      return createSimulatorFeed({ duties, silenceMs: config.feedSilenceMs });
     case "composite":
       try {
         return createMarketDataFeed(config);

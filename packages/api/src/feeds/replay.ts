@@ -8,6 +8,8 @@ export interface ReplayOptions {
   quotes: readonly Quote[];
   /** 1 = real time, 10 = ten times faster, 0 = as fast as possible, then hold the last prices. */
   speed: number;
+  /** Without a quote for this long the replay is stale (after the file ends, at speed 0). */
+  silenceMs?: number;
   now?: () => number;
 }
 
@@ -15,7 +17,12 @@ export interface ReplayOptions {
  * Plays recorded quotes with their own timestamps. At speed 0, `start` resolves once every quote
  * is in, so the server opens with the replay's final prices.
  */
-export function createReplayFeed({ quotes, speed, now = Date.now }: ReplayOptions): Feed {
+export function createReplayFeed({
+  quotes,
+  speed,
+  silenceMs,
+  now = Date.now,
+}: ReplayOptions): Feed {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -44,6 +51,7 @@ export function createReplayFeed({ quotes, speed, now = Date.now }: ReplayOption
 
   return {
     name: "replay",
+    ...(silenceMs !== undefined && { staleAfterMs: silenceMs }),
     async start(onQuote) {
       if (speed === 0) await playAll(onQuote);
       else playTimed(onQuote);

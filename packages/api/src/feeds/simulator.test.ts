@@ -15,7 +15,7 @@ function simulate(seconds: number, seed: number) {
   const model = new SimulatorModel(seededRandom(seed), defaultDuties());
   const prices = emptyPrices();
   const seen = new Map<string, number[]>();
-  const books: Array<{ bid?: number; ask?: number }> = [];
+  const books: Array<{ bid?: number | null; ask?: number | null }> = [];
   for (let second = 0; second < seconds; second++) {
     // The live feed steps every 50 ms; quoting once a simulated second is enough to watch spreads.
     for (let step = 0; step < 20; step++) model.step(0.05);

@@ -12,6 +12,8 @@ const QUOTE_CHANCE_PER_STEP = 0.2;
 export interface SimulatorOptions {
   duties: Duties;
   seed?: number;
+  /** Without a quote for this long the simulator is stale (it never should be). */
+  silenceMs?: number;
   now?: () => number;
 }
 
@@ -40,6 +42,7 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
 
   return {
     name: "simulator",
+    ...(options.silenceMs !== undefined && { staleAfterMs: options.silenceMs }),
     start(onQuote) {
       // Every instrument quotes at once on start so the dashboard is complete from the first second.
       const ts = now();

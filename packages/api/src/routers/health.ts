@@ -26,7 +26,8 @@ function databaseHealth(services: AppServices): { ok: boolean; error: string | n
 /**
  * Everything an operator or the dashboard needs to trust the numbers, and nothing secret: the
  * feed and each provider's state, the database, whether Telegram is set up, uptime and version.
- * `ok` is false when the hub has had no fresh price at all (REST answers 503 then).
+ * `ok` is false when the hub has had no new price within the feed's silence window
+ * (FEED_SILENCE_SECONDS, 10 s by default): REST answers 503 then.
  */
 export function healthReport(services: AppServices) {
   const now = Date.now();
@@ -40,6 +41,7 @@ export function healthReport(services: AppServices) {
       fresh: feeds.fresh,
       lastQuoteAt: feeds.lastQuoteAt,
       lastQuoteAgeMs: feeds.lastQuoteAgeMs,
+      silenceMs: feeds.silenceMs,
     },
     database,
     telegram: { configured: services.notifier !== undefined },

@@ -1,10 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** An answer: a status with a JSON (or raw text) body, or "drop" to cut the connection. */
+/**
+ * An answer: a status with a JSON (or raw text) body, "drop" to cut the connection, or "hang"
+ * to never answer (until the fake stops).
+ */
 export type Reply =
   | { status?: number; json?: unknown; text?: string; headers?: Record<string, string> }
-  | "drop";
+  | "drop"
+  | "hang";
 
 export interface SeenRequest {
   path: string;
@@ -31,6 +35,7 @@ export class FakeHttp {
       const reply = this.queued.get(url.pathname)?.shift() ??
         this.routes.get(url.pathname)?.(request) ?? { status: 404, json: { error: "not found" } };
       if (reply === "drop") return req.socket.destroy();
+      if (reply === "hang") return;
       const text = reply.text ?? JSON.stringify(reply.json ?? null);
       res.writeHead(reply.status ?? 200, {
         "content-type": reply.text !== undefined ? "text/plain" : "application/json",

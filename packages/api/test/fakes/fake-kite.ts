@@ -9,6 +9,8 @@ export const KITE_SECRET = "kite-test-secret";
 export interface TickerConnection {
   socket: WebSocket;
   accessToken: string;
+  /** The handshake's request headers (X-Kite-Version among them). */
+  headers: IncomingMessage["headers"];
   /** JSON messages the client sent (subscribe, mode, unsubscribe). */
   messages: Array<{ a: string; v: unknown }>;
 }
@@ -25,6 +27,12 @@ export class FakeKite {
   readonly connections: TickerConnection[] = [];
   readonly requests: string[] = [];
   readonly exchanges: Array<Record<string, string>> = [];
+  /** The next instruments downloads fail with these statuses, or never answer ("hang"). */
+  readonly failNextInstruments: Array<number | "hang"> = [];
+  /** The session exchange never answers (Kite down behind a load balancer that holds the line). */
+  hangSessionToken = false;
+  /** Kite heartbeats within a second of connecting; a test of silence turns this off. */
+  heartbeatOnConnect = true;
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private readonly waiters: Array<() => void> = [];
@@ -36,6 +44,7 @@ export class FakeKite {
     this.wss = new WebSocketServer({
       server: this.server,
       verifyClient: (info, done) => {
+        if (info.req.headers["x-kite-version"] !== "3") return done(false, 400, "Bad Request");
         const token = new URL(info.req.url ?? "/", "http://x").searchParams.get("access_token");
         if (token && this.validTokens.has(token)) done(true);
         else done(false, 403, "Forbidden");
@@ -43,8 +52,14 @@ export class FakeKite {
     });
     this.wss.on("connection", (socket, req) => {
       const token = new URL(req.url ?? "/", "http://x").searchParams.get("access_token") ?? "";
-      const connection: TickerConnection = { socket, accessToken: token, messages: [] };
+      const connection: TickerConnection = {
+        socket,
+        accessToken: token,
+        headers: req.headers,
+        messages: [],
+      };
       this.connections.push(connection);
+      if (this.heartbeatOnConnect) socket.send(Buffer.from([0x00]), { binary: true });
       socket.on("message", (data) => {
         connection.messages.push(JSON.parse(data.toString()));
         this.wake();
@@ -104,6 +119,9 @@ export class FakeKite {
     this.requests.push(`${req.method} ${url.pathname}`);
     const instruments = /^\/instruments\/(\w+)$/.exec(url.pathname);
     if (req.method === "GET" && instruments) {
+      const failure = this.failNextInstruments.shift();
+      if (failure === "hang") return;
+      if (failure !== undefined) return this.json(res, failure, { status: "error" });
       const token = /^token [^:]+:(.+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (req.headers["x-kite-version"] !== "3" || !token || !this.validTokens.has(token))
         return this.json(res, 403, {
@@ -115,6 +133,7 @@ export class FakeKite {
       return void res.end(this.instruments.get(instruments[1] ?? "") ?? HEADER);
     }
     if (req.method === "POST" && url.pathname === "/session/token") {
+      if (this.hangSessionToken) return;
       let body = "";
       req.on("data", (chunk) => {
         body += chunk;

@@ -8,7 +8,7 @@ export const CRUMB_PATH = "/v1/test/getcrumb";
  * cookie, and quotes only with both. Results have the v7 shape (`regularMarketTime` in seconds).
  */
 export class FakeYahoo extends FakeHttp {
-  /** symbol → the result object Yahoo would send for it. */
+  /** symbol → the result object Yahoo would send for it (`marketState` is REGULAR unless set). */
   readonly results = new Map<string, Record<string, unknown>>();
   crumb = "crumb-1";
   crumbsIssued = 0;
@@ -42,7 +42,7 @@ export class FakeYahoo extends FakeHttp {
       const symbols = (req.query.get("symbols") ?? "").split(",");
       const result = symbols.flatMap((s) => {
         const r = this.results.get(s);
-        return r ? [{ symbol: s, quoteType: "FUTURE", ...r }] : [];
+        return r ? [{ symbol: s, quoteType: "FUTURE", marketState: "REGULAR", ...r }] : [];
       });
       return { json: { quoteResponse: { result, error: null } } };
     });

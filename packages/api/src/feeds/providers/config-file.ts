@@ -43,7 +43,16 @@ const hours = z.union(
   { error: 'must be "always" or { timeZone, days, open, close }' },
 );
 
-const common = { staleAfterSeconds: seconds.optional(), backoff };
+/**
+ * `silenceSeconds`: without a new quote for this long the provider is `stale` (FEED_SILENCE_SECONDS
+ * when absent). `staleAfterSeconds` is its older name, still read.
+ */
+const silence = { silenceSeconds: seconds.optional(), staleAfterSeconds: seconds.optional() };
+
+const common = { ...silence, backoff };
+
+/** Kite allows this many ticker WebSocket connections per API key; every kite provider opens one. */
+export const KITE_CONNECTIONS_PER_API_KEY = 3;
 
 const kite = z
   .object({
@@ -57,7 +66,6 @@ const kite = z
       .min(1)
       .default(KITE_KEYS),
     rollDaysBeforeExpiry: z.number().int().min(0).max(60).default(3),
-    silenceSeconds: seconds.default(60),
     hours: hours.default(MCX_HOURS as z.infer<typeof hours>),
     refreshSeconds: seconds.default(900),
     tokenCheckSeconds: seconds.default(10),
@@ -139,9 +147,22 @@ const provider = z.discriminatedUnion("type", [kite, yahoo, httpJson], {
   error: "must be one of: kite, yahoo, http-json",
 });
 
+function bothNames(
+  at: { silenceSeconds?: number | undefined; staleAfterSeconds?: number | undefined },
+  path: string[],
+  ctx: z.RefinementCtx,
+): void {
+  if (at.silenceSeconds !== undefined && at.staleAfterSeconds !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: [...path, "staleAfterSeconds"],
+      message: "is the older name of silenceSeconds: give one of them",
+    });
+}
+
 const fileSchema = z
   .object({
-    staleAfterSeconds: seconds.default(60),
+    ...silence,
     providers: z
       .record(
         z.string().regex(/^[A-Za-z0-9][\w-]{0,31}$/, "provider names are letters, digits, - and _"),
@@ -151,6 +172,15 @@ const fileSchema = z
   })
   .strict()
   .superRefine((file, ctx) => {
+    bothNames(file, [], ctx);
+    for (const [name, p] of Object.entries(file.providers)) bothNames(p, ["providers", name], ctx);
+    const kites = Object.entries(file.providers).filter(([, p]) => p.type === "kite");
+    if (kites.length > KITE_CONNECTIONS_PER_API_KEY)
+      ctx.addIssue({
+        code: "custom",
+        path: ["providers"],
+        message: `${kites.length} kite providers (${kites.map(([n]) => n).join(", ")}) would open ${kites.length} ticker connections with one KITE_API_KEY; Kite allows at most ${KITE_CONNECTIONS_PER_API_KEY} per API key: put their keys in fewer kite providers`,
+      });
     const owner = new Map<string, string>();
     for (const [name, p] of Object.entries(file.providers)) {
       for (const k of keysOf(p)) {
@@ -168,6 +198,14 @@ const fileSchema = z
 
 export type MarketDataConfig = z.infer<typeof fileSchema>;
 export type ProviderConfig = MarketDataConfig["providers"][string];
+
+/** A provider's silence window in seconds: its own, else the file's, else FEED_SILENCE_SECONDS. */
+export function silenceSecondsOf(
+  p: ProviderConfig | MarketDataConfig,
+  fallbackSeconds: number,
+): number {
+  return p.silenceSeconds ?? p.staleAfterSeconds ?? fallbackSeconds;
+}
 
 export function keysOf(p: ProviderConfig): string[] {
   return p.type === "http-json" ? p.quotes.map((q) => q.key) : p.keys;

@@ -31,18 +31,21 @@ export interface ProviderHealth {
   reconnects: number;
   lastError: string | null;
   lastErrorAt: number | null;
+  /** Without a new quote for this long the provider is `stale` (FEED_SILENCE_SECONDS, or its own). */
+  silenceMs: number;
   /** The exchange contracts in use, e.g. `{ GOLD: "GOLD26FEBFUT" }`, where the provider picks them. */
   contracts?: Record<string, string>;
 }
 
-export const DEFAULT_STALE_AFTER_MS = 60_000;
+/** FEED_SILENCE_SECONDS' default: silence is noticed within 10 s on every feed. */
+export const DEFAULT_SILENCE_MS = 10_000;
 
 export interface TrackerOptions {
   name: string;
   kind: string;
   keys: readonly string[];
   delayed?: boolean;
-  /** Without a quote for this long, an open connection is `stale`. */
+  /** Without a quote for this long, an open connection is `stale` (default 10 s). */
   staleAfterMs?: number;
   now?: () => number;
   /** Tells whether the provider's market is open at a time; absent = unknown. */
@@ -76,7 +79,7 @@ export class HealthTracker {
   constructor(private readonly options: TrackerOptions) {
     this.keys = new Set(options.keys);
     this.now = options.now ?? Date.now;
-    this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    this.staleAfterMs = options.staleAfterMs ?? DEFAULT_SILENCE_MS;
   }
 
   /** The connection is up (or a poll succeeded). */
@@ -141,6 +144,7 @@ export class HealthTracker {
       reconnects: this.reconnects,
       lastError: this.lastError,
       lastErrorAt: this.lastErrorAt,
+      silenceMs: this.staleAfterMs,
       ...(this.contracts && { contracts: { ...this.contracts } }),
     };
   }

@@ -21,21 +21,17 @@ export function parseRetryAfter(header: string | null, now: number): number | un
 
 export interface FetchOptions {
   headers?: Record<string, string>;
-  timeoutMs: number;
+  /** The outbound policy's attempt signal: it carries the timeout and the shutdown. */
   signal: AbortSignal;
 }
 
-/** GET with a timeout; throws HttpError for a non-2xx status and a plain Error for anything else. */
+/** GET; throws HttpError for a non-2xx status and a plain Error for anything else. */
 export async function httpGet(url: string, options: FetchOptions): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, {
-      headers: options.headers ?? {},
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
-    });
+    response = await fetch(url, { headers: options.headers ?? {}, signal: options.signal });
   } catch (error) {
-    const reason = (error as Error).name === "TimeoutError" ? "timed out" : "failed";
-    throw new Error(`request ${reason}`, { cause: error });
+    throw new Error("request failed", { cause: error });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});

@@ -1,7 +1,12 @@
 import type { Config } from "../../config.ts";
 import type { Feed } from "../feed.ts";
 import { createCompositeFeed } from "./composite.ts";
-import { keysOf, loadMarketDataConfig, type ProviderConfig } from "./config-file.ts";
+import {
+  keysOf,
+  loadMarketDataConfig,
+  type ProviderConfig,
+  silenceSecondsOf,
+} from "./config-file.ts";
 import { createHttpJsonProvider } from "./http-json/http-json.ts";
 import { createKiteProvider } from "./kite/kite.ts";
 import type { Logger, Provider } from "./provider.ts";
@@ -13,12 +18,13 @@ function createProvider(
   name: string,
   p: ProviderConfig,
   config: Config,
-  staleAfterSeconds: number,
+  fileSilenceSeconds: number,
   log: Logger | undefined,
 ): Provider {
+  const silenceMs = ms(silenceSecondsOf(p, fileSilenceSeconds));
   const shared = {
     name,
-    staleAfterMs: ms(p.staleAfterSeconds ?? staleAfterSeconds),
+    staleAfterMs: silenceMs,
     backoff: { initialMs: ms(p.backoff.initialSeconds), maxMs: ms(p.backoff.maxSeconds) },
     timeoutMs: ms(p.timeoutSeconds),
     ...(log && { log }),
@@ -31,7 +37,7 @@ function createProvider(
         settings: config.kite,
         dataDir: config.dataDir,
         rollDaysBeforeExpiry: p.rollDaysBeforeExpiry,
-        silenceMs: ms(p.silenceSeconds),
+        silenceMs,
         hours: p.hours,
         refreshMs: ms(p.refreshSeconds),
         tokenCheckMs: ms(p.tokenCheckSeconds),
@@ -61,12 +67,13 @@ function createProvider(
 /** FEED=composite: the providers of MARKET_DATA_CONFIG (or the defaults), each key from one. */
 export function createMarketDataFeed(config: Config, log?: Logger): Feed {
   const file = loadMarketDataConfig(config.marketDataConfig);
+  const fileSilenceSeconds = silenceSecondsOf(file, config.feedSilenceMs / 1000);
   const providers = Object.entries(file.providers).map(([name, p]) => ({
-    provider: createProvider(name, p, config, file.staleAfterSeconds, log),
+    provider: createProvider(name, p, config, fileSilenceSeconds, log),
     keys: keysOf(p),
   }));
   return createCompositeFeed(providers, {
-    staleAfterMs: ms(file.staleAfterSeconds),
+    staleAfterMs: ms(fileSilenceSeconds),
     ...(log && { log }),
   });
 }

@@ -1,6 +1,7 @@
 import type { Quote } from "@spreadwatch/core";
+import { log } from "../../log.ts";
 import type { Feed } from "../feed.ts";
-import { DEFAULT_STALE_AFTER_MS, HealthTracker, type ProviderHealth } from "./health.ts";
+import { DEFAULT_SILENCE_MS, HealthTracker, type ProviderHealth } from "./health.ts";
 
 export interface FeedHealthReport {
   /** FEED: simulator, replay, composite… */
@@ -9,8 +10,10 @@ export interface FeedHealthReport {
   /** When the hub last accepted a quote (epoch ms, this server's clock). */
   lastQuoteAt: number | null;
   lastQuoteAgeMs: number | null;
-  /** The hub accepted a quote within the feed's stale window; /api/health is 503 otherwise. */
+  /** The hub accepted a quote within the feed's silence window; /api/health is 503 otherwise. */
   fresh: boolean;
+  /** That window (FEED_SILENCE_SECONDS, or the market data config's). */
+  silenceMs: number;
 }
 
 /**
@@ -26,7 +29,7 @@ export class FeedMonitor {
     private readonly feed: Feed,
     private readonly now: () => number = Date.now,
   ) {
-    this.staleAfterMs = feed.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    this.staleAfterMs = feed.staleAfterMs ?? DEFAULT_SILENCE_MS;
     if (!feed.health) {
       this.fallback = new HealthTracker({
         name: feed.name,
@@ -56,7 +59,7 @@ export class FeedMonitor {
       providers = this.feed.health?.() ?? (this.fallback ? [this.fallback.report()] : []);
     } catch (error) {
       // Health must answer even if a provider's report is broken.
-      console.error("feed health report failed:", error);
+      log.error({ err: error }, "feed health report failed");
       providers = [];
     }
     return {
@@ -65,6 +68,7 @@ export class FeedMonitor {
       lastQuoteAt: this.lastAcceptedAt,
       lastQuoteAgeMs: age,
       fresh: age !== null && age <= this.staleAfterMs,
+      silenceMs: this.staleAfterMs,
     };
   }
 }

@@ -1,62 +1,106 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Quote } from "@spreadwatch/core";
-import { Backoff } from "./backoff.ts";
+import { callOutbound } from "../../outbound/policy.ts";
 import { describeError, type HealthTracker } from "./health.ts";
 import { HttpError } from "./http.ts";
 import type { Logger, Provider } from "./provider.ts";
 
+/** A polled source is retried until it answers or the server stops: it has no one to give up to. */
+const FOREVER = Number.MAX_SAFE_INTEGER;
+
 export interface PollLoopOptions {
   name: string;
   intervalMs: number;
-  backoff: Backoff;
+  /** Each request is cut after this long and counts as a failed poll. */
+  timeoutMs: number;
+  /** Waits between failed polls grow from `initialMs` to `maxMs`, with jitter. */
+  backoff: { initialMs: number; maxMs: number };
   tracker: HealthTracker;
   log: Logger;
   /** One round trip; quotes go out from inside. A throw counts as a failed poll. */
   poll(signal: AbortSignal): Promise<void>;
-  /** Told every wait before the next poll (tests watch the backoff through it). */
+  /** Told every wait before the next round of polls (tests watch Retry-After through it). */
   onWait?: (ms: number, afterError: boolean) => void;
 }
 
 /**
- * Polls every `intervalMs`; after a failure waits at least the backoff's next delay or the
- * server's Retry-After, whichever is longer. Never throws; `stop` ends it and waits for it.
+ * The server told us when to come back (Retry-After), or to slow down (429): retrying on the
+ * backoff's schedule would ignore it, so the round ends and the loop waits as told.
+ */
+function toldToWait(error: Error): boolean {
+  return error instanceof HttpError && (error.status === 429 || error.retryAfterMs !== undefined);
+}
+
+/**
+ * Polls every `intervalMs`. A failed poll is retried under the outbound policy (per-request
+ * timeout, exponential backoff with jitter) until one succeeds; a 429 or a Retry-After ends the
+ * round and the loop waits what the server asked (or the backoff's cap). Never throws; `stop`
+ * ends it at once, even mid-wait.
  */
 export function startPollLoop(options: PollLoopOptions): { stop(): Promise<void> } {
-  const { intervalMs, backoff, tracker, log } = options;
+  const { intervalMs, tracker, log } = options;
   const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let lastFailed = false;
 
-  const safely = (work: Promise<void>) =>
-    work.catch((error) => log(`${options.name}: poll loop failed: ${describeError(error)}`));
-
-  async function round(): Promise<void> {
-    let wait = intervalMs;
-    let failed = false;
+  async function attempt(signal: AbortSignal): Promise<void> {
+    if (lastFailed) tracker.reconnecting();
     try {
-      await options.poll(abort.signal);
+      await options.poll(signal);
+      lastFailed = false;
       tracker.open();
-      backoff.reset();
     } catch (error) {
-      if (abort.signal.aborted) return;
-      failed = true;
-      tracker.fail(error);
-      const retryAfter = error instanceof HttpError ? (error.retryAfterMs ?? 0) : 0;
-      wait = Math.max(intervalMs, backoff.next(), retryAfter);
-      log(`${options.name}: ${describeError(error)}; next try in ${(wait / 1000).toFixed(1)} s`);
+      if (abort.signal.aborted) throw error;
+      lastFailed = true;
+      const reason = signal.aborted
+        ? new Error(`no answer within ${options.timeoutMs / 1000} s`)
+        : error;
+      tracker.fail(reason);
+      log(`${options.name}: ${describeError(reason)}; trying again`);
+      throw error;
     }
-    if (abort.signal.aborted) return;
-    options.onWait?.(wait, failed);
-    timer = setTimeout(() => {
-      if (failed) tracker.reconnecting();
-      running = safely(round());
-    }, wait);
   }
 
-  running = safely(round());
+  /** Polls until one poll succeeds; returns how long to wait before the next round. */
+  async function round(): Promise<number> {
+    try {
+      await callOutbound(
+        {
+          attempts: FOREVER,
+          attemptTimeoutMs: options.timeoutMs,
+          initialDelayMs: options.backoff.initialMs,
+          maxDelayMs: options.backoff.maxMs,
+          retryIf: (error) => !toldToWait(error),
+        },
+        attempt,
+        abort.signal,
+      );
+      return intervalMs;
+    } catch (error) {
+      const retryAfter = error instanceof HttpError ? error.retryAfterMs : undefined;
+      return Math.max(intervalMs, retryAfter ?? options.backoff.maxMs);
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!abort.signal.aborted) {
+      const wait = await round();
+      if (abort.signal.aborted) return;
+      options.onWait?.(wait, lastFailed);
+      await sleep(wait, undefined, { signal: abort.signal }).catch(() => {});
+    }
+  }
+
+  const stopped = new Promise<void>((resolve) =>
+    abort.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
+  // The policy's wait between retries cannot be interrupted; `stop` does not wait for it.
+  const running = Promise.race([
+    run().catch((error) => log(`${options.name}: poll loop failed: ${describeError(error)}`)),
+    stopped,
+  ]);
   return {
     async stop() {
       abort.abort();
-      clearTimeout(timer);
       await running;
     },
   };
@@ -71,11 +115,10 @@ export interface PollingFeedOptions {
   backoff: { initialMs: number; maxMs: number };
   log?: Logger;
   now?: () => number;
-  random?: () => number;
   onWait?: (ms: number, afterError: boolean) => void;
 }
 
-/** A feed that runs `poll` on a poll loop with backoff and reports the tracker's health. */
+/** A feed that runs `poll` on a poll loop and reports the tracker's health. */
 export function pollingFeed(
   options: PollingFeedOptions,
   tracker: HealthTracker,
@@ -89,10 +132,8 @@ export function pollingFeed(
       loop = startPollLoop({
         name: options.name,
         intervalMs: options.pollMs,
-        backoff: new Backoff({
-          ...options.backoff,
-          ...(options.random && { random: options.random }),
-        }),
+        timeoutMs: options.timeoutMs,
+        backoff: options.backoff,
         tracker,
         log,
         poll: (signal) => poll(onQuote, signal),

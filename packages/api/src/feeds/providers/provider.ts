@@ -1,4 +1,5 @@
 import type { Quote } from "@spreadwatch/core";
+import { warnEvery } from "../../log.ts";
 import type { ProviderHealth } from "./health.ts";
 
 /**
@@ -14,7 +15,18 @@ export interface Provider {
 
 export type Logger = (message: string) => void;
 
-export const defaultLogger: Logger = (message) => console.warn(`market data: ${message}`);
+/** The same warning (numbers aside: waits, ages, codes) is logged at most once a minute. */
+export const MARKET_DATA_WARNING_INTERVAL_MS = 60_000;
+
+/**
+ * Market data warnings go to the server's log, rate-limited per kind: a provider that flaps
+ * ("closed (code 1006); reconnecting" every few seconds) says so once a minute, with a count of
+ * what it held back, instead of flooding the log.
+ */
+export const defaultLogger: Logger = (message) => {
+  const kind = message.replace(/-?\d+(\.\d+)?/g, "#");
+  warnEvery(`market-data:${kind}`, MARKET_DATA_WARNING_INTERVAL_MS, {}, `market data: ${message}`);
+};
 
 /**
  * Logs a message for a topic only when it differs from the last one for that topic, so a

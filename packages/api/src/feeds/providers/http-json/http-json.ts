@@ -71,7 +71,6 @@ export function createHttpJsonProvider(options: HttpJsonOptions): Provider {
   async function poll(onQuote: (quote: Quote) => void, signal: AbortSignal) {
     const response = await httpGet(options.url, {
       headers: { accept: "application/json", ...options.headers },
-      timeoutMs: options.timeoutMs,
       signal,
     });
     const json = await readJson(response);

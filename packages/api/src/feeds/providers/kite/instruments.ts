@@ -66,7 +66,21 @@ function daysBetween(from: string, to: string): number {
 }
 
 /**
- * The contract to watch for a target on `today`: the nearest future with more than
+ * Keeps each calendar month's last-expiring future: the monthly contract. NSE lists weekly
+ * USDINR futures that expire on earlier Fridays of the same month (never in the monthly's
+ * expiry week); they are thinner and would roll every week, so they are never picked.
+ */
+function monthlies(futures: readonly KiteInstrument[]): KiteInstrument[] {
+  const lastOfMonth = new Map<string, string>();
+  for (const f of futures) {
+    const month = f.expiry.slice(0, 7);
+    if ((lastOfMonth.get(month) ?? "") < f.expiry) lastOfMonth.set(month, f.expiry);
+  }
+  return futures.filter((f) => lastOfMonth.get(f.expiry.slice(0, 7)) === f.expiry);
+}
+
+/**
+ * The contract to watch for a target on `today`: the nearest monthly future with more than
  * `rollDays` days left (so the view rolls to the next month that many days before expiry);
  * the last one standing if every contract is inside the roll window. Expired rows are ignored.
  */
@@ -81,16 +95,16 @@ export function pickInstrument(
       (i) => i.exchange === target.exchange && i.tradingsymbol === target.index,
     );
   }
-  const futures = instruments
-    .filter(
+  const futures = monthlies(
+    instruments.filter(
       (i) =>
         i.exchange === target.exchange &&
         i.name === target.future &&
         i.instrumentType === "FUT" &&
         /^\d{4}-\d{2}-\d{2}$/.test(i.expiry) &&
         daysBetween(today, i.expiry) >= 0,
-    )
-    .sort((a, b) => a.expiry.localeCompare(b.expiry));
+    ),
+  ).sort((a, b) => a.expiry.localeCompare(b.expiry));
   return futures.find((i) => daysBetween(today, i.expiry) > rollDays) ?? futures.at(-1);
 }
 
@@ -99,7 +113,6 @@ export async function fetchInstruments(
   exchange: string,
   auth: { apiKey: string; accessToken: string },
   signal: AbortSignal,
-  timeoutMs: number,
 ): Promise<KiteInstrument[]> {
   const response = await httpGet(`${apiRoot}/instruments/${exchange}`, {
     headers: {
@@ -107,7 +120,6 @@ export async function fetchInstruments(
       authorization: `token ${auth.apiKey}:${auth.accessToken}`,
     },
     signal,
-    timeoutMs,
   });
   try {
     return parseInstruments(await response.text());

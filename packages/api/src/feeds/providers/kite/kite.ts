@@ -1,21 +1,16 @@
-import { isBookSource, type Quote } from "@spreadwatch/core";
+import type { Quote } from "@spreadwatch/core";
 import WebSocket from "ws";
 import type { KiteSettings } from "../../../config.ts";
-import { Backoff } from "../backoff.ts";
+import { callOutbound } from "../../../outbound/policy.ts";
 import { describeError, HealthTracker } from "../health.ts";
 import { HttpError } from "../http.ts";
 import { isMarketOpen, type MarketHours } from "../market-hours.ts";
 import { defaultLogger, type Logger, onceLogger, type Provider } from "../provider.ts";
-import { sourceOf } from "../quote-keys.ts";
-import {
-  fetchInstruments,
-  istDate,
-  KITE_TARGETS,
-  type KiteInstrument,
-  pickInstrument,
-} from "./instruments.ts";
+import { KiteContracts } from "./contracts.ts";
+import { type Auth, kiteCredentials, LOGIN_HINT } from "./credentials.ts";
+import { kiteQuote } from "./kite-quote.ts";
 import { readKiteSession } from "./session.ts";
-import { type KiteTick, parseFrame } from "./ticker-parser.ts";
+import { parseFrame } from "./ticker-parser.ts";
 
 export interface KiteOptions {
   name: string;
@@ -37,70 +32,53 @@ export interface KiteOptions {
   now?: () => number;
   /** The clock contracts are picked by (tests move it to cross an expiry). */
   dateNow?: () => number;
-  random?: () => number;
+  /** Told the verdict of every silence check (tests watch the watchdog through it). */
+  onSilenceCheck?: (verdict: "heard" | "market closed" | "dead") => void;
 }
 
-interface Auth {
-  apiKey: string;
-  accessToken: string;
-}
+/** The ticker must keep trying until the server stops: nobody is waiting to be told it failed. */
+const FOREVER = Number.MAX_SAFE_INTEGER;
 
-const LOGIN_HINT = "an admin logs in at /api/kite/login (or runs the kite CLI)";
+/** No credentials or no token: nothing to try until a login stores one (the tracker says why). */
+class NotConfigured extends Error {}
 
-/** Kite's last price, or the book from the first depth level, as one of our quotes. */
-export function kiteQuote(key: string, tick: KiteTick, receivedAt: number): Quote | undefined {
-  const source = sourceOf(key);
-  const ts = tick.exchangeTs ?? receivedAt;
-  if (isBookSource(source)) {
-    if (tick.bid !== undefined || tick.ask !== undefined) {
-      return {
-        source,
-        key,
-        ts,
-        ...(tick.bid !== undefined && { bid: tick.bid }),
-        ...(tick.ask !== undefined && { ask: tick.ask }),
-      };
-    }
-    if (tick.lastPrice === undefined) return undefined;
-    return { source, key, ts, bid: tick.lastPrice, ask: tick.lastPrice, lastOnly: true };
-  }
-  const mid =
-    tick.bid !== undefined && tick.ask !== undefined ? (tick.bid + tick.ask) / 2 : undefined;
-  const price = tick.lastPrice ?? mid;
-  return price === undefined ? undefined : { source, key, ts, price };
-}
-
-function describeContract(instrument: KiteInstrument): string {
-  return instrument.expiry
-    ? `${instrument.tradingsymbol} (expires ${instrument.expiry})`
-    : instrument.tradingsymbol;
+/** Kite refused our key or token (HTTP 403 on the instruments or the ticker handshake). */
+function isRefusal(error: unknown): boolean {
+  const status =
+    error instanceof HttpError
+      ? error.status
+      : Number(/Unexpected server response: (\d+)/.exec(describeError(error))?.[1]);
+  return status === 403;
 }
 
 /**
  * Kite Connect's WebSocket ticker, spoken with `ws` behind our own parser (the kiteconnect
  * package's ticker can end the process). MCX near-month futures, the USDINR future and NIFTY 50,
  * in full mode so the book comes with every tick.
+ *
+ * Connecting (instruments lists, handshake, first frame) runs under the outbound policy: each
+ * attempt has `timeoutMs`, failures are retried with exponential backoff until one works or the
+ * server stops. Once the socket has spoken, a drop starts a fresh round of attempts.
  */
 export class KiteProvider implements Provider {
   readonly name: string;
   private readonly tracker: HealthTracker;
-  private readonly backoff: Backoff;
   private readonly log: Logger;
-  private readonly note: ReturnType<typeof onceLogger>;
   private readonly now: () => number;
   private readonly dateNow: () => number;
   private onQuote: ((quote: Quote) => void) | undefined;
   private ws: WebSocket | undefined;
   private auth: Auth | undefined;
   private rejectedToken: string | undefined;
-  private socketError: Error | undefined;
+  /** Why we are closing the socket ourselves (silence, a new token), for health and the log. */
+  private dropReason: Error | undefined;
   private lastFrameAt = 0;
-  private dataSinceOpen = false;
-  private connecting = false;
+  private lastAttemptFailed = false;
+  private connecting: Promise<void> | undefined;
   private stopped = false;
   private subscribed = new Map<number, string>();
-  private cache: { day: string; accessToken: string; rows: KiteInstrument[] } | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly contracts: KiteContracts;
+  private restartTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
   private readonly abort = new AbortController();
 
@@ -109,10 +87,13 @@ export class KiteProvider implements Provider {
     this.now = options.now ?? Date.now;
     this.dateNow = options.dateNow ?? this.now;
     this.log = options.log ?? defaultLogger;
-    this.note = onceLogger(this.log);
-    this.backoff = new Backoff({
-      ...options.backoff,
-      ...(options.random && { random: options.random }),
+    this.contracts = new KiteContracts({
+      name: options.name,
+      keys: options.keys,
+      apiRoot: options.settings.apiRoot,
+      rollDaysBeforeExpiry: options.rollDaysBeforeExpiry,
+      dateNow: this.dateNow,
+      note: onceLogger(this.log),
     });
     this.tracker = new HealthTracker({
       name: options.name,
@@ -131,14 +112,14 @@ export class KiteProvider implements Provider {
     every(this.options.tokenCheckMs, () => this.checkToken());
     every(Math.min(1_000, this.options.silenceMs / 4), () => this.watchSilence());
     every(this.options.refreshMs, () => this.refresh());
-    this.guard(() => this.connect());
+    this.reconnect();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
     for (const timer of this.timers) clearInterval(timer);
-    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.restartTimer);
     this.ws?.terminate();
     this.ws = undefined;
   }
@@ -156,118 +137,150 @@ export class KiteProvider implements Provider {
     }
   }
 
+  /** The app key and today's token, or undefined with the tracker saying what is missing. */
   private credentials(): Auth | undefined {
-    const { apiKey } = this.options.settings;
-    if (!apiKey) {
-      this.tracker.notConfigured("KITE_API_KEY and KITE_API_SECRET are not set");
+    const found = kiteCredentials(
+      this.options.settings,
+      this.options.dataDir,
+      this.now(),
+      this.rejectedToken,
+    );
+    if ("missing" in found) {
+      this.tracker.notConfigured(found.missing);
       return undefined;
     }
-    const stored = readKiteSession(this.options.dataDir, this.now());
-    if (stored.kind === "missing") {
-      this.tracker.notConfigured(`no Kite access token yet: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    if (stored.kind === "unreadable") {
-      this.tracker.notConfigured(`the stored Kite session is unreadable (${stored.reason})`);
-      return undefined;
-    }
-    if (stored.kind === "expired") {
-      const at = new Date(stored.session.expiresAt).toISOString();
-      this.tracker.notConfigured(`the Kite access token expired at ${at}: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    if (stored.session.accessToken === this.rejectedToken) {
-      this.tracker.notConfigured(`Kite refused the stored access token: ${LOGIN_HINT}`);
-      return undefined;
-    }
-    return { apiKey, accessToken: stored.session.accessToken };
+    return found;
   }
 
-  private async connect(): Promise<void> {
-    if (this.stopped || this.connecting || this.ws || this.reconnectTimer) return;
-    this.connecting = true;
+  /** Starts a round of connection attempts unless one is running or a socket is open. */
+  private reconnect(): void {
+    if (this.stopped || this.connecting || this.ws) return;
+    this.connecting = this.connectUntilOpen().finally(() => {
+      this.connecting = undefined;
+    });
+  }
+
+  private async connectUntilOpen(): Promise<void> {
+    const { timeoutMs, backoff } = this.options;
     try {
-      const auth = this.credentials();
-      if (!auth) return;
-      this.auth = auth;
-      const picks = await this.resolve(auth);
-      if (this.stopped) return;
-      this.openSocket(auth, picks);
+      await callOutbound(
+        {
+          attempts: FOREVER,
+          attemptTimeoutMs: timeoutMs,
+          initialDelayMs: backoff.initialMs,
+          maxDelayMs: backoff.maxMs,
+          retryIf: (error) => !(error instanceof NotConfigured) && !isRefusal(error),
+        },
+        (signal) => this.attempt(signal),
+        this.abort.signal,
+      );
     } catch (error) {
-      this.failed(error);
-    } finally {
-      this.connecting = false;
+      if (this.stopped || !isRefusal(error) || !this.auth) return;
+      // A refused token stays refused: wait for a new login instead of hammering Kite.
+      this.rejectedToken = this.auth.accessToken;
+      this.tracker.notConfigured(`Kite refused the access token (HTTP 403): ${LOGIN_HINT}`);
+      this.log(`${this.name}: Kite refused the access token; waiting for a new login`);
     }
   }
 
-  /** Today's contract per key, from the instruments lists (fetched once per IST day). */
-  private async resolve(auth: Auth): Promise<Map<number, string>> {
-    const day = istDate(this.dateNow());
-    if (this.cache?.day !== day || this.cache.accessToken !== auth.accessToken) {
-      const exchanges = [...new Set(this.options.keys.map((k) => KITE_TARGETS[k]?.exchange))];
-      const lists = await Promise.all(
-        exchanges
-          .filter((e): e is NonNullable<typeof e> => e !== undefined)
-          .map((exchange) =>
-            fetchInstruments(
-              this.options.settings.apiRoot,
-              exchange,
-              auth,
-              this.abort.signal,
-              this.options.timeoutMs,
-            ),
-          ),
-      );
-      this.cache = { day, accessToken: auth.accessToken, rows: lists.flat() };
+  /** One try: today's contracts, the handshake, the subscription, the first frame. */
+  private async attempt(signal: AbortSignal): Promise<void> {
+    if (this.stopped) throw new Error("stopped");
+    const auth = this.credentials();
+    if (!auth) throw new NotConfigured();
+    if (this.lastAttemptFailed) this.tracker.reconnecting();
+    this.auth = auth;
+    try {
+      const picks = await this.resolve(auth, signal);
+      await this.openSocket(auth, picks, signal);
+      this.lastAttemptFailed = false;
+    } catch (error) {
+      if (this.stopped) throw error;
+      this.lastAttemptFailed = true;
+      const reason =
+        signal.aborted && !this.abort.signal.aborted
+          ? new Error(`Kite did not answer within ${this.options.timeoutMs / 1000} s`)
+          : error;
+      this.tracker.fail(reason);
+      this.log(`${this.name}: ${describeError(reason)}; reconnecting`);
+      throw error;
     }
-    const picks = new Map<number, string>();
-    const contracts: Record<string, string> = {};
-    for (const key of this.options.keys) {
-      const target = KITE_TARGETS[key];
-      const pick =
-        target && pickInstrument(this.cache.rows, target, day, this.options.rollDaysBeforeExpiry);
-      this.note(
-        key,
-        pick ? undefined : `${this.name}: Kite's instruments list has nothing for ${key}`,
-      );
-      if (!pick) continue;
-      picks.set(pick.token, key);
-      contracts[key] = describeContract(pick);
-    }
+  }
+
+  /** Today's contract per key; shown in health as the contracts in use. */
+  private async resolve(auth: Auth, signal: AbortSignal): Promise<Map<number, string>> {
+    const { tokens, contracts } = await this.contracts.pick(auth, signal);
     this.tracker.setContracts(contracts);
-    if (picks.size === 0) throw new Error("none of the keys is in Kite's instruments lists");
-    return picks;
+    if (tokens.size === 0) throw new Error("none of the keys is in Kite's instruments lists");
+    return tokens;
   }
 
-  private openSocket(auth: Auth, picks: Map<number, string>): void {
+  /**
+   * Opens the ticker and subscribes; resolves on its first frame (Kite sends a heartbeat every
+   * second), rejects if it closes or the attempt's signal fires first. After that the socket is
+   * on its own: its close starts the next round.
+   */
+  private openSocket(auth: Auth, picks: Map<number, string>, signal: AbortSignal): Promise<void> {
     const url = new URL(this.options.settings.wsRoot);
     url.searchParams.set("api_key", auth.apiKey);
     url.searchParams.set("access_token", auth.accessToken);
-    const ws = new WebSocket(url, { handshakeTimeout: this.options.timeoutMs });
+    const ws = new WebSocket(url, {
+      headers: { "X-Kite-Version": "3" },
+      handshakeTimeout: this.options.timeoutMs,
+    });
     this.ws = ws;
     this.subscribed = picks;
-    this.socketError = undefined;
-    this.dataSinceOpen = false;
-    ws.on("open", () => {
-      this.lastFrameAt = this.now();
-      this.tracker.open();
-      this.send(ws, { a: "subscribe", v: [...picks.keys()] });
-      this.send(ws, { a: "mode", v: ["full", [...picks.keys()]] });
+    this.dropReason = undefined;
+    let socketError: Error | undefined;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const cut = () => ws.terminate();
+      signal.addEventListener("abort", cut, { once: true });
+      const settle = (error?: Error) => {
+        if (settled) return false;
+        settled = true;
+        // The policy aborts an attempt's signal once it returns: the socket must outlive it.
+        signal.removeEventListener("abort", cut);
+        if (error) reject(error);
+        else resolve();
+        return true;
+      };
+      ws.on("open", () => {
+        this.lastFrameAt = this.now();
+        this.tracker.open();
+        this.send(ws, { a: "subscribe", v: [...picks.keys()] });
+        this.send(ws, { a: "mode", v: ["full", [...picks.keys()]] });
+      });
+      ws.on("message", (data, isBinary) => {
+        settle();
+        this.guard(() => this.received(data as Buffer, isBinary));
+      });
+      ws.on("error", (error) => {
+        socketError ??= error;
+      });
+      ws.on("close", (code, reason) => {
+        if (this.ws === ws) this.ws = undefined;
+        const text = reason.toString();
+        const error =
+          this.dropReason ??
+          socketError ??
+          new Error(`ticker connection closed (code ${code}${text ? `: ${text}` : ""})`);
+        if (settle(error) || this.stopped) return;
+        this.closed(error);
+      });
     });
-    ws.on("message", (data, isBinary) => this.guard(() => this.received(data as Buffer, isBinary)));
-    ws.on("error", (error) => {
-      this.socketError ??= error;
-    });
-    ws.on("close", (code, reason) => {
-      if (this.ws !== ws) return;
-      this.ws = undefined;
-      if (this.stopped) return;
-      const text = reason.toString();
-      this.failed(
-        this.socketError ??
-          new Error(`ticker connection closed (code ${code}${text ? `: ${text}` : ""})`),
-      );
-    });
+  }
+
+  /** A socket that had been working closed: say so, then start a new round after a short pause. */
+  private closed(error: Error): void {
+    this.lastAttemptFailed = true;
+    this.tracker.fail(error);
+    this.log(`${this.name}: ${describeError(error)}; reconnecting`);
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.reconnect();
+    }, this.options.backoff.initialMs);
   }
 
   private send(ws: WebSocket, message: unknown): void {
@@ -301,10 +314,6 @@ export class KiteProvider implements Provider {
       return;
     }
     if (frame.heartbeat) return;
-    if (!this.dataSinceOpen) {
-      this.dataSinceOpen = true;
-      this.backoff.reset();
-    }
     const receivedAt = this.now();
     for (const tick of frame.ticks) {
       const key = this.subscribed.get(tick.token);
@@ -319,52 +328,31 @@ export class KiteProvider implements Provider {
     }
   }
 
-  private failed(error: unknown): void {
-    if (this.stopped) return;
-    const status =
-      error instanceof HttpError
-        ? error.status
-        : Number(/Unexpected server response: (\d+)/.exec(describeError(error))?.[1]);
-    if (status === 403 && this.auth) {
-      // A refused token stays refused: wait for a new login instead of hammering Kite.
-      this.rejectedToken = this.auth.accessToken;
-      this.tracker.notConfigured(`Kite refused the access token (HTTP 403): ${LOGIN_HINT}`);
-      this.log(`${this.name}: Kite refused the access token; waiting for a new login`);
-      return;
-    }
-    this.tracker.fail(error);
-    const wait = this.backoff.next();
-    this.log(
-      `${this.name}: ${describeError(error)}; reconnecting in ${(wait / 1000).toFixed(1)} s`,
-    );
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.tracker.reconnecting();
-      this.guard(() => this.connect());
-    }, wait);
-  }
-
   private watchSilence(): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    const now = this.now();
-    if (now - this.lastFrameAt <= this.options.silenceMs) return;
-    if (!isMarketOpen(this.options.hours, now)) return;
-    this.socketError = new Error(
-      `no data for ${((now - this.lastFrameAt) / 1000).toFixed(1)} s while the market is open`,
-    );
+    const verdict = this.silenceVerdict(this.now());
+    this.options.onSilenceCheck?.(verdict);
+    if (verdict !== "dead") return;
+    const silentFor = ((this.now() - this.lastFrameAt) / 1000).toFixed(1);
+    this.dropReason = new Error(`no data for ${silentFor} s while the market is open`);
     ws.terminate();
+  }
+
+  /** A silent socket is dead only while its market is open: a closed market sends nothing. */
+  private silenceVerdict(now: number): "heard" | "market closed" | "dead" {
+    if (now - this.lastFrameAt <= this.options.silenceMs) return "heard";
+    return isMarketOpen(this.options.hours, now) ? "dead" : "market closed";
   }
 
   /** A login stored a new token: use it at once; with no connection, try again. */
   private async checkToken(): Promise<void> {
     if (this.stopped) return;
-    if (!this.ws) return this.connect();
+    if (!this.ws) return this.reconnect();
     const stored = readKiteSession(this.options.dataDir, this.now());
     if (stored.kind !== "valid" || stored.session.accessToken === this.auth?.accessToken) return;
     this.log(`${this.name}: a new Kite access token was stored; reconnecting with it`);
-    this.backoff.reset();
-    this.socketError = new Error("reconnecting with a new access token");
+    this.dropReason = new Error("reconnecting with a new access token");
     this.ws.terminate();
   }
 
@@ -373,7 +361,18 @@ export class KiteProvider implements Provider {
     const ws = this.ws;
     const auth = this.auth;
     if (!ws || !auth || ws.readyState !== WebSocket.OPEN) return;
-    const picks = await this.resolve(auth);
+    const { timeoutMs, backoff } = this.options;
+    const picks = await callOutbound(
+      {
+        attempts: 3,
+        attemptTimeoutMs: timeoutMs,
+        initialDelayMs: backoff.initialMs,
+        maxDelayMs: backoff.maxMs,
+        retryIf: (error) => !isRefusal(error),
+      },
+      (signal) => this.resolve(auth, signal),
+      this.abort.signal,
+    );
     if (this.ws !== ws) return;
     const old = [...this.subscribed.keys()].filter((token) => !picks.has(token));
     const added = [...picks.keys()].filter((token) => !this.subscribed.has(token));

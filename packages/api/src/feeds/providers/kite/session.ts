@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { KiteSettings } from "../../../config.ts";
+import { callOutbound, isOutboundTimeout } from "../../../outbound/policy.ts";
 
 export const SESSION_FILE = "kite-session.json";
 
@@ -77,6 +78,15 @@ export function writeKiteSession(dataDir: string, session: KiteSession): void {
   renameSync(temp, file);
 }
 
+/** An admin waits on the exchange (browser redirect or CLI): it answers within this, whatever Kite does. */
+export const KITE_EXCHANGE_DEADLINE_MS = 10_000;
+
+/** Nothing reached Kite (refused or unresolvable): safe to try again with the one-time token. */
+function neverSent(error: Error): boolean {
+  const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+}
+
 interface KiteEnvelope {
   status?: string;
   message?: string;
@@ -91,6 +101,7 @@ export async function exchangeRequestToken(
   settings: KiteSettings,
   requestToken: string,
   now: () => number = Date.now,
+  deadlineMs: number = KITE_EXCHANGE_DEADLINE_MS,
 ): Promise<KiteSession> {
   const { apiKey, apiSecret } = settings;
   if (!apiKey || !apiSecret)
@@ -100,26 +111,39 @@ export async function exchangeRequestToken(
   const checksum = createHash("sha256")
     .update(apiKey + requestToken + apiSecret)
     .digest("hex");
-  let response: Response;
+  let answer: { ok: boolean; status: number; body: KiteEnvelope };
   try {
-    response = await fetch(`${settings.apiRoot}/session/token`, {
-      method: "POST",
-      headers: { "X-Kite-Version": "3", "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ api_key: apiKey, request_token: requestToken, checksum }),
-      signal: AbortSignal.timeout(15_000),
-    });
+    // A request token works once: only a request that never left is retried.
+    answer = await callOutbound(
+      {
+        attempts: 2,
+        attemptTimeoutMs: deadlineMs,
+        deadlineMs,
+        initialDelayMs: 250,
+        retryIf: neverSent,
+      },
+      async (signal) => {
+        const response = await fetch(`${settings.apiRoot}/session/token`, {
+          method: "POST",
+          headers: { "X-Kite-Version": "3", "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ api_key: apiKey, request_token: requestToken, checksum }),
+          signal,
+        });
+        // Read inside the attempt: its signal is aborted once it returns.
+        const body = (await response.json().catch(() => ({}))) as KiteEnvelope;
+        return { ok: response.ok, status: response.status, body };
+      },
+    );
   } catch (error) {
-    throw new KiteLoginError(`Could not reach Kite: ${(error as Error).message}`);
+    const reason = isOutboundTimeout(error)
+      ? `no answer within ${deadlineMs / 1000} s`
+      : (error as Error).message;
+    throw new KiteLoginError(`Could not reach Kite: ${reason}`);
   }
-  let body: KiteEnvelope = {};
-  try {
-    body = (await response.json()) as KiteEnvelope;
-  } catch {
-    // Kite answers JSON; anything else is reported by status below.
-  }
+  const { ok, status, body } = answer;
   const token = body.data?.access_token;
-  if (!response.ok || body.status !== "success" || !token) {
-    const reason = body.message ?? `HTTP ${response.status}`;
+  if (!ok || body.status !== "success" || !token) {
+    const reason = body.message ?? `HTTP ${status}`;
     throw new KiteLoginError(`Kite refused the login: ${reason}`);
   }
   const savedAt = now();

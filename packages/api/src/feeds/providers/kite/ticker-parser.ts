@@ -33,9 +33,12 @@ export interface KiteTick {
   token: number;
   mode: "ltp" | "quote" | "full" | "index";
   lastPrice: number | undefined;
-  /** Best bid and ask: the first depth entries of a full packet, when they carry a price. */
-  bid?: number;
-  ask?: number;
+  /**
+   * Best bid and ask from a full packet's first depth entries; `null` when that side of the book
+   * is empty now (quantity 0). Absent in modes without depth.
+   */
+  bid?: number | null;
+  ask?: number | null;
   /** The exchange's time for the tick (epoch ms), in full and index-full packets. */
   exchangeTs?: number;
 }
@@ -51,9 +54,19 @@ export function priceDivisor(token: number): number {
   return 100;
 }
 
+/**
+ * Kite sends 0 for "no trade yet"; any other value is a price, negative included (MCX CRUDEOIL
+ * traded below zero on 20 April 2020).
+ */
 function price(view: DataView, offset: number, divisor: number): number | undefined {
   const raw = view.getInt32(offset);
-  return raw > 0 ? raw / divisor : undefined;
+  return raw !== 0 ? raw / divisor : undefined;
+}
+
+/** The best level of one side: quantity 0 means nobody is there now, whatever the price bytes say. */
+function bestLevel(view: DataView, offset: number, divisor: number): number | null {
+  if (view.getInt32(offset) <= 0) return null;
+  return view.getInt32(offset + 4) / divisor;
 }
 
 function seconds(view: DataView, offset: number): number | undefined {
@@ -83,10 +96,8 @@ export function parsePacket(packet: Uint8Array): KiteTick | undefined {
       const tick: KiteTick = { token, mode: "full", lastPrice };
       const exchangeTs = seconds(view, 60);
       if (exchangeTs) tick.exchangeTs = exchangeTs;
-      const bid = price(view, DEPTH_OFFSET + 4, divisor);
-      const ask = price(view, DEPTH_OFFSET + 5 * DEPTH_ENTRY_LENGTH + 4, divisor);
-      if (bid !== undefined) tick.bid = bid;
-      if (ask !== undefined) tick.ask = ask;
+      tick.bid = bestLevel(view, DEPTH_OFFSET, divisor);
+      tick.ask = bestLevel(view, DEPTH_OFFSET + 5 * DEPTH_ENTRY_LENGTH, divisor);
       return tick;
     }
     default:

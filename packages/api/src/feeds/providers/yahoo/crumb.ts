@@ -10,9 +10,9 @@ export class YahooCrumb {
   constructor(
     private readonly baseUrl: string,
     private readonly cookieUrl: string,
-    private readonly timeoutMs: number,
   ) {}
 
+  /** `signal` is the poll's: the crumb's requests share its timeout. */
   get(signal: AbortSignal): Promise<{ crumb: string; cookie: string }> {
     this.current ??= this.fetch(signal).catch((error) => {
       this.current = undefined;
@@ -26,11 +26,10 @@ export class YahooCrumb {
   }
 
   private async fetch(signal: AbortSignal): Promise<{ crumb: string; cookie: string }> {
-    const timeout = AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]);
     let cookie = "";
     try {
       // Yahoo sets the cookie on a 404 page; the status does not matter, the Set-Cookie does.
-      const page = await fetch(this.cookieUrl, { redirect: "manual", signal: timeout });
+      const page = await fetch(this.cookieUrl, { redirect: "manual", signal });
       await page.body?.cancel().catch(() => {});
       cookie = page.headers
         .getSetCookie()
@@ -41,7 +40,6 @@ export class YahooCrumb {
     }
     const response = await httpGet(`${this.baseUrl}/v1/test/getcrumb`, {
       headers: { cookie, "user-agent": "Mozilla/5.0 (compatible; spreadwatch)" },
-      timeoutMs: this.timeoutMs,
       signal,
     });
     const crumb = (await response.text()).trim();

@@ -39,21 +39,32 @@ interface YahooResult {
   ask?: unknown;
   regularMarketPrice?: unknown;
   regularMarketTime?: unknown;
+  /** PRE, REGULAR, POST, POSTPOST, PREPRE, CLOSED. */
+  marketState?: unknown;
 }
 
-const positive = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
+/** A price, whatever its sign (CL=F settled at −37.63 on 20 April 2020); absent when not a number. */
+const finite = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
+
+/** Yahoo sends 0 for a side it has no quote for; a real bid or ask of exactly 0 does not happen. */
+const side = (value: unknown): number | undefined => {
+  const n = finite(value);
+  return n === 0 ? undefined : n;
+};
 
 /** Yahoo sends epoch seconds; tolerate milliseconds too. */
 function timeOf(value: unknown): number | undefined {
-  const n = positive(value);
-  if (n === undefined) return undefined;
+  const n = finite(value);
+  if (n === undefined || n <= 0) return undefined;
   return n < 1e11 ? n * 1000 : n;
 }
 
 /**
- * One Yahoo result as a quote: the book when Yahoo gives a sane one, else the last price on both
- * sides marked `lastOnly`. Every Yahoo quote is `delayed`. Undefined when there is no price at all.
+ * One Yahoo result as a quote: the book when the market is in its regular session and Yahoo gives
+ * a sane one, else the last price on both sides marked `lastOnly`. Outside REGULAR, Yahoo's bid
+ * and ask are indicative leftovers (a closed market's book 3.6 % wide), never a tradable book.
+ * Every Yahoo quote is `delayed`. Undefined when there is no price at all.
  */
 export function yahooQuote(
   key: string,
@@ -61,13 +72,15 @@ export function yahooQuote(
   receivedAt: number,
 ): Quote | undefined {
   const source = sourceOf(key);
-  const last = positive(result.regularMarketPrice);
+  const last = finite(result.regularMarketPrice);
   const ts = timeOf(result.regularMarketTime) ?? receivedAt;
   const base = { source, key, ts, delayed: true } as const;
   if (isBookSource(source)) {
-    const bid = positive(result.bid);
-    const ask = positive(result.ask);
-    if (bid !== undefined && ask !== undefined && bid <= ask) return { ...base, bid, ask };
+    const bid = side(result.bid);
+    const ask = side(result.ask);
+    const regular = result.marketState === "REGULAR";
+    if (regular && bid !== undefined && ask !== undefined && bid <= ask)
+      return { ...base, bid, ask };
     if (last === undefined) return undefined;
     return { ...base, bid: last, ask: last, lastOnly: true };
   }
@@ -108,7 +121,7 @@ export function createYahooProvider(options: YahooOptions): Provider {
   const crumb =
     options.crumb === false
       ? undefined
-      : new YahooCrumb(baseUrl, options.cookieUrl ?? "https://fc.yahoo.com", options.timeoutMs);
+      : new YahooCrumb(baseUrl, options.cookieUrl ?? "https://fc.yahoo.com");
   const changed = changeFilter();
 
   async function poll(onQuote: (quote: Quote) => void, signal: AbortSignal) {
@@ -124,9 +137,7 @@ export function createYahooProvider(options: YahooOptions): Provider {
     }
     let body: unknown;
     try {
-      body = await readJson(
-        await httpGet(url.toString(), { headers, timeoutMs: options.timeoutMs, signal }),
-      );
+      body = await readJson(await httpGet(url.toString(), { headers, signal }));
     } catch (error) {
       // A refused crumb is refetched on the next try.
       if (error instanceof HttpError && (error.status === 401 || error.status === 403))
