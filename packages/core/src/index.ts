@@ -20,3 +20,4 @@ export * from "./staleness.ts";
 export * from "./symbol.ts";
 export * from "./time.ts";
 export * from "./timeframe.ts";
+export * from "./spread-stats.ts";
