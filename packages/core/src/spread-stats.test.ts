@@ -94,6 +94,44 @@ describe("RollingSpreadStats", () => {
     expectClose(stats.stats(5200), naive(kept, 5200), 1e-9);
   });
 
+  it("forgets the rounding of an evicted outlier (found by the property below)", () => {
+    const stats = new RollingSpreadStats(1);
+    stats.add(T0, 16.01);
+    stats.add(T0 + DAY, 0.01); // evicts 16.01, whose d² of 256 stays in the sums' rounding
+    stats.add(T0 + MIN, 0);
+    // 0.01 and 0: mean 0.005, std 0.005 — to 1e-9, not 0.00499999999369
+    const s = stats.stats(0);
+    expect(Math.abs((s.std as number) - 0.005) / 0.005).toBeLessThan(1e-12);
+    expect(s.z).toBeCloseTo(-1, 9);
+  });
+
+  it("matches a naive recomputation for tight clusters far from zero with outliers (property)", () => {
+    const candle = fc.record({
+      minute: fc.integer({ min: 0, max: 3 * 1440 }),
+      close: fc.oneof(
+        { arbitrary: fc.integer({ min: -5, max: 5 }).map((c) => 5000 + c / 100), weight: 9 },
+        {
+          arbitrary: fc.integer({ min: -2_000_000, max: 2_000_000 }).map((c) => c / 100),
+          weight: 1,
+        },
+      ),
+    });
+    fc.assert(
+      fc.property(fc.array(candle, { minLength: 1, maxLength: 400 }), (candles) => {
+        const stats = new RollingSpreadStats(1);
+        const byTime = new Map<number, number>();
+        for (const { minute, close } of candles) {
+          stats.add(T0 + minute * MIN, close);
+          byTime.set(minute, close);
+        }
+        const latest = Math.max(...byTime.keys());
+        const kept = [...byTime].filter(([m]) => m > latest - 1440).map(([, c]) => c);
+        expectClose(stats.stats(5000.01), naive(kept, 5000.01), 1e-9);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("matches a naive recomputation over the same window (property)", () => {
     const candle = fc.record({
       minute: fc.integer({ min: 0, max: 4 * 1440 }),
@@ -156,10 +194,10 @@ function expectClose(actual: SpreadStats, expected: SpreadStats, relative: numbe
       expect([key, a]).toEqual([key, e]);
       continue;
     }
-    const scale =
-      key === "mean"
-        ? Math.max(Math.abs(e), expected.std ?? 0, 1e-12)
-        : Math.max(Math.abs(e), 1e-12);
+    // Relative, except near zero: a mean of ~0 is judged against the spread of the closes, and
+    // a z of ~0 (value at the mean) against 1σ, since both naive sums round too.
+    const floor = { mean: expected.std ?? 0, std: 1e-12, z: 1 }[key];
+    const scale = Math.max(Math.abs(e), floor, 1e-12);
     expect(Math.abs(a - e) / scale, `${key}: ${a} vs ${e}`).toBeLessThanOrEqual(relative);
   }
 }

@@ -6,6 +6,7 @@ export const DEFAULT_STATS_DAYS = 20;
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+const EPSILON = Number.EPSILON;
 
 /**
  * How `value` compares with the window's closes. With no closes every field but `n` is
@@ -34,11 +35,15 @@ export interface SpreadStats {
  * [latest + 1 min − days × 24 h, latest + 1 min), so the latest close is in and weekends
  * simply contribute no closes.
  *
- * Mean and variance come from running sums of (close − shift): with `shift` near the data the
- * squares stay small and E[d²] − E[d]² does not cancel catastrophically; removing values from
- * running sums still accumulates rounding, so after as many changes as the window holds (at
- * least 1,024) the sums are recomputed from the window with `shift` reset to its mean —
- * amortised O(1). Order statistics (percentile, min, max) come from a SortedMultiset.
+ * Mean and variance come from running sums of d = close − shift: with `shift` near the data the
+ * squares stay small and E[d²] − E[d]² does not cancel catastrophically. Removing values from
+ * running sums still leaves the rounding of every value that passed through them (an evicted
+ * outlier's d² of 256 leaves ~1e-14, which is 1e-9 of a variance of 2.5e-5), so the sums are
+ * recomputed from the window, `shift` reset to its mean, after as many changes as the window
+ * holds (at least 1,024; amortised O(1)) and also whenever a query finds the rounding bound of
+ * the sums (ε × Σ|d|, ε × Σd² over the values added and removed since) above 1e-12 of the
+ * answer — only after the window moved far from `shift`. Order statistics (percentile, min,
+ * max) come from a SortedMultiset.
  */
 export class RollingSpreadStats {
   private times: number[] = [];
@@ -50,6 +55,9 @@ export class RollingSpreadStats {
   private sum = 0;
   private sumSquares = 0;
   private changes = 0;
+  /** Σ|d| and Σd² of every value added or removed since the last recompute: the rounding scale. */
+  private magnitude = 0;
+  private magnitudeSquares = 0;
 
   constructor(
     readonly days: number = DEFAULT_STATS_DAYS,
@@ -106,10 +114,14 @@ export class RollingSpreadStats {
     if (n === 0 || window === undefined) return { n: 0 };
     const min = this.sorted.min() as number;
     const max = this.sorted.max() as number;
-    const meanShifted = this.sum / n;
+    let moments = this.moments(n);
+    if (this.roundingTooLarge(n, moments)) {
+      this.recompute();
+      moments = this.moments(n);
+    }
     // All closes equal: exactly 0, not the rounding residue of the sums.
-    const variance = min === max ? 0 : Math.max(0, this.sumSquares / n - meanShifted ** 2);
-    const mean = min === max ? min : this.shift + meanShifted;
+    const variance = min === max ? 0 : moments.variance;
+    const mean = min === max ? min : moments.mean;
     const std = Math.sqrt(variance);
     const known = Number.isFinite(value);
     return {
@@ -150,6 +162,8 @@ export class RollingSpreadStats {
     const d = value - this.shift;
     this.sum += d;
     this.sumSquares += d * d;
+    this.magnitude += Math.abs(d);
+    this.magnitudeSquares += d * d;
     this.sorted.insert(value);
     this.changes++;
   }
@@ -158,12 +172,39 @@ export class RollingSpreadStats {
     const d = value - this.shift;
     this.sum -= d;
     this.sumSquares -= d * d;
+    this.magnitude += Math.abs(d);
+    this.magnitudeSquares += d * d;
     this.sorted.remove(value);
     this.changes++;
   }
 
+  private moments(n: number): { mean: number; variance: number } {
+    const meanShifted = this.sum / n;
+    return {
+      mean: this.shift + meanShifted,
+      variance: Math.max(0, this.sumSquares / n - meanShifted ** 2),
+    };
+  }
+
+  /** Whether the sums' rounding could exceed 1e-12 of the mean or the variance. */
+  private roundingTooLarge(
+    n: number,
+    { mean, variance }: { mean: number; variance: number },
+  ): boolean {
+    const meanError = (EPSILON * this.magnitude) / n;
+    const varianceError =
+      (EPSILON * (this.magnitudeSquares + 2 * Math.abs(this.sum / n) * this.magnitude)) / n;
+    return (
+      varianceError > 1e-12 * variance ||
+      meanError > 1e-12 * Math.max(Math.abs(mean), Math.sqrt(variance))
+    );
+  }
+
   private maybeRecompute(): void {
-    if (this.changes < Math.max(1024, this.size)) return;
+    if (this.changes >= Math.max(1024, this.size)) this.recompute();
+  }
+
+  private recompute(): void {
     let total = 0;
     for (let i = this.head; i < this.values.length; i++) total += this.values[i] as number;
     this.reset(this.size > 0 ? total / this.size : 0);
@@ -171,6 +212,8 @@ export class RollingSpreadStats {
       const d = (this.values[i] as number) - this.shift;
       this.sum += d;
       this.sumSquares += d * d;
+      this.magnitude += Math.abs(d);
+      this.magnitudeSquares += d * d;
     }
   }
 
@@ -178,6 +221,8 @@ export class RollingSpreadStats {
     this.shift = shift;
     this.sum = 0;
     this.sumSquares = 0;
+    this.magnitude = 0;
+    this.magnitudeSquares = 0;
     this.changes = 0;
   }
 }
