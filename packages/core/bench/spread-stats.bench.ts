@@ -9,7 +9,7 @@ import { CHART_SYMBOLS, RollingSpreadStats } from "../src/index.ts";
 
 declare const console: { log(text: string): void };
 declare const performance: { now(): number };
-declare const process: { argv: string[] };
+declare const process: { argv: string[]; memoryUsage(): { heapUsed: number } };
 
 const DAY_MINUTES = 1440;
 const MINUTE = 60_000;
@@ -61,11 +61,16 @@ console.log(
   `spread-stats bench: ${symbols.length} symbols, ${days}-day windows (${full.toLocaleString("en")} closes each), ${steps} minutes after backfill`,
 );
 
+const heapBefore = process.memoryUsage().heapUsed;
 let t = performance.now();
 for (const s of symbols) for (let m = 0; m < full; m++) s.stats.add(START + m * MINUTE, s.next());
 const backfill = performance.now() - t;
 console.log(
   `backfill ${(backfill / 1000).toFixed(2)} s for ${(full * symbols.length).toLocaleString("en")} closes (${((backfill * 1000) / (full * symbols.length)).toFixed(2)} µs per add)`,
+);
+const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+console.log(
+  `heap held by the 13 windows: ~${heapMb.toFixed(0)} MB (${((heapMb * 1e6) / (full * symbols.length)).toFixed(0)} B per close)`,
 );
 
 const addAll: number[] = [];

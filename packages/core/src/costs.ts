@@ -93,7 +93,8 @@ export function roundTripCosts(
   usdinr: number,
   rates: CostRates,
 ): CostBreakdown {
-  const side = price * units;
+  // Turnover is a size: a negative price (crude, April 2020) still costs.
+  const side = Math.abs(price * units);
   const mcxTurnover = 2 * side;
   const brokerage = 2 * rates.mcxBrokeragePerOrder;
   const exchange = (mcxTurnover * rates.mcxExchangePerCrore) / CRORE;
@@ -117,7 +118,12 @@ export function totalCosts(b: CostBreakdown): number {
   return b.brokerage + b.exchange + b.sebi + b.ctt + b.stampDuty + b.gst + b.cme;
 }
 
-/** Rounded half away from zero to paise on the shortest decimal form (as formatNumber shows it). */
+/** Rounded half away from zero on the shortest decimal form (as formatNumber shows it). */
+export function roundTo(value: number, decimals: number): number {
+  return Number.isFinite(value) ? Number(formatNumber(value, decimals)) : value;
+}
+
+/** Rounded to paise: the one rounding of every rupee figure, at the end. */
 export function roundPaise(value: number): number {
-  return Number.isFinite(value) ? Number(formatNumber(value, 2)) : value;
+  return roundTo(value, 2);
 }

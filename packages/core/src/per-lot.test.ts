@@ -40,7 +40,8 @@ describe("perLot", () => {
         cmeUsd: 6.12,
       },
     });
-    expect(result?.hedge.unhedgedUnits).toBeCloseTo(6.6895696, 9);
+    // 100 − 3 × 31.1034768 = 6.6895696 → 6.6896 (4 decimals)
+    expect(result?.hedge.unhedgedUnits).toBe(6.6896);
   });
 
   it("GOLDM 100 g, a negative SELL spread: no CME contract fits, so no CME fees", () => {
@@ -77,7 +78,8 @@ describe("perLot", () => {
       netInr: 36_805.19,
       hedge: { contract: "SIL", contracts: 1 },
     });
-    expect(result?.hedge.unhedgedUnits).toBeCloseTo(-1.1034768, 9);
+    // 30 − 31.1034768 = −1.1034768 → −1.1035
+    expect(result?.hedge.unhedgedUnits).toBe(-1.1035);
   });
 
   it("CRUDEOIL 100 bbl at ₹6,150, hedged exactly with 1 MCL", () => {
@@ -107,6 +109,13 @@ describe("perLot", () => {
         cmeUsd: 1.54,
       },
     });
+  });
+
+  it("costs a negative MCX price by its size (crude, April 2020)", () => {
+    // side |−100 × 100| = 10,000; round trip 20,000; exchange 20,000 × 210 / 1e7 = 0.42; SEBI 0.02
+    // CTT 1.00; stamp 0.20; brokerage 40; GST 0.18 × 40.44 = 7.2792; CME 1 MCL 129.5448
+    // total 40 + 0.42 + 0.02 + 1.00 + 0.20 + 7.2792 + 129.5448 = 178.464 → 178.46
+    expect(perLot("CL_BUY", { spread: 1, mcx: -100 }, USDINR)?.costsInr).toBe(178.46);
   });
 
   it("takes every rate as a parameter", () => {

@@ -4,6 +4,7 @@ import {
   type CostRates,
   defaultCostRates,
   roundPaise,
+  roundTo,
   roundTripCosts,
   totalCosts,
 } from "./costs.ts";
@@ -29,7 +30,7 @@ export interface PerLot {
   hedge: {
     contract: CmeContractKey;
     contracts: number;
-    /** MCX quote units left unhedged (negative: over-hedged); see `hedgeFor`. */
+    /** MCX quote units left unhedged (negative: over-hedged), to 4 decimals; see `hedgeFor`. */
     unhedgedUnits: number;
   };
   /** Each cost line to paise; the lines may differ from costsInr by a paisa of rounding. */
@@ -74,7 +75,8 @@ export function perLot(
     hedge: {
       contract: hedge.contract,
       contracts: hedge.contracts,
-      unhedgedUnits: hedge.unhedgedUnits,
+      // 4 decimals (copper's) drop the float noise of the unit conversion: 6.6896, not 6.68956959999.
+      unhedgedUnits: roundTo(hedge.unhedgedUnits, 4),
     },
     breakdown: roundBreakdown(costs),
   };

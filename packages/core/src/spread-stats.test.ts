@@ -67,6 +67,14 @@ describe("RollingSpreadStats", () => {
     });
   });
 
+  it("holds nothing for a window of no length", () => {
+    for (const days of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const stats = new RollingSpreadStats(days);
+      expect(stats.add(T0, 1)).toBe(false);
+      expect(stats.stats(1)).toEqual({ n: 0 });
+    }
+  });
+
   it("ignores non-finite closes and gives no z or percentile for a non-finite value", () => {
     const stats = new RollingSpreadStats(5);
     expect(stats.add(T0, Number.NaN)).toBe(false);

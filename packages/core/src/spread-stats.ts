@@ -85,6 +85,9 @@ export class RollingSpreadStats {
    */
   add(openTimeMs: number, close: number): boolean {
     if (!Number.isFinite(openTimeMs) || !Number.isFinite(close)) return false;
+    // A window of no length (days ≤ 0 or not a number) holds nothing: every stats() is { n: 0 }.
+    if (!(this.days > 0 && this.candleMs > 0 && Number.isFinite(this.days * this.candleMs)))
+      return false;
     const latest = this.times[this.times.length - 1];
     if (latest === undefined || this.size === 0 || openTimeMs > latest) {
       this.append(openTimeMs, close);
