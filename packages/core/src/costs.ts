@@ -1,0 +1,129 @@
+import { formatNumber } from "./decimals.ts";
+import type { CmeContractKey } from "./lot.ts";
+
+/** ₹1 crore: Indian statutory charges are published per crore (or per lakh) of turnover. */
+export const CRORE = 10_000_000;
+
+/**
+ * Every rate the round trip is costed with; the api makes them configuration. Fractions are
+ * fractions (0.0001 is 0.01 %), money is per order or per contract side.
+ */
+export interface CostRates {
+  /** MCX brokerage per executed order, ₹ (flat-fee discount brokers: ₹20). */
+  mcxBrokeragePerOrder: number;
+  /** Commodity Transaction Tax on the sell side's turnover (non-agri futures: 0.01 %). */
+  cttSellRate: number;
+  /** MCX exchange transaction charge, ₹ per crore of turnover, both sides. */
+  mcxExchangePerCrore: number;
+  /** SEBI turnover fee, ₹ per crore of turnover, both sides. */
+  sebiPerCrore: number;
+  /** Stamp duty on the buy side's turnover (commodity futures: 0.002 %). */
+  stampDutyBuyRate: number;
+  /** GST on brokerage + exchange charges + SEBI fee. */
+  gstRate: number;
+  /** CME commission + exchange fee + NFA fee per contract per side, USD. */
+  cmePerContractPerSideUsd: Record<CmeContractKey, number>;
+}
+
+/**
+ * Defaults as published at the time of writing (November 2026) — check the current circulars
+ * and your brokers' schedules before trading on them:
+ * - brokerage ₹20 per order: the flat fee of Indian discount brokers (Zerodha, Upstox, …).
+ * - CTT 0.01 % sell side on non-agricultural commodity futures (Finance Act 2013, unchanged).
+ * - MCX transaction charge ₹2.10 per lakh of turnover = ₹210 per crore for futures, MCX's
+ *   "true to label" circular effective 1 October 2024 (it replaced the slab structure).
+ * - SEBI turnover fee ₹10 per crore; stamp duty 0.002 % of the buy side (Indian Stamp Act
+ *   as amended from 1 July 2020); GST 18 % on brokerage, exchange and SEBI charges.
+ * - CME: Interactive Brokers' cost-plus schedule for ≤ 1,000 contracts a month — commission
+ *   $0.85 per contract ($0.25 for the E-micro MGC, SIL, MCL) + the Globex non-member exchange
+ *   fee IBKR passes on (GC/SI/HG/NG $1.60, CL $1.50, MGC $0.75, SIL $1.00, MHG $0.60,
+ *   QG $0.50, MCL $0.50) + NFA $0.02, per side.
+ */
+export function defaultCostRates(): CostRates {
+  return {
+    mcxBrokeragePerOrder: 20,
+    cttSellRate: 0.0001,
+    mcxExchangePerCrore: 210,
+    sebiPerCrore: 10,
+    stampDutyBuyRate: 0.00002,
+    gstRate: 0.18,
+    cmePerContractPerSideUsd: {
+      GC: 2.47,
+      MGC: 1.02,
+      SI: 2.47,
+      SIL: 1.27,
+      HG: 2.47,
+      MHG: 1.47,
+      NG: 2.47,
+      QG: 1.37,
+      CL: 2.37,
+      MCL: 0.77,
+    },
+  };
+}
+
+/** Each cost line of a round trip in ₹, for the hover/tap tooltip. */
+export interface CostBreakdown {
+  /** Turnover of both MCX orders (buy + sell at the same price), ₹. */
+  mcxTurnover: number;
+  brokerage: number;
+  exchange: number;
+  sebi: number;
+  ctt: number;
+  stampDuty: number;
+  gst: number;
+  /** CME commission and fees of both sides, converted at USDINR. */
+  cme: number;
+  /** The same in USD. */
+  cmeUsd: number;
+}
+
+/**
+ * The cost of opening and closing one MCX position of `units` quote units at `price` (₹ per
+ * unit) and `contracts` CME contracts, at today's prices: the exit is costed at the entry price,
+ * since the exit price is unknown when the trade is weighed. An MCX round trip is one buy and
+ * one sell whichever way the spread is traded, so CTT and stamp duty each apply once. Lines
+ * are unrounded; `roundPaise` is for the end.
+ */
+export function roundTripCosts(
+  price: number,
+  units: number,
+  contract: CmeContractKey,
+  contracts: number,
+  usdinr: number,
+  rates: CostRates,
+): CostBreakdown {
+  // Turnover is a size: a negative price (crude, April 2020) still costs.
+  const side = Math.abs(price * units);
+  const mcxTurnover = 2 * side;
+  const brokerage = 2 * rates.mcxBrokeragePerOrder;
+  const exchange = (mcxTurnover * rates.mcxExchangePerCrore) / CRORE;
+  const sebi = (mcxTurnover * rates.sebiPerCrore) / CRORE;
+  const cmeUsd = 2 * Math.abs(contracts) * rates.cmePerContractPerSideUsd[contract];
+  return {
+    mcxTurnover,
+    brokerage,
+    exchange,
+    sebi,
+    ctt: side * rates.cttSellRate,
+    stampDuty: side * rates.stampDutyBuyRate,
+    gst: (brokerage + exchange + sebi) * rates.gstRate,
+    cme: cmeUsd * usdinr,
+    cmeUsd,
+  };
+}
+
+/** The sum of a breakdown's charges (turnover and the USD figure are not charges). */
+export function totalCosts(b: CostBreakdown): number {
+  return b.brokerage + b.exchange + b.sebi + b.ctt + b.stampDuty + b.gst + b.cme;
+}
+
+/** Rounded half away from zero on the shortest decimal form (as formatNumber shows it). */
+export function roundTo(value: number, decimals: number): number {
+  return Number.isFinite(value) ? Number(formatNumber(value, decimals)) : value;
+}
+
+/** Rounded to paise: the one rounding of every rupee figure, at the end. */
+export function roundPaise(value: number): number {
+  return roundTo(value, 2);
+}
