@@ -62,6 +62,9 @@ export async function startServer({
     minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
     pingIntervalMs: SSE_PING_INTERVAL_MS,
     reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
+    limitPerAddress: config.streamLimitPerAddress,
+    trustedProxies: config.trustedProxies,
+    blockedDropAfterMs: config.streamBlockedDropMs,
   });
   const server = createServer(createAppHandler(services, webDist, snapshots));
   // Long-lived SSE responses must not be cut by Node's default request timeout.
