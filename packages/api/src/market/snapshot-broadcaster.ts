@@ -195,7 +195,11 @@ export class SnapshotBroadcaster {
       "dropped a stream client that stopped reading",
     );
     this.remove(client);
-    client.res.destroy();
+    // A reset, not a FIN: a closed socket would keep its unsent snapshots in the kernel until the
+    // peer read them, which it will not.
+    const socket = client.res.socket;
+    if (socket) socket.resetAndDestroy();
+    else client.res.destroy();
   }
 
   private ping(): void {
