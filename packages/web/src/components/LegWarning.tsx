@@ -1,4 +1,4 @@
-import type { MouseEvent } from "react";
+import { type MouseEvent, useRef } from "react";
 import type { LegProblem } from "../market/legProblems.ts";
 import { Tooltip } from "./alerts/Tooltip.tsx";
 
@@ -7,6 +7,8 @@ import { Tooltip } from "./alerts/Tooltip.tsx";
  * tapping it shows why, one line per input at fault.
  */
 export function LegWarning({ problems }: { problems: LegProblem[] }) {
+  // Shown by a tap or click, the reason stays until focus moves on, whatever the pointer does.
+  const pinned = useRef(false);
   const first = problems[0];
   if (!first) return null;
   const reasons = problems.map((problem) => problem.text);
@@ -24,6 +26,13 @@ export function LegWarning({ problems }: { problems: LegProblem[] }) {
         <button
           type="button"
           {...tip}
+          onMouseLeave={() => {
+            if (!pinned.current) tip.onMouseLeave();
+          }}
+          onBlur={() => {
+            pinned.current = false;
+            tip.onBlur();
+          }}
           className="leg-warning"
           data-reason={first.kind}
           aria-label={`Not to be trusted now: ${reasons.join("; ")}`}
@@ -31,7 +40,8 @@ export function LegWarning({ problems }: { problems: LegProblem[] }) {
           // which opens the chart, is not triggered.
           onClick={(event: MouseEvent<HTMLButtonElement>) => {
             event.stopPropagation();
-            event.currentTarget.focus();
+            pinned.current = true;
+            event.currentTarget.focus({ preventScroll: true });
             tip.onFocus(event);
           }}
         >
