@@ -45,7 +45,12 @@ function problemOf(input: SpreadInput, context: FreshnessContext): LegProblem | 
   return undefined;
 }
 
-/** Every input of a spread row that is missing, crossed or stale, in the row's input order. */
+/** The badge names the worst: a missing input or a crossed book makes the spread unknowable. */
+const SEVERITY: Record<LegProblemKind, number> = { missing: 0, crossed: 1, stale: 2 };
+
+/** Every input of a spread row that is missing, crossed or stale, worst first, then in order. */
 export function legProblems(inputs: SpreadInput[], context: FreshnessContext): LegProblem[] {
-  return inputs.flatMap((input) => problemOf(input, context) ?? []);
+  return inputs
+    .flatMap((input) => problemOf(input, context) ?? [])
+    .sort((a, b) => SEVERITY[a.kind] - SEVERITY[b.kind]);
 }
