@@ -51,5 +51,12 @@ describe("dashboard replaying quotes from 2024", () => {
     expect(await suite.page.locator("tr[data-symbol='GC_BUY'] .leg-warning").textContent()).toBe(
       "stale",
     );
+    // The badge names the worst: NG_SELL's MCX bid is missing, which outweighs its old CME book.
+    expect(await suite.page.locator("tr[data-symbol='NG_SELL'] .leg-warning").textContent()).toBe(
+      "missing",
+    );
+    expect(await reason("NG_SELL")).toMatch(
+      /^Not to be trusted now: MCX NATURALGAS bid missing; CME NG ask is \d+ d old; USDINR is \d+ d old$/,
+    );
   });
 });
