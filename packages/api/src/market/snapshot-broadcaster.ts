@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "../http/client-address.ts";
-import { log } from "../log.ts";
+import { warnEvery } from "../log.ts";
 import type { MarketHub } from "./hub.ts";
 
 /** What a client over its stream limit is told to wait before trying again. */
@@ -190,7 +190,10 @@ export class SnapshotBroadcaster {
   }
 
   private drop(client: Client): void {
-    log.info(
+    // Once a minute at most: a crowd of non-readers must not flood the log either.
+    warnEvery(
+      "stream-client-dropped",
+      60_000,
       { address: client.address, blockedForMs: this.options.blockedDropAfterMs },
       "dropped a stream client that stopped reading",
     );
