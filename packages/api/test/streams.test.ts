@@ -24,9 +24,14 @@ interface Stream {
 }
 
 /** Opens `market.onSnapshot` from `localAddress`, reading whatever comes, until the test ends. */
-function openStream(url: string, localAddress = "127.0.0.1"): Promise<Stream> {
+function openStream(
+  url: string,
+  localAddress = "127.0.0.1",
+  headers: Record<string, string> = {},
+): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const request = get(`${url}${STREAM_PATH}`, { agent: false, localAddress }, (res) => {
+    const options = { agent: false, localAddress, headers };
+    const request = get(`${url}${STREAM_PATH}`, options, (res) => {
       let received = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
@@ -129,6 +134,28 @@ describe("live streams per client address", () => {
     const { url } = server;
     const streams = await Promise.all(Array.from({ length: 30 }, () => openStream(url)));
     expect(streams.map((s) => s.status)).toEqual(Array(30).fill(200));
+  });
+});
+
+describe("the client address behind a reverse proxy", () => {
+  const via = (client: string) => ({ "x-forwarded-for": client });
+
+  it("is the X-Forwarded-For entry the trusted proxy appended", async () => {
+    server = await startTestServer({
+      feed: manualFeed(),
+      env: { STREAM_LIMIT_PER_ADDRESS: "1", TRUST_PROXY: "1" },
+    });
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.7"))).status).toBe(200);
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.8"))).status).toBe(200);
+    // A client cannot escape its limit by writing its own entry further left.
+    const forged = via("198.51.100.1, 203.0.113.7");
+    expect((await openStream(server.url, "127.0.0.1", forged)).status).toBe(429);
+  });
+
+  it("is the socket's address when no proxy is trusted, whatever the header says", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: { STREAM_LIMIT_PER_ADDRESS: "1" } });
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.7"))).status).toBe(200);
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.8"))).status).toBe(429);
   });
 });
 
