@@ -4,6 +4,7 @@
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
+//   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.
@@ -101,6 +102,8 @@ section("chart data over a year of 1-minute candles");
 await tsx("bench/chart-data.bench.ts");
 section("quote → SSE client latency");
 await tsx("bench/sse.bench.ts");
+section("50 stream clients that never read, 5 minutes");
+await tsx("bench/slow-clients.bench.ts");
 section("web JS size (fresh build)");
 if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   webSize();
@@ -139,6 +142,12 @@ for (const r of results) {
     console.log(
       `SSE ${String(r.subscribers).padStart(5)} subs       p50 ${fmt(r.p50Ms, 1)} ms, p99 ${fmt(r.p99Ms, 1)} ms, RSS ${fmt(r.peakRssMb, 1)} MB` +
         (r.subscribers === 1000 ? " (goal p99 ≤ 50 ms, RSS ≤ 150 MB)" : ""),
+    );
+  if (r.bench === "slow-clients")
+    console.log(
+      `slow clients t=${String(r.atSeconds).padStart(3)} s  ${r.clients} never reading: RSS ${fmt(r.rssMb, 1)} MB, ` +
+        `streams held ${r.serverStreams}, kernel: unsent ${fmt(r.serverSendQ / 2 ** 20, 1)} MB, ` +
+        `unread ${fmt(r.clientRecvQ / 2 ** 20, 1)} MB, machine TCP ${fmt(r.tcpMemBytes / 2 ** 20, 1)} MB`,
     );
   if (r.bench === "web")
     console.log(

@@ -21,8 +21,14 @@ export type ServerReply = { type: "ready"; url: string } | ({ type: "stats" } & 
 
 const send = (reply: ServerReply) => process.send?.(reply);
 
-// The bench owns the data directory, so a second start finds the first one's history.
-const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", DATA_DIR: process.env.DATA_DIR });
+// The bench owns the data directory, so a second start finds the first one's history. Every
+// client comes from 127.0.0.1: the benches measure fan-out, not the per-address stream limit.
+const config = loadConfig({
+  HOST: "127.0.0.1",
+  PORT: "0",
+  DATA_DIR: process.env.DATA_DIR,
+  STREAM_LIMIT_PER_ADDRESS: "0",
+});
 const feed = createSimulatorFeed({
   duties: dutiesFrom(config),
   seed: 7,

@@ -88,6 +88,10 @@ const envSchema = z
       .int("must be a whole number ≥ 0 (0 = no limit)")
       .min(0, "must be a whole number ≥ 0 (0 = no limit)")
       .default(20),
+    STREAM_BLOCKED_DROP_SECONDS: z.coerce
+      .number({ error: "must be a number of seconds > 0" })
+      .positive("must be a number of seconds > 0")
+      .default(30),
     ...dutyShape,
   })
   .superRefine((env, ctx) => {
@@ -138,6 +142,8 @@ export interface Config {
   trustedProxies: number;
   /** Live streams one client address may hold; 0 = no limit. */
   streamLimitPerAddress: number;
+  /** A live stream whose client has not read for this long is dropped. */
+  streamBlockedDropMs: number;
 }
 
 /** Kite Connect app credentials and endpoints; the day's access token lives in DATA_DIR. */
@@ -212,6 +218,7 @@ function toConfig(env: Env): Config {
     marketDataConfig: env.MARKET_DATA_CONFIG,
     trustedProxies: env.TRUST_PROXY,
     streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,
+    streamBlockedDropMs: env.STREAM_BLOCKED_DROP_SECONDS * 1000,
     kite: {
       apiKey: env.KITE_API_KEY,
       apiSecret: env.KITE_API_SECRET,

@@ -63,6 +63,9 @@ export async function startServer({
     minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
     pingIntervalMs: SSE_PING_INTERVAL_MS,
     reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
+    limitPerAddress: config.streamLimitPerAddress,
+    trustedProxies: config.trustedProxies,
+    blockedDropAfterMs: config.streamBlockedDropMs,
   });
   const app = createApp({
     services,

@@ -135,12 +135,16 @@ describe("admin panel", () => {
     await asked;
     await suite.page.getByText("User deleted successfully", { exact: true }).waitFor();
     await leaverPage.waitForURL(`${suite.app.url}/login`, { timeout: HEARTBEAT_MS + 5_000 });
-    await leaverPage.getByText("Your account has been deleted.", { exact: true }).waitFor();
+    const said = leaverPage.getByText("Your account has been deleted.", { exact: true });
+    await said.waitFor();
+    expect(new URL(leaverPage.url()).pathname).toBe("/login");
+    expect(await said.count()).toBe(1);
     await leaverPage.context().close();
   });
 
   it("goes back to the dashboard", async () => {
     await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
     await suite.page.waitForURL(`${suite.app.url}/`);
+    expect(await suite.page.locator("h1").textContent()).toBe("Commodity Prices Dashboard");
   });
 });

@@ -32,10 +32,16 @@ describe("dashboard while the live stream is down", () => {
       before,
       WAIT,
     );
+    expect(await spreadTexts(suite.page)).not.toEqual(before);
+    // Polling, not the stream, moved them.
+    expect(await suite.page.locator("[data-stream]").getAttribute("data-stream")).toBe(
+      "interrupted",
+    );
   });
 
   it("goes live again once the stream is back", async () => {
     await suite.page.unroute(STREAM);
     await suite.page.locator("[data-stream='live']").waitFor(WAIT);
+    expect(await suite.page.getByRole("status").textContent()).toBe("Live");
   });
 });

@@ -82,6 +82,23 @@ export function freshFixture(env?: Record<string, string>): StartOptions {
   return { feed: "replay", replayCsv: fixtureCsv(Date.now() + 60_000), env };
 }
 
+/**
+ * The fresh fixture with MCX GOLD's book crossed (bid 75995 above ask 75990), as a feed that kept
+ * an old side would leave it.
+ */
+export function crossedGoldFixture(): StartOptions {
+  const end = Date.now() + 60_000;
+  const lines = QUOTES.map(([source, key, bid, ask, price], i) => {
+    const ts = end - (QUOTES.length - 1 - i);
+    const shownBid = key === "GOLD" ? CROSSED_GOLD.bid : bid;
+    return [ts, source, key, cell(shownBid), cell(ask), cell(price)].join(",");
+  });
+  return { feed: "replay", replayCsv: ["ts,source,key,bid,ask,price", ...lines, ""].join("\n") };
+}
+
+/** MCX GOLD's crossed book in crossedGoldFixture. */
+export const CROSSED_GOLD = { bid: 75995, ask: 75990 } as const;
+
 /** The same quotes with ISO timestamps from March 2024: every price is long stale. */
 export function oldFixtureCsv(): string {
   const start = Date.parse("2024-03-15T09:30:00Z");

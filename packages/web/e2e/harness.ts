@@ -38,6 +38,13 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+export interface RestartableApp extends RunningApp {
+  /** Stops the server process, keeping its data directory: the page now finds nobody there. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data directory (same users, sessions and secret). */
+  restart(): Promise<void>;
+}
+
 /** The server's environment without what vitest sets for itself, so the app runs as users run it. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -51,7 +58,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
  * Starts the real server (the api package's start script) on an ephemeral port with a fresh
  * data directory, serving the web build that `pnpm test` made beforehand.
  */
-export async function startApp(options: StartOptions): Promise<RunningApp> {
+export async function startApp(options: StartOptions): Promise<RestartableApp> {
   if (!existsSync(WEB_DIST)) {
     throw new Error("packages/web/dist is missing: run `pnpm build` before the e2e tests");
   }
@@ -71,17 +78,19 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     env.REPLAY_SPEED = String(options.replaySpeed ?? 0);
     await writeFile(env.REPLAY_FILE, options.replayCsv);
   }
-  // Its own process group, so stop() reaches pnpm, tsx and node alike.
-  const child = spawn("pnpm", ["--filter", "@spreadwatch/api", "start"], {
-    cwd: REPO_ROOT,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  let child = spawnServer(env);
   try {
     const url = await waitForListening(child);
     return {
       url,
+      async halt() {
+        await stopProcessGroup(child);
+      },
+      async restart() {
+        await stopProcessGroup(child);
+        child = spawnServer({ ...env, PORT: new URL(url).port });
+        await waitForListening(child);
+      },
       async stop() {
         await stopProcessGroup(child);
         await rm(root, { recursive: true, force: true });
@@ -92,6 +101,16 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** `pnpm start` in its own process group, so stopping it reaches pnpm, tsx and node alike. */
+function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn("pnpm", ["--filter", "@spreadwatch/api", "start"], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function waitForListening(child: ChildProcess): Promise<string> {
@@ -172,6 +191,8 @@ export interface PageOptions {
   width?: number;
   height?: number;
   colorScheme?: "light" | "dark";
+  /** A touch screen: taps instead of hovers. */
+  hasTouch?: boolean;
 }
 
 /** A fresh browser context (no shared cookies or storage) with one page. */
@@ -179,6 +200,7 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? "light",
+    hasTouch: options.hasTouch ?? false,
   });
   return context.newPage();
 }

@@ -24,6 +24,8 @@ describe("signed out", () => {
     release();
     await suite.page.waitForURL(`${suite.app.url}/login`);
     await suite.page.unroute(procedure("auth.status"));
+    expect(await suite.page.getByText("Loading...", { exact: true }).count()).toBe(0);
+    expect(await loginButton().count()).toBe(1);
   });
 
   it("sends every guarded route to /login", async () => {

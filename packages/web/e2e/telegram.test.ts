@@ -136,6 +136,8 @@ describe("Telegram on the profile", () => {
     await asked;
     await text("Failed to disconnect Telegram").waitFor();
     await suite.page.unroute(procedure("telegram.disconnect"));
+    // Still connected: the button to disconnect is still there.
+    expect(await button("Disconnect Telegram").count()).toBe(1);
   });
 
   it("disconnects after confirming", async () => {
@@ -145,12 +147,15 @@ describe("Telegram on the profile", () => {
     await text("Telegram disconnected successfully").waitFor();
     await button("Setup Telegram Notifications").waitFor();
     await section().locator("[data-telegram='disconnected']").waitFor();
+    expect(await button("Disconnect Telegram").count()).toBe(0);
   });
 
   it("says so when the status cannot be checked", async () => {
     await suite.page.route(procedure("telegram.status"), (route) => route.abort());
     await suite.page.reload();
-    await text("Failed to check Telegram status. Please try again.").waitFor({ timeout: 30_000 });
+    const failed = text("Failed to check Telegram status. Please try again.");
+    await failed.waitFor({ timeout: 30_000 });
     await suite.page.unroute(procedure("telegram.status"));
+    expect(await failed.count()).toBe(1);
   });
 });

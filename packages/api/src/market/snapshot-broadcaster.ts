@@ -1,13 +1,21 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { clientAddress } from "../http/client-address.ts";
+import { warnEvery } from "../log.ts";
 import type { MarketHub } from "./hub.ts";
+
+/** What a client over its stream limit is told to wait before trying again. */
+const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
 
 interface Client {
   res: ServerResponse;
+  address: string;
   /** Hub version of the last snapshot this client was sent. */
   sentVersion: number;
   lastSentAt: number;
   /** The socket's buffer is full: skip it until it drains, then send only the latest state. */
   blocked: boolean;
+  /** Cuts the stream if the socket is still blocked when it fires; cleared on drain. */
+  dropTimer: NodeJS.Timeout | undefined;
 }
 
 export interface BroadcasterOptions {
@@ -16,6 +24,16 @@ export interface BroadcasterOptions {
   pingIntervalMs: number;
   /** Told to the client on connect: reconnect when nothing (not even a ping) came this long. */
   reconnectAfterInactivityMs: number;
+  /** Live streams one client address may hold; 0 = no limit. */
+  limitPerAddress: number;
+  /** Reverse proxies whose X-Forwarded-For entries are believed (see clientAddress). */
+  trustedProxies: number;
+  /**
+   * A client whose socket stays blocked (nothing drained) this long is dropped: it is not
+   * reading, and the kernel would otherwise hold its unread snapshots. A browser that was
+   * merely asleep reconnects and gets the latest state.
+   */
+  blockedDropAfterMs: number;
 }
 
 /** The tRPC SSE wire format that httpSubscriptionLink reads. */
@@ -34,6 +52,7 @@ const frame = {
  */
 export class SnapshotBroadcaster {
   private readonly clients = new Set<Client>();
+  private readonly streamsByAddress = new Map<string, number>();
   private version = 0;
   private cached: { version: number; text: string } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -65,6 +84,11 @@ export class SnapshotBroadcaster {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
+    const address = clientAddress(req, this.options.trustedProxies);
+    if (this.atLimit(address)) {
+      refuseOverLimit(res, this.options.limitPerAddress);
+      return;
+    }
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-cache, no-transform",
@@ -76,13 +100,33 @@ export class SnapshotBroadcaster {
     );
     const client: Client = {
       res,
+      address,
       sentVersion: -1,
       lastSentAt: Number.NEGATIVE_INFINITY,
       blocked: false,
+      dropTimer: undefined,
     };
-    this.clients.add(client);
-    req.on("close", () => this.clients.delete(client));
+    this.add(client);
+    req.on("close", () => this.remove(client));
     this.send(client, performance.now());
+  }
+
+  private atLimit(address: string): boolean {
+    const limit = this.options.limitPerAddress;
+    return limit > 0 && (this.streamsByAddress.get(address) ?? 0) >= limit;
+  }
+
+  private add(client: Client): void {
+    this.clients.add(client);
+    this.streamsByAddress.set(client.address, (this.streamsByAddress.get(client.address) ?? 0) + 1);
+  }
+
+  private remove(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    clearTimeout(client.dropTimer);
+    const left = (this.streamsByAddress.get(client.address) ?? 1) - 1;
+    if (left > 0) this.streamsByAddress.set(client.address, left);
+    else this.streamsByAddress.delete(client.address);
   }
 
   /** Ends every stream (the browsers reconnect to the next server) and stops listening. */
@@ -90,8 +134,12 @@ export class SnapshotBroadcaster {
     this.unsubscribe();
     clearInterval(this.pinger);
     clearTimeout(this.timer);
-    for (const client of this.clients) client.res.end();
+    for (const client of this.clients) {
+      clearTimeout(client.dropTimer);
+      client.res.end();
+    }
     this.clients.clear();
+    this.streamsByAddress.clear();
   }
 
   private currentText(): string {
@@ -125,16 +173,55 @@ export class SnapshotBroadcaster {
   private send(client: Client, now: number): void {
     client.sentVersion = this.version;
     client.lastSentAt = now;
-    if (!client.res.write(this.currentText())) {
-      client.blocked = true;
-      client.res.once("drain", () => {
-        client.blocked = false;
-        this.flush();
-      });
-    }
+    if (!client.res.write(this.currentText())) this.block(client);
+  }
+
+  /** Waits for the socket to drain; drops the client if it does not within the window. */
+  private block(client: Client): void {
+    client.blocked = true;
+    client.dropTimer = setTimeout(() => this.drop(client), this.options.blockedDropAfterMs);
+    client.dropTimer.unref();
+    client.res.once("drain", () => {
+      clearTimeout(client.dropTimer);
+      client.dropTimer = undefined;
+      client.blocked = false;
+      this.flush();
+    });
+  }
+
+  private drop(client: Client): void {
+    // Once a minute at most: a crowd of non-readers must not flood the log either.
+    warnEvery(
+      "stream-client-dropped",
+      60_000,
+      { address: client.address, blockedForMs: this.options.blockedDropAfterMs },
+      "dropped a stream client that stopped reading",
+    );
+    this.remove(client);
+    // A reset, not a FIN: a closed socket would keep its unsent snapshots in the kernel until the
+    // peer read them, which it will not.
+    const socket = client.res.socket;
+    if (socket) socket.resetAndDestroy();
+    else client.res.destroy();
   }
 
   private ping(): void {
-    for (const client of this.clients) if (!client.blocked) client.res.write(frame.ping);
+    for (const client of this.clients) {
+      if (!client.blocked && !client.res.write(frame.ping)) this.block(client);
+    }
   }
+}
+
+/** 429 with a JSON body, as every other error of the API (DESIGN §3). */
+function refuseOverLimit(res: ServerResponse, limit: number): void {
+  const body = JSON.stringify({
+    error: `Too many live streams from this address (at most ${limit}); close one and try again.`,
+  });
+  res.writeHead(429, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "retry-after": String(STREAM_LIMIT_RETRY_AFTER_SECONDS),
+    "cache-control": "no-store",
+  });
+  res.end(body);
 }

@@ -1,5 +1,8 @@
 import type { IndexSpreadRow, Prices } from "@spreadwatch/core";
+import type { FreshnessContext } from "../market/freshness.ts";
 import { indexSpreadInputs, inputMarks } from "../market/inputMarks.ts";
+import { legProblems } from "../market/legProblems.ts";
+import { LegWarning } from "./LegWarning.tsx";
 import { Panel } from "./Panel.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
@@ -7,8 +10,16 @@ import { SpreadValue } from "./SpreadValue.tsx";
 const DECIMALS = 2;
 
 /** Spec §2 "Index Spread table": GIFT NIFTY − NIFTY 50. */
-export function IndexSpreadTable({ row, prices }: { row: IndexSpreadRow; prices: Prices }) {
-  const marks = inputMarks(indexSpreadInputs(prices));
+interface IndexSpreadTableProps {
+  row: IndexSpreadRow;
+  prices: Prices;
+  freshness: FreshnessContext;
+}
+
+export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTableProps) {
+  const inputs = indexSpreadInputs(prices);
+  const marks = inputMarks(inputs);
+  const problems = legProblems(inputs, freshness);
   return (
     <Panel title="Index Spread">
       <table className="data-table" aria-label="Index Spread">
@@ -27,9 +38,15 @@ export function IndexSpreadTable({ row, prices }: { row: IndexSpreadRow; prices:
           </tr>
         </thead>
         <tbody>
-          <tr data-symbol="NIFTY" data-delayed={marks.delayed !== undefined || undefined}>
+          <tr
+            data-symbol="NIFTY"
+            data-delayed={marks.delayed !== undefined || undefined}
+            data-greyed={problems.length > 0 || undefined}
+            className={problems.length > 0 ? "row--greyed" : undefined}
+          >
             <th scope="row" className="symbol">
               NIFTY
+              <LegWarning problems={problems} />
             </th>
             <SpreadValue value={row.spread} decimals={DECIMALS} marks={marks} />
             <PriceCell col="future" value={row.future} decimals={DECIMALS} />

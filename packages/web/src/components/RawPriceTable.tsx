@@ -3,20 +3,13 @@ import {
   formatIstTimestamp,
   formatNumber,
   instrument,
-  isStale,
   type Prices,
   rawPriceDecimals,
   SPREAD_TABLE_GROUPS,
 } from "@spreadwatch/core";
 import type { FeedHealthQuery } from "../hooks/useFeedHealth.ts";
-import { useNow } from "../hooks/useNow.ts";
-import {
-  isCut,
-  type ProviderHealth,
-  providerLabel,
-  providersByKey,
-  STATE_TEXT,
-} from "../market/feedHealth.ts";
+import { providerLabel, STATE_TEXT } from "../market/feedHealth.ts";
+import { type FreshnessContext, freshness, isCrossed } from "../market/freshness.ts";
 import { Panel } from "./Panel.tsx";
 import { SourceLine } from "./SourceLine.tsx";
 
@@ -47,22 +40,34 @@ const LAST_ONLY_TITLE =
 /** Why a row is stale: its provider cannot update it, or its quote is older than 10 s. */
 function staleness(
   book: BookEntry | undefined,
-  provider: ProviderHealth | undefined,
-  now: number,
+  key: string,
+  context: FreshnessContext,
 ): string | undefined {
-  if (provider && isCut(provider.state, book?.delayed === true)) {
-    return `${providerLabel(provider.name)} is ${STATE_TEXT[provider.state]}: this price is not being updated.`;
+  const fresh = freshness(book, context.providers.get(key), context.now);
+  if (fresh.kind === "cut") {
+    const { name, state } = fresh.provider;
+    return `${providerLabel(name)} is ${STATE_TEXT[state]}: this price is not being updated.`;
   }
-  // A delayed source's timestamps are old by design; its provider's state says whether it flows.
-  if (book?.delayed) return undefined;
-  if (isStale(book?.timestamp, now)) return "No update for more than 10 seconds.";
+  if (fresh.kind === "old") return "No update for more than 10 seconds.";
   return undefined;
+}
+
+/** "Crossed book: bid 72155.00 > ask 72140.00 …", or undefined for a sound book. */
+function crossedTitle(book: BookEntry | undefined, decimals: number): string | undefined {
+  if (!isCrossed(book)) return undefined;
+  const bid = formatNumber(book.bid, decimals);
+  const ask = formatNumber(book.ask, decimals);
+  return `Crossed book: bid ${bid} > ask ${ask}. One side is wrong, so no spread is computed from it.`;
 }
 
 interface RawPriceTableProps {
   prices: Prices;
-  /** The server's feed health, for the source line and for rows whose provider is down. */
+  /** The server's feed health, for the source line. */
   health?: FeedHealthQuery;
+  /** The time and each key's provider, for rows that are old or whose provider is down. */
+  freshness: FreshnessContext;
+  /** The server cannot be reached: the source line must not claim anything is live. */
+  unreachable?: boolean;
 }
 
 /**
@@ -70,9 +75,7 @@ interface RawPriceTableProps {
  * its quote is more than 10 s old or its provider is down; delayed and last-only prices are
  * tagged.
  */
-export function RawPriceTable({ prices, health }: RawPriceTableProps) {
-  const now = useNow();
-  const byKey = providersByKey(health?.data?.providers);
+export function RawPriceTable({ prices, health, freshness, unreachable }: RawPriceTableProps) {
   return (
     <Panel
       title="Prices"
@@ -83,8 +86,9 @@ export function RawPriceTable({ prices, health }: RawPriceTableProps) {
             health={health.data}
             fetchedAt={health.dataUpdatedAt}
             failed={health.isError}
+            unreachable={unreachable === true}
             prices={prices}
-            now={now}
+            now={freshness.now}
           />
         )
       }
@@ -105,15 +109,17 @@ export function RawPriceTable({ prices, health }: RawPriceTableProps) {
         </thead>
         <tbody>
           {rawRows(prices).map(({ source, key, name, book }) => {
-            const staleWhy = staleness(book, byKey.get(key), now);
+            const staleWhy = staleness(book, key, freshness);
             const stale = staleWhy !== undefined;
             const decimals = rawPriceDecimals(source, key);
+            const crossed = crossedTitle(book, decimals);
             return (
               <tr
                 key={`${source}:${key}`}
                 data-key={`${source}:${key}`}
                 data-stale={stale}
-                className={stale ? "stale" : undefined}
+                data-crossed={crossed !== undefined || undefined}
+                className={stale || crossed ? "stale" : undefined}
               >
                 <th scope="row" className="symbol" title={name}>
                   <span className="venue">{source.toUpperCase()}</span> {key}
@@ -134,6 +140,11 @@ export function RawPriceTable({ prices, health }: RawPriceTableProps) {
                   {book?.lastOnly && (
                     <span className="price-tag" data-tag="last-only" title={LAST_ONLY_TITLE}>
                       last
+                    </span>
+                  )}
+                  {crossed && (
+                    <span className="stale-badge" data-tag="crossed" title={crossed}>
+                      crossed
                     </span>
                   )}
                   {stale && (

@@ -15,13 +15,29 @@ interface SourceLineProps {
   /** When `health` was fetched, on this browser's clock. */
   fetchedAt: number;
   failed: boolean;
+  /** The server is out of reach: whatever health said last, nothing is known to be live. */
+  unreachable: boolean;
   prices: Prices;
   now: number;
 }
 
 /** "Kite · live · 0 s ago  Yahoo · delayed · 3 s ago": where the prices below come from. */
-export function SourceLine({ health, fetchedAt, failed, prices, now }: SourceLineProps) {
+export function SourceLine({
+  health,
+  fetchedAt,
+  failed,
+  unreachable,
+  prices,
+  now,
+}: SourceLineProps) {
   const arrivals = useQuoteArrivals(prices);
+  if (unreachable) {
+    return (
+      <p className="source-line source-line--pending" data-state="unreachable">
+        Price sources: unknown, the server cannot be reached
+      </p>
+    );
+  }
   if (!health) {
     return (
       <p className="source-line source-line--pending">

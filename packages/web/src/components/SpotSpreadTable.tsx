@@ -1,13 +1,28 @@
 import { type Prices, type SpotSpreadRow, spreadDecimals } from "@spreadwatch/core";
+import type { FreshnessContext } from "../market/freshness.ts";
 import { inputMarks, spotSpreadInputs } from "../market/inputMarks.ts";
+import { type LegProblem, legProblems } from "../market/legProblems.ts";
+import { LegWarning } from "./LegWarning.tsx";
 import { Panel } from "./Panel.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
 
 const PRICE_DECIMALS = 2;
 
+interface SpotSpreadTableProps {
+  rows: SpotSpreadRow[];
+  prices: Prices;
+  freshness: FreshnessContext;
+}
+
+/** The spread cell's title when there is no spread: the crossed book, or the absent CME book. */
+function cannotComputeTitle(id: string, problems: LegProblem[]): string {
+  const crossed = problems.find((problem) => problem.kind === "crossed");
+  return `Cannot compute: ${crossed ? crossed.text : `no CME ${id} bid and ask`}`;
+}
+
 /** Spec §2 "Spot Spread table": CME future mid − spot, in USD. */
-export function SpotSpreadTable({ rows, prices }: { rows: SpotSpreadRow[]; prices: Prices }) {
+export function SpotSpreadTable({ rows, prices, freshness }: SpotSpreadTableProps) {
   return (
     <Panel title="Spot Spread">
       <table className="data-table" aria-label="Spot Spread">
@@ -27,7 +42,9 @@ export function SpotSpreadTable({ rows, prices }: { rows: SpotSpreadRow[]; price
         </thead>
         <tbody>
           {rows.map((row) => {
-            const marks = inputMarks(spotSpreadInputs(row.id, row.spotKey, prices));
+            const inputs = spotSpreadInputs(row.id, row.spotKey, prices);
+            const marks = inputMarks(inputs);
+            const problems = legProblems(inputs, freshness);
             return (
               <tr
                 key={row.id}
@@ -35,14 +52,17 @@ export function SpotSpreadTable({ rows, prices }: { rows: SpotSpreadRow[]; price
                 data-delayed={
                   (row.spread !== undefined && marks.delayed !== undefined) || undefined
                 }
+                data-greyed={problems.length > 0 || undefined}
+                className={problems.length > 0 ? "row--greyed" : undefined}
               >
                 <th scope="row" className="symbol">
                   {row.name}
+                  <LegWarning problems={problems} />
                 </th>
                 <SpreadValue
                   value={row.spread}
                   decimals={spreadDecimals(row.id)}
-                  missingTitle={`Cannot compute: no CME ${row.id} bid and ask`}
+                  missingTitle={cannotComputeTitle(row.id, problems)}
                   marks={marks}
                 />
                 <PriceCell col="future" value={row.future} decimals={PRICE_DECIMALS} />

@@ -5,6 +5,7 @@ import {
   SIDES,
   SPREAD_TABLE_GROUPS,
 } from "@spreadwatch/core";
+import type { FreshnessContext } from "../market/freshness.ts";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { Panel } from "./Panel.tsx";
 import { SpreadTableRow } from "./SpreadTableRow.tsx";
@@ -14,10 +15,11 @@ interface SpreadTableProps {
   calculations: Calculations;
   /** The Alerts column's bells; absent for users without alerts_enabled. */
   alerts?: RowAlerts;
+  freshness: FreshnessContext;
 }
 
 /** Spec §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
-export function SpreadTable({ prices, calculations, alerts }: SpreadTableProps) {
+export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
   return (
     <Panel title="Spread" className="panel--spread">
       <table className="data-table" aria-label="Spread">
@@ -52,6 +54,7 @@ export function SpreadTable({ prices, calculations, alerts }: SpreadTableProps) 
                   entry={calculations[symbol]}
                   prices={prices}
                   alerts={alerts}
+                  freshness={freshness}
                 />
               );
             })}

@@ -3,13 +3,21 @@ import { PRICE_POLL_MS } from "@spreadwatch/core";
 interface StreamStatusProps {
   live: boolean;
   interrupted: boolean;
+  unreachable: boolean;
 }
 
-/** A quiet dot while live; a plain sentence when prices arrive by polling instead. */
-export function StreamStatus({ live, interrupted }: StreamStatusProps) {
-  const state = live ? "live" : interrupted ? "interrupted" : "connecting";
+/** A quiet dot while live; a plain sentence when prices arrive by polling, or do not arrive. */
+export function StreamStatus({ live, interrupted, unreachable }: StreamStatusProps) {
+  const state = live
+    ? "live"
+    : unreachable
+      ? "offline"
+      : interrupted
+        ? "interrupted"
+        : "connecting";
   const text = {
     live: "Live",
+    offline: "Offline",
     interrupted: `Live stream interrupted — polling every ${PRICE_POLL_MS / 1000} s`,
     connecting: "Connecting…",
   }[state];

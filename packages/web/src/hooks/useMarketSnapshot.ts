@@ -10,6 +10,8 @@ export interface MarketSnapshotState {
   live: boolean;
   /** The stream failed (as opposed to still opening), which the UI owns up to. */
   interrupted: boolean;
+  /** Neither the stream nor polling gets through: the server is down or out of reach. */
+  unreachable: boolean;
 }
 
 /**
@@ -30,5 +32,8 @@ export function useMarketSnapshot(): MarketSnapshotState {
     refetchOnWindowFocus: !live,
   });
   const interrupted = !live && (stream.status === "error" || stream.error !== null);
-  return { snapshot: query.data, live, interrupted };
+  // A poll that failed (even one still being retried) while the stream is not connected: there
+  // is no way to the server right now. The error state holds until a poll or the stream succeeds.
+  const unreachable = !live && (query.isError || query.failureCount > 0);
+  return { snapshot: query.data, live, interrupted, unreachable };
 }

@@ -16,6 +16,7 @@ import { ChartOverlay } from "../components/chart/ChartOverlay.tsx";
 import { downloadCsv } from "../components/chart/downloadCsv.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
+import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useChartData } from "../hooks/useChartData.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
@@ -31,7 +32,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   const selection = useChartSelection();
   const { commodity, timeframe, kind } = selection;
   const chart = useChartData({ commodity, timeframe });
-  const { snapshot, live, interrupted } = useMarketSnapshot();
+  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
   const theme = useTheme();
   const plot = useRef<SpreadChartHandle>(null);
   const { shown, state } = chart;
@@ -68,8 +69,9 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
                 : undefined
             }
           />
-          <StreamStatus live={live} interrupted={interrupted} />
+          <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
+        {unreachable && <ServerUnreachable />}
         <ChartNotes symbol={commodity} />
         <section
           className="panel chart"

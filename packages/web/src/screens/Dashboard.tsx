@@ -10,6 +10,7 @@ import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts
 import { IndexSpreadTable } from "../components/IndexSpreadTable.tsx";
 import { OtherSessionsNotice } from "../components/OtherSessionsNotice.tsx";
 import { RawPriceTable } from "../components/RawPriceTable.tsx";
+import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/SpreadTable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
@@ -18,6 +19,8 @@ import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
+import { useNow } from "../hooks/useNow.ts";
+import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
 
 interface ModalTarget {
@@ -26,7 +29,7 @@ interface ModalTarget {
 }
 
 export function Dashboard({ user }: { user: SessionUser }) {
-  const { snapshot, live, interrupted } = useMarketSnapshot();
+  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
   const health = useFeedHealth();
   // Spec §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
   const alertsOn = user.alerts_enabled;
@@ -55,6 +58,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
         <AccountMenu user={user} />
       </AppHeader>
       <main className="dashboard">
+        {unreachable && <ServerUnreachable />}
         <OtherSessionsNotice />
         <div className="dashboard__toolbar">
           {alertsOn && (
@@ -68,11 +72,16 @@ export function Dashboard({ user }: { user: SessionUser }) {
               {sectionShown ? "Hide Alerts Section" : "Show Alerts Section"}
             </button>
           )}
-          <StreamStatus live={live} interrupted={interrupted} />
+          <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {alertsOn && sectionShown && <AlertsSection />}
         {snapshot ? (
-          <MarketTables snapshot={snapshot} alerts={rowAlerts} health={health} />
+          <MarketTables
+            snapshot={snapshot}
+            alerts={rowAlerts}
+            health={health}
+            unreachable={unreachable}
+          />
         ) : (
           <p className="loading">Loading prices…</p>
         )}
@@ -96,21 +105,38 @@ interface MarketTablesProps {
   snapshot: MarketSnapshot;
   alerts?: RowAlerts;
   health: FeedHealthQuery;
+  unreachable: boolean;
 }
 
-function MarketTables({ snapshot, alerts, health }: MarketTablesProps) {
+function MarketTables({ snapshot, alerts, health, unreachable }: MarketTablesProps) {
   const { prices, calculations } = snapshot;
+  // Ticks every second, so rows grey and un-grey as their inputs age without a new snapshot.
+  const now = useNow();
+  const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
+  const freshness = useMemo(() => ({ now, providers }), [now, providers]);
   const spotRows = spotSpreadRows(prices);
   const indexRow = indexSpreadRow(prices);
   return (
     <div className="dashboard__grid">
       <div className="dashboard__main">
-        <SpreadTable prices={prices} calculations={calculations} alerts={alerts} />
+        <SpreadTable
+          prices={prices}
+          calculations={calculations}
+          alerts={alerts}
+          freshness={freshness}
+        />
       </div>
       <div className="dashboard__side">
-        {spotRows.length > 0 && <SpotSpreadTable rows={spotRows} prices={prices} />}
-        {indexRow && <IndexSpreadTable row={indexRow} prices={prices} />}
-        <RawPriceTable prices={prices} health={health} />
+        {spotRows.length > 0 && (
+          <SpotSpreadTable rows={spotRows} prices={prices} freshness={freshness} />
+        )}
+        {indexRow && <IndexSpreadTable row={indexRow} prices={prices} freshness={freshness} />}
+        <RawPriceTable
+          prices={prices}
+          health={health}
+          freshness={freshness}
+          unreachable={unreachable}
+        />
       </div>
     </div>
   );

@@ -1,0 +1,196 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { get, type IncomingMessage } from "node:http";
+import type { Readable, Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { eventually, until } from "./fakes/wait.ts";
+import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+const STREAM_PATH = "/api/trpc/market.onSnapshot";
+const OTHER_ADDRESS = "127.0.0.2";
+
+let server: TestServer | undefined;
+const open: Array<{ destroy(): void }> = [];
+afterEach(async () => {
+  for (const stream of open.splice(0)) stream.destroy();
+  await server?.stop();
+  server = undefined;
+});
+
+interface Stream {
+  status: number;
+  headers: IncomingMessage["headers"];
+  /** Everything received so far (a 429's JSON body, or the SSE frames). */
+  text(): string;
+}
+
+/** Opens `market.onSnapshot` from `localAddress`, reading whatever comes, until the test ends. */
+function openStream(
+  url: string,
+  localAddress = "127.0.0.1",
+  headers: Record<string, string> = {},
+): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const options = { agent: false, localAddress, headers };
+    const request = get(`${url}${STREAM_PATH}`, options, (res) => {
+      let received = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        received += chunk;
+      });
+      res.on("error", () => {});
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => received });
+    });
+    request.on("error", reject);
+    open.push(request);
+  });
+}
+
+/**
+ * A stream client that reads the first bytes and then never again. Node cannot shrink a socket's
+ * buffers, so this is Python: a small receive buffer and segment size keep what the kernel
+ * absorbs for it small (on loopback it would otherwise take megabytes before the server's writes
+ * back up). Writing a line to its stdin makes it read to the end and print "ended".
+ */
+function openNonReadingStream(url: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
+  const { hostname, port } = new URL(url);
+  const script = `
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+s.connect(("${hostname}", ${port}))
+s.sendall(b"GET ${STREAM_PATH} HTTP/1.1\\r\\nHost: ${hostname}\\r\\n\\r\\n")
+s.recv(64)
+print("reading stopped", flush=True)
+sys.stdin.readline()
+try:
+    while s.recv(65536):
+        pass
+except ConnectionResetError:
+    pass
+print("ended", flush=True)
+`;
+  const child = spawn("python3", ["-c", script], { stdio: ["pipe", "pipe", "inherit"] });
+  open.push({ destroy: () => child.kill() });
+  child.stdout.setEncoding("utf8");
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.stdout.once("data", () => resolve(child));
+  });
+}
+
+/** Quotes that change every time, so every snapshot the server may send is a new one. */
+function pumpQuotes(feed: ReturnType<typeof manualFeed>): () => void {
+  let tick = 0;
+  const timer = setInterval(() => {
+    tick++;
+    feed.push({
+      source: "cme",
+      key: "GC",
+      bid: 2650 + tick / 100,
+      ask: 2651 + tick / 100,
+      ts: tick,
+    });
+    feed.push({ source: "mcx", key: "GOLD", bid: 72_100 + tick, ask: 72_120 + tick, ts: tick });
+    feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
+  }, 5);
+  return () => clearInterval(timer);
+}
+
+describe("live streams per client address", () => {
+  it("refuses the 21st stream from one address with a 429, while another address connects", async () => {
+    server = await startTestServer({ feed: manualFeed() });
+    const { url } = server;
+    const streams = await Promise.all(Array.from({ length: 20 }, () => openStream(url)));
+    expect(streams.map((s) => s.status)).toEqual(Array(20).fill(200));
+
+    const refused = await openStream(server.url);
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
+    expect(refused.headers["content-type"]).toMatch(/^application\/json/);
+    await until(() => refused.text().endsWith("}"), "the 429 body");
+    expect(JSON.parse(refused.text())).toEqual({ error: expect.stringMatching(/too many/i) });
+
+    const other = await openStream(server.url, OTHER_ADDRESS);
+    expect(other.status).toBe(200);
+  });
+
+  it("frees a slot when a stream closes", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: { STREAM_LIMIT_PER_ADDRESS: "2" } });
+    await openStream(server.url);
+    await openStream(server.url);
+    expect((await openStream(server.url)).status).toBe(429);
+    open.shift()?.destroy();
+    const { url } = server;
+    await eventually(
+      () => openStream(url),
+      (stream) => stream.status === 200,
+      "a stream to be accepted once one closed",
+    );
+  });
+
+  it("has no limit when STREAM_LIMIT_PER_ADDRESS is 0", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: { STREAM_LIMIT_PER_ADDRESS: "0" } });
+    const { url } = server;
+    const streams = await Promise.all(Array.from({ length: 30 }, () => openStream(url)));
+    expect(streams.map((s) => s.status)).toEqual(Array(30).fill(200));
+  });
+});
+
+describe("the client address behind a reverse proxy", () => {
+  const via = (client: string) => ({ "x-forwarded-for": client });
+
+  it("is the X-Forwarded-For entry the trusted proxy appended", async () => {
+    server = await startTestServer({
+      feed: manualFeed(),
+      env: { STREAM_LIMIT_PER_ADDRESS: "1", TRUST_PROXY: "1" },
+    });
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.7"))).status).toBe(200);
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.8"))).status).toBe(200);
+    // A client cannot escape its limit by writing its own entry further left.
+    const forged = via("198.51.100.1, 203.0.113.7");
+    expect((await openStream(server.url, "127.0.0.1", forged)).status).toBe(429);
+  });
+
+  it("is the socket's address when no proxy is trusted, whatever the header says", async () => {
+    server = await startTestServer({ feed: manualFeed(), env: { STREAM_LIMIT_PER_ADDRESS: "1" } });
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.7"))).status).toBe(200);
+    expect((await openStream(server.url, "127.0.0.1", via("203.0.113.8"))).status).toBe(429);
+  });
+});
+
+describe("a stream client that stops reading", () => {
+  it("is dropped once its socket stays blocked for the window, and the others keep receiving", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({
+      feed,
+      // One stream per address: the non-reading client's slot comes back only when it is dropped.
+      env: { STREAM_LIMIT_PER_ADDRESS: "1", STREAM_BLOCKED_DROP_SECONDS: "1" },
+    });
+    const stuck = await openNonReadingStream(server.url);
+    const reader = await openStream(server.url, OTHER_ADDRESS);
+    expect(reader.status).toBe(200);
+    expect((await openStream(server.url)).status).toBe(429);
+
+    const stopPumping = pumpQuotes(feed);
+    try {
+      const { url } = server;
+      await eventually(
+        () => openStream(url),
+        (stream) => stream.status === 200,
+        "the non-reading client's slot to be freed",
+        20_000,
+      );
+    } finally {
+      stopPumping();
+    }
+
+    // Dropped, not merely counted out: reading it now runs into the end of the stream.
+    const ended = new Promise<string>((resolve) => stuck.stdout.once("data", resolve));
+    stuck.stdin.write("read now\n");
+    expect(await ended).toMatch(/ended/);
+
+    feed.push({ source: "fx", key: "USDINR", price: 99.1234, ts: 1e9 });
+    await until(() => reader.text().includes("99.1234"), "the reading client to get a new quote");
+  }, 30_000);
+});
