@@ -78,7 +78,8 @@ describe("market.onSnapshot over SSE", () => {
 
   it("fifty subscribers each end on the final state of a burst, and the stream speaks tRPC's frames", async () => {
     const feed = manualFeed();
-    server = await startTestServer({ feed });
+    // Fifty streams from one loopback address: beyond the default per-address limit of 20.
+    server = await startTestServer({ feed, env: { STREAM_LIMIT_PER_ADDRESS: "0" } });
     const clients = Array.from({ length: 50 }, () => subscribe((server as TestServer).url));
     await Promise.all(clients.map((c) => c.until(() => true)));
     for (let i = 1; i <= 200; i++)

@@ -110,7 +110,13 @@ export function oldFixtureCsv(): string {
 }
 
 /** GOLD asks that put GC_BUY at +128.38 (the fixture's) and at +88.38, 40 lower. */
-export const GOLD_SWING = { highAsk: 75990, lowAsk: 75950, high: "128.38", low: "88.38" } as const;
+export const GOLD_SWING = {
+  highAsk: 75990,
+  lowAsk: 75950,
+  bid: 75940,
+  high: "128.38",
+  low: "88.38",
+} as const;
 
 /**
  * The fixture's quotes every `periodMs` from `startMs`, `ticks` times, with the GOLD ask
@@ -125,7 +131,9 @@ export function goldSwingCsv(startMs: number, ticks: number, periodMs = 2_000): 
     for (const [source, key, bid, ask, price] of QUOTES) {
       const swungAsk =
         key === "GOLD" ? (tick % 2 === 0 ? GOLD_SWING.highAsk : GOLD_SWING.lowAsk) : ask;
-      lines.push([at, source, key, cell(bid), cell(swungAsk), cell(price)].join(","));
+      // The bid stays under the low ask: a crossed book (bid > ask) gives no spread at all.
+      const swungBid = key === "GOLD" ? GOLD_SWING.bid : bid;
+      lines.push([at, source, key, cell(swungBid), cell(swungAsk), cell(price)].join(","));
     }
   }
   return ["ts,source,key,bid,ask,price", ...lines, ""].join("\n");
