@@ -36,6 +36,7 @@ export {
   type IdempotentOutcome,
   runOnce,
 } from "./idempotency-keys.ts";
+export { acquireLeadership, type Leadership, type LeadershipOptions } from "./leadership.ts";
 export {
   beginLoginAttempt,
   clearLoginAttempts,
