@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,14 +24,28 @@ export interface PostgresServer {
   stop(): void;
 }
 
-const BIN = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Debian's binaries (bookworm: 15), newest major installed, unless POSTGRES_BIN says otherwise. */
+function binDir(): string {
+  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  const root = "/usr/lib/postgresql";
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .map(Number)
+        .filter((n) => existsSync(join(root, String(n), "bin", "initdb")))
+    : [];
+  const newest = Math.max(...majors);
+  if (!Number.isFinite(newest)) {
+    throw new Error("PostgreSQL is not installed: apt-get install postgresql (see .ci/run)");
+  }
+  return join(root, String(newest), "bin");
+}
 
 /** initdb refuses to run as root, so as root everything runs as the `postgres` account. */
 function asPostgres(command: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
   const [file, argv] = asRoot
-    ? ["runuser", ["-u", "postgres", "--", join(BIN, command), ...args]]
-    : [join(BIN, command), args];
+    ? ["runuser", ["-u", "postgres", "--", join(binDir(), command), ...args]]
+    : [join(binDir(), command), args];
   execFileSync(file, argv, { stdio: ["ignore", "pipe", "pipe"] });
 }
 
