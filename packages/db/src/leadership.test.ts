@@ -25,7 +25,8 @@ function contender(url: string | undefined) {
   return state;
 }
 
-describe("leadership on PostgreSQL", () => {
+// Waits have their own 10 s deadlines; the test may take as long as two of them.
+describe("leadership on PostgreSQL", { timeout: 30_000 }, () => {
   let database: Awaited<ReturnType<typeof createDatabase>>;
   let admin: pg.Client;
   const contenders: ReturnType<typeof contender>[] = [];
