@@ -59,6 +59,7 @@ export {
   touchSession,
 } from "./sessions.ts";
 // The async port the api moves to (issue 11); the synchronous functions above stay until it has.
+export { sqliteStore } from "./sqlite/store.ts";
 export { openStore, type StoreConfig } from "./store/open.ts";
 export type {
   AlertStore,

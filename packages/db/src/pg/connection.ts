@@ -18,9 +18,6 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle-pg", import.meta.u
 /** Any fixed number: instances starting together take turns at migrating. */
 const MIGRATION_LOCK = 7_361_110_001;
 
-/** Node-postgres returns int8 as strings; counts and epoch ms fit a double, so parse them. */
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
 export async function openPostgres(url: string): Promise<{ db: PgDb; pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client's connection dying (server restart) must not crash the process.

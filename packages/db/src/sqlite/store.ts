@@ -15,7 +15,11 @@ import * as telegram from "../telegram.ts";
 import * as users from "../users.ts";
 import { Gate } from "./gate.ts";
 
-/** The embedded adapter: today's synchronous query modules behind the async port. */
+/**
+ * The embedded adapter: today's synchronous query modules behind the async port. Exported for
+ * the api's switch-over: wrapping the handle it already has keeps one connection per process
+ * (a second one would block the event loop in SQLite's busy wait during an idempotent create).
+ */
 export function sqliteStore(handle: DatabaseHandle): Store {
   return bind(handle.db, new Gate(), async () => handle.close());
 }
