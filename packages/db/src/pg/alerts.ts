@@ -1,5 +1,5 @@
-import { and, count, eq, sql } from "drizzle-orm";
-import type { RecordedFiring } from "../alerts.ts";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import type { Alert, RecordedFiring, TelegramFiring } from "../alerts.ts";
 import type { AlertStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { alerts, telegramLinks, telegramOutbox, users } from "./schema/index.ts";
@@ -78,54 +78,110 @@ export function pgAlerts(db: PgDb): AlertStore {
     },
     recordTelegramFirings: (firings, marks) =>
       db.transaction(async (tx) => {
-        const recorded: RecordedFiring[] = [];
-        for (const firing of firings) {
-          // FOR UPDATE OF the alert: a user's edit cannot slip between the check and the count.
-          const [row] = await tx
-            .select({
-              enabled: alerts.enabled,
-              telegramNotify: alerts.telegramNotify,
-              sent: alerts.telegramNotificationCount,
-              max: alerts.maxNotifications,
-              chatId: telegramLinks.chatId,
-              permitted: users.alertsEnabled,
-            })
-            .from(alerts)
-            .innerJoin(users, eq(users.id, alerts.userId))
-            .innerJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
-            .where(eq(alerts.id, firing.alertId))
-            .for("update", { of: alerts });
-          if (!row?.enabled || !row.telegramNotify || !row.permitted) {
-            recorded.push(undefined);
-            continue;
-          }
-          const sent = row.sent + 1;
-          const [alert] = await tx
-            .update(alerts)
-            .set({
-              telegramNotificationCount: sent,
-              lastTelegramTriggered: firing.at,
-              enabled: sent < row.max,
-              updatedAt: firing.now,
-            })
-            .where(eq(alerts.id, firing.alertId))
-            .returning();
-          if (!alert) throw new Error(`alert ${firing.alertId} vanished under its row lock`);
-          const [outbox] = await tx
-            .insert(telegramOutbox)
-            .values({
-              userId: alert.userId,
-              alertId: alert.id,
-              chatId: row.chatId,
-              text: firing.text(alert),
-              createdAt: firing.now,
-              nextAttemptAt: firing.now,
-            })
-            .returning({ id: telegramOutbox.id });
-          recorded.push({ alert, outboxId: outbox?.id as number });
-        }
+        const recorded = await recordFirings(tx, firings);
         if (marks) await saveMarks(tx, marks);
         return recorded;
       }),
   };
+}
+
+/**
+ * Set-based, so a crossing storm costs a handful of round trips, not three per firing: lock and
+ * read every firing's alert (FOR UPDATE OF alerts: an edit cannot slip between the check and the
+ * count), walk the firings in order as the one-by-one SQLite version does, write the alerts'
+ * final states, then the outbox rows.
+ */
+async function recordFirings(
+  tx: PgDb,
+  firings: readonly TelegramFiring[],
+): Promise<RecordedFiring[]> {
+  const ids = [...new Set(firings.map((f) => f.alertId))];
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select({
+      id: alerts.id,
+      enabled: alerts.enabled,
+      telegramNotify: alerts.telegramNotify,
+      sent: alerts.telegramNotificationCount,
+      max: alerts.maxNotifications,
+      chatId: telegramLinks.chatId,
+      permitted: users.alertsEnabled,
+    })
+    .from(alerts)
+    .innerJoin(users, eq(users.id, alerts.userId))
+    .innerJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+    .where(inArray(alerts.id, ids))
+    .orderBy(alerts.id)
+    .for("update", { of: alerts });
+  const states = new Map(rows.map((row) => [row.id, { ...row, at: 0, now: 0 }]));
+  const planned = firings.map((firing) => {
+    const state = states.get(firing.alertId);
+    if (!state?.enabled || !state.telegramNotify || !state.permitted) return undefined;
+    state.sent += 1;
+    state.enabled = state.sent < state.max;
+    state.at = firing.at;
+    state.now = firing.now;
+    return { firing, chatId: state.chatId, sent: state.sent, enabled: state.enabled };
+  });
+  const fired = planned.filter((p) => p !== undefined);
+  if (fired.length === 0) return planned.map(() => undefined);
+
+  const touched = [...new Set(fired.map((p) => p.firing.alertId))].map(
+    (id) => states.get(id) as NonNullable<ReturnType<typeof states.get>>,
+  );
+  const values = sql.join(
+    touched.map(
+      (s) =>
+        sql`(${s.id}::int, ${s.sent}::int, ${s.at}::bigint, ${s.enabled}::boolean, ${s.now}::bigint)`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    UPDATE alerts SET telegram_notification_count = v.sent, last_telegram_triggered = v.at,
+           enabled = v.enabled, updated_at = v.now
+      FROM (VALUES ${values}) AS v(id, sent, at, enabled, now)
+     WHERE alerts.id = v.id`);
+  const stored = new Map(
+    (
+      await tx
+        .select()
+        .from(alerts)
+        .where(
+          inArray(
+            alerts.id,
+            touched.map((s) => s.id),
+          ),
+        )
+    ).map((alert) => [alert.id, alert]),
+  );
+  // Each firing sees its alert as it was right after that firing (its count, not the last).
+  const asFired = fired.map((p) => ({
+    ...p,
+    alert: {
+      ...(stored.get(p.firing.alertId) as Alert),
+      telegramNotificationCount: p.sent,
+      enabled: p.enabled,
+      lastTelegramTriggered: p.firing.at,
+      updatedAt: p.firing.now,
+    },
+  }));
+  const outbox = await tx
+    .insert(telegramOutbox)
+    .values(
+      asFired.map(({ alert, chatId, firing }) => ({
+        userId: alert.userId,
+        alertId: alert.id,
+        chatId,
+        text: firing.text(alert),
+        createdAt: firing.now,
+        nextAttemptAt: firing.now,
+      })),
+    )
+    .returning({ id: telegramOutbox.id });
+  // Identity values are drawn in VALUES order, so ascending ids follow the firings' order.
+  const outboxIds = outbox.map((row) => row.id).sort((a, b) => a - b);
+  const byFiring = new Map(
+    asFired.map((p, i) => [p.firing, { alert: p.alert, outboxId: outboxIds[i] as number }]),
+  );
+  return planned.map((p) => (p ? byFiring.get(p.firing) : undefined));
 }

@@ -162,6 +162,30 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     ]);
   });
 
+  it("the same alert fired twice in one batch counts twice and stops at its limit", async () => {
+    const { store } = current();
+    const alice = await watchedUser(store, "alice");
+    const a = await created(store.alerts.create(alice.id, settings, 1));
+    const text = (alert: Alert) => `${alert.telegramNotificationCount}/${alert.enabled}`;
+    const results = await store.alerts.recordTelegramFirings([
+      { alertId: a.id, at: 10, now: 11, text },
+      { alertId: a.id, at: 20, now: 21, text },
+      { alertId: a.id, at: 30, now: 31, text },
+    ]);
+    expect(results.map((r) => r && [r.alert.telegramNotificationCount, r.alert.enabled])).toEqual([
+      [1, true],
+      [2, false],
+      undefined,
+    ]);
+    expect((await store.outbox.list()).map((m) => m.text)).toEqual(["1/true", "2/false"]);
+    expect(await store.alerts.find(alice.id, a.id)).toMatchObject({
+      telegramNotificationCount: 2,
+      enabled: false,
+      lastTelegramTriggered: 20,
+      updatedAt: 21,
+    });
+  });
+
   it("rolls back every firing of the quote when one fails", async () => {
     const { store } = current();
     const alice = await watchedUser(store, "alice");
