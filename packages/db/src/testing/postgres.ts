@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -93,6 +93,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(sockets, uid, gid);
   }
   asPostgres("pg_ctl", ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "start"]);
+  reapWhenGone(process.pid, data, root);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
@@ -103,6 +104,19 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
     },
   };
+}
+
+/**
+ * A test run that is killed never reaches its teardown; a detached watcher stops the server
+ * and removes its directory once this process is gone, so no postgres outlives its run.
+ */
+function reapWhenGone(pid: number, data: string, root: string): void {
+  const pgCtl = join(binDir(), "pg_ctl");
+  const stop = process.getuid?.() === 0 ? `runuser -u postgres -- ${pgCtl}` : pgCtl;
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 2; done
+[ -d '${data}' ] && ${stop} -D '${data}' -m immediate -w stop >/dev/null 2>&1
+rm -rf '${root}'`;
+  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
 }
 
 /** A fresh, empty database on the server; `drop` removes it (closing whatever still uses it). */
