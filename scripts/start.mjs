@@ -3,10 +3,10 @@
 // JavaScript, no TypeScript loader at run time. `node scripts/start.mjs users …` (and `kite …`)
 // runs a CLI's bundle the same way. Relative DATA_DIR / REPLAY_FILE are resolved against the
 // directory pnpm was started from.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const callerDir = process.env.INIT_CWD ?? process.cwd();
@@ -50,10 +50,11 @@ if (built < sources) {
   run(process.execPath, [join(root, "scripts/build-server.mjs")]);
 }
 
-const env = { ...process.env };
-env.DATA_DIR = resolve(callerDir, env.DATA_DIR || "data");
-if (env.REPLAY_FILE) env.REPLAY_FILE = resolve(callerDir, env.REPLAY_FILE);
+process.env.DATA_DIR = resolve(callerDir, process.env.DATA_DIR || "data");
+if (process.env.REPLAY_FILE) process.env.REPLAY_FILE = resolve(callerDir, process.env.REPLAY_FILE);
 
-const child = spawn(process.execPath, [bundle, ...args], { cwd: root, env, stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+// Run in this process rather than a child: one Node process (and its ~40 MB) fewer, and signals
+// reach the server's own handlers directly. The bundle reads its arguments from process.argv.
+process.chdir(root);
+process.argv = [process.argv[0], bundle, ...args];
+await import(pathToFileURL(bundle).href);
