@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { redactUrl } from "../config/cluster.ts";
 import { log, warnEvery } from "../log.ts";
 import type { Bus, BusState } from "./bus.ts";
 import { LocalDispatch } from "./local-dispatch.ts";
@@ -16,17 +17,6 @@ export interface RedisBusOptions {
 }
 
 export const DEFAULT_PREFIX = "spreadwatch:";
-
-/** The URL without its password, for logs and errors. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.href;
-  } catch {
-    return "(an unparsable URL)";
-  }
-}
 
 /**
  * The cluster bus: every message is JSON on the channel `<prefix><topic>`. One connection

@@ -87,3 +87,14 @@ export type ClusterConfig = z.output<typeof clusterEnvSchema>;
 
 /** Settings whose values may hold a password, so an error message must not echo them whole. */
 export const CLUSTER_URL_NAMES = ["DATABASE_URL", "REDIS_URL"] as const;
+
+/** The URL without its password, for logs and error messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.href;
+  } catch {
+    return "(an unparsable URL)";
+  }
+}

@@ -1,14 +1,7 @@
 import { connect } from "node:net";
 import { Redis } from "ioredis";
 import { ConfigError } from "../config.ts";
-import type { ClusterConfig } from "./cluster.ts";
-
-/** The URL without its password, for messages. */
-function redact(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = "***";
-  return parsed.href;
-}
+import { type ClusterConfig, redactUrl } from "./cluster.ts";
 
 /** Resolves once a TCP connection to the URL's host and port opens; rejects after `timeoutMs`. */
 function tcpReachable(url: string, defaultPort: number, timeoutMs: number): Promise<void> {
@@ -73,7 +66,7 @@ export async function checkReachable(config: ClusterConfig, timeoutMs = 3_000): 
     if (result.status === "fulfilled") return [];
     const [name, url] = checks[i] as [string, string, Promise<void>];
     const why = result.reason instanceof Error ? result.reason.message : String(result.reason);
-    return [`${name} is unreachable (${redact(url)}): ${why}`];
+    return [`${name} is unreachable (${redactUrl(url)}): ${why}`];
   });
   if (problems.length > 0) throw new ConfigError(problems.join("; "));
 }
