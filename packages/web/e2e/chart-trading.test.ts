@@ -290,6 +290,54 @@ describe("a chart to trade from", () => {
     await page().unroute("**/api/spread-stats/GC_BUY?days=20");
   });
 
+  it("a long press on a touch screen offers Create alert at the pressed level", async () => {
+    const plot = await plotBox(page());
+    const { y } = await pointAt(page(), at(LONG_MINUTES - 1), -4);
+    const x = plot.x + plot.width * 0.4;
+    // Touch pointer events as a finger makes them; the offer comes while the finger is down.
+    await page().evaluate(
+      ([cx, cy]) => {
+        const over = window.__spreadChart?.over;
+        const init = { pointerType: "touch", clientX: cx, clientY: cy, button: 0, bubbles: true };
+        over?.dispatchEvent(new PointerEvent("pointerdown", init));
+      },
+      [x, y],
+    );
+    const offer = page().getByRole("button", { name: /^Create alert at / });
+    await offer.waitFor();
+    const picked = Number((await offer.textContent())?.replace("Create alert at ", ""));
+    expect(Math.abs(picked - -4)).toBeLessThan(0.5);
+    await page().evaluate(
+      ([cx, cy]) => {
+        const over = window.__spreadChart?.over;
+        const init = { pointerType: "touch", clientX: cx, clientY: cy, button: 0, bubbles: true };
+        over?.dispatchEvent(new PointerEvent("pointerup", init));
+      },
+      [x, y],
+    );
+    await page().keyboard.press("Escape");
+    await offer.waitFor({ state: "detached" });
+  });
+
+  it("labels time ticks 'HH:mm' below 1d and 'dd MMM' at 1d (spec §9)", async () => {
+    const labels = () =>
+      page().evaluate(() => {
+        const axis = window.__spreadChart?.axes[0] as { _values?: string[] } | undefined;
+        return axis?._values ?? [];
+      });
+    // 1,700 minutes span an IST midnight: at 1h a tick lands on it and still reads "00:00".
+    await page().getByLabel("Timeframe").selectOption("1h");
+    await expect.poll(async () => (await labels()).length).toBeGreaterThan(2);
+    await expect.poll(labels).toContain("00:00");
+    for (const label of await labels()) expect(label).toMatch(/^\d\d:\d\d$/);
+    await page().getByLabel("Timeframe").selectOption("1d");
+    await expect
+      .poll(async () => (await labels()).every((l) => /^\d\d [A-Z][a-z]{2}$/.test(l)))
+      .toBe(true);
+    expect((await labels()).length).toBeGreaterThan(0);
+    await page().getByLabel("Timeframe").selectOption("1m");
+  });
+
   it("sends a signed-out visitor on an unknown path to /login", async () => {
     const visitor = await suite.browser.newPage();
     try {
