@@ -23,8 +23,14 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
       ready: (u) => {
         const over = u.over;
         let down: { x: number; y: number; timer?: ReturnType<typeof setTimeout> } | undefined;
-        const pick = (clientX: number, clientY: number) => {
-          const top = clientY - over.getBoundingClientRect().top;
+        const pick = (clientX: number, clientY: number, touch: boolean) => {
+          // A mouse pick takes the crosshair's own position, so the offer matches the value
+          // the axis tag shows; a touch has no crosshair to match.
+          const cursorTop = u.cursor.top;
+          const top =
+            !touch && cursorTop != null && cursorTop >= 0
+              ? cursorTop
+              : clientY - over.getBoundingClientRect().top;
           onPick({ value: u.posToVal(top, "y"), clientX, clientY });
         };
         over.addEventListener("pointerdown", (e) => {
@@ -36,7 +42,7 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
           if (e.pointerType === "touch") {
             const at = down;
             at.timer = setTimeout(() => {
-              if (down === at) pick(at.x, at.y);
+              if (down === at) pick(at.x, at.y, true);
               down = undefined;
             }, LONG_PRESS_MS);
           }
@@ -53,7 +59,7 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
           if (!at) return;
           clearTimeout(at.timer);
           // Touch picks by long press only: a tap is for the crosshair.
-          if (e.pointerType !== "touch") pick(e.clientX, e.clientY);
+          if (e.pointerType !== "touch") pick(e.clientX, e.clientY, false);
         });
         over.addEventListener("pointercancel", () => {
           clearTimeout(down?.timer);
