@@ -1,5 +1,5 @@
-import { type Candle, parseChartData } from "@spreadwatch/core";
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { type Candle, MAX_CHART_CANDLES, parseChartData } from "@spreadwatch/core";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import { trpc } from "../trpc.ts";
 import type { ChartKey } from "./useChartData.ts";
@@ -25,9 +25,7 @@ export function useChartHistory(key: ChartKey, latest: readonly Candle[]): Chart
   const older = useInfiniteQuery({
     queryKey: ["chart.olderCandles", key.commodity, key.timeframe],
     queryFn: async ({ pageParam }) => {
-      const body = await utils.client.chart.candles.query({ ...key, to: pageParam });
-      const parsed = parseChartData(body);
-      return parsed.status === "ok" ? parsed.candles : [];
+      return selectCandles(await utils.client.chart.candles.query({ ...key, to: pageParam }));
     },
     // Read when the first older page is asked for, which only happens once `latest` is known.
     initialPageParam: oldestLatest ?? 0,
@@ -36,10 +34,25 @@ export function useChartHistory(key: ChartKey, latest: readonly Candle[]): Chart
     staleTime: Number.POSITIVE_INFINITY,
   });
   const pages = older.data?.pages;
-  const candles = useMemo(() => joinCandles(pages ?? [], latest), [pages, latest]);
+  // The latest window slides forward as candles close; once older pages are held, the candles
+  // that slid out of it (from the first page's `to` on) are fetched too, so no gap opens.
+  const firstTo = older.data?.pageParams[0] as number | undefined;
+  const gap = firstTo !== undefined && oldestLatest !== undefined && oldestLatest > firstTo;
+  const bridge = trpc.chart.candles.useQuery(
+    { ...key, from: firstTo ?? 0, to: oldestLatest ?? 0 },
+    // The previous bridge's candles stay while the next loads: still older than the window.
+    { enabled: gap, select: selectCandles, placeholderData: keepPreviousData },
+  );
+  const bridged = gap ? bridge.data : undefined;
+  const candles = useMemo(
+    () => joinCandles(bridged ? [bridged, ...(pages ?? [])] : (pages ?? []), latest),
+    [pages, bridged, latest],
+  );
   const fetching = useRef(false);
   fetching.current = older.isFetching;
-  const exhausted = older.hasNextPage === false && pages !== undefined;
+  // A latest window short of a full page is all there is: nothing older to ask for.
+  const exhausted =
+    latest.length < MAX_CHART_CANDLES || (older.hasNextPage === false && pages !== undefined);
   return {
     candles,
     loadingOlder: older.isFetching,
@@ -52,8 +65,13 @@ export function useChartHistory(key: ChartKey, latest: readonly Candle[]): Chart
   };
 }
 
+function selectCandles(body: unknown): Candle[] {
+  const parsed = parseChartData(body);
+  return parsed.status === "ok" ? parsed.candles : [];
+}
+
 /**
- * Older pages (each oldest first, fetched newest page first) before the latest window. Where
+ * Older pages (each oldest first; the array newest page first) before the latest window. Where
  * they overlap the latest window wins: its last candle is the forming one.
  */
 export function joinCandles(pages: readonly Candle[][], latest: readonly Candle[]): Candle[] {
