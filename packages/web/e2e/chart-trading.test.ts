@@ -10,7 +10,7 @@ import {
 } from "./chart-fixtures.ts";
 import { chartWith, isCandlesCall, plotBox, pointAt, scales } from "./chart-page.ts";
 import { answerDialogs } from "./dialogs.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
@@ -32,6 +32,7 @@ const suite = signedInSuite({
       const to = /"to":(\d+)/.exec(decodeURIComponent(request.url()));
       if (to?.[1]) olderRequests.push(Number(to[1]));
     }),
+  users: [{ username: "viewer", password: "viewer-secret-1", alerts_enabled: false }],
   as: ADMIN,
   open: { link: "Advanced Charts", path: "/advanced-chart" },
 });
@@ -336,6 +337,27 @@ describe("a chart to trade from", () => {
       .toBe(true);
     expect((await labels()).length).toBeGreaterThan(0);
     await page().getByLabel("Timeframe").selectOption("1m");
+  });
+
+  it("a user without alerts gets no threshold lines and no Create alert offer", async () => {
+    // The admin's alert on GC_BUY is not the viewer's, and the viewer may not have alerts.
+    await rest(page(), "POST", "/api/alerts", { commodityType: "GC_BUY", threshold: 0 });
+    const viewer = await newPage(suite.browser);
+    try {
+      await login(viewer, suite.app.url, "viewer", "viewer-secret-1");
+      await viewer.goto(`${suite.app.url}/advanced-chart`);
+      await viewer.getByLabel("Timeframe").selectOption("1m");
+      await chartWith(viewer, 1500);
+      const plot = await plotBox(viewer);
+      await viewer.mouse.click(plot.x + plot.width / 2, plot.y + plot.height / 2);
+      // The click did reach the chart: the crosshair shows its value.
+      await viewer.getByTestId("chart-cursor-value").waitFor();
+      expect(await viewer.getByTestId("chart-popover").count()).toBe(0);
+      expect(await viewer.locator(".chart-threshold").count()).toBe(0);
+    } finally {
+      await viewer.context().close();
+    }
+    await deleteAllAlertsByRest(page());
   });
 
   it("sends a signed-out visitor on an unknown path to /login", async () => {
