@@ -48,8 +48,15 @@ export function legendPlugin(): uPlot.Plugin {
       init: (u) => {
         u.over.append(box);
       },
-      setData: (u) => show(u, u.cursor.idx),
-      setCursor: (u) => show(u, u.cursor.left != null && u.cursor.left >= 0 ? u.cursor.idx : null),
+      // New data (a live update, older candles) re-reads the same candle or the new latest.
+      setData: (u) => show(u, hovered(u)),
+      setCursor: (u) => show(u, hovered(u)),
     },
   };
+}
+
+/** The hovered candle's index; null while the pointer is off the plot (uPlot keeps a stale idx). */
+function hovered(u: uPlot): number | null {
+  const { left, idx } = u.cursor;
+  return left != null && left >= 0 ? (idx ?? null) : null;
 }
