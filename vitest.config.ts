@@ -6,7 +6,14 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "core", include: ["packages/core/src/**/*.test.ts"] } },
-      { test: { name: "db", include: ["packages/db/src/**/*.test.ts"] } },
+      {
+        test: {
+          name: "db",
+          include: ["packages/db/src/**/*.test.ts"],
+          // One real PostgreSQL for the run; each test file makes its own database on it.
+          globalSetup: ["packages/db/src/testing/postgres-setup.ts"],
+        },
+      },
       {
         test: {
           name: "api",

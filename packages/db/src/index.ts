@@ -36,6 +36,7 @@ export {
   type IdempotentOutcome,
   runOnce,
 } from "./idempotency-keys.ts";
+export { acquireLeadership, type Leadership, type LeadershipOptions } from "./leadership.ts";
 export {
   beginLoginAttempt,
   clearLoginAttempts,
@@ -57,6 +58,26 @@ export {
   type SessionEndReason,
   touchSession,
 } from "./sessions.ts";
+// The async port the api moves to (issue 11); the synchronous functions above stay until it has.
+export { sqliteStore } from "./sqlite/store.ts";
+export { openStore, type StoreConfig } from "./store/open.ts";
+export type {
+  AlertStore,
+  CandleQuery,
+  CandleStore,
+  IdempotencyStore,
+  KeyValueStore,
+  LoginAttemptStore,
+  OutboxClaim,
+  OutboxStore,
+  SessionStore,
+  SpreadMark,
+  SpreadMarkStore,
+  Store,
+  TelegramLinkStore,
+  UserStore,
+} from "./store/store.ts";
+export { UsernameTakenError } from "./store/store.ts";
 export {
   deleteTelegramLink,
   dueOutboxMessages,

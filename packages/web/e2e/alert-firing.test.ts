@@ -63,12 +63,14 @@ function expectedFiring(threshold: string) {
 
 async function deleteAllGoldBuyAlerts(): Promise<void> {
   await bells(suite.page, "GC_BUY").first().click();
-  const dialogs = answerDialogs(suite.page, [true, true]);
+  const dialogs = answerDialogs(suite.page, [true]);
   await modal(suite.page).getByRole("button", { name: "Delete All" }).click();
-  expect(await dialogs).toEqual([
-    "Are you sure you want to delete ALL alerts for GC_BUY?",
-    "All alerts for GC_BUY have been deleted.",
-  ]);
+  expect(await dialogs).toEqual(["Are you sure you want to delete ALL alerts for GC_BUY?"]);
+  // Issue 12 §4: the result is a message that clears itself, not a second dialog.
+  await suite.page
+    .getByRole("status")
+    .filter({ hasText: "All alerts for GC_BUY have been deleted." })
+    .waitFor();
   await bells(suite.page, "GC_BUY").first().waitFor({ state: "detached" });
 }
 

@@ -221,12 +221,14 @@ describe("the create/edit modal", () => {
     expect(await refused).toBe("Are you sure you want to delete ALL alerts for CL_SELL?");
     expect(await bells(suite.page, "CL_SELL").count()).toBe(2);
 
-    const dialogs = answerDialogs(suite.page, [true, true]);
+    const dialogs = answerDialogs(suite.page, [true]);
     await modalButton("Delete All").click();
-    expect(await dialogs).toEqual([
-      "Are you sure you want to delete ALL alerts for CL_SELL?",
-      "All alerts for CL_SELL have been deleted.",
-    ]);
+    expect(await dialogs).toEqual(["Are you sure you want to delete ALL alerts for CL_SELL?"]);
+    // Issue 12 §4: the result is a message that clears itself, not a second dialog.
+    await suite.page
+      .getByRole("status")
+      .filter({ hasText: "All alerts for CL_SELL have been deleted." })
+      .waitFor();
     await modal(suite.page).waitFor({ state: "detached" });
     expect(await bells(suite.page, "CL_SELL").count()).toBe(0);
     expect(await bells(suite.page, "CL_BUY").count()).toBe(1);

@@ -84,3 +84,30 @@ export function chartFixtureCsv(start: number): string {
   });
   return ["ts,source,key,bid,ask,price", ...rows, ""].join("\n");
 }
+
+/** How many 1-minute candles the long replay records: more than one 1,500-candle page. */
+export const LONG_MINUTES = 1700;
+/** The long replay's last close (positive, so the live value tag is green). */
+export const LONG_LAST_CLOSE = 12.34;
+
+/** The long replay's first minute: its last minute ends two hours before `now`. */
+export function longStart(now = Date.now()): number {
+  return Math.floor((now - 2 * HOUR) / MINUTE) * MINUTE - (LONG_MINUTES - 1) * MINUTE;
+}
+
+/** GC_BUY in minute i of the long replay: a slow swing between −30 and +30, two decimals. */
+export function longValue(i: number): number {
+  return i === LONG_MINUTES - 1 ? LONG_LAST_CLOSE : Math.round(3000 * Math.sin(i / 40)) / 100;
+}
+
+/** One GC_BUY sample per minute for LONG_MINUTES minutes, so one flat candle each. */
+export function longHistoryCsv(start: number): string {
+  const rows: string[] = [`${start},fx,USDINR,,,84`, `${start},cme,GC,2000,2000.5,`];
+  for (let i = 0; i < LONG_MINUTES; i++) {
+    const spread = longValue(i);
+    const ask = (GC_PARITY_BID + spread).toFixed(6);
+    const bid = (GC_PARITY_BID + spread - 10).toFixed(6);
+    rows.push(`${start + i * MINUTE},mcx,GOLD,${bid},${ask},`);
+  }
+  return ["ts,source,key,bid,ask,price", ...rows, ""].join("\n");
+}

@@ -306,6 +306,24 @@ describe("advanced chart screen", () => {
     expect(await timeframe().inputValue()).toBe("1m");
   });
 
+  it("remembers the last symbol, timeframe and type for a fresh visit (no history.state)", async () => {
+    await suite.page.getByRole("button", { name: "Candles", exact: true }).click();
+    // A new tab of the same browser: its own (empty) history, the same localStorage.
+    const tab = await suite.page.context().newPage();
+    try {
+      await tab.goto(`${suite.app.url}/advanced-chart`);
+      expect(await tab.evaluate(() => history.state)).toBeNull();
+      await tab.getByLabel("Commodity").waitFor();
+      expect(await tab.getByLabel("Commodity").inputValue()).toBe("GC_SELL");
+      expect(await tab.getByLabel("Timeframe").inputValue()).toBe("1m");
+      const candles = tab.getByRole("button", { name: "Candles", exact: true });
+      expect(await candles.getAttribute("aria-pressed")).toBe("true");
+    } finally {
+      await tab.close();
+    }
+    await suite.page.getByRole("button", { name: "Line", exact: true }).click();
+  });
+
   it("opens the commodity passed in navigation state from the dashboard", async () => {
     await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
     await suite.page.waitForURL(`${suite.app.url}/`);
@@ -318,7 +336,8 @@ describe("advanced chart screen", () => {
     await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     await request;
     expect(await commodity().inputValue()).toBe("SI_SELL");
-    expect(await timeframe().inputValue()).toBe("1h");
+    // The symbol comes from the dashboard; the timeframe is the one last chosen (issue 12 §4).
+    expect(await timeframe().inputValue()).toBe("1m");
     await chartWith(suite.page, 1);
   });
 

@@ -62,7 +62,10 @@ function Routes() {
       <Route path="/admin">
         <AdminOnly render={(user) => <Admin user={user} />} />
       </Route>
-      <Route component={NotFound} />
+      {/* Issue 12 §4: an unknown path sends a signed-out visitor to /login, like every other page. */}
+      <Route>
+        <SignedIn render={() => <NotFound />} />
+      </Route>
     </Switch>
   );
 }

@@ -34,3 +34,35 @@ export function roundToTick(value: number, tick: number): number {
   const scale = tickScale(tick);
   return Math.round(Math.round(value / tick) * tick * scale) / scale;
 }
+
+/** murmur3's finaliser: scrambles every input bit into every output bit. */
+function mix32(h: number): number {
+  let x = h >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** A uniform in (0, 1) that depends only on its inputs: the draw for one moment of one stream. */
+function hashUniform(seed: number, stream: number, index: number, salt: number): number {
+  let h = mix32(seed ^ 0x9e3779b9);
+  h = mix32(h ^ Math.imul(stream + 1, 0x27d4eb2d));
+  h = mix32(h ^ (index | 0));
+  // Indices beyond 32 bits (none today: minutes since 1970 fit) still change the draw.
+  h = mix32(h ^ Math.floor(index / 4294967296) ^ Math.imul(salt, 0x165667b1));
+  return (h + 0.5) / 4294967296;
+}
+
+/**
+ * Standard normal draw addressed by (seed, stream, index) instead of by position in a sequence:
+ * the simulated market's shock for minute `index` is the same in every process that asks, so a
+ * restarted server lands on the path the previous one was on.
+ */
+export function hashGaussian(seed: number, stream: number, index: number): number {
+  const u = hashUniform(seed, stream, index, 1);
+  const v = hashUniform(seed, stream, index, 2);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}

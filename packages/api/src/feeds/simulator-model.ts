@@ -1,196 +1,129 @@
-import { type Duties, INSTRUMENTS, type InstrumentId, parity, type Quote } from "@spreadwatch/core";
-import { gaussian, roundToTick } from "./random.ts";
+import { type Duties, type InstrumentId, instrument, parity, type Quote } from "@spreadwatch/core";
+import { roundToTick } from "./random.ts";
+import { BOOKS, PRICE_TICKS } from "./simulator-params.ts";
+import { MarketPath } from "./simulator-path.ts";
 
 /**
- * Levels and microstructure close enough to the real markets that the dashboard looks like a
- * trading day: tick sizes, typical bid/ask widths and how far MCX strays from parity (in INR).
+ * The path's seed when none is given. Fixed, not the start time: every start of the simulator
+ * rejoins the same market, so a restart continues where the recorded candles stop.
  */
-interface InstrumentModel {
-  id: InstrumentId;
-  start: number;
-  cmeTick: number;
-  cmeWidthTicks: [number, number];
-  mcxTick: number;
-  mcxWidthTicks: [number, number];
-  /** Standard deviation of MCX's premium over parity, INR; the premium mean-reverts to 0. */
-  premiumSd: number;
-  /** Which common factor drives the CME price: metals move together, energy together. */
-  factor: "metals" | "energy";
-  volPerSqrtSecond: number;
-}
+export const DEFAULT_SEED = 20_251_123;
 
-const MODELS: Record<InstrumentId, InstrumentModel> = {
-  GC: {
-    id: "GC",
-    start: 4050,
-    cmeTick: 0.1,
-    cmeWidthTicks: [1, 3],
-    mcxTick: 1,
-    mcxWidthTicks: [3, 15],
-    premiumSd: 120,
-    factor: "metals",
-    volPerSqrtSecond: 2e-4,
-  },
-  SI: {
-    id: "SI",
-    start: 50.5,
-    cmeTick: 0.005,
-    cmeWidthTicks: [1, 3],
-    mcxTick: 1,
-    mcxWidthTicks: [10, 40],
-    premiumSd: 250,
-    factor: "metals",
-    volPerSqrtSecond: 3e-4,
-  },
-  HG: {
-    id: "HG",
-    start: 5.05,
-    cmeTick: 0.0005,
-    cmeWidthTicks: [1, 3],
-    mcxTick: 0.05,
-    mcxWidthTicks: [1, 5],
-    premiumSd: 1.5,
-    factor: "metals",
-    volPerSqrtSecond: 2.5e-4,
-  },
-  NG: {
-    id: "NG",
-    start: 4.3,
-    cmeTick: 0.001,
-    cmeWidthTicks: [1, 3],
-    mcxTick: 0.1,
-    mcxWidthTicks: [1, 4],
-    premiumSd: 1.5,
-    factor: "energy",
-    volPerSqrtSecond: 5e-4,
-  },
-  CL: {
-    id: "CL",
-    start: 61,
-    cmeTick: 0.01,
-    cmeWidthTicks: [1, 2],
-    mcxTick: 1,
-    mcxWidthTicks: [1, 3],
-    premiumSd: 12,
-    factor: "energy",
-    volPerSqrtSecond: 3e-4,
-  },
-};
-
-/** Mean reversion of premiums: about two minutes, so spreads cross zero several times an hour. */
-const PREMIUM_REVERSION_PER_SECOND = 1 / 120;
-
-interface State {
+/** Mid prices of every instrument at the model's time (tests and docs read the model here). */
+export interface MarketLevels {
+  cme: Record<InstrumentId, number>;
+  mcx: Record<InstrumentId, number>;
   usdinr: number;
-  cmeMid: Record<InstrumentId, number>;
-  premium: Record<InstrumentId, number>;
-  spotBasis: { XAUUSD: number; XAGUSD: number };
   nifty: number;
-  giftPremium: number;
+  giftNifty: number;
+  spot: { XAUUSD: number; XAGUSD: number };
 }
 
+export interface SimulatorModelOptions {
+  /** Seed of the market path (DEFAULT_SEED); book widths draw from `random`. */
+  seed?: number;
+  /** Where the model starts, epoch ms (default 0; the feed starts it at its clock). */
+  start?: number;
+}
+
+/**
+ * Quotes of every instrument from a MarketPath: CME books around the path's mids, MCX books
+ * around parity(CME mid) + the MCX deviation, spot = future − basis, GIFT NIFTY = NIFTY +
+ * premium, each book with a width drawn in exchange ticks.
+ */
 export class SimulatorModel {
-  private readonly state: State;
+  private readonly path: MarketPath;
+  /** The levels at the current time: a backfill asks for them ~15 times per moment. */
+  private cached: MarketLevels | undefined;
 
   constructor(
     private readonly random: () => number,
     private readonly duties: Duties,
+    options: SimulatorModelOptions = {},
   ) {
-    this.state = {
-      usdinr: 88.6,
-      cmeMid: Object.fromEntries(
-        INSTRUMENTS.map((i) => [i.id, MODELS[i.id].start]),
-      ) as State["cmeMid"],
-      premium: Object.fromEntries(
-        INSTRUMENTS.map((i) => [i.id, gaussian(random) * MODELS[i.id].premiumSd]),
-      ) as State["premium"],
-      spotBasis: { XAUUSD: 22, XAGUSD: 0.2 },
-      nifty: 26_000,
-      giftPremium: 60,
-    };
+    this.path = new MarketPath(options.seed ?? DEFAULT_SEED, random);
+    this.path.moveTo(options.start ?? 0);
   }
 
-  /** Moves every latent price by `dt` seconds. */
+  get time(): number {
+    return this.path.time;
+  }
+
+  /** Moves the market to `ts` (epoch ms). */
+  moveTo(ts: number): void {
+    this.path.moveTo(ts);
+    this.cached = undefined;
+  }
+
+  /** Moves the market `dt` seconds on. */
   step(dt: number): void {
-    const s = this.state;
-    const root = Math.sqrt(dt);
-    const shocks = { metals: gaussian(this.random), energy: gaussian(this.random) };
-    for (const model of Object.values(MODELS)) {
-      // 70 % common factor, 30 % own noise: gold and silver move together, as they do.
-      const shock = 0.7 * shocks[model.factor] + Math.sqrt(1 - 0.49) * gaussian(this.random);
-      s.cmeMid[model.id] *= Math.exp(model.volPerSqrtSecond * root * shock);
-      s.premium[model.id] = ornsteinUhlenbeck(
-        s.premium[model.id],
-        model.premiumSd,
-        dt,
-        this.random,
-      );
+    this.moveTo(this.path.time + dt * 1000);
+  }
+
+  levels(): MarketLevels {
+    this.cached ??= this.computeLevels();
+    return this.cached;
+  }
+
+  private computeLevels(): MarketLevels {
+    const { legs, ous } = this.path.levels();
+    const cme = { GC: legs.GC, SI: legs.SI, HG: legs.HG, NG: legs.NG, CL: legs.CL };
+    const mcx = {} as Record<InstrumentId, number>;
+    for (const id of Object.keys(cme) as InstrumentId[]) {
+      mcx[id] = parity(cme[id], instrument(id), legs.USDINR, this.duties[id]) + ous[id];
     }
-    s.usdinr *= Math.exp(4e-5 * root * gaussian(this.random));
-    s.nifty *= Math.exp(1.5e-4 * root * gaussian(this.random));
-    s.giftPremium = 60 + ornsteinUhlenbeck(s.giftPremium - 60, 35, dt, this.random);
-    s.spotBasis.XAUUSD = 22 + ornsteinUhlenbeck(s.spotBasis.XAUUSD - 22, 3, dt, this.random);
-    s.spotBasis.XAGUSD = 0.2 + ornsteinUhlenbeck(s.spotBasis.XAGUSD - 0.2, 0.05, dt, this.random);
+    return {
+      cme,
+      mcx,
+      usdinr: legs.USDINR,
+      nifty: legs.NIFTY,
+      giftNifty: legs.NIFTY + ous.GIFT,
+      spot: { XAUUSD: legs.GC - ous.XAU, XAGUSD: legs.SI - ous.XAG },
+    };
   }
 
   cmeQuote(id: InstrumentId, ts: number): Quote {
-    const model = MODELS[id];
-    return {
-      source: "cme",
-      key: id,
-      ts,
-      ...this.book(this.state.cmeMid[id], model.cmeTick, model.cmeWidthTicks),
-    };
+    const book = BOOKS[id];
+    const mid = this.levels().cme[id];
+    return { source: "cme", key: id, ts, ...this.book(mid, book.cmeTick, book.cmeWidthTicks) };
   }
 
   mcxQuote(id: InstrumentId, ts: number): Quote {
-    const model = MODELS[id];
-    const inst = INSTRUMENTS.find((i) => i.id === id);
-    if (!inst) throw new Error(`unknown instrument ${id}`);
-    const fair = parity(this.state.cmeMid[id], inst, this.state.usdinr, this.duties[id]);
-    const mid = fair + this.state.premium[id];
+    const book = BOOKS[id];
+    const mid = this.levels().mcx[id];
     return {
       source: "mcx",
-      key: inst.mcxKey,
+      key: instrument(id).mcxKey,
       ts,
-      ...this.book(mid, model.mcxTick, model.mcxWidthTicks),
+      ...this.book(mid, book.mcxTick, book.mcxWidthTicks),
     };
   }
 
   spotQuote(key: "XAUUSD" | "XAGUSD", ts: number): Quote {
-    const future = key === "XAUUSD" ? this.state.cmeMid.GC : this.state.cmeMid.SI;
-    const tick = key === "XAUUSD" ? 0.01 : 0.001;
-    return {
-      source: "spot",
-      key,
-      ts,
-      price: roundToTick(future - this.state.spotBasis[key], tick),
-    };
+    const price = this.levels().spot[key];
+    return { source: "spot", key, ts, price: roundToTick(price, PRICE_TICKS[key]) };
   }
 
   indexQuote(key: "NIFTY50" | "GIFTNIFTY", ts: number): Quote {
-    const price = key === "NIFTY50" ? this.state.nifty : this.state.nifty + this.state.giftPremium;
-    return { source: "index", key, ts, price: roundToTick(price, 0.05) };
+    const levels = this.levels();
+    const price = key === "NIFTY50" ? levels.nifty : levels.giftNifty;
+    return { source: "index", key, ts, price: roundToTick(price, PRICE_TICKS[key]) };
   }
 
   fxQuote(ts: number): Quote {
-    return { source: "fx", key: "USDINR", ts, price: roundToTick(this.state.usdinr, 0.0025) };
+    const price = this.levels().usdinr;
+    return { source: "fx", key: "USDINR", ts, price: roundToTick(price, PRICE_TICKS.USDINR) };
   }
 
+  /** A book `width` ticks wide around `mid`, the width drawn from the instrument's usual range. */
   private book(
     mid: number,
     tick: number,
-    widthTicks: [number, number],
+    widthTicks: readonly [number, number],
   ): { bid: number; ask: number } {
     const [min, max] = widthTicks;
     const width = min + Math.floor(this.random() * (max - min + 1));
     const bid = roundToTick(mid - (width * tick) / 2, tick);
     return { bid, ask: roundToTick(bid + width * tick, tick) };
   }
-}
-
-/** One exact step of an Ornstein–Uhlenbeck process with stationary deviation `sd` around 0. */
-function ornsteinUhlenbeck(x: number, sd: number, dt: number, random: () => number): number {
-  const decay = Math.exp(-PREMIUM_REVERSION_PER_SECOND * dt);
-  return x * decay + sd * Math.sqrt(1 - decay * decay) * gaussian(random);
 }

@@ -1,76 +1,180 @@
 import {
   applyQuote,
+  CHART_SYMBOLS,
+  type ChartSymbol,
   calculateAll,
+  chartSymbolValues,
   defaultDuties,
   emptyPrices,
   INSTRUMENTS,
+  instrument,
+  parity,
+  type Quote,
   SPREAD_SYMBOLS,
 } from "@spreadwatch/core";
+import { allCandles } from "@spreadwatch/db";
+import { createTestDatabase } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
+import { BACKFILL_DAYS, backfillCandles } from "../history/backfill.ts";
 import { seededRandom } from "./random.ts";
+import { createSimulatorFeed } from "./simulator.ts";
 import { SimulatorModel } from "./simulator-model.ts";
+import {
+  GIFT_PREMIUM,
+  LEGS,
+  MCX_DEVIATIONS,
+  MINUTES_PER_YEAR,
+  SPOT_BASIS,
+} from "./simulator-params.ts";
 
-/** Runs the model for `seconds` of simulated time and returns every spread seen, per symbol. */
-function simulate(seconds: number, seed: number) {
-  const model = new SimulatorModel(seededRandom(seed), defaultDuties());
-  const prices = emptyPrices();
-  const seen = new Map<string, number[]>();
-  const books: Array<{ bid?: number | null; ask?: number | null }> = [];
-  for (let second = 0; second < seconds; second++) {
-    // The live feed steps every 50 ms; quoting once a simulated second is enough to watch spreads.
-    for (let step = 0; step < 20; step++) model.step(0.05);
-    const ts = second * 1000;
-    const quotes = [
-      model.fxQuote(ts),
-      ...INSTRUMENTS.flatMap((i) => [model.cmeQuote(i.id, ts), model.mcxQuote(i.id, ts)]),
-    ];
-    for (const q of quotes) {
-      applyQuote(prices, q);
-      if (q.bid !== undefined) books.push(q);
-    }
-    {
-      const calculations = calculateAll(prices, defaultDuties());
-      for (const symbol of SPREAD_SYMBOLS) {
-        const spread = calculations[symbol]?.spread;
-        if (spread !== undefined) seen.set(symbol, [...(seen.get(symbol) ?? []), spread]);
-      }
-    }
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const T = Date.UTC(2026, 10, 23, 4, 0);
+const duties = defaultDuties();
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sd = (xs: number[]) => {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+};
+
+/** The model's levels once a minute over `days` ending at T. */
+function minuteLevels(days: number, seed = 11) {
+  const model = new SimulatorModel(seededRandom(seed), duties, { seed });
+  const levels = [];
+  for (let ts = T - days * DAY; ts <= T; ts += MINUTE) {
+    model.moveTo(ts);
+    levels.push(model.levels());
   }
-  return { seen, books, prices };
+  return levels;
 }
 
-describe("simulator", () => {
-  const { seen, books, prices } = simulate(3 * 3600, 42);
+/** Annualised volatility of a series sampled once a minute, around the clock. */
+function annualised(series: number[]): number {
+  const returns = series.slice(1).map((x, i) => Math.log(x / (series[i] as number)));
+  return Math.sqrt(mean(returns.map((r) => r * r)) * MINUTES_PER_YEAR);
+}
 
-  it("quotes books with bid below ask", () => {
-    expect(books.length).toBeGreaterThan(1000);
-    for (const book of books) expect(book.bid as number).toBeLessThan(book.ask as number);
-  });
+describe("simulator model", () => {
+  const month = minuteLevels(BACKFILL_DAYS);
 
-  it("keeps levels realistic after three simulated hours", () => {
-    const gold = prices.cme.GC?.bid as number;
-    expect(gold).toBeGreaterThan(3000);
-    expect(gold).toBeLessThan(5500);
-    expect(prices.fx.USDINR?.price).toBeGreaterThan(80);
-    expect(prices.fx.USDINR?.price).toBeLessThan(97);
-  });
-
-  it("lets MCX drift around parity so every BUY and SELL spread crosses zero", () => {
-    for (const symbol of SPREAD_SYMBOLS) {
-      const values = seen.get(symbol) ?? [];
-      expect(
-        values.some((v) => v > 0),
-        `${symbol} above zero`,
-      ).toBe(true);
-      expect(
-        values.some((v) => v < 0),
-        `${symbol} below zero`,
-      ).toBe(true);
+  it("moves each leg with its documented volatility (±15 %) over a month", () => {
+    const legs = {
+      GC: month.map((l) => l.cme.GC),
+      SI: month.map((l) => l.cme.SI),
+      HG: month.map((l) => l.cme.HG),
+      NG: month.map((l) => l.cme.NG),
+      CL: month.map((l) => l.cme.CL),
+      USDINR: month.map((l) => l.usdinr),
+      NIFTY: month.map((l) => l.nifty),
+    };
+    for (const [id, series] of Object.entries(legs)) {
+      const documented = LEGS[id as keyof typeof LEGS].annualVol;
+      expect(annualised(series) / documented, id).toBeGreaterThan(0.85);
+      expect(annualised(series) / documented, id).toBeLessThan(1.15);
     }
+  });
+
+  it("moves gold and silver together, gold and crude barely", () => {
+    const returns = (xs: number[]) => xs.slice(1).map((x, i) => Math.log(x / (xs[i] as number)));
+    const correlation = (a: number[], b: number[]) => {
+      const ma = mean(a);
+      const mb = mean(b);
+      const cov = mean(a.map((x, i) => (x - ma) * ((b[i] as number) - mb)));
+      return cov / (sd(a) * sd(b));
+    };
+    const gold = returns(month.map((l) => l.cme.GC));
+    expect(correlation(gold, returns(month.map((l) => l.cme.SI)))).toBeGreaterThan(0.5);
+    expect(Math.abs(correlation(gold, returns(month.map((l) => l.cme.CL))))).toBeLessThan(0.15);
+  });
+
+  it("keeps MCX around parity + its basis, spot around future − basis, GIFT around NIFTY + premium", () => {
+    const quarter = minuteLevels(90, 12);
+    for (const inst of INSTRUMENTS) {
+      const p = MCX_DEVIATIONS[inst.id];
+      const deviation = quarter.map(
+        (l) =>
+          l.mcx[inst.id] - parity(l.cme[inst.id], instrument(inst.id), l.usdinr, duties[inst.id]),
+      );
+      expect(Math.abs(mean(deviation) - p.mean), inst.id).toBeLessThan(0.25 * p.sd);
+      expect(sd(deviation) / p.sd, inst.id).toBeGreaterThan(0.75);
+      expect(sd(deviation) / p.sd, inst.id).toBeLessThan(1.25);
+    }
+    const basis = quarter.map((l) => l.cme.GC - l.spot.XAUUSD);
+    expect(Math.abs(mean(basis) - SPOT_BASIS.XAU.mean)).toBeLessThan(0.25 * SPOT_BASIS.XAU.sd);
+    const premium = quarter.map((l) => l.giftNifty - l.nifty);
+    expect(Math.abs(mean(premium) - GIFT_PREMIUM.mean)).toBeLessThan(0.25 * GIFT_PREMIUM.sd);
+  });
+
+  it("quotes books with bid below ask, in exchange ticks", () => {
+    const model = new SimulatorModel(seededRandom(3), duties, { start: T });
+    for (let ts = T; ts < T + 3_600_000; ts += 1000) {
+      model.moveTo(ts);
+      for (const inst of INSTRUMENTS) {
+        for (const q of [model.cmeQuote(inst.id, ts), model.mcxQuote(inst.id, ts)]) {
+          expect(q.bid as number).toBeLessThan(q.ask as number);
+        }
+      }
+    }
+    const gold = model.mcxQuote("GC", T);
+    expect(Number.isInteger(gold.bid)).toBe(true);
   });
 
   it("is reproducible from its seed", () => {
-    const again = simulate(60, 7).prices;
-    expect(simulate(60, 7).prices).toEqual(again);
+    const run = (seed: number) => {
+      const model = new SimulatorModel(seededRandom(seed), duties, { seed, start: T });
+      for (let s = 1; s <= 60; s++) model.step(1);
+      return [model.cmeQuote("GC", T), model.mcxQuote("CL", T), model.fxQuote(T)];
+    };
+    expect(run(7)).toEqual(run(7));
+    expect(run(8)).not.toEqual(run(7));
   });
 });
+
+describe("simulator backfill", () => {
+  it("crosses zero on every BUY and SELL spread within 30 days, and live starts where history ends", () => {
+    let clock = T - BACKFILL_DAYS * DAY;
+    const feed = createSimulatorFeed({ duties, seed: 21, now: () => clock });
+    const database = createTestDatabase();
+    try {
+      backfillCandles(database.db, feed.history?.(clock, T) ?? [], duties);
+      for (const symbol of SPREAD_SYMBOLS) {
+        const closes = allCandles(database.db, symbol, "1m").map((c) => c.close);
+        expect(closes.length, symbol).toBeGreaterThan(BACKFILL_DAYS * 1440 - 2);
+        expect(
+          closes.some((c) => c > 0),
+          `${symbol} above zero`,
+        ).toBe(true);
+        expect(
+          closes.some((c) => c < 0),
+          `${symbol} below zero`,
+        ).toBe(true);
+      }
+
+      clock = T;
+      const quotes: Quote[] = [];
+      feed.start((q) => quotes.push(q));
+      feed.stop();
+      const prices = emptyPrices();
+      for (const q of quotes) applyQuote(prices, q);
+      const live = chartSymbolValues(calculateAll(prices, duties), prices);
+      for (const symbol of CHART_SYMBOLS) {
+        const last = allCandles(database.db, symbol, "1m").at(-1)?.close as number;
+        expect(Math.abs((live[symbol] as number) - last), symbol).toBeLessThan(
+          0.5 * typicalDeviation(symbol),
+        );
+      }
+    } finally {
+      database.cleanup();
+    }
+  }, 120_000);
+});
+
+/** How far a chart symbol typically strays from its mean: its OU's stationary sd. */
+function typicalDeviation(symbol: ChartSymbol): number {
+  if (symbol === "XAU_SPOT") return SPOT_BASIS.XAU.sd;
+  if (symbol === "XAG_SPOT") return SPOT_BASIS.XAG.sd;
+  if (symbol === "NIFTY") return GIFT_PREMIUM.sd;
+  const id = symbol.split("_")[0] as keyof typeof MCX_DEVIATIONS;
+  return MCX_DEVIATIONS[id].sd;
+}

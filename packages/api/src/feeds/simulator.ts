@@ -1,16 +1,21 @@
 import { type Duties, INSTRUMENTS, type Quote } from "@spreadwatch/core";
 import type { Feed } from "./feed.ts";
 import { seededRandom } from "./random.ts";
-import { SimulatorModel } from "./simulator-model.ts";
+import { DEFAULT_SEED, SimulatorModel } from "./simulator-model.ts";
 
 const STEP_MS = 50;
-/** Backfill resolution: four samples a minute give each 1-minute candle a real high and low. */
-const HISTORY_STEP_MS = 15_000;
+/**
+ * Backfill resolution: three samples a minute give each 1-minute candle an open, a close and a
+ * point between for its high and low; the minute knots themselves come from the same path as
+ * live. Finer costs the first start seconds (core prices ~130,000 moments for 30 days at this).
+ */
+export const HISTORY_STEP_MS = 20_000;
 /** Each of the 15 instruments quotes on a step with this chance: about 4 quotes a second each. */
 const QUOTE_CHANCE_PER_STEP = 0.2;
 
 export interface SimulatorOptions {
   duties: Duties;
+  /** The market path's seed (DEFAULT_SEED): the same seed is the same market, start after start. */
   seed?: number;
   /** Without a quote for this long the simulator is stale (it never should be). */
   silenceMs?: number;
@@ -32,11 +37,16 @@ export function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote>
   ];
 }
 
-/** DESIGN §4's default feed: correlated random walks, MCX drifting around parity. */
+/**
+ * DESIGN §4's default feed, docs/simulator.md's model: legs with realistic volatility, each MCX
+ * price mean-reverting around parity + its basis. The market is a path in time, so a start after
+ * a restart, and the backfill before it, land on the same levels as the clock.
+ */
 export function createSimulatorFeed(options: SimulatorOptions): Feed {
-  const random = seededRandom(options.seed ?? Date.now());
+  const seed = options.seed ?? DEFAULT_SEED;
+  const random = seededRandom(seed);
   const now = options.now ?? Date.now;
-  const model = new SimulatorModel(random, options.duties);
+  const model = new SimulatorModel(random, options.duties, { seed, start: now() });
   const makers = quoteMakers(model);
   let timer: NodeJS.Timeout | undefined;
 
@@ -46,10 +56,11 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
     start(onQuote) {
       // Every instrument quotes at once on start so the dashboard is complete from the first second.
       const ts = now();
+      model.moveTo(ts);
       for (const make of makers) onQuote(make(ts));
       timer = setInterval(() => {
-        model.step(STEP_MS / 1000);
         const stepTs = now();
+        model.moveTo(stepTs);
         for (const make of makers) if (random() < QUOTE_CHANCE_PER_STEP) onQuote(make(stepTs));
       }, STEP_MS);
     },
@@ -59,7 +70,7 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
     },
     *history(from, to) {
       for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
-        model.step(HISTORY_STEP_MS / 1000);
+        model.moveTo(ts);
         yield makers.map((make) => make(ts));
       }
     },

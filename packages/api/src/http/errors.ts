@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { log } from "../log.ts";
+import { log, warnEvery } from "../log.ts";
 import type { AppEnv } from "./env.ts";
 
 /** Every error the edge writes: JSON `{ error }` (plus any extra fields), never cached. */
@@ -50,8 +50,18 @@ export const logRequestErrors: MiddlewareHandler<AppEnv> = async (c, next) => {
   const status = c.res.status;
   if (status < 400) return;
   const line = { method: c.req.method, path: c.req.path, status };
-  if (status >= 500) log.error({ ...line, err: c.get("failure") }, "request failed");
-  else log.info(line, "request refused");
+  const failure = c.get("failure");
+  if (failure !== undefined) log.error({ ...line, err: failure }, "request failed");
+  else if (status >= 500) {
+    // A deliberate 5xx (health's 503 while prices are stale, a 502 from Telegram) is a state,
+    // not a fault: polled every few seconds, it would otherwise flood the log.
+    warnEvery(
+      `http ${line.method} ${line.path} ${status}`,
+      60_000,
+      line,
+      "request answered with an error",
+    );
+  } else log.info(line, "request refused");
 };
 
 /**

@@ -1,8 +1,10 @@
 export { alerts } from "./alerts.ts";
 export { spreadCandles } from "./candles.ts";
 export { idempotencyKeys } from "./idempotency-keys.ts";
+export { keyValues } from "./key-values.ts";
 export { loginAttempts } from "./login-attempts.ts";
 export { sessionEnds } from "./session-ends.ts";
 export { sessions } from "./sessions.ts";
+export { spreadMarks } from "./spread-marks.ts";
 export { telegramLinks, telegramOutbox } from "./telegram.ts";
 export { users } from "./users.ts";

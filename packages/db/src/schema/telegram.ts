@@ -32,6 +32,9 @@ export const telegramOutbox = sqliteTable(
     /** Set when Telegram refused the message for good (bot blocked, chat gone): no more retries. */
     failedAt: integer("failed_at"),
     lastError: text("last_error"),
+    /** The instance sending the row; with claimedUntil, a lease that outlives a dead sender. */
+    claimedBy: text("claimed_by"),
+    claimedUntil: integer("claimed_until"),
   },
   (table) => [
     index("telegram_outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),

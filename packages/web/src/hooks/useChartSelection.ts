@@ -19,24 +19,61 @@ export interface ChartNavigationState {
   commodity?: ChartSymbol;
   timeframe?: Timeframe;
   kind?: ChartKind;
+  /** Whether the ± σ bands are on. */
+  bands?: boolean;
 }
 
 export interface ChartSelection {
   commodity: ChartSymbol;
   timeframe: Timeframe;
   kind: ChartKind;
+  bands: boolean;
   select(patch: ChartNavigationState): void;
 }
 
-/** The chart's commodity, timeframe and line/candles choice, defaulted per spec §2. */
+/** The last selection, for the next visit to the chart (issue 12 §4). */
+const STORAGE_KEY = "spreadwatch.chart";
+
+function remembered(): Record<string, unknown> {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}");
+    return typeof saved === "object" && saved !== null ? (saved as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(selection: ChartNavigationState): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(selection));
+  } catch {
+    // Storage full or blocked (private mode): the selection just is not remembered.
+  }
+}
+
+/**
+ * The chart's commodity, timeframe, line/candles choice and bands toggle: from history.state
+ * (navigation from the dashboard, or this tab's earlier choices), else the last ones made in
+ * this browser, else spec §2's defaults.
+ */
 export function useChartSelection(): ChartSelection {
   const state: unknown = useHistoryState();
-  const saved =
-    typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
+  const nav = typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {};
+  const saved = remembered();
+  const pick = (key: string) => (key in nav ? nav[key] : saved[key]);
+  const commodity = pick("commodity");
+  const timeframe = pick("timeframe");
+  const selection = {
+    commodity: isChartSymbol(commodity) ? commodity : DEFAULT_CHART_SYMBOL,
+    timeframe: isTimeframe(timeframe) ? timeframe : DEFAULT_TIMEFRAME,
+    kind: pick("kind") === "candles" ? ("candles" as const) : ("line" as const),
+    bands: pick("bands") === true,
+  };
   return {
-    commodity: isChartSymbol(saved.commodity) ? saved.commodity : DEFAULT_CHART_SYMBOL,
-    timeframe: isTimeframe(saved.timeframe) ? saved.timeframe : DEFAULT_TIMEFRAME,
-    kind: saved.kind === "candles" ? "candles" : "line",
-    select: (patch) => history.replaceState({ ...saved, ...patch }, ""),
+    ...selection,
+    select: (patch) => {
+      remember({ ...selection, ...patch });
+      history.replaceState({ ...nav, ...patch }, "");
+    },
   };
 }

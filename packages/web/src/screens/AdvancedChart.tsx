@@ -5,20 +5,26 @@ import {
   CHART_LOADING_TEXT,
   CHART_NO_DATA_TEXT,
   MIN_CHART_HEIGHT_PX,
+  spreadDecimals,
 } from "@spreadwatch/core";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { displayName } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { ChartControls } from "../components/chart/ChartControls.tsx";
 import { ChartNotes } from "../components/chart/ChartNotes.tsx";
 import { ChartOverlay } from "../components/chart/ChartOverlay.tsx";
+import { CreateAlertPopover } from "../components/chart/CreateAlertPopover.tsx";
 import { downloadCsv } from "../components/chart/downloadCsv.ts";
+import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
+import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
+import { useChartBands } from "../hooks/useChartBands.ts";
 import { useChartData } from "../hooks/useChartData.ts";
+import { useChartHistory } from "../hooks/useChartHistory.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
@@ -35,14 +41,25 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
   const theme = useTheme();
   const plot = useRef<SpreadChartHandle>(null);
+  const panel = useRef<HTMLElement>(null);
   const { shown, state } = chart;
+  const loaded = useChartHistory(shown, state.status === "ok" ? state.candles : NO_CANDLES);
   const candles = useLiveCandles(
-    state.status === "ok" ? state.candles : NO_CANDLES,
+    loaded.candles,
     shown.commodity,
     shown.timeframe,
     snapshot,
     chart.refetch,
   );
+  // SEAM: the statistics engineer's market.stats feeds this (see useChartBands).
+  const bands = useChartBands(shown.commodity);
+  const alerts = useChartAlerts(shown.commodity, user.alerts_enabled);
+  const [pick, setPick] = useState<{ value: number; left: number; top: number }>();
+  const onPick = (p: LevelPick) => {
+    const box = panel.current?.getBoundingClientRect();
+    if (!alerts.canCreate || !box) return;
+    setPick({ value: p.value, left: p.clientX - box.left, top: p.clientY - box.top });
+  };
 
   return (
     <div className="page">
@@ -62,6 +79,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             onCommodity={(c) => selection.select({ commodity: c })}
             onTimeframe={(tf) => selection.select({ timeframe: tf })}
             onKind={(k) => selection.select({ kind: k })}
+            bands={bands ? selection.bands : undefined}
+            onBands={(on) => selection.select({ bands: on })}
             onResetZoom={() => plot.current?.resetZoom()}
             onDownload={
               state.status === "ok" && !chart.loading
@@ -74,6 +93,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
         {unreachable && <ServerUnreachable />}
         <ChartNotes symbol={commodity} />
         <section
+          ref={panel}
           className="panel chart"
           aria-label="Spread chart"
           style={{ minHeight: MIN_CHART_HEIGHT_PX }}
@@ -87,11 +107,29 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               kind={kind}
               theme={theme}
               dataKey={`${shown.commodity}:${shown.timeframe}`}
+              bands={selection.bands ? bands : undefined}
+              thresholds={alerts.lines}
+              onReachOldest={loaded.loadOlder}
+              onPick={onPick}
+            />
+          )}
+          {pick && (
+            <CreateAlertPopover
+              value={pick.value}
+              decimals={spreadDecimals(shown.commodity)}
+              left={pick.left}
+              top={pick.top}
+              onCreate={(threshold) => {
+                setPick(undefined);
+                alerts.create(threshold);
+              }}
+              onClose={() => setPick(undefined)}
             />
           )}
           <Overlay status={state.status} loading={chart.loading} />
         </section>
       </main>
+      {alerts.modal(candles.at(-1)?.close)}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
+import { flashMessage } from "./flashMessage.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -26,6 +27,8 @@ interface AlertModalProps {
   symbolAlerts: AlertView[];
   /** The spread now, offered as the placeholder of a new threshold. */
   currentSpread?: number;
+  /** A new alert's threshold to start from, e.g. the level picked on the chart. */
+  initialThreshold?: number;
   onClose: () => void;
 }
 
@@ -41,13 +44,20 @@ export function AlertModal({
   alert,
   symbolAlerts,
   currentSpread,
+  initialThreshold,
   onClose,
 }: AlertModalProps) {
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const changes = useAlertChanges();
   const submission = useSubmissionKey();
-  const [threshold, setThreshold] = useState(alert ? String(alert.threshold) : "");
+  const [threshold, setThreshold] = useState(
+    alert
+      ? String(alert.threshold)
+      : initialThreshold === undefined
+        ? ""
+        : initialThreshold.toFixed(spreadDecimals(symbol)),
+  );
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
   const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
   const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
@@ -110,7 +120,8 @@ export function AlertModal({
     try {
       await changes.removeAll(symbolAlerts.map((each) => each.id));
       onClose();
-      tell(`All alerts for ${symbol} have been deleted.`);
+      // Issue 12 §4: a message that clears itself, not a dialog to dismiss.
+      flashMessage(`All alerts for ${symbol} have been deleted.`);
     } catch (error) {
       setDeletingAll(false);
       tell(failureText(error, { fallback: "Failed to delete all alerts. Please try again." }));

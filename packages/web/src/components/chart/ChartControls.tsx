@@ -17,6 +17,9 @@ interface ChartControlsProps {
   onKind: (kind: ChartKind) => void;
   onResetZoom: () => void;
   onDownload?: () => void;
+  /** Whether the ± σ bands are on; undefined hides the toggle (no statistics for the symbol). */
+  bands?: boolean;
+  onBands: (on: boolean) => void;
 }
 
 const KINDS: readonly [ChartKind, string][] = [
@@ -24,7 +27,7 @@ const KINDS: readonly [ChartKind, string][] = [
   ["candles", "Candles"],
 ];
 
-/** Commodity and timeframe selectors, Line / Candles, Reset Zoom and Download CSV; they wrap on phones. */
+/** Commodity and timeframe selectors, Line / Candles, the σ bands toggle, Reset Zoom and Download CSV; they wrap on phones. */
 export function ChartControls(props: ChartControlsProps) {
   return (
     <div className="chart-controls">
@@ -57,6 +60,16 @@ export function ChartControls(props: ChartControlsProps) {
         ))}
       </fieldset>
       <div className="chart-controls__actions">
+        {props.bands !== undefined && (
+          <button
+            type="button"
+            className="button chart-controls__toggle"
+            aria-pressed={props.bands}
+            onClick={() => props.onBands(!props.bands)}
+          >
+            ±σ Bands
+          </button>
+        )}
         <button type="button" className="button" onClick={props.onResetZoom}>
           Reset Zoom
         </button>

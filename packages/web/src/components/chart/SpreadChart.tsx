@@ -10,7 +10,10 @@ import "uplot/dist/uPlot.min.css";
 import type { ChartKind } from "../../hooks/useChartSelection.ts";
 import { ChartOverlay } from "./ChartOverlay.tsx";
 import { readChartColors } from "./colors.ts";
-import { chartOptions } from "./options.ts";
+import { type ChartLiveInputs, chartOptions } from "./options.ts";
+import type { Bands } from "./plugins/bands.ts";
+import type { LevelPick } from "./plugins/levelPick.ts";
+import type { ThresholdLine } from "./plugins/thresholds.ts";
 import { type ChartView, homeView, sameView, showsView, toPlotData } from "./view.ts";
 
 export interface SpreadChartHandle {
@@ -24,8 +27,18 @@ interface SpreadChartProps {
   theme: string;
   /** Names the data set (symbol and timeframe): a new one rebuilds the chart, new data of the same one does not. */
   dataKey: string;
+  /** Mean ± σ bands to draw; none when absent. */
+  bands?: Bands;
+  /** Alert thresholds to draw as lines. */
+  thresholds?: readonly ThresholdLine[];
+  /** The view reached past the oldest candle held. */
+  onReachOldest?: () => void;
+  /** A price level was clicked (or long-pressed). */
+  onPick?: (pick: LevelPick) => void;
   ref?: Ref<SpreadChartHandle>;
 }
+
+const NO_LINES: readonly ThresholdLine[] = [];
 
 declare global {
   interface Window {
@@ -40,12 +53,22 @@ declare global {
  * setData, and the y bounds through setScale, so a zoom survives updates. Resizes go through
  * setSize; unmounting destroys it.
  */
-export function SpreadChart({ candles, timeframe, kind, theme, dataKey, ref }: SpreadChartProps) {
+export function SpreadChart(props: SpreadChartProps) {
+  const { candles, timeframe, kind, theme, dataKey, ref } = props;
   const hostRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | undefined>(undefined);
   const homeRef = useRef<ChartView | undefined>(undefined);
   const latest = useRef(candles);
   latest.current = candles;
+  // The plugins read the latest props through this, so they change without a rebuild.
+  const propsRef = useRef(props);
+  propsRef.current = props;
+  const live = useRef<ChartLiveInputs>({
+    bands: () => propsRef.current.bands,
+    thresholds: () => propsRef.current.thresholds ?? NO_LINES,
+    onReachOldest: () => propsRef.current.onReachOldest?.(),
+    onPick: (pick) => propsRef.current.onPick?.(pick),
+  }).current;
   const [failed, setFailed] = useState(false);
 
   useImperativeHandle(ref, () => ({
@@ -77,6 +100,7 @@ export function SpreadChart({ candles, timeframe, kind, theme, dataKey, ref }: S
           kind,
           colors: readChartColors(),
           home,
+          live,
         });
         const plot = new uPlot(options, toPlotData(latest.current), host);
         // uPlot ranges new scales from the data; the home view is wider (padding, whole candles).
@@ -98,6 +122,11 @@ export function SpreadChart({ candles, timeframe, kind, theme, dataKey, ref }: S
   }, [dataKey, timeframe, kind, theme]);
 
   useEffect(() => () => destroy(plotRef), []);
+
+  // Bands and threshold lines are drawn from propsRef: a redraw picks up new ones.
+  useEffect(() => {
+    plotRef.current?.redraw(false);
+  }, [props.bands, props.thresholds]);
 
   useEffect(() => {
     const plot = plotRef.current;

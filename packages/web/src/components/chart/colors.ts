@@ -7,6 +7,8 @@ export interface ChartColors {
   up: string;
   down: string;
   zero: string;
+  /** The σ bands' translucent fill. */
+  band: string;
   font: string;
 }
 
@@ -21,6 +23,7 @@ export function readChartColors(): ChartColors {
     up: v("--positive", "#0b7a3e"),
     down: v("--negative", "#c4262e"),
     zero: v("--text-muted", "#5d6978"),
+    band: v("--chart-band", "rgba(29, 95, 194, 0.08)"),
     font: v("--font-num", "monospace"),
   };
 }

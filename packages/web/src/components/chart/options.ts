@@ -1,5 +1,4 @@
 import {
-  bucketStart,
   CHART_SERIES_LABEL,
   formatTickLabel,
   formatYTick,
@@ -10,8 +9,14 @@ import {
 import uPlot from "uplot";
 import type { ChartKind } from "../../hooks/useChartSelection.ts";
 import type { ChartColors } from "./colors.ts";
+import { cursorValuePlugin, lastValuePlugin } from "./plugins/axisTags.ts";
+import { type Bands, bandsPlugin } from "./plugins/bands.ts";
 import { candlesPlugin } from "./plugins/candles.ts";
+import { legendPlugin } from "./plugins/legend.ts";
+import { type LevelPick, levelPickPlugin } from "./plugins/levelPick.ts";
+import { olderEdgePlugin } from "./plugins/olderEdge.ts";
 import { panPlugin } from "./plugins/pan.ts";
+import { type ThresholdLine, thresholdsPlugin } from "./plugins/thresholds.ts";
 import { tooltipPlugin } from "./plugins/tooltip.ts";
 import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
 import { zeroLinePlugin } from "./plugins/zeroLine.ts";
@@ -26,6 +31,15 @@ export interface ChartOptionsInput {
   colors: ChartColors;
   /** The range each scale starts at. */
   home: ChartView;
+  /** What changes without a rebuild, read by the plugins on every draw or event. */
+  live: ChartLiveInputs;
+}
+
+export interface ChartLiveInputs {
+  bands(): Bands | undefined;
+  thresholds(): readonly ThresholdLine[];
+  onReachOldest(): void;
+  onPick(pick: LevelPick): void;
 }
 
 /** Time labels are about five characters wide; closer than this they would touch. */
@@ -43,6 +57,7 @@ export function chartOptions({
   kind,
   colors,
   home,
+  live,
 }: ChartOptionsInput): uPlot.Options {
   const font = `11px ${colors.font}`;
   const axis = {
@@ -52,10 +67,17 @@ export function chartOptions({
     ticks: { stroke: colors.grid, width: 1, size: 4 },
   };
   const plugins = [
+    bandsPlugin(live.bands, { fill: colors.band, line: colors.axis }),
     zeroLinePlugin(colors.zero),
+    thresholdsPlugin(live.thresholds),
+    legendPlugin(),
     tooltipPlugin(),
+    lastValuePlugin(),
+    cursorValuePlugin(),
     wheelZoomPlugin({ minXRange: 2 * timeframeMs(timeframe) }),
     panPlugin(),
+    olderEdgePlugin(live.onReachOldest),
+    levelPickPlugin(live.onPick),
     zoomBadgePlugin(),
   ];
   if (kind === "candles") {
@@ -93,7 +115,7 @@ export function chartOptions({
         ...axis,
         size: 34,
         splits: (u, _axis, min, max) => thin(xTicks(min, max, timeframe), u),
-        values: (_u, splits) => splits.map((t) => tickLabel(t, timeframe)),
+        values: (_u, splits) => splits.map((t) => formatTickLabel(t, timeframe)),
       },
       {
         ...axis,
@@ -112,15 +134,6 @@ function orHome(
   home: { min: number; max: number },
 ): uPlot.Range.MinMax {
   return min == null || max == null ? [home.min, home.max] : [min, max];
-}
-
-/**
- * Spec §9's tick format ('dd MMM' for 1d, else 'HH:mm'), except that a tick on an IST midnight
- * shows its date: zoomed out, 1h and 4h ticks all fall on midnights, and a row of "00:00"
- * would not say which days the chart spans.
- */
-function tickLabel(t: number, timeframe: Timeframe): string {
-  return formatTickLabel(t, bucketStart(t, "1d") === t ? "1d" : timeframe);
 }
 
 /** Spec §9 caps the tick count; on a narrow chart fewer still fit, so keep every k-th. */

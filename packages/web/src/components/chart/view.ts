@@ -42,14 +42,22 @@ export const LOW = 4;
 export const CLOSE = 1;
 
 /**
- * The home view: spec §9's x range and y bounds. Candles are drawn centred on their time, so
- * in candle mode the x range also leaves half a candle beside the first and the last.
+ * How many of the latest candles the chart opens on (issue 12 §4): enough to read the recent
+ * trend, few enough that each candle is wider than a hairline. The rest are a pan away.
+ */
+export const HOME_CANDLES = 200;
+
+/**
+ * The home view: spec §9's x range and y bounds, over the last HOME_CANDLES candles only.
+ * Candles are drawn centred on their time, so in candle mode the x range also leaves half a
+ * candle beside the first and the last.
  */
 export function homeView(
-  candles: readonly Candle[],
+  all: readonly Candle[],
   timeframe: Timeframe,
   candleMode: boolean,
 ): ChartView | undefined {
+  const candles = all.length > HOME_CANDLES ? all.slice(-HOME_CANDLES) : all;
   const x = chartXRange(candles, timeframe);
   const y = chartYBounds(candles);
   if (!x || !y) return undefined;

@@ -1,0 +1,24 @@
+import type { Quote } from "@spreadwatch/core";
+
+/**
+ * What travels on the bus, by topic. A topic added here must be added to TOPICS too (the
+ * compiler checks), so the Redis bus subscribes to it before anyone publishes.
+ */
+export interface BusMessages {
+  /** Every quote the leader's feeds produce; each instance's hub takes them from here. */
+  quote: Quote;
+  /** A user's alerts (or what decides whether they fire, e.g. a Telegram link) changed. */
+  "alerts.changed": { userId: number };
+  /** A user's sessions changed (login, logout, the one-active-session rule ended one). */
+  "sessions.changed": { userId: number };
+}
+
+export type Topic = keyof BusMessages;
+
+const topicSet = {
+  quote: true,
+  "alerts.changed": true,
+  "sessions.changed": true,
+} as const satisfies Record<Topic, true>;
+
+export const TOPICS = Object.keys(topicSet) as Topic[];

@@ -1,0 +1,277 @@
+import { gaussian, hashGaussian } from "./random.ts";
+import {
+  LEG_IDS,
+  LEGS,
+  LEVEL_HALF_LIFE_DAYS,
+  type LegId,
+  type LegParams,
+  MINUTES_PER_DAY,
+  MINUTES_PER_YEAR,
+  OU_IDS,
+  OUS,
+  type OuId,
+  type OuParams,
+} from "./simulator-params.ts";
+
+/**
+ * The simulated market as one fixed path in time: every value at minute k is a function of the
+ * seed and k alone (its shocks are `hashGaussian(seed, stream, k)`), so a server restarted an
+ * hour or a week later lands where the path is now — where the last recorded candle left it if
+ * the restart was quick, where the market would have drifted to if it was not — and the 30-day
+ * backfill is that same path's past. Between minute knots, prices follow a Brownian bridge drawn
+ * from an ordinary seeded sequence: that detail is not needed to line up across restarts.
+ * Pure computation: no clock, no timers, no I/O.
+ */
+
+export const MINUTE_MS = 60_000;
+
+/** e^(−θ·dt) for a process with this half-life (dt and half-life in the same unit). */
+export function ouDecay(halfLife: number, dt: number): number {
+  return Math.exp((-Math.LN2 * dt) / halfLife);
+}
+
+/** σ of dX = θ(μ − X)dt + σ dW, per √minute, for a stationary sd: σ = sd·√(2θ). */
+export function ouSigma(p: Pick<OuParams, "sd" | "halfLifeMinutes">): number {
+  return p.sd * Math.sqrt((2 * Math.LN2) / p.halfLifeMinutes);
+}
+
+/**
+ * One exact step of an OU process: X' = μ + (X − μ)·decay + sd·√(1 − decay²)·shock, which keeps
+ * its stationary distribution N(μ, sd²) however long the step.
+ */
+export function ouStep(
+  x: number,
+  p: Pick<OuParams, "mean" | "sd">,
+  decay: number,
+  shock: number,
+): number {
+  return p.mean + (x - p.mean) * decay + p.sd * Math.sqrt(1 - decay * decay) * shock;
+}
+
+/**
+ * One step of a random walk pinned to `end` after `stepsLeft` steps (a Brownian bridge with
+ * per-step sd `sd`): the drift closes the gap evenly, the noise shrinks as the pin nears.
+ */
+export function bridgeStep(
+  x: number,
+  end: number,
+  stepsLeft: number,
+  sd: number,
+  shock: number,
+): number {
+  return x + (end - x) / stepsLeft + sd * Math.sqrt((stepsLeft - 1) / stepsLeft) * shock;
+}
+
+/**
+ * A Brownian bridge's value at `t`, knowing it is `x` at `t0` and `end` at `t1`: mean on the
+ * straight line, variance v·(t − t0)(t1 − t)/(t1 − t0) for a variance `v` per unit of time.
+ */
+export function bridgeAt(
+  x: number,
+  end: number,
+  t0: number,
+  t: number,
+  t1: number,
+  variancePerUnit: number,
+  shock: number,
+): number {
+  if (t >= t1) return end;
+  if (t <= t0) return x;
+  const f = (t - t0) / (t1 - t0);
+  return x + (end - x) * f + Math.sqrt(variancePerUnit * (t - t0) * (1 - f)) * shock;
+}
+
+/** A leg's minute shock: its factor's shock (metals, energy) blended with its own. */
+function legShock(leg: LegParams, own: number, factors: { metals: number; energy: number }) {
+  if (!leg.factor) return own;
+  const loading = leg.loading ?? 0;
+  return loading * factors[leg.factor] + Math.sqrt(1 - loading * loading) * own;
+}
+
+// Hash streams: one per series and time scale, so no two series share a shock by accident.
+const STREAM = {
+  dayFactor: { metals: 1, energy: 2 },
+  minuteFactor: { metals: 3, energy: 4 },
+  dayOwn: 10,
+  minuteOwn: 20,
+  ou: 40,
+} as const;
+
+const LEG_LIST = LEG_IDS.map((id) => LEGS[id]);
+const OU_LIST = OU_IDS.map((id) => OUS[id]);
+/** Per-minute sd of each leg's log price. */
+const LEG_MINUTE_SD = LEG_LIST.map((leg) => leg.annualVol / Math.sqrt(MINUTES_PER_YEAR));
+const LEG_DAY_DECAY = ouDecay(LEVEL_HALF_LIFE_DAYS, 1);
+/**
+ * Each leg's stationary sd of log(price / level), from its daily sd and the 90-day pull:
+ * sd_day / √(2θ), e.g. ~6 % for gold, ~25 % for natural gas.
+ */
+const LEG_LEVEL_SD = LEG_LIST.map(
+  (leg) =>
+    (leg.annualVol * Math.sqrt(MINUTES_PER_DAY / MINUTES_PER_YEAR)) /
+    Math.sqrt((2 * Math.LN2) / LEVEL_HALF_LIFE_DAYS),
+);
+/** Sub-minute variance per ms: the legs' log variance, the OUs' σ². */
+const VARIANCE_PER_MS = [...LEG_MINUTE_SD, ...OU_LIST.map(ouSigma)].map((sd) => (sd * sd) / 60_000);
+const OU_MINUTE_DECAY = OU_LIST.map((p) => ouDecay(p.halfLifeMinutes, 1));
+/** An OU forgets its start after 20 half-lives (2⁻²⁰): where a cold start begins its warm-up. */
+const OU_WARMUP_MINUTES = OU_LIST.map((p) => Math.ceil(20 * p.halfLifeMinutes));
+
+export interface PathLevels {
+  /** Prices: CME mids (USD), USDINR, NIFTY 50. */
+  legs: Record<LegId, number>;
+  /** MCX deviations from parity (INR), GIFT NIFTY's premium (points), spot bases (USD). */
+  ous: Record<OuId, number>;
+}
+
+export class MarketPath {
+  /** Day d's knot of every leg's log deviation, cached: d counts days since 1970-01-01 UTC. */
+  private day = -1;
+  private dayKnot: number[] = [];
+  private nextDayKnot: number[] = [];
+  /** Minute k: the path is between knot k (at k·60 s) and knot k + 1. */
+  private minute = 0;
+  private knotNext: number[] = [];
+  /** The legs' log deviations, then the OU values, at `time`. */
+  private current: number[] = [];
+  private now = Number.NaN;
+
+  constructor(
+    private readonly seed: number,
+    private readonly random: () => number,
+  ) {}
+
+  get time(): number {
+    return this.now;
+  }
+
+  /**
+   * Moves the path to `ts` (epoch ms ≥ 0). Forward by a few days or less it walks minute by
+   * minute, each knot from the last; anywhere else it jumps straight there.
+   */
+  moveTo(ts: number): void {
+    const target = Math.max(0, ts);
+    if (!(target >= this.now) || target - this.now > 3 * MINUTES_PER_DAY * MINUTE_MS) {
+      this.seek(target);
+    }
+    while (target >= (this.minute + 1) * MINUTE_MS) this.nextMinute();
+    const t1 = (this.minute + 1) * MINUTE_MS;
+    for (let i = 0; i < this.current.length; i++) {
+      this.current[i] = bridgeAt(
+        this.current[i] as number,
+        this.knotNext[i] as number,
+        this.now,
+        target,
+        t1,
+        VARIANCE_PER_MS[i] as number,
+        gaussian(this.random),
+      );
+    }
+    this.now = target;
+  }
+
+  levels(): PathLevels {
+    const legs = {} as Record<LegId, number>;
+    LEG_IDS.forEach((id, i) => {
+      legs[id] = LEGS[id].level * Math.exp(this.current[i] as number);
+    });
+    const ous = {} as Record<OuId, number>;
+    OU_IDS.forEach((id, j) => {
+      ous[id] = this.current[LEG_IDS.length + j] as number;
+    });
+    return { legs, ous };
+  }
+
+  /** The knots of minute k straight from the seed: the leg bridges from day start, OUs warmed up. */
+  private seek(ts: number): void {
+    const k = Math.floor(ts / MINUTE_MS);
+    const d = Math.floor(k / MINUTES_PER_DAY);
+    this.loadDay(d);
+    let legs = [...this.dayKnot];
+    for (let m = d * MINUTES_PER_DAY; m < k; m++) legs = this.stepLegs(legs, m);
+    const ous = OU_LIST.map((p, j) => {
+      let x = p.mean;
+      for (let m = k - (OU_WARMUP_MINUTES[j] as number); m < k; m++) x = this.stepOu(x, j, m);
+      return x;
+    });
+    this.minute = k;
+    this.current = [...legs, ...ous];
+    this.knotNext = this.stepKnots(this.current, k);
+    this.now = k * MINUTE_MS;
+  }
+
+  private nextMinute(): void {
+    this.current = this.knotNext;
+    this.minute += 1;
+    this.now = this.minute * MINUTE_MS;
+    this.knotNext = this.stepKnots(this.current, this.minute);
+  }
+
+  /** Knot k + 1 from knot k. */
+  private stepKnots(knots: readonly number[], k: number): number[] {
+    const legs = this.stepLegs(knots.slice(0, LEG_IDS.length), k);
+    const ous = OU_LIST.map((_, j) => this.stepOu(knots[LEG_IDS.length + j] as number, j, k));
+    return [...legs, ...ous];
+  }
+
+  /** The legs one minute on from minute k, bridged to the end of k's day. */
+  private stepLegs(legs: readonly number[], k: number): number[] {
+    const d = Math.floor(k / MINUTES_PER_DAY);
+    this.loadDay(d);
+    const stepsLeft = (d + 1) * MINUTES_PER_DAY - k;
+    const factors = {
+      metals: hashGaussian(this.seed, STREAM.minuteFactor.metals, k),
+      energy: hashGaussian(this.seed, STREAM.minuteFactor.energy, k),
+    };
+    return LEG_LIST.map((leg, i) =>
+      bridgeStep(
+        legs[i] as number,
+        this.nextDayKnot[i] as number,
+        stepsLeft,
+        LEG_MINUTE_SD[i] as number,
+        legShock(leg, hashGaussian(this.seed, STREAM.minuteOwn + i, k), factors),
+      ),
+    );
+  }
+
+  private stepOu(x: number, j: number, k: number): number {
+    return ouStep(
+      x,
+      OU_LIST[j] as OuParams,
+      OU_MINUTE_DECAY[j] as number,
+      hashGaussian(this.seed, STREAM.ou + j, k),
+    );
+  }
+
+  /**
+   * Day knots d and d + 1: a daily OU of each leg's log deviation, from 0 on 1970-01-01 — about
+   * 20,000 steps the first time, one step a day after.
+   */
+  private loadDay(d: number): void {
+    if (d === this.day) return;
+    if (d === this.day + 1) {
+      this.dayKnot = this.nextDayKnot;
+    } else {
+      let knot = LEG_LIST.map(() => 0);
+      for (let day = 0; day < d; day++) knot = this.stepDay(knot, day);
+      this.dayKnot = knot;
+    }
+    this.nextDayKnot = this.stepDay(this.dayKnot, d);
+    this.day = d;
+  }
+
+  private stepDay(knot: readonly number[], day: number): number[] {
+    const factors = {
+      metals: hashGaussian(this.seed, STREAM.dayFactor.metals, day),
+      energy: hashGaussian(this.seed, STREAM.dayFactor.energy, day),
+    };
+    return LEG_LIST.map((leg, i) =>
+      ouStep(
+        knot[i] as number,
+        { mean: 0, sd: LEG_LEVEL_SD[i] as number },
+        LEG_DAY_DECAY,
+        legShock(leg, hashGaussian(this.seed, STREAM.dayOwn + i, day), factors),
+      ),
+    );
+  }
+}

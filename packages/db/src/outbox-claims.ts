@@ -1,0 +1,91 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { Database } from "./connection.ts";
+import { telegramOutbox } from "./schema/index.ts";
+import type { OutboxMessage } from "./telegram.ts";
+
+/**
+ * SQLite's outbox claiming: one writer at a time, so a single UPDATE … WHERE id IN (SELECT …)
+ * is already exclusive; the lease columns are kept as on PostgreSQL so both behave the same.
+ */
+export function claimOutbox(
+  db: Database,
+  claim: { instanceId: string; leaseMs: number; limit: number; now: number },
+): OutboxMessage[] {
+  const due = db
+    .select({ id: telegramOutbox.id })
+    .from(telegramOutbox)
+    .where(
+      and(
+        isNull(telegramOutbox.sentAt),
+        isNull(telegramOutbox.failedAt),
+        lte(telegramOutbox.nextAttemptAt, claim.now),
+        or(isNull(telegramOutbox.claimedUntil), lte(telegramOutbox.claimedUntil, claim.now)),
+      ),
+    )
+    .orderBy(asc(telegramOutbox.id))
+    .limit(claim.limit);
+  return db
+    .update(telegramOutbox)
+    .set({ claimedBy: claim.instanceId, claimedUntil: claim.now + claim.leaseMs })
+    .where(inArray(telegramOutbox.id, due))
+    .returning()
+    .all()
+    .sort((a, b) => a.id - b.id);
+}
+
+const mine = (id: number, instanceId: string) =>
+  and(eq(telegramOutbox.id, id), eq(telegramOutbox.claimedBy, instanceId));
+
+const released = { claimedBy: null, claimedUntil: null };
+
+export function markClaimedSent(
+  db: Database,
+  id: number,
+  instanceId: string,
+  now: number,
+): boolean {
+  return (
+    db
+      .update(telegramOutbox)
+      .set({ sentAt: now, ...released })
+      .where(mine(id, instanceId))
+      .run().changes > 0
+  );
+}
+
+export function markClaimedRetry(
+  db: Database,
+  id: number,
+  instanceId: string,
+  error: string,
+  nextAttemptAt: number,
+): boolean {
+  return (
+    db
+      .update(telegramOutbox)
+      .set({
+        attempts: sql`${telegramOutbox.attempts} + 1`,
+        lastError: error,
+        nextAttemptAt,
+        ...released,
+      })
+      .where(mine(id, instanceId))
+      .run().changes > 0
+  );
+}
+
+export function markClaimedFailed(
+  db: Database,
+  id: number,
+  instanceId: string,
+  error: string,
+  now: number,
+): boolean {
+  return (
+    db
+      .update(telegramOutbox)
+      .set({ failedAt: now, lastError: error, ...released })
+      .where(mine(id, instanceId))
+      .run().changes > 0
+  );
+}

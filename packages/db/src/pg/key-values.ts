@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { KeyValueStore } from "../store/store.ts";
+import type { PgDb } from "./connection.ts";
+import { keyValues } from "./schema/index.ts";
+
+export function pgKeyValues(db: PgDb): KeyValueStore {
+  return {
+    async get<T>(key: string) {
+      const [row] = await db.select().from(keyValues).where(eq(keyValues.key, key));
+      return row && (JSON.parse(row.value) as T);
+    },
+    async set(key, value, now) {
+      const json = JSON.stringify(value);
+      await db
+        .insert(keyValues)
+        .values({ key, value: json, updatedAt: now })
+        .onConflictDoUpdate({ target: keyValues.key, set: { value: json, updatedAt: now } });
+    },
+    async delete(key) {
+      const rows = await db
+        .delete(keyValues)
+        .where(eq(keyValues.key, key))
+        .returning({ key: keyValues.key });
+      return rows.length > 0;
+    },
+  };
+}

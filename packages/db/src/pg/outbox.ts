@@ -1,0 +1,70 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { OutboxStore } from "../store/store.ts";
+import type { PgDb } from "./connection.ts";
+import { telegramOutbox } from "./schema/index.ts";
+
+const mine = (id: number, instanceId: string) =>
+  and(eq(telegramOutbox.id, id), eq(telegramOutbox.claimedBy, instanceId));
+const released = { claimedBy: null, claimedUntil: null };
+
+/**
+ * Claiming as graphile/worker's getJob does: due rows whose lease is free or ran out, locked
+ * with SKIP LOCKED so a second sender passes over rows the first is claiming instead of waiting
+ * for them (and then taking them too), stamped with who holds them and until when.
+ */
+export function pgOutbox(db: PgDb): OutboxStore {
+  return {
+    async claim({ instanceId, leaseMs, limit, now }) {
+      const due = db
+        .select({ id: telegramOutbox.id })
+        .from(telegramOutbox)
+        .where(
+          and(
+            isNull(telegramOutbox.sentAt),
+            isNull(telegramOutbox.failedAt),
+            lte(telegramOutbox.nextAttemptAt, now),
+            or(isNull(telegramOutbox.claimedUntil), lte(telegramOutbox.claimedUntil, now)),
+          ),
+        )
+        .orderBy(asc(telegramOutbox.id))
+        .limit(limit)
+        .for("update", { skipLocked: true });
+      const claimed = await db
+        .update(telegramOutbox)
+        .set({ claimedBy: instanceId, claimedUntil: now + leaseMs })
+        .where(inArray(telegramOutbox.id, due))
+        .returning();
+      return claimed.sort((a, b) => a.id - b.id);
+    },
+    async markSent(id, instanceId, now) {
+      const rows = await db
+        .update(telegramOutbox)
+        .set({ sentAt: now, ...released })
+        .where(mine(id, instanceId))
+        .returning({ id: telegramOutbox.id });
+      return rows.length > 0;
+    },
+    async markRetry(id, instanceId, error, nextAttemptAt) {
+      const rows = await db
+        .update(telegramOutbox)
+        .set({
+          attempts: sql`${telegramOutbox.attempts} + 1`,
+          lastError: error,
+          nextAttemptAt,
+          ...released,
+        })
+        .where(mine(id, instanceId))
+        .returning({ id: telegramOutbox.id });
+      return rows.length > 0;
+    },
+    async markFailed(id, instanceId, error, now) {
+      const rows = await db
+        .update(telegramOutbox)
+        .set({ failedAt: now, lastError: error, ...released })
+        .where(mine(id, instanceId))
+        .returning({ id: telegramOutbox.id });
+      return rows.length > 0;
+    },
+    list: () => db.select().from(telegramOutbox).orderBy(asc(telegramOutbox.id)),
+  };
+}

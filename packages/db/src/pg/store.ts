@@ -1,0 +1,36 @@
+import type { Store } from "../store/store.ts";
+import { pgAlerts } from "./alerts.ts";
+import { pgCandles } from "./candles.ts";
+import { openPostgres, type PgDb } from "./connection.ts";
+import { pgIdempotency } from "./idempotency.ts";
+import { pgKeyValues } from "./key-values.ts";
+import { pgLoginAttempts } from "./login-attempts.ts";
+import { pgOutbox } from "./outbox.ts";
+import { pgSessions } from "./sessions.ts";
+import { pgSpreadMarks } from "./spread-marks.ts";
+import { pgTelegramLinks } from "./telegram-links.ts";
+import { pgUsers } from "./users.ts";
+
+/** The cluster adapter: a pg Pool through drizzle-orm/node-postgres, migrated on open. */
+export async function postgresStore(url: string): Promise<Store> {
+  const { db, pool } = await openPostgres(url);
+  return bind(db, () => pool.end());
+}
+
+/** A store on the pool, or on one transaction of it (the idempotent create's). */
+function bind(db: PgDb, close: () => Promise<void>): Store {
+  return {
+    kind: "postgres",
+    users: pgUsers(db),
+    sessions: pgSessions(db),
+    alerts: pgAlerts(db),
+    spreadMarks: pgSpreadMarks(db),
+    telegramLinks: pgTelegramLinks(db),
+    outbox: pgOutbox(db),
+    candles: pgCandles(db),
+    loginAttempts: pgLoginAttempts(db),
+    idempotency: pgIdempotency(db, (tx) => bind(tx, async () => {})),
+    keyValues: pgKeyValues(db),
+    close,
+  };
+}

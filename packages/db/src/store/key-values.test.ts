@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { STORE_KINDS, useStore } from "../testing/stores.ts";
+
+describe.each(STORE_KINDS)("key values and spread marks (%s)", (kind) => {
+  const current = useStore(kind);
+
+  it("stores, replaces and deletes a JSON value, seen by another instance", async () => {
+    const { store, openAnother } = current();
+    const other = await openAnother();
+    expect(await store.keyValues.get("kite.session")).toBeUndefined();
+    await store.keyValues.set("kite.session", { accessToken: "a", expiresAt: 10 }, 1);
+    await store.keyValues.set("kite.session", { accessToken: "b", expiresAt: 20 }, 2);
+    expect(await other.keyValues.get("kite.session")).toEqual({ accessToken: "b", expiresAt: 20 });
+    expect(await store.keyValues.delete("kite.session")).toBe(true);
+    expect(await store.keyValues.delete("kite.session")).toBe(false);
+    expect(await other.keyValues.get("kite.session")).toBeUndefined();
+  });
+
+  it("keeps the newest spread mark per symbol", async () => {
+    const { store } = current();
+    await store.spreadMarks.save([
+      { symbol: "B", spread: 1, at: 100 },
+      { symbol: "A", spread: 2, at: 100 },
+    ]);
+    await store.spreadMarks.save([
+      { symbol: "B", spread: 3, at: 200 },
+      { symbol: "A", spread: 9, at: 50 },
+    ]);
+    expect(await store.spreadMarks.list()).toEqual([
+      { symbol: "A", spread: 2, at: 100 },
+      { symbol: "B", spread: 3, at: 200 },
+    ]);
+  });
+});

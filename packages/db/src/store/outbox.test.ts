@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { STORE_KINDS, useStore } from "../testing/stores.ts";
+import type { Store } from "./store.ts";
+
+/** Queues `n` messages through the one path that writes outbox rows: alert firings. */
+async function queue(store: Store, n: number, now = 0): Promise<number[]> {
+  const user = await store.users.create({
+    username: "alice",
+    passwordHash: "h",
+    alertsEnabled: true,
+  });
+  await store.telegramLinks.save(user.id, "chat", 0);
+  const settings = {
+    commodityType: "GOLD_SPREAD",
+    threshold: 1,
+    soundId: "beep",
+    enabled: true,
+    telegramNotify: true,
+    maxNotifications: 5,
+  };
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const alert = await store.alerts.create(user.id, settings, now);
+    const [fired] = await store.alerts.recordTelegramFirings([
+      { alertId: alert?.id as number, at: now, now, text: () => `message ${i}` },
+    ]);
+    ids.push(fired?.outboxId as number);
+  }
+  return ids;
+}
+
+describe.each(STORE_KINDS)("outbox (%s)", (kind) => {
+  const current = useStore(kind);
+  const lease = { leaseMs: 30_000, now: 1_000 };
+
+  it("claims due rows oldest first, each once while its lease runs", async () => {
+    const { store } = current();
+    const ids = await queue(store, 3);
+    const claimed = await store.outbox.claim({ instanceId: "a", limit: 2, ...lease });
+    expect(claimed.map((m) => [m.id, m.claimedBy, m.claimedUntil])).toEqual([
+      [ids[0], "a", 31_000],
+      [ids[1], "a", 31_000],
+    ]);
+    const rest = await store.outbox.claim({ instanceId: "b", limit: 10, ...lease });
+    expect(rest.map((m) => m.id)).toEqual([ids[2]]);
+    expect(await store.outbox.claim({ instanceId: "b", limit: 10, ...lease })).toEqual([]);
+  });
+
+  it("never gives two claimers the same row", async () => {
+    const { store, openAnother } = current();
+    const other = await openAnother();
+    const ids = await queue(store, 40);
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? other : store).outbox.claim({ instanceId: `i${i}`, limit: 3, ...lease }),
+      ),
+    );
+    const got = claims.flat().map((m) => m.id);
+    expect(new Set(got).size).toBe(got.length);
+    expect(got.length).toBe(24);
+    expect(ids).toEqual(expect.arrayContaining(got));
+  });
+
+  it("gives a dead claimant's rows to another once the lease ran out", async () => {
+    const { store } = current();
+    const [id] = await queue(store, 1);
+    await store.outbox.claim({ instanceId: "dead", limit: 1, ...lease });
+    expect(
+      await store.outbox.claim({ instanceId: "b", limit: 1, leaseMs: 30_000, now: 30_999 }),
+    ).toEqual([]);
+    const [taken] = await store.outbox.claim({
+      instanceId: "b",
+      limit: 1,
+      leaseMs: 30_000,
+      now: 31_000,
+    });
+    expect(taken?.id).toBe(id);
+    // The dead one coming back cannot mark what is no longer its own.
+    expect(await store.outbox.markSent(id as number, "dead", 31_500)).toBe(false);
+    expect(await store.outbox.markSent(id as number, "b", 31_500)).toBe(true);
+    const [row] = await store.outbox.list();
+    expect(row).toMatchObject({ sentAt: 31_500, claimedBy: null, claimedUntil: null });
+    expect(
+      await store.outbox.claim({ instanceId: "c", limit: 1, leaseMs: 1, now: 99_999 }),
+    ).toEqual([]);
+  });
+
+  it("a retry counts the attempt, releases the row and waits for its time", async () => {
+    const { store } = current();
+    const [id] = (await queue(store, 1)) as [number];
+    await store.outbox.claim({ instanceId: "a", limit: 1, ...lease });
+    expect(await store.outbox.markRetry(id, "b", "not mine", 5_000)).toBe(false);
+    expect(await store.outbox.markRetry(id, "a", "HTTP 502", 5_000)).toBe(true);
+    expect(
+      await store.outbox.claim({ instanceId: "b", limit: 1, leaseMs: 10, now: 4_999 }),
+    ).toEqual([]);
+    const [again] = await store.outbox.claim({
+      instanceId: "b",
+      limit: 1,
+      leaseMs: 10,
+      now: 5_000,
+    });
+    expect(again).toMatchObject({ id, attempts: 1, lastError: "HTTP 502", claimedBy: "b" });
+  });
+
+  it("a failed row is never claimed again", async () => {
+    const { store } = current();
+    const [id] = (await queue(store, 1)) as [number];
+    await store.outbox.claim({ instanceId: "a", limit: 1, ...lease });
+    expect(await store.outbox.markFailed(id, "b", "blocked", 2_000)).toBe(false);
+    expect(await store.outbox.markFailed(id, "a", "bot blocked", 2_000)).toBe(true);
+    expect(await store.outbox.claim({ instanceId: "a", limit: 1, leaseMs: 1, now: 1e12 })).toEqual(
+      [],
+    );
+    expect((await store.outbox.list())[0]).toMatchObject({
+      failedAt: 2_000,
+      lastError: "bot blocked",
+    });
+  });
+});

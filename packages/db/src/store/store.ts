@@ -1,0 +1,227 @@
+import type {
+  Alert,
+  AlertSettings,
+  RecordedFiring,
+  TelegramFiring,
+  WatchedAlert,
+} from "../alerts.ts";
+import type { CandleRow, StoredCandle } from "../candles.ts";
+import type { IdempotencyClaim, IdempotentOutcome } from "../idempotency-keys.ts";
+import type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "../login-attempts.ts";
+import type { Session, SessionEnd, SessionEndReason } from "../sessions.ts";
+import type { OutboxMessage, TelegramLink } from "../telegram.ts";
+import type { NewUser, User, UserPermission, UserSummary } from "../users.ts";
+
+/**
+ * The storage port: everything the api does with the database, as async calls grouped by noun.
+ * One implementation per engine (SQLite embedded, PostgreSQL for several instances); both pass
+ * the same contract tests. Whatever must be atomic is one call here, so no caller ever holds a
+ * transaction, a driver or SQL.
+ */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly alerts: AlertStore;
+  readonly spreadMarks: SpreadMarkStore;
+  readonly telegramLinks: TelegramLinkStore;
+  readonly outbox: OutboxStore;
+  readonly candles: CandleStore;
+  readonly loginAttempts: LoginAttemptStore;
+  readonly idempotency: IdempotencyStore;
+  readonly keyValues: KeyValueStore;
+  /** Waits for calls in flight, then closes the connection(s). */
+  close(): Promise<void>;
+}
+
+export interface UserStore {
+  /** Throws UsernameTakenError when the name is taken in any letter case. */
+  create(user: NewUser): Promise<User>;
+  findByUsername(username: string): Promise<User | undefined>;
+  findById(id: number): Promise<User | undefined>;
+  list(): Promise<UserSummary[]>;
+  count(): Promise<number>;
+  /** Returns whether the user existed. */
+  setPermission(id: number, permission: UserPermission, value: boolean): Promise<boolean>;
+  /** Only the hash; see changePassword for the change that also signs the old password out. */
+  setPasswordHash(id: number, passwordHash: string): Promise<boolean>;
+  /**
+   * Sets the hash and ends the user's sessions but `keepSessionId` ("password_changed"), in one
+   * transaction: whoever knew the old password is signed out. Returns whether the user existed.
+   */
+  changePassword(
+    id: number,
+    passwordHash: string,
+    now: number,
+    keepSessionId?: string,
+  ): Promise<boolean>;
+  /** Ends the user's sessions ("user_deleted", so their browser learns why) and deletes them. */
+  delete(id: number, now: number): Promise<boolean>;
+}
+
+export interface SessionStore {
+  /**
+   * Starts a session and ends every other session of the user ("replaced"): one active session
+   * per user, also when two logins race on two instances. Returns how many it ended.
+   */
+  create(userId: number, id: string, now: number): Promise<number>;
+  find(id: string): Promise<Session | undefined>;
+  /** Why a session that no longer exists ended, while that is remembered. */
+  findEnd(id: string): Promise<SessionEnd | undefined>;
+  /** Returns whether the session still exists. */
+  touch(id: string, now: number): Promise<boolean>;
+  end(id: string, reason: SessionEndReason, now: number): Promise<boolean>;
+  /** Ends every session of a user but `keepId`; returns how many. */
+  endAllOfUser(
+    userId: number,
+    reason: SessionEndReason,
+    now: number,
+    keepId?: string,
+  ): Promise<number>;
+  /** Ends sessions not seen since `cutoff` ("expired"); returns how many. */
+  endIdleSince(cutoff: number, now: number): Promise<number>;
+  pruneEnds(cutoff: number): Promise<number>;
+}
+
+export interface AlertStore {
+  listByUser(userId: number): Promise<Alert[]>;
+  countByUser(userId: number): Promise<number>;
+  /** Another user's alert is undefined, so ids reveal nothing. */
+  find(userId: number, id: number): Promise<Alert | undefined>;
+  /**
+   * Creates the alert unless the user already has `maxPerUser` (then undefined); the count and
+   * the insert are atomic, so parallel creates cannot overshoot the limit.
+   */
+  create(
+    userId: number,
+    settings: AlertSettings,
+    now: number,
+    maxPerUser?: number,
+  ): Promise<Alert | undefined>;
+  /** A partial change; re-enabling resets the Telegram count (a re-armed alert gets its limit). */
+  update(
+    userId: number,
+    id: number,
+    patch: Partial<AlertSettings>,
+    now: number,
+  ): Promise<Alert | undefined>;
+  delete(userId: number, id: number): Promise<boolean>;
+  /** A browser fired the alert: counted (atomically) for the browser only. */
+  recordBrowserTrigger(userId: number, id: number, now: number): Promise<Alert | undefined>;
+  /** Alerts that can send Telegram now (enabled, Telegram on, permitted, chat linked). */
+  listWatched(userId?: number): Promise<WatchedAlert[]>;
+  /**
+   * One quote's Telegram firings in one transaction: per firing the count, the trigger time,
+   * the auto-disable at the limit and the outbox row; a firing whose alert can no longer send
+   * writes nothing (undefined). `marks`, if given, are stored in the same transaction, so the
+   * engine's state and what it fired never disagree after a crash.
+   */
+  recordTelegramFirings(
+    firings: readonly TelegramFiring[],
+    marks?: readonly SpreadMark[],
+  ): Promise<RecordedFiring[]>;
+}
+
+/** The alert engine's last spread per symbol: where a new leader's crossing state starts. */
+export interface SpreadMark {
+  symbol: string;
+  spread: number;
+  at: number;
+}
+
+export interface SpreadMarkStore {
+  list(): Promise<SpreadMark[]>;
+  /** Upserts; an older mark never overwrites a newer one (a late writer cannot rewind state). */
+  save(marks: readonly SpreadMark[]): Promise<void>;
+}
+
+export interface TelegramLinkStore {
+  find(userId: number): Promise<TelegramLink | undefined>;
+  save(userId: number, chatId: string, now: number): Promise<void>;
+  delete(userId: number): Promise<boolean>;
+}
+
+export interface OutboxClaim {
+  /** Who sends; only this instance may then mark the rows. */
+  instanceId: string;
+  /** How long the rows stay claimed: a dead sender's rows come back after it. */
+  leaseMs: number;
+  limit: number;
+  now: number;
+}
+
+export interface OutboxStore {
+  /**
+   * Claims due, unclaimed (or lease-expired) rows, oldest first. Two claimers never get the
+   * same row (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one writer, one statement).
+   */
+  claim(claim: OutboxClaim): Promise<OutboxMessage[]>;
+  /**
+   * Its own statement, called right after Telegram accepted the message and before the next
+   * one is sent. False when the row is no longer this instance's (its lease ran out and another
+   * instance claimed it).
+   */
+  markSent(id: number, instanceId: string, now: number): Promise<boolean>;
+  /** One more failed attempt and when to retry; releases the claim. */
+  markRetry(id: number, instanceId: string, error: string, nextAttemptAt: number): Promise<boolean>;
+  /** Refused for good: no more retries. */
+  markFailed(id: number, instanceId: string, error: string, now: number): Promise<boolean>;
+  list(): Promise<OutboxMessage[]>;
+}
+
+export interface CandleQuery {
+  symbol: string;
+  timeframe: string;
+  from?: number;
+  to?: number;
+  limit: number;
+}
+
+export interface CandleStore {
+  /** Merges into stored buckets: open stays, high/low widen, close moves on. */
+  save(candles: readonly StoredCandle[]): Promise<void>;
+  /** The most recent `limit` candles in [from, to), oldest first. */
+  recent(query: CandleQuery): Promise<CandleRow[]>;
+  has(timeframe: string): Promise<boolean>;
+  prune(timeframe: string, cutoff: number): Promise<number>;
+  all(symbol: string, timeframe: string): Promise<CandleRow[]>;
+}
+
+export interface LoginAttemptStore {
+  /**
+   * Checks the limits and records the attempt if there is room, atomically: of any number of
+   * concurrent attempts (on any instance) at most the limit get through.
+   */
+  begin(attempt: LoginAttempt, limits: LoginLimits): Promise<LoginAttemptVerdict>;
+  /** A successful login: its (username, address) pair starts afresh. */
+  clear(usernameKey: string, address: string): Promise<number>;
+  count(): Promise<number>;
+}
+
+export interface IdempotencyStore {
+  /**
+   * Runs `create` at most once per (user, key) within the TTL. The check, `create` and storing
+   * its answer are one transaction: `create` gets a Store bound to it and must use only that
+   * one. If `create` throws, nothing is stored and the key stays free.
+   */
+  runOnce<T>(
+    claim: IdempotencyClaim,
+    create: (store: Store) => Promise<T>,
+  ): Promise<IdempotentOutcome<T>>;
+  count(): Promise<number>;
+}
+
+export interface KeyValueStore {
+  /** The JSON value stored under `key`, parsed. */
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, now: number): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
+
+/** A username already taken, in any letter case. */
+export class UsernameTakenError extends Error {
+  constructor(readonly username: string) {
+    super(`Username "${username}" already exists`);
+    this.name = "UsernameTakenError";
+  }
+}

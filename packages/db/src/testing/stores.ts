@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { openStore } from "../store/open.ts";
+import type { Store } from "../store/store.ts";
+import { createDatabase } from "./postgres.ts";
+
+export const STORE_KINDS = ["sqlite", "postgres"] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+export interface StoreUnderTest {
+  store: Store;
+  /**
+   * Another instance on the same data. Postgres: a second pool. SQLite: the same store, since
+   * embedded means one process with one connection (a second connection in the same process
+   * would block its event loop in SQLite's busy wait while the first holds a transaction).
+   */
+  openAnother(): Promise<Store>;
+}
+
+/**
+ * A store of the given kind for each test, empty at its start. SQLite: a fresh temp file per
+ * test. Postgres: one database per test file (on the run's server), emptied between tests,
+ * since creating and migrating a database per test would cost more than the tests.
+ */
+export function useStore(kind: StoreKind): () => StoreUnderTest {
+  let current: StoreUnderTest | undefined;
+  const others: Store[] = [];
+  if (kind === "sqlite") {
+    let dir = "";
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), "spreadwatch-store-"));
+      const file = join(dir, "test.sqlite");
+      current = {
+        store: await openStore({ kind: "sqlite", file }),
+        openAnother: async () => (current as StoreUnderTest).store,
+      };
+      return async () => {
+        await current?.store.close();
+        rmSync(dir, { recursive: true, force: true });
+      };
+    });
+  } else {
+    let database: Awaited<ReturnType<typeof createDatabase>> | undefined;
+    let store: Store | undefined;
+    let admin: pg.Client | undefined;
+    beforeAll(async () => {
+      database = await createDatabase(inject("postgresUrl"));
+      store = await openStore({ kind: "postgres", url: database.url });
+      admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+    });
+    beforeEach(async () => {
+      const url = database?.url as string;
+      const { rows } = await (admin as pg.Client).query<{ name: string }>(
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+      );
+      const tables = rows.map((r) => `"${r.name}"`).join(", ");
+      await (admin as pg.Client).query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      current = {
+        store: store as Store,
+        openAnother: async () => {
+          const another = await openStore({ kind: "postgres", url });
+          others.push(another);
+          return another;
+        },
+      };
+      return async () => {
+        await Promise.all(others.splice(0).map((s) => s.close()));
+      };
+    });
+    afterAll(async () => {
+      await admin?.end();
+      await store?.close();
+      await database?.drop();
+    });
+  }
+  return () => {
+    if (!current) throw new Error("useStore: no store outside a test");
+    return current;
+  };
+}
