@@ -1,18 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
-import type { MarketHub } from "./hub.ts";
+import { diffSnapshots, type MarketStreamMessage } from "./delta.ts";
+import type { MarketHub, MarketSnapshot } from "./hub.ts";
 
 /** What a client over its stream limit is told to wait before trying again. */
 const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
+/**
+ * Published versions kept to build a merged delta from. At ~20 versions a second this is 3 s: a
+ * client further behind than that (a long-blocked socket) gets a full snapshot instead.
+ */
+const RING_VERSIONS = 64;
 
 interface Client {
   res: ServerResponse;
   address: string;
-  /** Hub version of the last snapshot this client was sent. */
+  /** Published version this client's state is at (-1: none yet, it needs a snapshot). */
   sentVersion: number;
   lastSentAt: number;
-  /** The socket's buffer is full: skip it until it drains, then send only the latest state. */
+  /** The socket's buffer is full: skip it until it drains, then send one merged delta. */
   blocked: boolean;
   /** Cuts the stream if the socket is still blocked when it fires; cleared on drain. */
   dropTimer: NodeJS.Timeout | undefined;
@@ -39,22 +45,30 @@ export interface BroadcasterOptions {
 /** The tRPC SSE wire format that httpSubscriptionLink reads. */
 const frame = {
   connected: (options: object) => `event: connected\ndata: ${JSON.stringify(options)}\n\n`,
-  data: (json: string) => `data: ${json}\n\n`,
+  data: (message: MarketStreamMessage) => Buffer.from(`data: ${JSON.stringify(message)}\n\n`),
   ping: "event: ping\ndata: \n\n",
 };
 
 /**
- * Serves `market.onSnapshot` to every browser from one serialisation per hub version. tRPC's own
+ * Serves `market.onSnapshot` to every browser: a snapshot on connect, then deltas. tRPC's own
  * SSE path serialises and streams per subscriber, which at 1,000 subscribers spent the whole core
  * in JSON and web streams (BENCHMARKS.md); the procedure stays the typed contract, and this
- * writes exactly the frames tRPC would. Leading edge per client: a change after a quiet spell
- * goes out at once, changes within the interval are folded into one message at its end.
+ * writes exactly the frames tRPC would. Each published version's delta is encoded once, shared by
+ * every client at the version before; a client that fell behind (coalesced, or a blocked socket)
+ * gets one merged delta from its own version, encoded once per distinct starting version.
+ * Leading edge per client: a change after a quiet spell goes out at once, changes within the
+ * interval are folded into one message at its end.
  */
 export class SnapshotBroadcaster {
   private readonly clients = new Set<Client>();
   private readonly streamsByAddress = new Map<string, number>();
+  /** Published version: bumped when a flush finds the hub changed since the last one. */
   private version = 0;
-  private cached: { version: number; text: string } | undefined;
+  private hubChanged = true;
+  /** Snapshots of the recent published versions, oldest first (at most RING_VERSIONS). */
+  private readonly ring: Array<{ version: number; snapshot: MarketSnapshot }> = [];
+  /** Encoded frames for the current version: "snapshot", or the delta from a version. */
+  private readonly frames = new Map<number | "snapshot", Buffer>();
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
@@ -65,7 +79,7 @@ export class SnapshotBroadcaster {
     private readonly options: BroadcasterOptions,
   ) {
     this.unsubscribe = hub.subscribe(() => {
-      this.version++;
+      this.hubChanged = true;
       // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
       // the burst is in, still in the same turn of the event loop, not on its first quote.
       if (this.flushQueued) return;
@@ -108,6 +122,7 @@ export class SnapshotBroadcaster {
     };
     this.add(client);
     req.on("close", () => this.remove(client));
+    this.publish();
     this.send(client, performance.now());
   }
 
@@ -142,18 +157,40 @@ export class SnapshotBroadcaster {
     this.streamsByAddress.clear();
   }
 
-  private currentText(): string {
-    if (this.cached?.version !== this.version) {
-      this.cached = {
-        version: this.version,
-        text: frame.data(JSON.stringify(this.hub.snapshot())),
-      };
+  /** Makes the hub's state a new version when it changed; old versions' frames are let go. */
+  private publish(): void {
+    if (!this.hubChanged) return;
+    this.hubChanged = false;
+    this.version++;
+    this.ring.push({ version: this.version, snapshot: this.hub.snapshot() });
+    if (this.ring.length > RING_VERSIONS) this.ring.shift();
+    this.frames.clear();
+  }
+
+  /**
+   * The bytes that bring a client from its version to the current one, encoded once per starting
+   * version. A client with no state, or older than the ring, gets the whole snapshot.
+   */
+  private frameFor(client: Client): Buffer {
+    const current = this.ring.at(-1) as { snapshot: MarketSnapshot };
+    const oldest = this.ring[0]?.version ?? 0;
+    const from = client.sentVersion >= oldest ? client.sentVersion : "snapshot";
+    let bytes = this.frames.get(from);
+    if (bytes === undefined) {
+      const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
+      bytes = frame.data(
+        base
+          ? diffSnapshots(base, current.snapshot)
+          : { kind: "snapshot", ...current.snapshot },
+      );
+      this.frames.set(from, bytes);
     }
-    return this.cached.text;
+    return bytes;
   }
 
   /** Sends the latest state to every client that lacks it and may receive now; waits for the rest. */
   private flush(): void {
+    this.publish();
     const now = performance.now();
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
@@ -171,9 +208,12 @@ export class SnapshotBroadcaster {
   }
 
   private send(client: Client, now: number): void {
+    const bytes = this.frameFor(client);
     client.sentVersion = this.version;
     client.lastSentAt = now;
-    if (!client.res.write(this.currentText())) this.block(client);
+    // A full socket still takes the whole frame into Node's buffer: the client will have this
+    // version, so its next message is the delta from here.
+    if (!client.res.write(bytes)) this.block(client);
   }
 
   /** Waits for the socket to drain; drops the client if it does not within the window. */
