@@ -46,7 +46,13 @@ function subscribe(url: string) {
     }
     return received.find(predicate) as MarketSnapshot;
   };
-  return { received, messages, until, unsubscribe: () => subscription.unsubscribe(), isEnded: () => ended };
+  return {
+    received,
+    messages,
+    until,
+    unsubscribe: () => subscription.unsubscribe(),
+    isEnded: () => ended,
+  };
 }
 
 describe("market.onSnapshot over SSE", () => {

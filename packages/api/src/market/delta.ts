@@ -1,4 +1,4 @@
-import type { CalculationEntry, Calculations, Prices, SpreadSymbol } from "@spreadwatch/core";
+import type { CalculationEntry, Prices, SpreadSymbol } from "@spreadwatch/core";
 import type { MarketSnapshot } from "./hub.ts";
 
 type Section = Exclude<keyof Prices, "timestamp">;

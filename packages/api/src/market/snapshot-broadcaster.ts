@@ -179,9 +179,7 @@ export class SnapshotBroadcaster {
     if (bytes === undefined) {
       const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
       bytes = frame.data(
-        base
-          ? diffSnapshots(base, current.snapshot)
-          : { kind: "snapshot", ...current.snapshot },
+        base ? diffSnapshots(base, current.snapshot) : { kind: "snapshot", ...current.snapshot },
       );
       this.frames.set(from, bytes);
     }
