@@ -1,0 +1,60 @@
+// The floor for fanout.bench.ts: plain node:http, no framework, no coalescing, no per-client
+// state. The same simulator (seed, clock) feeds a MarketHub; each burst of quotes becomes one
+// delta, encoded once and written to every socket. What the real server costs above this is the
+// price of its guarantees (limits, blocked-client handling, merged deltas, tRPC's routing).
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "../src/config.ts";
+import { createSimulatorFeed } from "../src/feeds/simulator.ts";
+import { diffSnapshots } from "../src/market/delta.ts";
+import { MarketHub } from "../src/market/hub.ts";
+import { dutiesFrom } from "../src/server.ts";
+import { createPreciseClock } from "./clock.ts";
+import type { ServerReply, ServerRequest } from "./sse-server.ts";
+
+const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
+const hub = new MarketHub(duties);
+const clients = new Set<ServerResponse>();
+const frame = (message: object) => Buffer.from(`data: ${JSON.stringify(message)}\n\n`);
+
+let last = hub.snapshot();
+let queued = false;
+hub.subscribe(() => {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    const next = hub.snapshot();
+    const bytes = frame(diffSnapshots(last, next));
+    last = next;
+    for (const res of clients) res.write(bytes);
+  });
+});
+
+const server = createServer((req, res) => {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.write('event: connected\ndata: {"reconnectAfterInactivityMs":12000}\n\n');
+  res.write(frame({ kind: "snapshot", ...last }));
+  clients.add(res);
+  req.on("close", () => clients.delete(res));
+});
+await new Promise<void>((resolve) =>
+  server.listen({ port: 0, host: "127.0.0.1", backlog: 16_384 }, resolve),
+);
+createSimulatorFeed({ duties, seed: 7, now: createPreciseClock() }).start((q) => hub.ingest(q));
+
+const send = (reply: ServerReply) => process.send?.(reply);
+process.on("message", (request: ServerRequest) => {
+  if (request.type === "stop") process.exit(0);
+  const cpu = process.cpuUsage();
+  send({
+    type: "stats",
+    rss: process.memoryUsage().rss,
+    subscribers: clients.size,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    loopDelayP99Ms: Number.NaN,
+  });
+});
+process.on("disconnect", () => process.exit(0));
+const { port } = server.address() as AddressInfo;
+send({ type: "ready", url: `http://127.0.0.1:${port}` });
