@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { get } from "node:http";
 import type { Readable, Writable } from "node:stream";
+import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
@@ -16,21 +17,41 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A raw SSE reader: every `data:` message in order, its raw bytes, and the state they build. */
-function openStream(url: string) {
+/**
+ * A raw SSE reader: every `data:` message in order, and the state they build. With `gzip` it asks
+ * for gzip as a browser does and decodes the stream itself; `wireBytes` counts what came over
+ * the socket either way.
+ */
+function openStream(url: string, gzip = false) {
   let text = "";
-  const request = get(`${url}${STREAM_PATH}`, { agent: false }, (res) => {
-    res.setEncoding("utf8");
-    res.on("data", (chunk: string) => {
+  let wireBytes = 0;
+  let encoding: string | undefined;
+  const headers = gzip ? { "accept-encoding": "gzip, deflate, br" } : {};
+  const request = get(`${url}${STREAM_PATH}`, { agent: false, headers }, (res) => {
+    encoding = res.headers["content-encoding"];
+    res.on("data", (chunk: Buffer) => {
+      wireBytes += chunk.length;
+    });
+    const decoded = encoding === "gzip" ? res.pipe(createGunzip()) : res;
+    decoded.setEncoding("utf8");
+    decoded.on("data", (chunk: string) => {
       text += chunk;
     });
+    decoded.on("error", () => {});
   });
   request.on("error", () => {});
   open.push(request);
   const frames = () => dataEvents(text);
   const messages = () => frames().map((json) => JSON.parse(json) as MarketStreamMessage);
   const state = () => messages().reduce<MarketSnapshot | undefined>(applyMessage, undefined);
-  return { frames, messages, state, close: () => request.destroy() };
+  return {
+    frames,
+    messages,
+    state,
+    wireBytes: () => wireBytes,
+    encoding: () => encoding,
+    close: () => request.destroy(),
+  };
 }
 
 async function apiState(url: string): Promise<MarketSnapshot> {
@@ -166,6 +187,36 @@ while True:
   open.push({ destroy: () => child.kill() });
   return child;
 }
+
+describe("the change stream in gzip", () => {
+  it("decodes to the same state, in a fraction of the plain stream's bytes", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({ feed });
+    goldBook(feed, 0);
+    const plain = openStream(server.url);
+    const packed = openStream(server.url, true);
+    await vi.waitFor(() => expect(packed.messages()).toHaveLength(1));
+    expect(packed.encoding()).toBe("gzip");
+    expect(plain.encoding()).toBeUndefined();
+    let tick = 0;
+    const timer = setInterval(() => {
+      tick++;
+      goldBook(feed, tick);
+      feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
+    }, 5);
+    try {
+      await vi.waitFor(() => expect(plain.messages().length).toBeGreaterThan(150), 30_000);
+    } finally {
+      clearInterval(timer);
+    }
+    const api = await apiState(server.url);
+    await vi.waitFor(() => expect(packed.state()).toEqual(api));
+    await vi.waitFor(() => expect(plain.state()).toEqual(api));
+    expect(packed.messages().length).toBe(plain.messages().length);
+    // Each frame compressed alone would be about half; a quarter takes the shared chain.
+    expect(packed.wireBytes()).toBeLessThan(plain.wireBytes() / 4);
+  }, 60_000);
+});
 
 describe("a client that cannot keep up", () => {
   it("gets merged deltas when it reads again and ends on the server's state", async () => {

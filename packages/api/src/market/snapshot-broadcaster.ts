@@ -3,6 +3,14 @@ import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
 import { diffSnapshots, type MarketStreamMessage } from "./delta.ts";
 import type { MarketHub, MarketSnapshot } from "./hub.ts";
+import {
+  acceptsGzip,
+  type ChainPosition,
+  FrameChain,
+  GZIP_HEADER,
+  packAlone,
+  packFor,
+} from "./stream-encoding.ts";
 
 /** What a client over its stream limit is told to wait before trying again. */
 const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
@@ -12,8 +20,16 @@ const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
  */
 const RING_VERSIONS = 64;
 
-interface Client {
+/** A frame's bytes, and the same compressed alone for gzip clients (made on first use). */
+interface Frame {
+  plain: Buffer;
+  alone?: Buffer;
+}
+
+interface Client extends ChainPosition {
   res: ServerResponse;
+  /** Sent gzip (the browser asked for it): chained frames when in step, else frames alone. */
+  gzip: boolean;
   address: string;
   /** Published version this client's state is at (-1: none yet, it needs a snapshot). */
   sentVersion: number;
@@ -44,9 +60,13 @@ export interface BroadcasterOptions {
 
 /** The tRPC SSE wire format that httpSubscriptionLink reads. */
 const frame = {
-  connected: (options: object) => `event: connected\ndata: ${JSON.stringify(options)}\n\n`,
-  data: (message: MarketStreamMessage) => Buffer.from(`data: ${JSON.stringify(message)}\n\n`),
-  ping: "event: ping\ndata: \n\n",
+  connected: (options: object): Frame => ({
+    plain: Buffer.from(`event: connected\ndata: ${JSON.stringify(options)}\n\n`),
+  }),
+  data: (message: MarketStreamMessage): Frame => ({
+    plain: Buffer.from(`data: ${JSON.stringify(message)}\n\n`),
+  }),
+  ping: { plain: Buffer.from("event: ping\ndata: \n\n") } as Frame,
 };
 
 /**
@@ -68,7 +88,12 @@ export class SnapshotBroadcaster {
   /** Snapshots of the recent published versions, oldest first (at most RING_VERSIONS). */
   private readonly ring: Array<{ version: number; snapshot: MarketSnapshot }> = [];
   /** Encoded frames for the current version: "snapshot", or the delta from a version. */
-  private readonly frames = new Map<number | "snapshot", Buffer>();
+  private readonly frames = new Map<number | "snapshot", Frame>();
+  /** What up-to-date gzip clients receive in order: each version's delta, and the pings. */
+  private readonly chain = new FrameChain();
+  /** The version the chain's latest delta brought its clients to. */
+  private chainVersion = -1;
+  private readonly connected: Frame;
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
@@ -89,6 +114,9 @@ export class SnapshotBroadcaster {
         this.flush();
       });
     });
+    this.connected = frame.connected({
+      reconnectAfterInactivityMs: options.reconnectAfterInactivityMs,
+    });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
   }
@@ -103,23 +131,28 @@ export class SnapshotBroadcaster {
       refuseOverLimit(res, this.options.limitPerAddress);
       return;
     }
+    const gzip = acceptsGzip(req.headers["accept-encoding"]);
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-cache, no-transform",
       "x-accel-buffering": "no",
       connection: "keep-alive",
+      vary: "accept-encoding",
+      ...(gzip && { "content-encoding": "gzip" }),
     });
-    res.write(
-      frame.connected({ reconnectAfterInactivityMs: this.options.reconnectAfterInactivityMs }),
-    );
     const client: Client = {
       res,
+      gzip,
+      chainSeq: -1,
+      runStart: 0,
       address,
       sentVersion: -1,
       lastSentAt: Number.NEGATIVE_INFINITY,
       blocked: false,
       dropTimer: undefined,
     };
+    if (gzip) res.write(GZIP_HEADER);
+    res.write(this.encode(client, this.connected));
     this.add(client);
     req.on("close", () => this.remove(client));
     this.publish();
@@ -167,14 +200,23 @@ export class SnapshotBroadcaster {
     this.frames.clear();
   }
 
+  /** The bytes of `f` for this client: as is, or gzip (chained when the client is in step). */
+  private encode(client: Client, f: Frame): Buffer {
+    if (!client.gzip) return f.plain;
+    return packFor(this.chain, client, f.plain, () => {
+      f.alone ??= packAlone(f.plain);
+      return f.alone;
+    });
+  }
+
   /**
    * The bytes that bring a client from its version to the current one, encoded once per starting
    * version. A client with no state, or older than the ring, gets the whole snapshot.
    */
-  private frameFor(client: Client): Buffer {
+  private frameFrom(version: number): Frame {
     const current = this.ring.at(-1) as { snapshot: MarketSnapshot };
     const oldest = this.ring[0]?.version ?? 0;
-    const from = client.sentVersion >= oldest ? client.sentVersion : "snapshot";
+    const from = version >= oldest ? version : "snapshot";
     let bytes = this.frames.get(from);
     if (bytes === undefined) {
       const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
@@ -206,7 +248,15 @@ export class SnapshotBroadcaster {
   }
 
   private send(client: Client, now: number): void {
-    const bytes = this.frameFor(client);
+    const f = this.frameFrom(client.sentVersion);
+    // The first client to leave the chain's version extends the chain with its delta; every
+    // other client at that version that is sent now gets the very same frame, chained. A client
+    // ahead of the chain (the chain's clients all left) takes the chain along with it.
+    if (client.sentVersion >= this.chainVersion) {
+      if (this.chainVersion !== this.version) this.chain.push(f.plain);
+      this.chainVersion = this.version;
+    }
+    const bytes = this.encode(client, f);
     client.sentVersion = this.version;
     client.lastSentAt = now;
     // A full socket still takes the whole frame into Node's buffer: the client will have this
@@ -244,8 +294,10 @@ export class SnapshotBroadcaster {
   }
 
   private ping(): void {
+    // Every reading client gets the ping at this point of its stream: it joins the chain too.
+    this.chain.push(frame.ping.plain);
     for (const client of this.clients) {
-      if (!client.blocked && !client.res.write(frame.ping)) this.block(client);
+      if (!client.blocked && !client.res.write(this.encode(client, frame.ping))) this.block(client);
     }
   }
 }
