@@ -1,8 +1,12 @@
 // The stream clients of fanout.bench.ts, in their own process so their CPU is not the server's.
-// Opens COUNT streams at once (as browsers do after a restart); up to PROBES of them parse every
-// delta and time each price entry in it (arrival − quote timestamp, one clock for both
-// processes, see clock.ts); all count messages and bytes.
+// Opens COUNT streams spread evenly over OPEN_MS (browsers coming back after a restart, with
+// their jittered backoff); up to PROBES of them parse every delta and time each price entry in it
+// (arrival − quote timestamp, one clock for both processes, see clock.ts). The others are raw
+// sockets that count bytes (no HTTP parser: the clients must cost far less than the server).
+// GZIP=1 asks for gzip as a browser does; probes then decode it.
 import { get, type IncomingMessage } from "node:http";
+import { connect } from "node:net";
+import { createGunzip } from "node:zlib";
 import { createPreciseClock } from "./clock.ts";
 
 export type ClientsRequest = { type: "measure"; ms: number } | { type: "stop" };
@@ -13,23 +17,26 @@ export type ClientsReply =
       samples: number[];
       messagesPerClient: number;
       bytesPerClient: number;
-      /** Fewest messages any connected client got while measuring. */
+      /** Fewest messages any probe got while measuring. */
       fewestMessages: number;
       connectedAtEnd: number;
       cpuMs: number;
     };
 
-const [url = "", countText = "1", probesText = "50"] = process.argv.slice(2);
+const [url = "", countText = "1", probesText = "50", openMsText = "0", gzipText = "1"] =
+  process.argv.slice(2);
+const gzip = gzipText === "1";
+const openMs = Number(openMsText);
 const count = Number(countText);
 const probeEvery = Math.max(1, Math.ceil(count / Number(probesText)));
 const now = createPreciseClock();
 const send = (reply: ClientsReply) => process.send?.(reply);
 
 interface Client {
+  /** Messages (probes only: the others do not decode). */
   messages: number;
   bytes: number;
   open: boolean;
-  res?: IncomingMessage;
 }
 let recording = false;
 const samples: number[] = [];
@@ -38,10 +45,13 @@ const clients: Client[] = [];
 /** Times each price entry of every delta this probe receives. */
 function probe(res: IncomingMessage, client: Client) {
   let buffer = "";
-  res.setEncoding("utf8");
-  res.on("data", (chunk: string) => {
+  res.on("data", (chunk: Buffer) => {
+    client.bytes += chunk.length;
+  });
+  const decoded = res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
+  decoded.setEncoding("utf8");
+  decoded.on("data", (chunk: string) => {
     const at = now();
-    client.bytes += Buffer.byteLength(chunk);
     buffer += chunk;
     for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
       const event = buffer.slice(0, end);
@@ -59,16 +69,34 @@ function probe(res: IncomingMessage, client: Client) {
   });
 }
 
-/** Counts messages (event ends outside named events are near enough: pings are rare). */
-function sink(res: IncomingMessage, client: Client) {
-  let lastByte = 0;
-  res.on("data", (chunk: Buffer) => {
-    client.bytes += chunk.length;
-    if (lastByte === 10 && chunk[0] === 10) client.messages++;
-    for (let i = chunk.indexOf("\n\n"); i !== -1; i = chunk.indexOf("\n\n", i + 2))
-      client.messages++;
-    lastByte = chunk[chunk.length - 1] ?? 0;
+/** A raw stream client: sends the request, counts the bytes that come back. */
+function sink(client: Client, onOpen: (ok: boolean) => void) {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  let opened = false;
+  socket.on("connect", () => {
+    socket.write(
+      `GET /api/trpc/market.onSnapshot HTTP/1.1\r\nHost: ${hostname}\r\n` +
+        `${gzip ? "Accept-Encoding: gzip\r\n" : ""}\r\n`,
+    );
   });
+  socket.on("data", (chunk: Buffer) => {
+    client.bytes += chunk.length;
+    if (!opened) {
+      opened = true;
+      client.open = chunk.subarray(0, 12).toString() === "HTTP/1.1 200";
+      onOpen(client.open);
+    }
+  });
+  const closed = () => {
+    if (!opened) {
+      opened = true;
+      onOpen(false);
+    }
+    client.open = false;
+  };
+  socket.on("error", closed);
+  socket.on("close", closed);
 }
 
 const started = performance.now();
@@ -84,15 +112,21 @@ const settle = () => {
       seconds: (performance.now() - started) / 1000,
     });
 };
-for (let i = 0; i < count; i++) {
+function open(i: number) {
   const client: Client = { messages: 0, bytes: 0, open: false };
   clients.push(client);
-  const request = get(`${url}/api/trpc/market.onSnapshot`, { agent: false }, (res) => {
-    client.res = res;
+  if (i % probeEvery !== 0) {
+    sink(client, (ok) => {
+      if (!ok) failed++;
+      settle();
+    });
+    return;
+  }
+  const headers = gzip ? { "accept-encoding": "gzip" } : {};
+  const request = get(`${url}/api/trpc/market.onSnapshot`, { agent: false, headers }, (res) => {
     client.open = res.statusCode === 200;
     if (client.open) {
-      if (i % probeEvery === 0) probe(res, client);
-      else sink(res, client);
+      probe(res, client);
       res.once("close", () => {
         client.open = false;
       });
@@ -107,6 +141,10 @@ for (let i = 0; i < count; i++) {
     client.open = false;
   });
 }
+for (let i = 0; i < count; i++) {
+  if (openMs > 0) setTimeout(() => open(i), (i / count) * openMs);
+  else open(i);
+}
 
 process.on("message", (request: ClientsRequest) => {
   if (request.type === "stop") process.exit(0);
@@ -117,12 +155,14 @@ process.on("message", (request: ClientsRequest) => {
     recording = false;
     const cpu = process.cpuUsage(cpuBefore);
     const open = clients.filter((c) => c.open);
-    const got = clients.map((c, i) => c.messages - (before[i]?.messages ?? 0));
+    const got = clients
+      .map((c, i) => c.messages - (before[i]?.messages ?? 0))
+      .filter((_, i) => i % probeEvery === 0);
     const bytes = clients.reduce((sum, c, i) => sum + c.bytes - (before[i]?.bytes ?? 0), 0);
     send({
       type: "measured",
       samples: samples.sort((a, b) => a - b),
-      messagesPerClient: got.reduce((a, b) => a + b, 0) / count,
+      messagesPerClient: got.reduce((a, b) => a + b, 0) / got.length,
       bytesPerClient: bytes / count,
       fewestMessages: Math.min(...got),
       connectedAtEnd: open.length,

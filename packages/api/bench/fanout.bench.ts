@@ -16,6 +16,10 @@ import { percentile } from "./stats.ts";
 const COUNTS = (process.env.BENCH_FANOUT_COUNTS ?? "1000,5000,10000").split(",").map(Number);
 const MEASURE_MS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10) * 1000;
 const HOUR_MINUTES = Number(process.env.BENCH_HOUR_MINUTES ?? 1);
+/** Clients open over this window, as browsers with jittered backoff come back after a restart. */
+const OPEN_MS = Number(process.env.BENCH_FANOUT_OPEN_MS ?? 2_000);
+/** Clients ask for gzip as browsers do; BENCH_FANOUT_GZIP=0 for the plain stream. */
+const GZIP = process.env.BENCH_FANOUT_GZIP ?? "1";
 const WARMUP_MS = 2_000;
 const tsxLoader = ["--import", import.meta.resolve("tsx")];
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -60,8 +64,9 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function clients(url: string, count: number) {
-  const child = fork(here("fanout-clients.ts"), [url, String(count), "50"], {
+async function clients(url: string, count: number, openMs = OPEN_MS, gzip = GZIP) {
+  const args = [url, String(count), "50", String(openMs), gzip];
+  const child = fork(here("fanout-clients.ts"), args, {
     execArgv: tsxLoader,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -122,11 +127,11 @@ async function scenario(kind: "spreadwatch" | "floor", count: number) {
 }
 
 /** One client on the product's default simulator and clock: bytes received × 60 / minutes. */
-async function bytesPerHour(minutes: number) {
+async function bytesPerHour(minutes: number, gzip: string) {
   const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-fanout-"));
   const server = await start("sse-server.ts", { DATA_DIR: dataDir, BENCH_CLOCK: "plain" });
   try {
-    const { child } = await clients(server.url, 1);
+    const { child } = await clients(server.url, 1, 0, gzip);
     const measured = await ask<Extract<ClientsReply, { type: "measured" }>>(
       child,
       { type: "measure", ms: minutes * 60_000 } satisfies ClientsRequest,
@@ -136,12 +141,13 @@ async function bytesPerHour(minutes: number) {
     const mbPerHour = (measured.bytesPerClient * 60) / minutes / 1e6;
     const perSecond = measured.messagesPerClient / (minutes * 60);
     console.log(
-      `fanout: one client, ${minutes} min on the default simulator: ${mbPerHour.toFixed(1)} MB per ` +
+      `fanout: one client (${gzip === "1" ? "gzip" : "plain"}), ${minutes} min on the default ` +
+        `simulator: ${mbPerHour.toFixed(1)} MB per ` +
         `client-hour (goal ≤ 15), ${perSecond.toFixed(1)} messages/s, ` +
         `${(measured.bytesPerClient / measured.messagesPerClient).toFixed(0)} B per message`,
     );
     console.log(
-      `RESULT ${JSON.stringify({ bench: "stream-bytes", minutes, mbPerHour, messagesPerSecond: perSecond })}`,
+      `RESULT ${JSON.stringify({ bench: "stream-bytes", gzip: gzip === "1", minutes, mbPerHour, messagesPerSecond: perSecond })}`,
     );
   } finally {
     await stop(server.child);
@@ -149,18 +155,22 @@ async function bytesPerHour(minutes: number) {
   }
 }
 
-if (HOUR_MINUTES > 0) await bytesPerHour(HOUR_MINUTES);
+if (HOUR_MINUTES > 0) {
+  await bytesPerHour(HOUR_MINUTES, "1");
+  await bytesPerHour(HOUR_MINUTES, "0");
+}
 const f = (n: number, d = 1) => n.toLocaleString("en-US", { maximumFractionDigits: d });
 for (const count of COUNTS) {
   const rows = [];
   for (const kind of ["spreadwatch", "floor"] as const) {
-    const r = await scenario(kind, count);
+    const r = { ...(await scenario(kind, count)), gzip: GZIP === "1", openMs: OPEN_MS };
     rows.push(r);
     console.log(
-      `fanout: ${kind.padEnd(11)} ${f(count, 0).padStart(6)} clients (load ${r.loadBefore.toFixed(2)}): ` +
+      `fanout: ${kind.padEnd(11)} ${f(count, 0).padStart(6)} clients (load ${r.loadBefore.toFixed(2)}, ` +
+        `${GZIP === "1" ? "gzip" : "plain"}, opened over ${OPEN_MS} ms): ` +
         `connected ${r.connected}/${count} in ${r.connectSeconds.toFixed(1)} s (${r.failed} failed), ` +
         `${r.connectedAtEnd} at the end; p50 ${f(r.p50Ms)} ms, p99 ${f(r.p99Ms)} ms; ` +
-        `${f(r.messagesPerClientPerSecond)} msgs/s (slowest ${f(r.fewestMessagesPerSecond)}), ` +
+        `${f(r.messagesPerClientPerSecond)} msgs/s per probe (slowest ${f(r.fewestMessagesPerSecond)}), ` +
         `${f(r.bytesPerClientPerSecond / 1000)} kB/s per client; CPU server ${f(r.serverCpuPercent, 0)} %, ` +
         `clients ${f(r.clientCpuPercent, 0)} %; RSS ${f(r.peakRssMb)} MB`,
     );

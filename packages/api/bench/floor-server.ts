@@ -1,6 +1,7 @@
 // The floor for fanout.bench.ts: plain node:http, no framework, no coalescing, no per-client
 // state. The same simulator (seed, clock) feeds a MarketHub; each burst of quotes becomes one
-// delta, encoded once and written to every socket. What the real server costs above this is the
+// delta, encoded once and written to every socket (in gzip, the same shared chain as the real
+// server's, so the bytes on the wire are the same). What the real server costs above this is the
 // price of its guarantees (limits, blocked-client handling, merged deltas, tRPC's routing).
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,13 +9,22 @@ import { loadConfig } from "../src/config.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { diffSnapshots } from "../src/market/delta.ts";
 import { MarketHub } from "../src/market/hub.ts";
+import {
+  acceptsGzip,
+  type ChainPosition,
+  FrameChain,
+  GZIP_HEADER,
+  packAlone,
+  packFor,
+} from "../src/market/stream-encoding.ts";
 import { dutiesFrom } from "../src/server.ts";
 import { createPreciseClock } from "./clock.ts";
 import type { ServerReply, ServerRequest } from "./sse-server.ts";
 
 const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
 const hub = new MarketHub(duties);
-const clients = new Set<ServerResponse>();
+const clients = new Set<ServerResponse & Partial<ChainPosition> & { gzip?: boolean }>();
+const chain = new FrameChain();
 const frame = (message: object) => Buffer.from(`data: ${JSON.stringify(message)}\n\n`);
 
 let last = hub.snapshot();
@@ -27,14 +37,29 @@ hub.subscribe(() => {
     const next = hub.snapshot();
     const bytes = frame(diffSnapshots(last, next));
     last = next;
-    for (const res of clients) res.write(bytes);
+    chain.push(bytes);
+    let alone: Buffer | undefined;
+    const packAloneOnce = () => {
+      alone ??= packAlone(bytes);
+      return alone;
+    };
+    for (const res of clients)
+      res.write(res.gzip ? packFor(chain, res as ChainPosition, bytes, packAloneOnce) : bytes);
   });
 });
 
+const connected = Buffer.from('event: connected\ndata: {"reconnectAfterInactivityMs":12000}\n\n');
 const server = createServer((req, res) => {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  res.write('event: connected\ndata: {"reconnectAfterInactivityMs":12000}\n\n');
-  res.write(frame({ kind: "snapshot", ...last }));
+  const gzip = acceptsGzip(req.headers["accept-encoding"]);
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...(gzip && { "content-encoding": "gzip" }),
+  });
+  const opening = Buffer.concat([connected, frame({ kind: "snapshot", ...last })]);
+  if (gzip) res.write(Buffer.concat([GZIP_HEADER, packAlone(opening)]));
+  else res.write(opening);
+  Object.assign(res, { gzip, chainSeq: -1, runStart: 0 });
   clients.add(res);
   req.on("close", () => clients.delete(res));
 });
