@@ -5,6 +5,8 @@
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
+//   4c. the change stream: bytes per client-hour; 1,000 / 5,000 / 10,000 clients against a bare
+//       node:http floor (issue 13), under `ulimit -n 20000` for the sockets
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.
@@ -104,6 +106,12 @@ section("quote → SSE client latency");
 await tsx("bench/sse.bench.ts");
 section("50 stream clients that never read, 5 minutes");
 await tsx("bench/slow-clients.bench.ts");
+section("change stream: bytes per client-hour, 1,000 / 5,000 / 10,000 clients vs a bare floor");
+// 10,000 sockets per process need more descriptors than the usual 1,024 soft limit.
+await run("bash", [
+  "-c",
+  "ulimit -n 20000 && pnpm --filter @spreadwatch/api exec tsx bench/fanout.bench.ts",
+]);
 section("web JS size (fresh build)");
 if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   webSize();
@@ -142,6 +150,20 @@ for (const r of results) {
     console.log(
       `SSE ${String(r.subscribers).padStart(5)} subs       p50 ${fmt(r.p50Ms, 1)} ms, p99 ${fmt(r.p99Ms, 1)} ms, RSS ${fmt(r.peakRssMb, 1)} MB` +
         (r.subscribers === 1000 ? " (goal p99 ≤ 50 ms, RSS ≤ 150 MB)" : ""),
+    );
+  if (r.bench === "stream-bytes")
+    console.log(
+      `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"})` +
+        (r.gzip ? " (goal ≤ 15)" : ""),
+    );
+  if (r.bench === "fanout")
+    console.log(
+      `fanout ${r.server.padEnd(11)} ${String(r.clients).padStart(5)}  connected ${r.connectedAtEnd}, ` +
+        `p50 ${fmt(r.p50Ms, 1)} ms, p99 ${fmt(r.p99Ms, 1)} ms, CPU ${fmt(r.serverCpuPercent)} %, ` +
+        `RSS ${fmt(r.peakRssMb, 1)} MB` +
+        (r.clients === 10000 && r.server === "spreadwatch"
+          ? " (goal all connected, p99 ≤ 100 ms)"
+          : ""),
     );
   if (r.bench === "slow-clients")
     console.log(

@@ -32,10 +32,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Pending connections the kernel queues for accept. Node's default (511) overflows when
+ * thousands of browsers reconnect at once after a restart: the rest see SYN retries of 1 s, 3 s,
+ * 7 s. The kernel caps it at net.core.somaxconn (4096 on current Linux).
+ */
+const LISTEN_BACKLOG = 16_384;
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve(server.address() as AddressInfo);
     });

@@ -2,9 +2,11 @@ import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContextInner } from "../src/context.ts";
+import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
 import { type AppRouter, createCaller } from "../src/router.ts";
 import { listeningUrl, manualFeed, runMain, startTestServer, type TestServer } from "./server.ts";
+import { applyMessage } from "./stream-state.ts";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -16,12 +18,15 @@ function subscribe(url: string) {
   const client = createTRPCClient<AppRouter>({
     links: [httpSubscriptionLink({ url: `${url}/api/trpc`, EventSource })],
   });
+  /** The state after each message, as a browser folding the deltas in would hold it. */
   const received: MarketSnapshot[] = [];
+  const messages: MarketStreamMessage[] = [];
   const waiters: Array<() => void> = [];
   let ended = false;
   const subscription = client.market.onSnapshot.subscribe(undefined, {
-    onData: (snapshot) => {
-      received.push(snapshot as MarketSnapshot);
+    onData: (message) => {
+      messages.push(message);
+      received.push(applyMessage(received.at(-1), message));
       for (const wake of waiters.splice(0)) wake();
     },
     onComplete: () => {
@@ -41,7 +46,13 @@ function subscribe(url: string) {
     }
     return received.find(predicate) as MarketSnapshot;
   };
-  return { received, until, unsubscribe: () => subscription.unsubscribe(), isEnded: () => ended };
+  return {
+    received,
+    messages,
+    until,
+    unsubscribe: () => subscription.unsubscribe(),
+    isEnded: () => ended,
+  };
 }
 
 describe("market.onSnapshot over SSE", () => {
@@ -78,7 +89,7 @@ describe("market.onSnapshot over SSE", () => {
 
   it("fifty subscribers each end on the final state of a burst, and the stream speaks tRPC's frames", async () => {
     const feed = manualFeed();
-    // Fifty streams from one loopback address: beyond the default per-address limit of 20.
+    // All fifty come from 127.0.0.1: without this the per-address limit (20) refuses the rest.
     server = await startTestServer({ feed, env: { STREAM_LIMIT_PER_ADDRESS: "0" } });
     const clients = Array.from({ length: 50 }, () => subscribe((server as TestServer).url));
     await Promise.all(clients.map((c) => c.until(() => true)));
@@ -97,7 +108,7 @@ describe("market.onSnapshot over SSE", () => {
     while (!text.includes("\n\ndata: "))
       text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toMatch(
-      /^event: connected\ndata: \{"reconnectAfterInactivityMs":12000\}\n\ndata: \{"prices":/,
+      /^event: connected\ndata: \{"reconnectAfterInactivityMs":12000\}\n\ndata: \{"kind":"snapshot","prices":/,
     );
     await reader.cancel();
   });
@@ -113,17 +124,23 @@ describe("market.onSnapshot over SSE", () => {
 });
 
 describe("market.onSnapshot in process (a caller, no HTTP)", () => {
-  it("yields the snapshot now and after each change, and ends when aborted", async () => {
+  it("yields the snapshot now and the delta after each change, and ends when aborted", async () => {
     const feed = manualFeed();
     server = await startTestServer({ feed });
     const abort = new AbortController();
     const caller = createCaller(createContextInner(server.services), { signal: abort.signal });
-    const stream = (await caller.market.onSnapshot()) as AsyncIterable<MarketSnapshot>;
+    const stream = (await caller.market.onSnapshot()) as AsyncIterable<MarketStreamMessage>;
     const iterator = stream[Symbol.asyncIterator]();
-    expect((await iterator.next()).value?.prices.fx.USDINR).toBeUndefined();
+    const first = (await iterator.next()).value;
+    expect(first?.kind).toBe("snapshot");
+    expect(first?.prices.fx.USDINR).toBeUndefined();
     const next = iterator.next();
     feed.push({ source: "fx", key: "USDINR", price: 84, ts: 1_000 });
-    expect((await next).value?.prices.fx.USDINR).toEqual({ price: 84, timestamp: 1_000 });
+    expect((await next).value).toEqual({
+      kind: "delta",
+      prices: { fx: { USDINR: { price: 84, timestamp: 1_000 } }, timestamp: 1_000 },
+      calculations: { timestamp: 1_000 },
+    });
     const ended = iterator.next();
     abort.abort();
     expect((await ended).done).toBe(true);

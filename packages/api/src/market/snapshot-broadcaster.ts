@@ -1,18 +1,40 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
-import type { MarketHub } from "./hub.ts";
+import { diffSnapshots, type MarketStreamMessage } from "./delta.ts";
+import type { MarketHub, MarketSnapshot } from "./hub.ts";
+import {
+  acceptsGzip,
+  type ChainPosition,
+  FrameChain,
+  GZIP_HEADER,
+  packAlone,
+  packFor,
+} from "./stream-encoding.ts";
 
 /** What a client over its stream limit is told to wait before trying again. */
 const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
+/**
+ * Published versions kept to build a merged delta from. At ~20 versions a second this is 3 s: a
+ * client further behind than that (a long-blocked socket) gets a full snapshot instead.
+ */
+const RING_VERSIONS = 64;
 
-interface Client {
+/** A frame's bytes, and the same compressed alone for gzip clients (made on first use). */
+interface Frame {
+  plain: Buffer;
+  alone?: Buffer;
+}
+
+interface Client extends ChainPosition {
   res: ServerResponse;
+  /** Sent gzip (the browser asked for it): chained frames when in step, else frames alone. */
+  gzip: boolean;
   address: string;
-  /** Hub version of the last snapshot this client was sent. */
+  /** Published version this client's state is at (-1: none yet, it needs a snapshot). */
   sentVersion: number;
   lastSentAt: number;
-  /** The socket's buffer is full: skip it until it drains, then send only the latest state. */
+  /** The socket's buffer is full: skip it until it drains, then send one merged delta. */
   blocked: boolean;
   /** Cuts the stream if the socket is still blocked when it fires; cleared on drain. */
   dropTimer: NodeJS.Timeout | undefined;
@@ -38,23 +60,40 @@ export interface BroadcasterOptions {
 
 /** The tRPC SSE wire format that httpSubscriptionLink reads. */
 const frame = {
-  connected: (options: object) => `event: connected\ndata: ${JSON.stringify(options)}\n\n`,
-  data: (json: string) => `data: ${json}\n\n`,
-  ping: "event: ping\ndata: \n\n",
+  connected: (options: object): Frame => ({
+    plain: Buffer.from(`event: connected\ndata: ${JSON.stringify(options)}\n\n`),
+  }),
+  data: (message: MarketStreamMessage): Frame => ({
+    plain: Buffer.from(`data: ${JSON.stringify(message)}\n\n`),
+  }),
+  ping: { plain: Buffer.from("event: ping\ndata: \n\n") } as Frame,
 };
 
 /**
- * Serves `market.onSnapshot` to every browser from one serialisation per hub version. tRPC's own
+ * Serves `market.onSnapshot` to every browser: a snapshot on connect, then deltas. tRPC's own
  * SSE path serialises and streams per subscriber, which at 1,000 subscribers spent the whole core
  * in JSON and web streams (BENCHMARKS.md); the procedure stays the typed contract, and this
- * writes exactly the frames tRPC would. Leading edge per client: a change after a quiet spell
- * goes out at once, changes within the interval are folded into one message at its end.
+ * writes exactly the frames tRPC would. Each published version's delta is encoded once, shared by
+ * every client at the version before; a client that fell behind (coalesced, or a blocked socket)
+ * gets one merged delta from its own version, encoded once per distinct starting version.
+ * Leading edge per client: a change after a quiet spell goes out at once, changes within the
+ * interval are folded into one message at its end.
  */
 export class SnapshotBroadcaster {
   private readonly clients = new Set<Client>();
   private readonly streamsByAddress = new Map<string, number>();
+  /** Published version: bumped when a flush finds the hub changed since the last one. */
   private version = 0;
-  private cached: { version: number; text: string } | undefined;
+  private hubChanged = true;
+  /** Snapshots of the recent published versions, oldest first (at most RING_VERSIONS). */
+  private readonly ring: Array<{ version: number; snapshot: MarketSnapshot }> = [];
+  /** Encoded frames for the current version: "snapshot", or the delta from a version. */
+  private readonly frames = new Map<number | "snapshot", Frame>();
+  /** What up-to-date gzip clients receive in order: each version's delta, and the pings. */
+  private readonly chain = new FrameChain();
+  /** The version the chain's latest delta brought its clients to. */
+  private chainVersion = -1;
+  private readonly connected: Frame;
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
@@ -65,7 +104,7 @@ export class SnapshotBroadcaster {
     private readonly options: BroadcasterOptions,
   ) {
     this.unsubscribe = hub.subscribe(() => {
-      this.version++;
+      this.hubChanged = true;
       // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
       // the burst is in, still in the same turn of the event loop, not on its first quote.
       if (this.flushQueued) return;
@@ -74,6 +113,9 @@ export class SnapshotBroadcaster {
         this.flushQueued = false;
         this.flush();
       });
+    });
+    this.connected = frame.connected({
+      reconnectAfterInactivityMs: options.reconnectAfterInactivityMs,
     });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
@@ -89,25 +131,31 @@ export class SnapshotBroadcaster {
       refuseOverLimit(res, this.options.limitPerAddress);
       return;
     }
+    const gzip = acceptsGzip(req.headers["accept-encoding"]);
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-cache, no-transform",
       "x-accel-buffering": "no",
       connection: "keep-alive",
+      vary: "accept-encoding",
+      ...(gzip && { "content-encoding": "gzip" }),
     });
-    res.write(
-      frame.connected({ reconnectAfterInactivityMs: this.options.reconnectAfterInactivityMs }),
-    );
     const client: Client = {
       res,
+      gzip,
+      chainSeq: -1,
+      runStart: 0,
       address,
       sentVersion: -1,
       lastSentAt: Number.NEGATIVE_INFINITY,
       blocked: false,
       dropTimer: undefined,
     };
+    if (gzip) res.write(GZIP_HEADER);
+    res.write(this.encode(client, this.connected));
     this.add(client);
     req.on("close", () => this.remove(client));
+    this.publish();
     this.send(client, performance.now());
   }
 
@@ -142,18 +190,47 @@ export class SnapshotBroadcaster {
     this.streamsByAddress.clear();
   }
 
-  private currentText(): string {
-    if (this.cached?.version !== this.version) {
-      this.cached = {
-        version: this.version,
-        text: frame.data(JSON.stringify(this.hub.snapshot())),
-      };
+  /** Makes the hub's state a new version when it changed; old versions' frames are let go. */
+  private publish(): void {
+    if (!this.hubChanged) return;
+    this.hubChanged = false;
+    this.version++;
+    this.ring.push({ version: this.version, snapshot: this.hub.snapshot() });
+    if (this.ring.length > RING_VERSIONS) this.ring.shift();
+    this.frames.clear();
+  }
+
+  /** The bytes of `f` for this client: as is, or gzip (chained when the client is in step). */
+  private encode(client: Client, f: Frame): Buffer {
+    if (!client.gzip) return f.plain;
+    return packFor(this.chain, client, f.plain, () => {
+      f.alone ??= packAlone(f.plain);
+      return f.alone;
+    });
+  }
+
+  /**
+   * The bytes that bring a client from its version to the current one, encoded once per starting
+   * version. A client with no state, or older than the ring, gets the whole snapshot.
+   */
+  private frameFrom(version: number): Frame {
+    const current = this.ring.at(-1) as { snapshot: MarketSnapshot };
+    const oldest = this.ring[0]?.version ?? 0;
+    const from = version >= oldest ? version : "snapshot";
+    let bytes = this.frames.get(from);
+    if (bytes === undefined) {
+      const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
+      bytes = frame.data(
+        base ? diffSnapshots(base, current.snapshot) : { kind: "snapshot", ...current.snapshot },
+      );
+      this.frames.set(from, bytes);
     }
-    return this.cached.text;
+    return bytes;
   }
 
   /** Sends the latest state to every client that lacks it and may receive now; waits for the rest. */
   private flush(): void {
+    this.publish();
     const now = performance.now();
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
@@ -171,9 +248,20 @@ export class SnapshotBroadcaster {
   }
 
   private send(client: Client, now: number): void {
+    const f = this.frameFrom(client.sentVersion);
+    // The first client to leave the chain's version extends the chain with its delta; every
+    // other client at that version that is sent now gets the very same frame, chained. A client
+    // ahead of the chain (the chain's clients all left) takes the chain along with it.
+    if (client.sentVersion >= this.chainVersion) {
+      if (this.chainVersion !== this.version) this.chain.push(f.plain);
+      this.chainVersion = this.version;
+    }
+    const bytes = this.encode(client, f);
     client.sentVersion = this.version;
     client.lastSentAt = now;
-    if (!client.res.write(this.currentText())) this.block(client);
+    // A full socket still takes the whole frame into Node's buffer: the client will have this
+    // version, so its next message is the delta from here.
+    if (!client.res.write(bytes)) this.block(client);
   }
 
   /** Waits for the socket to drain; drops the client if it does not within the window. */
@@ -206,8 +294,10 @@ export class SnapshotBroadcaster {
   }
 
   private ping(): void {
+    // Every reading client gets the ping at this point of its stream: it joins the chain too.
+    this.chain.push(frame.ping.plain);
     for (const client of this.clients) {
-      if (!client.blocked && !client.res.write(frame.ping)) this.block(client);
+      if (!client.blocked && !client.res.write(this.encode(client, frame.ping))) this.block(client);
     }
   }
 }

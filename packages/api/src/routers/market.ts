@@ -1,5 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
 import { publicProcedure } from "../trpc.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
@@ -12,16 +13,24 @@ export const marketRouter = {
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)
-   * this yields the snapshot now and after every hub change.
+   * this yields the snapshot now and the delta after every hub change.
    */
-  onSnapshot: publicProcedure.subscription(async function* ({ ctx, signal }) {
+  onSnapshot: publicProcedure.subscription(async function* ({
+    ctx,
+    signal,
+  }): AsyncGenerator<MarketStreamMessage> {
     const { hub, shutdownSignal } = ctx.services;
     const stop = AbortSignal.any([shutdownSignal, ...(signal ? [signal] : [])]);
     const changes = new EventEmitter();
     const unsubscribe = hub.subscribe(() => changes.emit("change"));
     try {
-      yield hub.snapshot();
-      for await (const _ of on(changes, "change", { signal: stop })) yield hub.snapshot();
+      let last = hub.snapshot();
+      yield { kind: "snapshot", ...last };
+      for await (const _ of on(changes, "change", { signal: stop })) {
+        const next = hub.snapshot();
+        yield diffSnapshots(last, next);
+        last = next;
+      }
     } catch (error) {
       if (!stop.aborted) throw error;
     } finally {

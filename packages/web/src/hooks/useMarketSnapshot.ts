@@ -1,8 +1,9 @@
-import type { RouterOutputs } from "@spreadwatch/api";
 import { PRICE_POLL_MS } from "@spreadwatch/core";
+import { useRef } from "react";
+import { applyStreamMessage, type MarketSnapshot } from "../market/applyDelta.ts";
 import { trpc } from "../trpc.ts";
 
-export type MarketSnapshot = RouterOutputs["market"]["snapshot"];
+export type { MarketSnapshot };
 
 export interface MarketSnapshotState {
   snapshot: MarketSnapshot | undefined;
@@ -17,12 +18,19 @@ export interface MarketSnapshotState {
 /**
  * Latest prices and spreads. The live stream writes into the `market.snapshot` query's cache, so
  * there is one copy of the data whichever way it arrived; polling that same query every 2 s
- * takes over only while the stream is down.
+ * takes over only while the stream is down. The stream sends a snapshot on each connection, then
+ * deltas: they are folded into the stream's own copy, never into the cache, so a poll answer
+ * that lands late (older than the stream's snapshot) cannot leave stale rows behind — the next
+ * message writes the whole stream state over it.
  */
 export function useMarketSnapshot(): MarketSnapshotState {
   const utils = trpc.useUtils();
+  const streamState = useRef<MarketSnapshot | undefined>(undefined);
   const stream = trpc.market.onSnapshot.useSubscription(undefined, {
-    onData: (snapshot) => utils.market.snapshot.setData(undefined, snapshot),
+    onData: (message) => {
+      streamState.current = applyStreamMessage(streamState.current, message);
+      if (streamState.current) utils.market.snapshot.setData(undefined, streamState.current);
+    },
   });
   const live = stream.status === "pending";
   const query = trpc.market.snapshot.useQuery(undefined, {

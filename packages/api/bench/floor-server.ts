@@ -1,0 +1,85 @@
+// The floor for fanout.bench.ts: plain node:http, no framework, no coalescing, no per-client
+// state. The same simulator (seed, clock) feeds a MarketHub; each burst of quotes becomes one
+// delta, encoded once and written to every socket (in gzip, the same shared chain as the real
+// server's, so the bytes on the wire are the same). What the real server costs above this is the
+// price of its guarantees (limits, blocked-client handling, merged deltas, tRPC's routing).
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "../src/config.ts";
+import { createSimulatorFeed } from "../src/feeds/simulator.ts";
+import { diffSnapshots } from "../src/market/delta.ts";
+import { MarketHub } from "../src/market/hub.ts";
+import {
+  acceptsGzip,
+  type ChainPosition,
+  FrameChain,
+  GZIP_HEADER,
+  packAlone,
+  packFor,
+} from "../src/market/stream-encoding.ts";
+import { dutiesFrom } from "../src/server.ts";
+import { createPreciseClock } from "./clock.ts";
+import type { ServerReply, ServerRequest } from "./sse-server.ts";
+
+const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
+const hub = new MarketHub(duties);
+const clients = new Set<ServerResponse & Partial<ChainPosition> & { gzip?: boolean }>();
+const chain = new FrameChain();
+const frame = (message: object) => Buffer.from(`data: ${JSON.stringify(message)}\n\n`);
+
+let last = hub.snapshot();
+let queued = false;
+hub.subscribe(() => {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    const next = hub.snapshot();
+    const bytes = frame(diffSnapshots(last, next));
+    last = next;
+    chain.push(bytes);
+    let alone: Buffer | undefined;
+    const packAloneOnce = () => {
+      alone ??= packAlone(bytes);
+      return alone;
+    };
+    for (const res of clients)
+      res.write(res.gzip ? packFor(chain, res as ChainPosition, bytes, packAloneOnce) : bytes);
+  });
+});
+
+const connected = Buffer.from('event: connected\ndata: {"reconnectAfterInactivityMs":12000}\n\n');
+const server = createServer((req, res) => {
+  const gzip = acceptsGzip(req.headers["accept-encoding"]);
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...(gzip && { "content-encoding": "gzip" }),
+  });
+  const opening = Buffer.concat([connected, frame({ kind: "snapshot", ...last })]);
+  if (gzip) res.write(Buffer.concat([GZIP_HEADER, packAlone(opening)]));
+  else res.write(opening);
+  Object.assign(res, { gzip, chainSeq: -1, runStart: 0 });
+  clients.add(res);
+  req.on("close", () => clients.delete(res));
+});
+await new Promise<void>((resolve) =>
+  server.listen({ port: 0, host: "127.0.0.1", backlog: 16_384 }, resolve),
+);
+createSimulatorFeed({ duties, seed: 7, now: createPreciseClock() }).start((q) => hub.ingest(q));
+
+const send = (reply: ServerReply) => process.send?.(reply);
+process.on("message", (request: ServerRequest) => {
+  if (request.type === "stop") process.exit(0);
+  const cpu = process.cpuUsage();
+  send({
+    type: "stats",
+    rss: process.memoryUsage().rss,
+    subscribers: clients.size,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    loopDelayP99Ms: Number.NaN,
+  });
+});
+process.on("disconnect", () => process.exit(0));
+const { port } = server.address() as AddressInfo;
+send({ type: "ready", url: `http://127.0.0.1:${port}` });
