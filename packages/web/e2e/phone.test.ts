@@ -180,6 +180,15 @@ describe("alert toasts on a phone", () => {
   });
 
   it("never cover a modal, and sit under its backdrop", async () => {
+    // Five firings, unfolded: the toasts now take a good part of the screen.
+    for (const threshold of [101, 102, 103, 104]) {
+      await rest(suite.page, "POST", "/api/alerts", { commodityType: "GC_BUY", threshold });
+    }
+    await suite.page.reload();
+    await toasts()
+      .getByRole("button", { name: /^\d+ more$/ })
+      .tap(WAIT);
+    expect(await toasts().locator("[data-notification]").count()).toBeGreaterThanOrEqual(4);
     await addAlertButton(suite.page, "SI_BUY").tap();
     const dialog = modal(suite.page);
     await dialog.waitFor();
