@@ -51,6 +51,8 @@ try {
       if (phone) {
         await spreadRow(page, "GC_BUY").locator("[data-col='spread']").tap();
         await page.locator("dialog.sheet").waitFor();
+        // Past the sheet's rise, so the picture shows it at rest.
+        await page.waitForTimeout(400);
         await shoot(page, `phone-sheet-${tag}`, viewport);
         await page.getByRole("button", { name: "Close details" }).tap();
       }
