@@ -1,5 +1,5 @@
-// Screenshots of the phone-first dashboard (issue 13) and every screen at 390 × 844 (touch) and
-// 1400 × 900, light and dark, for eyeballing; not a test.
+// Screenshots of the phone-first dashboard (issue 13) and every screen at 390 × 844 and
+// 360 × 780 (touch) and 1400 × 900, light and dark, for eyeballing; not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/phone-shoot.ts [outDir]
 import { mkdir } from "node:fs/promises";
 import { addAlertButton, modal, popup, rest, spreadRow } from "./alerts.ts";
@@ -14,6 +14,7 @@ const app = await startApp({
 });
 const SCREENS = [
   { width: 390, height: 844 },
+  { width: 360, height: 780 },
   { width: 1400, height: 900 },
 ] as const;
 const users = SCREENS.flatMap(({ width }) =>
