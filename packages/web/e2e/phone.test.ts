@@ -259,6 +259,10 @@ describe("system notifications while the tab is hidden", () => {
 
 describe("the installable app", () => {
   it("links a manifest that parses under the CSP, with its icons", async () => {
+    const refused: string[] = [];
+    suite.page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     const cdp = await suite.page.context().newCDPSession(suite.page);
     const manifest = (await cdp.send("Page.getAppManifest")) as {
       url: string;
@@ -294,5 +298,6 @@ describe("the installable app", () => {
       expect(size).toBe(icon.sizes);
     }
     expect(await suite.page.locator("meta[name='theme-color']").count()).toBeGreaterThan(0);
+    expect(refused).toEqual([]);
   });
 });
