@@ -297,7 +297,11 @@ describe("the installable app", () => {
       }, icon.src);
       expect(size).toBe(icon.sizes);
     }
-    expect(await suite.page.locator("meta[name='theme-color']").count()).toBeGreaterThan(0);
+    // The browser bar takes the page's background: light here (and the inline script ran).
+    const bar = await suite.page
+      .locator("meta[name='theme-color']")
+      .evaluateAll((metas) => metas.map((meta) => meta.getAttribute("content")));
+    expect(bar).toEqual(["#eef1f4", "#eef1f4"]);
     expect(refused).toEqual([]);
   });
 });
