@@ -227,6 +227,31 @@ describe("alert toasts on a phone", () => {
   });
 });
 
+describe("a row's alerts on a phone", () => {
+  it("are listed in its sheet with the bells' details, each a tap from its edit modal", async () => {
+    const count = spreadRow(suite.page, "GC_BUY").locator("[data-alert-count]");
+    const alerts = Number(await count.getAttribute("data-alert-count"));
+    await count.tap();
+    const items = sheet().locator(".row-details__alert");
+    await items.first().waitFor();
+    expect(await items.count()).toBe(alerts);
+    expect(await items.first().textContent()).toMatch(
+      /^Threshold: 100\.00 · Status: Enabled · Sound: Bell · Telegram: No · Limit: 1 · Count: \d+$/,
+    );
+    await items
+      .first()
+      .getByRole("button", { name: /^Threshold: 100\.00/ })
+      .tap();
+    await modal(suite.page).getByRole("heading", { name: "Edit Alert" }).waitFor();
+    expect(await sheet().count()).toBe(0);
+    expect(await modal(suite.page).getByLabel("Alert me when Spread reaches").inputValue()).toBe(
+      "100",
+    );
+    await modal(suite.page).getByRole("button", { name: "Cancel" }).tap();
+    await modal(suite.page).waitFor({ state: "detached" });
+  });
+});
+
 describe("system notifications while the tab is hidden", () => {
   it("are asked for on a click, never on load", async () => {
     expect((await notificationSpy(suite.page)).asked).toBe(0);
