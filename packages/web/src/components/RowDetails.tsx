@@ -54,7 +54,11 @@ export function RowDetails(props: RowDetailsProps) {
   return (
     <div className="row-details" data-details={symbol}>
       <dl className="row-details__facts">
-        <Fact label="Spread" value={formatSigned(entry?.spread, spreadDecimals(symbol))} />
+        <Fact
+          label="Spread"
+          value={formatSigned(entry?.spread, spreadDecimals(symbol))}
+          className={signClass(entry?.spread)}
+        />
         <Fact label="CME" value={formatNumber(shown.cme, cmePriceDecimals(symbol))} />
         <Fact label="MCX" value={formatNumber(shown.mcx, mcxPriceDecimals(symbol))} />
       </dl>
@@ -87,11 +91,17 @@ export function rowDetailsTitle(symbol: SpreadSymbol): string {
   return `${spreadSymbolLabel(symbol)} · ${symbol}`;
 }
 
-function Fact({ label, value }: { label: string; value: string }) {
+/** Green above 0, red below, as in the table (spec §2). */
+function signClass(value: number | undefined): string | undefined {
+  if (value === undefined || value === 0) return undefined;
+  return value > 0 ? "spread positive" : "spread negative";
+}
+
+function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
   return (
     <div>
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd className={className}>{value}</dd>
     </div>
   );
 }
