@@ -109,11 +109,14 @@ export function oldFixtureCsv(): string {
   return ["ts,source,key,bid,ask,price", ...lines, ""].join("\n");
 }
 
-/** GOLD asks that put GC_BUY at +128.38 (the fixture's) and at +88.38, 40 lower. */
+/**
+ * GOLD asks that put GC_BUY at +128.38 (the fixture's) and at +88.38, 40 lower. The low tick
+ * lowers the bid too (lowBid), or the book would be crossed and GC_BUY not computed at all.
+ */
 export const GOLD_SWING = {
   highAsk: 75990,
   lowAsk: 75950,
-  bid: 75940,
+  lowBid: 75940,
   high: "128.38",
   low: "88.38",
 } as const;
@@ -129,10 +132,9 @@ export function goldSwingCsv(startMs: number, ticks: number, periodMs = 2_000): 
   for (let tick = 0; tick < ticks; tick++) {
     const at = startMs + tick * periodMs;
     for (const [source, key, bid, ask, price] of QUOTES) {
-      const swungAsk =
-        key === "GOLD" ? (tick % 2 === 0 ? GOLD_SWING.highAsk : GOLD_SWING.lowAsk) : ask;
-      // The bid stays under the low ask: a crossed book (bid > ask) gives no spread at all.
-      const swungBid = key === "GOLD" ? GOLD_SWING.bid : bid;
+      const low = key === "GOLD" && tick % 2 === 1;
+      const swungAsk = key === "GOLD" ? (low ? GOLD_SWING.lowAsk : GOLD_SWING.highAsk) : ask;
+      const swungBid = low ? GOLD_SWING.lowBid : bid;
       lines.push([at, source, key, cell(swungBid), cell(swungAsk), cell(price)].join(","));
     }
   }

@@ -34,6 +34,21 @@ export function reachedMessage(symbol: SpreadSymbol, threshold: number, current:
   return `Spread has reached ${formatNumber(threshold, decimals)} (current: ${formatNumber(current, decimals)})`;
 }
 
+/**
+ * A toast's line after the commodity name: "crossed above 100.00 ⬆ — now 128.38". The direction
+ * is in words and an arrow, so it reads at a glance and without colour.
+ */
+export function crossedMessage(
+  symbol: SpreadSymbol,
+  side: "above" | "below",
+  threshold: number,
+  current: number,
+): string {
+  const decimals = spreadDecimals(symbol);
+  const arrow = side === "above" ? "⬆" : "⬇";
+  return `crossed ${side} ${formatNumber(threshold, decimals)} ${arrow} — now ${formatNumber(current, decimals)}`;
+}
+
 /** The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. */
 export function alertTooltipLines(alert: AlertView): string[] {
   const lines = [

@@ -4,11 +4,13 @@ interface PriceCellProps {
   value: number | undefined;
   decimals: number;
   col: string;
+  /** A column phones leave to the row's details (class col--wide, hidden at ≤ 480 px). */
+  wide?: boolean;
 }
 
-export function PriceCell({ value, decimals, col }: PriceCellProps) {
+export function PriceCell({ value, decimals, col, wide }: PriceCellProps) {
   return (
-    <td className="num" data-col={col}>
+    <td className={wide ? "num col--wide" : "num"} data-col={col}>
       {formatNumber(value, decimals)}
     </td>
   );

@@ -4,11 +4,20 @@ import {
   type Prices,
   SIDES,
   SPREAD_TABLE_GROUPS,
+  type SpreadSymbol,
 } from "@spreadwatch/core";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import type { ChartNavigationState } from "../hooks/useChartSelection.ts";
+import { useMediaQuery, useTapForDetails } from "../hooks/useMediaQuery.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
+import { spreadInputs } from "../market/inputMarks.ts";
+import { legProblems } from "../market/legProblems.ts";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
+import { BottomSheet } from "./BottomSheet.tsx";
 import { Panel } from "./Panel.tsx";
-import { SpreadTableRow } from "./SpreadTableRow.tsx";
+import { RowDetails, rowDetailsTitle } from "./RowDetails.tsx";
+import { cannotComputeTitle, SpreadTableRow } from "./SpreadTableRow.tsx";
 
 interface SpreadTableProps {
   prices: Prices;
@@ -18,8 +27,14 @@ interface SpreadTableProps {
   freshness: FreshnessContext;
 }
 
+/** Phones: CME, MCX (and any other wide column) move into the row's details sheet. */
+const COMPACT_TABLE = "(max-width: 480px)";
+
 /** Spec §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
 export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
+  const tapForDetails = useTapForDetails();
+  const compact = useMediaQuery(COMPACT_TABLE);
+  const [details, setDetails] = useState<SpreadSymbol>();
   return (
     <Panel title="Spread" className="panel--spread">
       <table className="data-table" aria-label="Spread">
@@ -29,10 +44,10 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
             <th scope="col" className="num">
               Spread
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num col--wide">
               CME
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num col--wide">
               MCX
             </th>
             <th scope="col">Alerts</th>
@@ -55,12 +70,69 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
                   prices={prices}
                   alerts={alerts}
                   freshness={freshness}
+                  onDetails={tapForDetails ? setDetails : undefined}
+                  compact={compact}
                 />
               );
             })}
           </tbody>
         ))}
       </table>
+      {details && (
+        <RowDetailsSheet
+          symbol={details}
+          prices={prices}
+          calculations={calculations}
+          alerts={alerts}
+          freshness={freshness}
+          onClose={() => setDetails(undefined)}
+        />
+      )}
     </Panel>
+  );
+}
+
+interface RowDetailsSheetProps {
+  symbol: SpreadSymbol;
+  prices: Prices;
+  calculations: Calculations;
+  alerts?: RowAlerts;
+  freshness: FreshnessContext;
+  onClose: () => void;
+}
+
+/** The tapped row's details, live: the sheet follows the snapshot while it is open. */
+function RowDetailsSheet({
+  symbol,
+  prices,
+  calculations,
+  alerts,
+  freshness,
+  onClose,
+}: RowDetailsSheetProps) {
+  const [, navigate] = useLocation();
+  const entry = calculations[symbol];
+  const missing = entry
+    ? undefined
+    : cannotComputeTitle(symbol, prices, legProblems(spreadInputs(symbol, prices), freshness));
+  // The sheet closes before the alert modal opens: two modal dialogs would stack their backdrops.
+  const thenClose = (action: () => void) => () => {
+    onClose();
+    action();
+  };
+  const chart: ChartNavigationState = { commodity: symbol };
+  return (
+    <BottomSheet title={rowDetailsTitle(symbol)} onClose={onClose}>
+      <RowDetails
+        symbol={symbol}
+        entry={entry}
+        prices={prices}
+        missing={missing}
+        alerts={alerts ? (alerts.bySymbol.get(symbol) ?? []) : undefined}
+        onEditAlert={(alert) => alerts && thenClose(() => alerts.onEdit(symbol, alert))()}
+        onAddAlert={thenClose(() => alerts?.onAdd(symbol))}
+        onOpenChart={thenClose(() => navigate("/advanced-chart", { state: chart }))}
+      />
+    </BottomSheet>
   );
 }

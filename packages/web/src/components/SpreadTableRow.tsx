@@ -13,7 +13,7 @@ import type { FreshnessContext } from "../market/freshness.ts";
 import { inputMarks, spreadInputs } from "../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../market/legProblems.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
-import { AlertBells } from "./alerts/AlertBells.tsx";
+import { AlertBells, AlertCountBell } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { LegWarning } from "./LegWarning.tsx";
 import { PriceCell } from "./PriceCell.tsx";
@@ -25,10 +25,18 @@ interface SpreadTableRowProps {
   prices: Prices;
   alerts?: RowAlerts;
   freshness: FreshnessContext;
+  /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
+  onDetails?: (symbol: SpreadSymbol) => void;
+  /** Phones: the compact row (CME and MCX move into the details, one bell with a count). */
+  compact: boolean;
 }
 
 /** "Cannot compute: no MCX NATURALGAS bid", or the crossed book that stopped the server. */
-function cannotComputeTitle(symbol: SpreadSymbol, prices: Prices, problems: LegProblem[]): string {
+export function cannotComputeTitle(
+  symbol: SpreadSymbol,
+  prices: Prices,
+  problems: LegProblem[],
+): string {
   const missing = missingInputs(symbol, prices);
   const reasons = [
     ...(missing.length > 0 ? [`no ${missing.join(", ")}`] : []),
@@ -37,7 +45,21 @@ function cannotComputeTitle(symbol: SpreadSymbol, prices: Prices, problems: LegP
   return reasons.length > 0 ? `Cannot compute: ${reasons.join("; ")}` : "Cannot compute right now";
 }
 
-export function SpreadTableRow({ symbol, entry, prices, alerts, freshness }: SpreadTableRowProps) {
+/** The z-score the server may add to an entry; shown as a chip beside the spread on phones. */
+function zScore(entry: CalculationEntry | undefined): number | undefined {
+  const z = (entry as { z?: unknown } | undefined)?.z;
+  return typeof z === "number" && Number.isFinite(z) ? z : undefined;
+}
+
+export function SpreadTableRow({
+  symbol,
+  entry,
+  prices,
+  alerts,
+  freshness,
+  onDetails,
+  compact,
+}: SpreadTableRowProps) {
   // Without an entry the book may still hold one leg; showing it tells the trader which is absent.
   const shown = entry ?? rowPrices(symbol, prices);
   const inputs = spreadInputs(symbol, prices);
@@ -45,29 +67,37 @@ export function SpreadTableRow({ symbol, entry, prices, alerts, freshness }: Spr
   // A stale, crossed or missing leg greys the row: its spread is not one to act on.
   const problems = legProblems(inputs, freshness);
   const missing = entry ? undefined : cannotComputeTitle(symbol, prices, problems);
-  // Clicking a row opens its chart (issue 5); the symbol is the link keyboards reach.
+  // Clicking a row opens its chart (issue 5), or on phones its details (issue 13).
   const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
-  const openChart = (event: MouseEvent<HTMLTableRowElement>) => {
+  const open = (event: MouseEvent<HTMLTableRowElement>) => {
     const target = event.target;
     // Controls in the row keep their own clicks, and so do portals (a bell's tooltip).
     if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
     if (target.closest("a, button, input, select")) return;
-    navigate("/advanced-chart", { state: chart });
+    if (onDetails) onDetails(symbol);
+    else navigate("/advanced-chart", { state: chart });
   };
+  const rowAlerts = alerts?.bySymbol.get(symbol) ?? [];
   return (
     <tr
       data-symbol={symbol}
       data-delayed={(entry !== undefined && marks.delayed !== undefined) || undefined}
       data-greyed={problems.length > 0 || undefined}
-      title={entry ? parityBreakdown(entry) : missing}
+      title={onDetails ? undefined : entry ? parityBreakdown(entry) : missing}
       className={problems.length > 0 ? "row--chart row--greyed" : "row--chart"}
-      onClick={openChart}
+      onClick={open}
     >
       <th scope="row" className="symbol">
-        <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
-          {symbol}
-        </Link>
+        {onDetails ? (
+          <button type="button" className="symbol__details" onClick={() => onDetails(symbol)}>
+            {symbol}
+          </button>
+        ) : (
+          <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+            {symbol}
+          </Link>
+        )}
         <LegWarning problems={problems} />
       </th>
       <SpreadValue
@@ -75,16 +105,25 @@ export function SpreadTableRow({ symbol, entry, prices, alerts, freshness }: Spr
         decimals={spreadDecimals(symbol)}
         missingTitle={missing}
         marks={marks}
+        z={compact ? zScore(entry) : undefined}
       />
-      <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} />
-      <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} />
+      <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} wide />
+      <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} wide />
       {alerts ? (
         <td className="alerts" data-col="alerts">
-          <AlertBells
-            alerts={alerts.bySymbol.get(symbol) ?? []}
-            onEdit={(alert) => alerts.onEdit(symbol, alert)}
-            onAdd={() => alerts.onAdd(symbol)}
-          />
+          {compact && onDetails ? (
+            <AlertCountBell
+              alerts={rowAlerts}
+              onOpen={() => onDetails(symbol)}
+              onAdd={() => alerts.onAdd(symbol)}
+            />
+          ) : (
+            <AlertBells
+              alerts={rowAlerts}
+              onEdit={(alert) => alerts.onEdit(symbol, alert)}
+              onAdd={() => alerts.onAdd(symbol)}
+            />
+          )}
         </td>
       ) : (
         <td className="alerts muted" data-col="alerts">

@@ -10,6 +10,8 @@ interface SpreadValueProps {
   missingTitle?: string;
   /** Delayed or last-price-only inputs, tagged beside a computed value. */
   marks?: InputMarks;
+  /** A z-score shown as a small chip, where the table has no z column (phones). */
+  z?: number;
 }
 
 function signClass(value: number | undefined): string | undefined {
@@ -18,7 +20,7 @@ function signClass(value: number | undefined): string | undefined {
 }
 
 /** A signed spread cell: green above 0, red below, flashing on moves (spec §4). */
-export function SpreadValue({ value, decimals, missingTitle, marks }: SpreadValueProps) {
+export function SpreadValue({ value, decimals, missingTitle, marks, z }: SpreadValueProps) {
   const highlight = useHighlight(value);
   const classes = ["num", "spread", signClass(value), highlight && `highlight-${highlight}`];
   return (
@@ -30,6 +32,11 @@ export function SpreadValue({ value, decimals, missingTitle, marks }: SpreadValu
     >
       {formatSigned(value, decimals)}
       {value !== undefined && marks && <InputTags marks={marks} />}
+      {value !== undefined && z !== undefined && (
+        <span className="z-chip" title="z-score">
+          z {z.toFixed(1)}
+        </span>
+      )}
     </td>
   );
 }

@@ -7,9 +7,10 @@ import {
 } from "@spreadwatch/core";
 import { useEffect, useRef } from "react";
 import { pitchFor, playAlertSound } from "../alerts/sound.ts";
-import { type AlertView, reachedMessage } from "../alerts/texts.ts";
+import { type AlertView, crossedMessage, reachedMessage } from "../alerts/texts.ts";
 import { trpc } from "../trpc.ts";
 import type { AlertNotification } from "./useNotifications.ts";
+import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
 interface WatcherInput {
   /** The user's alerts; undefined while not loaded (or without the permission). */
@@ -23,6 +24,8 @@ interface WatcherInput {
  * rule for each enabled alert, on the browser's clock. A firing posts the trigger (the server
  * counts it), plays the alert's sound at the pitch of the new side and adds a notification.
  * Disabled and deleted alerts are forgotten, so one that comes back learns its side afresh.
+ * The mute switch silences the sound only; with "Notify me when hidden" on (and permission
+ * given), a firing while the tab is hidden also shows a system notification.
  */
 export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput): void {
   const tracker = useRef(new CrossingTracker<number>());
@@ -32,6 +35,11 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
   });
   const triggerRef = useRef(trigger.mutate);
   triggerRef.current = trigger.mutate;
+  const [muted] = useStoredFlag(MUTE_KEY);
+  const [notifyHidden] = useStoredFlag(NOTIFY_HIDDEN_KEY);
+  // Read at firing time without re-running the crossing effect when a switch flips.
+  const switches = useRef({ muted, notifyHidden });
+  switches.current = { muted, notifyHidden };
 
   useEffect(() => {
     if (!alerts) return;
@@ -46,12 +54,32 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
       const side = tracker.current.observe(alert, spread, now);
       if (!side) continue;
       triggerRef.current({ id: alert.id });
-      void playAlertSound(alert.soundId as SoundId, pitchFor(side));
+      if (!switches.current.muted) void playAlertSound(alert.soundId as SoundId, pitchFor(side));
+      const title = spreadSymbolLabel(alert.commodityType);
+      const crossed = crossedMessage(alert.commodityType, side, alert.threshold, spread);
       notify({
-        title: spreadSymbolLabel(alert.commodityType),
+        title,
         message: reachedMessage(alert.commodityType, alert.threshold, spread),
+        crossed,
         at: now,
       });
+      if (switches.current.notifyHidden) showSystemNotification(`${title} ${crossed}`, alert.id);
     }
   }, [alerts, calculations, notify]);
+}
+
+/** A system notification, only while the tab is hidden: a visible page has its own toasts. */
+function showSystemNotification(text: string, alertId: number): void {
+  if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  if (document.visibilityState !== "hidden") return;
+  try {
+    // One per alert (tag): a fast swing replaces the previous one instead of piling up.
+    const shown = new Notification("Spreadwatch alert", { body: text, tag: `alert-${alertId}` });
+    shown.onclick = () => {
+      window.focus();
+      shown.close();
+    };
+  } catch {
+    // Some mobile browsers allow notifications only from a service worker: the toast remains.
+  }
 }

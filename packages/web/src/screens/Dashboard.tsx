@@ -4,6 +4,7 @@ import type { AlertView } from "../alerts/texts.ts";
 import { AccountMenu } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { AlertModal } from "../components/alerts/AlertModal.tsx";
+import { AlertSwitches } from "../components/alerts/AlertSwitches.tsx";
 import { AlertsSection } from "../components/alerts/AlertsSection.tsx";
 import { NotificationsPopup } from "../components/alerts/NotificationsPopup.tsx";
 import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts";
@@ -53,7 +54,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
   );
 
   return (
-    <div className="page">
+    <div className="page page--dashboard">
       <AppHeader>
         <AccountMenu user={user} />
       </AppHeader>
@@ -72,6 +73,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
               {sectionShown ? "Hide Alerts Section" : "Show Alerts Section"}
             </button>
           )}
+          {alertsOn && <AlertSwitches />}
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {alertsOn && sectionShown && <AlertsSection />}

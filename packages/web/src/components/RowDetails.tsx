@@ -1,0 +1,173 @@
+import {
+  type CalculationEntry,
+  cmePriceDecimals,
+  formatNumber,
+  formatSigned,
+  mcxPriceDecimals,
+  type Prices,
+  type SpreadSymbol,
+  spreadDecimals,
+  spreadSymbolLabel,
+} from "@spreadwatch/core";
+import { type AlertView, alertTooltipLines } from "../alerts/texts.ts";
+import { parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
+import { AlertBell } from "./alerts/AlertBells.tsx";
+
+/** The per-lot figures another change adds to calculation entries; read only when present. */
+interface PerLotView {
+  contract?: string;
+  units?: number;
+  grossInr?: number;
+  costsInr?: number;
+  netInr?: number;
+  hedge?: { contract?: string; contracts?: number; unhedgedUnits?: number };
+}
+
+const rupees = new Intl.NumberFormat("en-IN", {
+  style: "currency",
+  currency: "INR",
+  maximumFractionDigits: 0,
+});
+
+function perLotOf(entry: CalculationEntry | undefined): PerLotView | undefined {
+  return (entry as { perLot?: PerLotView } | undefined)?.perLot ?? undefined;
+}
+
+interface RowDetailsProps {
+  symbol: SpreadSymbol;
+  entry: CalculationEntry | undefined;
+  prices: Prices;
+  /** Why the spread is missing, when it is. */
+  missing?: string;
+  /** The row's alerts; absent without alerts_enabled. */
+  alerts?: AlertView[];
+  onEditAlert: (alert: AlertView) => void;
+  onAddAlert: () => void;
+  onOpenChart: () => void;
+}
+
+/** A Spread row in full, for the bottom sheet: what the phone's compact row leaves out. */
+export function RowDetails(props: RowDetailsProps) {
+  const { symbol, entry, prices, missing } = props;
+  const shown = entry ?? rowPrices(symbol, prices);
+  const perLot = perLotOf(entry);
+  return (
+    <div className="row-details" data-details={symbol}>
+      <dl className="row-details__facts">
+        <Fact
+          label="Spread"
+          value={formatSigned(entry?.spread, spreadDecimals(symbol))}
+          className={signClass(entry?.spread)}
+        />
+        <Fact label="CME" value={formatNumber(shown.cme, cmePriceDecimals(symbol))} />
+        <Fact label="MCX" value={formatNumber(shown.mcx, mcxPriceDecimals(symbol))} />
+      </dl>
+      <p className="row-details__parity" data-field="parity">
+        {entry ? parityBreakdown(entry) : missing}
+      </p>
+      {perLot && <PerLotFacts perLot={perLot} />}
+      {props.alerts && (
+        <RowAlertList
+          alerts={props.alerts}
+          onEditAlert={props.onEditAlert}
+          onAddAlert={props.onAddAlert}
+        />
+      )}
+      <div className="row-details__actions">
+        <button type="button" className="button button--primary" onClick={props.onOpenChart}>
+          Open chart
+        </button>
+        {props.alerts && (
+          <button type="button" className="button" onClick={props.onAddAlert}>
+            Add alert
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function rowDetailsTitle(symbol: SpreadSymbol): string {
+  return `${spreadSymbolLabel(symbol)} · ${symbol}`;
+}
+
+/** Green above 0, red below, as in the table (spec §2). */
+function signClass(value: number | undefined): string | undefined {
+  if (value === undefined || value === 0) return undefined;
+  return value > 0 ? "spread positive" : "spread negative";
+}
+
+function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{value}</dd>
+    </div>
+  );
+}
+
+function PerLotFacts({ perLot }: { perLot: PerLotView }) {
+  const inr = (value: number | undefined) => (value === undefined ? "—" : rupees.format(value));
+  const hedge = perLot.hedge;
+  return (
+    <section className="row-details__section" aria-label="Per lot">
+      <h3 className="row-details__heading">
+        Per lot{perLot.contract ? ` · ${perLot.contract}` : ""}
+        {perLot.units !== undefined ? ` (${perLot.units} units)` : ""}
+      </h3>
+      <dl className="row-details__facts" data-field="per-lot">
+        <Fact label="Gross" value={inr(perLot.grossInr)} />
+        <Fact label="Costs" value={inr(perLot.costsInr)} />
+        <Fact label="Net" value={inr(perLot.netInr)} />
+        {hedge?.contracts !== undefined && (
+          <Fact
+            label="Hedge"
+            value={`${hedge.contracts} × ${hedge.contract ?? "CME"}${
+              hedge.unhedgedUnits ? ` (${hedge.unhedgedUnits} units open)` : ""
+            }`}
+          />
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function RowAlertList({
+  alerts,
+  onEditAlert,
+  onAddAlert,
+}: {
+  alerts: AlertView[];
+  onEditAlert: (alert: AlertView) => void;
+  onAddAlert: () => void;
+}) {
+  return (
+    <section className="row-details__section" aria-label="Alerts">
+      <h3 className="row-details__heading">Alerts</h3>
+      {alerts.length === 0 ? (
+        <p className="muted row-details__empty">
+          No alerts on this spread.{" "}
+          <button type="button" className="link-button" onClick={onAddAlert}>
+            Add one
+          </button>
+        </p>
+      ) : (
+        <ul className="row-details__alerts">
+          {alerts.map((alert) => (
+            <li key={alert.id} className="row-details__alert">
+              <AlertBell alert={alert} onEdit={() => onEditAlert(alert)} />
+              {/* The bell's tooltip, written out: a touch screen has no hover. */}
+              <button
+                type="button"
+                className="row-details__alert-text"
+                onClick={() => onEditAlert(alert)}
+              >
+                {alertTooltipLines(alert).join(" · ")}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
