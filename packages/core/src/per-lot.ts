@@ -87,3 +87,16 @@ function roundBreakdown(b: CostBreakdown): CostBreakdown {
     Object.entries(b).map(([line, value]) => [line, roundPaise(value)]),
   ) as unknown as CostBreakdown;
 }
+
+/**
+ * The entry with its standard-lot `perLot` (what `/api/calculations` serves); an entry whose
+ * perLot cannot be computed is returned as it is.
+ */
+export function withPerLot(
+  entry: CalculationEntry | undefined,
+  rates: CostRates = defaultCostRates(),
+): CalculationEntry | undefined {
+  if (entry === undefined) return undefined;
+  const lot = perLot(entry.symbol, entry, entry.usdinr, {}, rates);
+  return lot ? { ...entry, perLot: lot } : entry;
+}

@@ -1,5 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { statsProcedures } from "../stats/stats-procedures.ts";
 import { publicProcedure } from "../trpc.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
@@ -9,6 +10,7 @@ export const marketRouter = {
   prices: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().prices),
   calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
+  ...statsProcedures,
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)
