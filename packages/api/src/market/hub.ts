@@ -43,7 +43,8 @@ export class MarketHub {
 
   constructor(
     private readonly duties: Duties,
-    private readonly costRates: CostRates = defaultCostRates(),
+    /** Read by market.costRates, so a browser's own lot choice is costed at the same rates. */
+    readonly costRates: CostRates = defaultCostRates(),
   ) {}
 
   /** Applies a quote; returns false (and tells nobody) when the quote carries nothing usable. */

@@ -16,8 +16,10 @@ import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInput
 import { AlertBells } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { LegWarning } from "./LegWarning.tsx";
+import { NetPerLotCell } from "./NetPerLotCell.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
+import { ZScoreCell } from "./ZScoreCell.tsx";
 
 interface SpreadTableRowProps {
   symbol: SpreadSymbol;
@@ -76,6 +78,8 @@ export function SpreadTableRow({ symbol, entry, prices, alerts, freshness }: Spr
         missingTitle={missing}
         marks={marks}
       />
+      <NetPerLotCell symbol={symbol} entry={entry} />
+      <ZScoreCell symbol={symbol} />
       <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} />
       <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} />
       {alerts ? (
