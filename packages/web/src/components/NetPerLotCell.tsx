@@ -64,8 +64,14 @@ export function NetPerLotCell({
             data-contract={lot.contract}
             aria-label={`Net per ${lot.contract} lot ${paise.format(lot.netInr)} rupees, show breakdown`}
             {...handlers}
-            // A tap focuses the button (iOS does not by itself), which shows the breakdown.
-            onClick={(event) => event.currentTarget.focus()}
+            // A tap focuses the button (iOS does not by itself), which shows the breakdown;
+            // without scrolling, since a scroll hides the tooltip again.
+            onClick={(event) => event.currentTarget.focus({ preventScroll: true })}
+            // A tap's emulated mouse leaves at once; a focused (tapped, clicked) button keeps
+            // its breakdown until it loses focus.
+            onMouseLeave={(event) => {
+              if (event.currentTarget !== document.activeElement) handlers.onMouseLeave();
+            }}
           >
             {formatNetInr(lot.netInr)}
           </button>
