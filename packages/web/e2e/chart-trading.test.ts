@@ -268,7 +268,9 @@ describe("a chart to trade from", () => {
 
   it("draws mean ± 1σ/2σ bands from the statistics when toggled on", async () => {
     // The real market.stats over the replay's 1,700 minutes (a ±30 swing: σ about 21).
-    const stats = await (await page().request.get("/api/spread-stats/GC_BUY?days=20")).json();
+    const stats = await (
+      await page().request.get(`${suite.app.url}/api/spread-stats/GC_BUY?days=20`)
+    ).json();
     expect(stats.n).toBeGreaterThan(1000);
     expect(stats.std).toBeGreaterThan(10);
     const toggle = page().getByRole("button", { name: "±σ Bands" });
