@@ -77,13 +77,13 @@ describe("Net / lot (₹)", () => {
     for (const part of [
       "1 GOLD lot",
       "Gross6,595.05",
-      "MCX brokerage−40.00",
-      "Exchange charges−240.74",
-      "SEBI fee−11.46",
-      "CTT (sell)−573.20",
-      "Stamp duty (buy)−114.64",
-      "GST−52.60",
-      "CME fees ($6.12)−514.08",
+      "MCX brokerage-40.00",
+      "Exchange charges-240.74",
+      "SEBI fee-11.46",
+      "CTT (sell)-573.20",
+      "Stamp duty (buy)-114.64",
+      "GST-52.60",
+      "CME fees ($6.12)-514.08",
       "Net5,048.32",
       "Hedge: 3 × MGC, 6.6896 units unhedged",
     ])
@@ -115,7 +115,7 @@ describe("Net / lot (₹)", () => {
     const calculations = await api("/api/calculations");
     const before = await cell(suite.page, "SI_BUY", "net-per-lot").textContent();
     await suite.page.getByRole("link", { name: "Profile" }).click();
-    await suite.page.getByLabel("Lot size for Gold").selectOption("GOLDM");
+    await suite.page.getByLabel("Gold", { exact: true }).selectOption("GOLDM");
     await suite.page.getByRole("link", { name: "Back to Dashboard" }).click();
     for (const symbol of ["GC_BUY", "GC_SELL"]) {
       const mini = perLot(

@@ -86,7 +86,7 @@ function Breakdown({ lot }: { lot: PerLot }) {
   const line = (label: string, value: number, negative = true) => (
     <>
       <dt>{label}</dt>
-      <dd>{negative && value !== 0 ? `−${paise.format(value)}` : paise.format(value)}</dd>
+      <dd>{negative && value !== 0 ? `-${paise.format(value)}` : paise.format(value)}</dd>
     </>
   );
   const { hedge } = lot;

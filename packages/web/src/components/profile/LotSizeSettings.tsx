@@ -1,11 +1,14 @@
 import {
   DEFAULT_LOTS,
   INSTRUMENT_IDS,
+  type InstrumentId,
   instrument,
   lotsOf,
   type McxLotKey,
+  mcxLot,
 } from "@spreadwatch/core";
 import { useLotChoice } from "../../hooks/useLotChoice.ts";
+import { SelectField } from "../Field.tsx";
 
 /**
  * Issue 12 §1's per-user mini-lot choice: the lot the Spread table's Net / lot column is
@@ -13,7 +16,7 @@ import { useLotChoice } from "../../hooks/useLotChoice.ts";
  */
 export function LotSizeSettings() {
   const [choice, save] = useLotChoice();
-  const choose = (id: (typeof INSTRUMENT_IDS)[number], key: McxLotKey) => {
+  const choose = (id: InstrumentId, key: McxLotKey) => {
     const next = { ...choice };
     if (key === DEFAULT_LOTS[id]) delete next[id];
     else next[id] = key;
@@ -22,28 +25,21 @@ export function LotSizeSettings() {
   return (
     <div className="lot-sizes">
       <p className="muted">
-        The lot the Spread table's Net / lot column is priced in. Saved in this browser.
+        The lot the Spread table's Net / lot column is priced in, in this browser.
       </p>
       {INSTRUMENT_IDS.map((id) => {
-        const lots = lotsOf(id);
+        const lots = lotsOf(id).map((lot) => lot.key);
+        // Copper has one MCX lot: nothing to choose.
         if (lots.length < 2) return null;
-        const label = `Lot size for ${instrument(id).name}`;
         return (
-          <label key={id} className="field">
-            <span>{instrument(id).name}</span>
-            <select
-              aria-label={label}
-              data-instrument={id}
-              value={choice[id] ?? DEFAULT_LOTS[id]}
-              onChange={(event) => choose(id, event.target.value as McxLotKey)}
-            >
-              {lots.map((lot) => (
-                <option key={lot.key} value={lot.key}>
-                  {lot.key} ({lot.size})
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            key={id}
+            label={instrument(id).name}
+            options={lots}
+            value={choice[id] ?? DEFAULT_LOTS[id]}
+            onChange={(key) => choose(id, key)}
+            format={(key) => `${key} (${mcxLot(key).size})`}
+          />
         );
       })}
     </div>
