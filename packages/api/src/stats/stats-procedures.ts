@@ -8,7 +8,7 @@ import {
 } from "@spreadwatch/core";
 import { z } from "zod";
 import type { Context } from "../context.ts";
-import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { authedProcedure } from "../trpc.ts";
 import type { SpreadStatsAnswer, StatsDays } from "./spread-stats-service.ts";
 
 const DAYS_SENTENCE = `days must be one of ${STATS_DAYS.join(", ")}`;
@@ -34,10 +34,10 @@ function liveValues(ctx: Context) {
 export const statsProcedures = {
   /**
    * The COST_* rates the server's perLot uses: the web app prices a user's mini-lot choice
-   * (GOLDM, …) in the browser with core's perLot and needs the same rates. Public like
-   * /api/calculations, whose perLot they explain.
+   * (GOLDM, …) in the browser with core's perLot and needs the same rates (the dashboard is
+   * signed in, so this is too).
    */
-  costRates: publicProcedure.query(({ ctx }) => ctx.services.hub.costRates),
+  costRates: authedProcedure.query(({ ctx }) => ctx.services.hub.costRates),
   stats: authedProcedure.input(z.object({ symbol, days })).query(({ ctx, input }) => {
     const s = input.symbol as ChartSymbol;
     return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
