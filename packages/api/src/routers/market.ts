@@ -1,5 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { costRatesProcedure } from "../market/cost-rates-procedure.ts";
 import { statsProcedures } from "../stats/stats-procedures.ts";
 import { publicProcedure } from "../trpc.ts";
 
@@ -11,6 +12,7 @@ export const marketRouter = {
   calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
   ...statsProcedures,
+  costRates: costRatesProcedure,
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)

@@ -32,12 +32,6 @@ function liveValues(ctx: Context) {
 
 /** Issue 12 §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
 export const statsProcedures = {
-  /**
-   * The COST_* rates the server's perLot uses: the web app prices a user's mini-lot choice
-   * (GOLDM, …) in the browser with core's perLot and needs the same rates (the dashboard is
-   * signed in, so this is too).
-   */
-  costRates: authedProcedure.query(({ ctx }) => ctx.services.hub.costRates),
   stats: authedProcedure.input(z.object({ symbol, days })).query(({ ctx, input }) => {
     const s = input.symbol as ChartSymbol;
     return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
