@@ -100,6 +100,8 @@ section("hub + core throughput");
 await tsx("bench/hub.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
+section("spread statistics service, all 13 symbols");
+await tsx("bench/spread-stats.bench.ts");
 section("chart data over a year of 1-minute candles");
 await tsx("bench/chart-data.bench.ts");
 section("quote → SSE client latency");

@@ -1,5 +1,6 @@
-import { INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
+import { type CostRates, INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
 import { z } from "zod";
+import { costEnvShape, costRatesFrom } from "./config/costs.ts";
 
 const port = z.coerce
   .number({ error: "must be a whole number from 0 to 65535" })
@@ -93,6 +94,7 @@ const envSchema = z
       .positive("must be a number of seconds > 0")
       .default(30),
     ...dutyShape,
+    ...costEnvShape,
   })
   .superRefine((env, ctx) => {
     if (env.FEED === "replay" && !env.REPLAY_FILE) {
@@ -135,6 +137,8 @@ export interface Config {
   telegram: { botToken?: string; botUsername?: string; apiRoot?: string };
   /** Import duty per instrument, only where overridden; the rest use core's defaults. */
   duties: Partial<Record<InstrumentId, number>>;
+  /** perLot's round-trip cost rates: COST_* over core's defaults (config/costs.ts). */
+  costRates: CostRates;
   /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
   marketDataConfig: string | undefined;
   kite: KiteSettings;
@@ -215,6 +219,7 @@ function toConfig(env: Env): Config {
     adminPassword: env.ADMIN_PASSWORD,
     telegram,
     duties,
+    costRates: costRatesFrom(env),
     marketDataConfig: env.MARKET_DATA_CONFIG,
     trustedProxies: env.TRUST_PROXY,
     streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,

@@ -6,6 +6,7 @@ import type { KiteSettings } from "./config.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { MarketHub } from "./market/hub.ts";
+import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
 
 /** Long-lived parts of a running server, shared by every request. */
@@ -16,6 +17,8 @@ export interface AppServices {
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
   recorder: HistoryRecorder;
+  /** Rolling statistics of every chart symbol's 1-minute closes (issue 12 §2). */
+  stats: SpreadStatsService;
   /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
   notifier: TelegramNotifier | undefined;
   /** Aborted at shutdown so open subscriptions end and their connections close. */

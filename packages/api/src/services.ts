@@ -18,6 +18,8 @@ import { backfillIfEmpty } from "./history/backfill.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
+import { SpreadStatsService } from "./stats/spread-stats-service.ts";
+import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { OutboxSender } from "./telegram/outbox-sender.ts";
 
@@ -73,12 +75,15 @@ export async function startServices(
     database.close();
     throw error;
   }
-  const hub = new MarketHub(dutiesFrom(config));
+  const hub = new MarketHub(dutiesFrom(config), config.costRates);
   const shutdown = new AbortController();
   const notifier = createNotifier(config.telegram);
   const sender = notifier && new OutboxSender(database.db, notifier);
   const alertEngine = new AlertEngine(database.db, hub, () => sender?.wake());
-  const recorder = new HistoryRecorder(database.db, hub, config.historyRetentionMs);
+  const stats = new SpreadStatsService(storedCloses(database.db, () => recorder.writePending()));
+  const recorder = new HistoryRecorder(database.db, hub, config.historyRetentionMs, (symbol, c) =>
+    stats.minuteClosed(symbol, c.timestamp, c.close),
+  );
   const services: Services = {
     hub,
     db: database.db,
@@ -91,6 +96,7 @@ export async function startServices(
     loginThrottle: new LoginThrottle(database.db),
     alertEngine,
     recorder,
+    stats,
     notifier,
     sender,
     shutdownSignal: shutdown.signal,
@@ -108,6 +114,7 @@ export async function startServices(
   const sweeper = setInterval(() => sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
   backfillIfEmpty(database.db, feed.history?.bind(feed), dutiesFrom(config), log);
+  await stats.start();
   recorder.start();
   alertEngine.start();
   sender?.start();

@@ -52,6 +52,7 @@ describe("GET /api/calculations", () => {
         "cme",
         "mcx",
         "parity",
+        "perLot",
         "spread",
         "symbol",
         "usdinr",

@@ -1,4 +1,5 @@
 import { type Duties, INSTRUMENTS, type InstrumentId, instrument } from "./instrument.ts";
+import type { PerLot } from "./per-lot.ts";
 import type { Prices, SpotKey } from "./prices.ts";
 import type { Quote } from "./quote.ts";
 import { buySpread, indexSpread, mid, sellSpread, spotSpread } from "./spread.ts";
@@ -11,6 +12,8 @@ export interface CalculationEntry {
   mcx: number;
   parity: number;
   usdinr: number;
+  /** One standard lot in ₹ after costs (issue 12 §1); the hub adds it with `withPerLot`. */
+  perLot?: PerLot;
 }
 
 /** The `GET /api/calculations` shape: one entry per computable symbol, plus `timestamp`. */

@@ -87,3 +87,47 @@ function roundBreakdown(b: CostBreakdown): CostBreakdown {
     Object.entries(b).map(([line, value]) => [line, roundPaise(value)]),
   ) as unknown as CostBreakdown;
 }
+
+/**
+ * The entry with its standard-lot `perLot` (what `/api/calculations` serves). The hub adds it
+ * to every entry on every quote, but perLot costs ~10 µs (its paise rounding works on decimal
+ * strings): 20 µs a quote would cap the hub near 50,000 quotes/s. So it is computed on first
+ * read — serialising a snapshot reads it through toJSON — and kept: entries are replaced,
+ * never changed, so the value cannot go stale.
+ */
+export function withPerLot(
+  entry: CalculationEntry | undefined,
+  rates: CostRates = defaultCostRates(),
+): CalculationEntry | undefined {
+  return entry && new EntryWithPerLot(entry, rates);
+}
+
+class EntryWithPerLot implements CalculationEntry {
+  declare symbol: CalculationEntry["symbol"];
+  declare spread: number;
+  declare cme: number;
+  declare mcx: number;
+  declare parity: number;
+  declare usdinr: number;
+  #rates: CostRates;
+  #perLot: PerLot | undefined;
+  #computed = false;
+
+  constructor(entry: CalculationEntry, rates: CostRates) {
+    Object.assign(this, entry);
+    this.#rates = rates;
+  }
+
+  get perLot(): PerLot | undefined {
+    if (!this.#computed) {
+      this.#perLot = perLot(this.symbol, this, this.usdinr, {}, this.#rates);
+      this.#computed = true;
+    }
+    return this.#perLot;
+  }
+
+  toJSON(): CalculationEntry {
+    const { perLot, ...fields } = { ...this, perLot: this.perLot };
+    return perLot ? { ...fields, perLot } : fields;
+  }
+}

@@ -38,6 +38,8 @@ export class HistoryRecorder {
     private readonly db: Database,
     private readonly hub: MarketHub,
     private readonly retentionMs: number,
+    /** Told of every closed 1-minute candle (the spread statistics are fed from here). */
+    private readonly onMinuteClosed?: (symbol: ChartSymbol, candle: Candle) => void,
   ) {}
 
   /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
@@ -116,6 +118,7 @@ export class HistoryRecorder {
       for (const [timeframe, builder] of this.builders.get(symbol) ?? []) {
         const closed = builder.add(update.quote.ts, value);
         if (closed) this.pending.push({ symbol, timeframe, ...closed });
+        if (closed && timeframe === "1m") this.onMinuteClosed?.(symbol, closed);
       }
     }
   }

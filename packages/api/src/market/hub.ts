@@ -1,13 +1,16 @@
 import {
   applyQuote,
   type Calculations,
+  type CostRates,
   calculateSymbol,
   type Duties,
+  defaultCostRates,
   emptyPrices,
   type Prices,
   type Quote,
   type SpreadSymbol,
   symbolsAffectedBy,
+  withPerLot,
 } from "@spreadwatch/core";
 import { warnEvery } from "../log.ts";
 
@@ -38,14 +41,18 @@ export class MarketHub {
   private version = 0;
   private cached: { version: number; snapshot: MarketSnapshot } | undefined;
 
-  constructor(private readonly duties: Duties) {}
+  constructor(
+    private readonly duties: Duties,
+    /** Read by market.costRates, so a browser's own lot choice is costed at the same rates. */
+    readonly costRates: CostRates = defaultCostRates(),
+  ) {}
 
   /** Applies a quote; returns false (and tells nobody) when the quote carries nothing usable. */
   ingest(quote: Quote): boolean {
     if (!applyQuote(this.prices, quote)) return false;
     const symbols = symbolsAffectedBy(quote);
     for (const symbol of symbols) {
-      const entry = calculateSymbol(symbol, this.prices, this.duties);
+      const entry = withPerLot(calculateSymbol(symbol, this.prices, this.duties), this.costRates);
       if (entry) this.calculations[symbol] = entry;
       else delete this.calculations[symbol];
     }

@@ -50,6 +50,11 @@ export interface RestRoute {
 export const REST_ROUTES: readonly RestRoute[] = [
   { method: "GET", path: "/api/prices", call: (c) => c.market.prices() },
   { method: "GET", path: "/api/calculations", call: (c) => c.market.calculations() },
+  {
+    method: "GET",
+    path: "/api/spread-stats/:symbol",
+    call: (c, r) => c.market.stats(object({ symbol: r.params.symbol, ...queryParam(r, "days") })),
+  },
 
   { method: "POST", path: "/api/auth/login", call: (c, r) => c.auth.login(object(r.body)) },
   { method: "POST", path: "/api/auth/logout", call: (c) => c.auth.logout() },

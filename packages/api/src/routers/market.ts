@@ -1,6 +1,8 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { costRatesProcedure } from "../market/cost-rates-procedure.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
+import { statsProcedures } from "../stats/stats-procedures.ts";
 import { publicProcedure } from "../trpc.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
@@ -10,6 +12,8 @@ export const marketRouter = {
   prices: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().prices),
   calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
+  ...statsProcedures,
+  costRates: costRatesProcedure,
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)

@@ -44,6 +44,16 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
             <th scope="col" className="num">
               Spread
             </th>
+            <th scope="col" className="num col--wide" title="Net of round-trip costs, one lot">
+              Net / lot (₹)
+            </th>
+            <th
+              scope="col"
+              className="num col--wide"
+              title="z-score against the 20-day 1-minute closes"
+            >
+              z
+            </th>
             <th scope="col" className="num col--wide">
               CME
             </th>
@@ -56,7 +66,7 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
         {SPREAD_TABLE_GROUPS.map((id) => (
           <tbody key={id} data-group={id}>
             <tr className="group-row">
-              <th scope="rowgroup" colSpan={5}>
+              <th scope="rowgroup" colSpan={7}>
                 {instrument(id).name}
               </th>
             </tr>

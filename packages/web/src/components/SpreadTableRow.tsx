@@ -9,6 +9,7 @@ import {
 import type { MouseEvent } from "react";
 import { Link, useLocation } from "wouter";
 import type { ChartNavigationState } from "../hooks/useChartSelection.ts";
+import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
 import { inputMarks, spreadInputs } from "../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../market/legProblems.ts";
@@ -16,8 +17,10 @@ import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInput
 import { AlertBells, AlertCountBell } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { LegWarning } from "./LegWarning.tsx";
+import { NetPerLotCell } from "./NetPerLotCell.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
+import { ZScoreCell } from "./ZScoreCell.tsx";
 
 interface SpreadTableRowProps {
   symbol: SpreadSymbol;
@@ -45,12 +48,6 @@ export function cannotComputeTitle(
   return reasons.length > 0 ? `Cannot compute: ${reasons.join("; ")}` : "Cannot compute right now";
 }
 
-/** The z-score the server may add to an entry; shown as a chip beside the spread on phones. */
-function zScore(entry: CalculationEntry | undefined): number | undefined {
-  const z = (entry as { z?: unknown } | undefined)?.z;
-  return typeof z === "number" && Number.isFinite(z) ? z : undefined;
-}
-
 export function SpreadTableRow({
   symbol,
   entry,
@@ -60,6 +57,8 @@ export function SpreadTableRow({
   onDetails,
   compact,
 }: SpreadTableRowProps) {
+  // Phones hide the z column; the same 20-day z rides beside the spread as a chip.
+  const stats = useSpreadStats(symbol);
   // Without an entry the book may still hold one leg; showing it tells the trader which is absent.
   const shown = entry ?? rowPrices(symbol, prices);
   const inputs = spreadInputs(symbol, prices);
@@ -105,8 +104,10 @@ export function SpreadTableRow({
         decimals={spreadDecimals(symbol)}
         missingTitle={missing}
         marks={marks}
-        z={compact ? zScore(entry) : undefined}
+        z={compact ? (stats?.z ?? undefined) : undefined}
       />
+      <NetPerLotCell symbol={symbol} entry={entry} />
+      <ZScoreCell symbol={symbol} />
       <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} wide />
       <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} wide />
       {alerts ? (

@@ -3,6 +3,7 @@ import { AppHeader } from "../components/AppHeader.tsx";
 import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
+import { LotSizeSettings } from "../components/profile/LotSizeSettings.tsx";
 import { Section } from "../components/Section.tsx";
 import { TelegramSettings } from "../components/telegram/TelegramSettings.tsx";
 import type { SessionUser } from "../session/cache.ts";
@@ -26,6 +27,9 @@ export function Profile({ user }: { user: SessionUser }) {
         </Section>
         <Section title="Change Password">
           <ChangePasswordForm />
+        </Section>
+        <Section title="Lot size">
+          <LotSizeSettings />
         </Section>
         <Section title="Telegram Notifications">
           <TelegramSettings />

@@ -1,0 +1,117 @@
+import {
+  type CalculationEntry,
+  DEFAULT_LOTS,
+  formatNumber,
+  type PerLot,
+  parseSpreadSymbol,
+  perLot,
+  type SpreadSymbol,
+} from "@spreadwatch/core";
+import { useCostRates } from "../hooks/useCostRates.ts";
+import { useLotChoice } from "../hooks/useLotChoice.ts";
+import { Tooltip } from "./alerts/Tooltip.tsx";
+
+const rupees = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
+const paise = new Intl.NumberFormat("en-IN", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** "+5,048": whole rupees with Indian grouping, signed like the spread beside it. */
+export function formatNetInr(value: number): string {
+  const text = rupees.format(value);
+  return value > 0 && text !== "0" ? `+${text}` : text === "-0" ? "0" : text;
+}
+
+/**
+ * The user's lot of this spread: the server's perLot for the standard lot, else core's perLot
+ * priced here at the server's rates (the choice lives in this browser, see useLotChoice).
+ */
+function usePerLot(symbol: SpreadSymbol, entry: CalculationEntry | undefined): PerLot | undefined {
+  const [choice] = useLotChoice();
+  const rates = useCostRates();
+  if (!entry) return undefined;
+  const { id } = parseSpreadSymbol(symbol);
+  const chosen = choice[id];
+  if (chosen === undefined || chosen === DEFAULT_LOTS[id]) return entry.perLot;
+  return rates ? perLot(symbol, entry, entry.usdinr, choice, rates) : undefined;
+}
+
+/** Issue 12 §1's "Net / lot (₹)" cell: net after costs, the breakdown on hover, focus or tap. */
+export function NetPerLotCell({
+  symbol,
+  entry,
+}: {
+  symbol: SpreadSymbol;
+  entry: CalculationEntry | undefined;
+}) {
+  const lot = usePerLot(symbol, entry);
+  if (!lot)
+    return (
+      <td className="num net-per-lot muted col--wide" data-col="net-per-lot">
+        –
+      </td>
+    );
+  const sign = lot.netInr > 0 ? "positive" : lot.netInr < 0 ? "negative" : undefined;
+  return (
+    <td className={`num net-per-lot col--wide ${sign ?? ""}`} data-col="net-per-lot">
+      <Tooltip content={<Breakdown lot={lot} />}>
+        {(handlers) => (
+          <button
+            type="button"
+            className="cell-button"
+            data-net-inr={lot.netInr}
+            data-contract={lot.contract}
+            aria-label={`Net per ${lot.contract} lot ${paise.format(lot.netInr)} rupees, show breakdown`}
+            {...handlers}
+            // A tap focuses the button (iOS does not by itself), which shows the breakdown;
+            // without scrolling, since a scroll hides the tooltip again.
+            onClick={(event) => event.currentTarget.focus({ preventScroll: true })}
+            // A tap's emulated mouse leaves at once; a focused (tapped, clicked) button keeps
+            // its breakdown until it loses focus.
+            onMouseLeave={(event) => {
+              if (event.currentTarget !== document.activeElement) handlers.onMouseLeave();
+            }}
+          >
+            {formatNetInr(lot.netInr)}
+          </button>
+        )}
+      </Tooltip>
+    </td>
+  );
+}
+
+function Breakdown({ lot }: { lot: PerLot }) {
+  const b = lot.breakdown;
+  const line = (label: string, value: number, negative = true) => (
+    <>
+      <dt>{label}</dt>
+      <dd>{negative && value !== 0 ? `-${paise.format(value)}` : paise.format(value)}</dd>
+    </>
+  );
+  const { hedge } = lot;
+  return (
+    <div className="per-lot-breakdown" data-testid="per-lot-breakdown">
+      <div className="per-lot-breakdown__title">
+        1 {lot.contract} lot ({formatNumber(lot.units, 0)} quote units), ₹
+      </div>
+      <dl>
+        {line("Gross", lot.grossInr, false)}
+        {line("MCX brokerage", b.brokerage)}
+        {line("Exchange charges", b.exchange)}
+        {line("SEBI fee", b.sebi)}
+        {line("CTT (sell)", b.ctt)}
+        {line("Stamp duty (buy)", b.stampDuty)}
+        {line("GST", b.gst)}
+        {line(`CME fees ($${formatNumber(b.cmeUsd, 2)})`, b.cme)}
+        <dt className="per-lot-breakdown__net">Net</dt>
+        <dd className="per-lot-breakdown__net">{paise.format(lot.netInr)}</dd>
+      </dl>
+      <div className="per-lot-breakdown__hedge">
+        Hedge: {hedge.contracts} × {hedge.contract}
+        {hedge.unhedgedUnits !== 0 &&
+          `, ${formatNumber(Math.abs(hedge.unhedgedUnits), 4)} units ${hedge.unhedgedUnits > 0 ? "unhedged" : "over-hedged"}`}
+      </div>
+    </div>
+  );
+}
