@@ -129,7 +129,15 @@ describe("the dashboard on a phone", () => {
     expect(await sheet().locator("[data-field='parity']").textContent()).toBe(
       "CME 2650.000 × 0.32151 × USDINR 84.0000 × (1 + 6%) = parity 75861.62",
     );
-    expect(await sheet().locator("dt").allTextContents()).toEqual(["Spread", "CME", "MCX"]);
+    expect(await sheet().locator("dt").allTextContents()).toEqual([
+      "Spread",
+      "CME",
+      "MCX",
+      "Gross",
+      "Costs",
+      "Net",
+      "Hedge",
+    ]);
     expect(new URL(suite.page.url()).pathname).toBe("/");
     // The sheet sits at the bottom of the screen.
     const sheetBox = await box(sheet());
