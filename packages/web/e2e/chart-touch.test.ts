@@ -168,6 +168,17 @@ describe("the chart on a phone", () => {
     expect(after.y.max - after.y.min).toBeCloseTo(10, 6);
   });
 
+  it("leaves a drag outside the plot to the page, which scrolls to the notes", async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const controls = await page.locator(".chart-screen__top").boundingBox();
+    if (!controls) throw new Error("no controls");
+    const x = controls.x + controls.width / 2;
+    const y = controls.y + controls.height / 2;
+    await gesture([{ x, y }], [{ x, y: y - 120 }]);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(40);
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+
   it("still offers an alert at a long-pressed price", async () => {
     await resetZoom();
     const plot = await plotBox(page);
