@@ -34,8 +34,8 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
           onPick({ value: u.posToVal(top, "y"), clientX, clientY });
         };
         over.addEventListener("pointerdown", (e) => {
-          // A second finger makes a pinch (touch.ts), never a long press.
-          if (e.button !== 0 || e.shiftKey || !e.isPrimary) {
+          // A second finger while one is down makes a pinch (touch.ts), never a long press.
+          if (e.button !== 0 || e.shiftKey || (e.pointerType === "touch" && down)) {
             clearTimeout(down?.timer);
             down = undefined;
             return;
