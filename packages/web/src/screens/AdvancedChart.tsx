@@ -19,6 +19,7 @@ import { downloadCsv } from "../components/chart/downloadCsv.ts";
 import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
+import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
@@ -42,6 +43,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   const theme = useTheme();
   const plot = useRef<SpreadChartHandle>(null);
   const panel = useRef<HTMLElement>(null);
+  useFillBelow(panel);
   const { shown, state } = chart;
   const loaded = useChartHistory(shown, state.status === "ok" ? state.candles : NO_CANDLES);
   const candles = useLiveCandles(

@@ -1,12 +1,14 @@
 import type { ChartSymbol } from "@spreadwatch/core";
-import { spreadSignText, ZOOM_HINT } from "./texts.ts";
+import { useMediaQuery } from "../../hooks/useMediaQuery.ts";
+import { spreadSignText, TOUCH_SCREEN, TOUCH_ZOOM_HINT, ZOOM_HINT } from "./texts.ts";
 
 /** The zoom hint and the info box on the sign of the values (spec §2). */
 export function ChartNotes({ symbol }: { symbol: ChartSymbol }) {
   const sign = spreadSignText(symbol);
+  const touch = useMediaQuery(TOUCH_SCREEN);
   return (
     <div className="chart-notes">
-      <p className="chart-notes__hint">{ZOOM_HINT}</p>
+      <p className="chart-notes__hint">{touch ? TOUCH_ZOOM_HINT : ZOOM_HINT}</p>
       <aside className="chart-info" aria-label="Reading the chart">
         <p className="chart-info__formula">{sign.formula}</p>
         <p>

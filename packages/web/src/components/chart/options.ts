@@ -18,6 +18,7 @@ import { olderEdgePlugin } from "./plugins/olderEdge.ts";
 import { panPlugin } from "./plugins/pan.ts";
 import { type ThresholdLine, thresholdsPlugin } from "./plugins/thresholds.ts";
 import { tooltipPlugin } from "./plugins/tooltip.ts";
+import { touchPlugin } from "./plugins/touch.ts";
 import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
 import { zeroLinePlugin } from "./plugins/zeroLine.ts";
 import { zoomBadgePlugin } from "./plugins/zoomBadge.ts";
@@ -76,6 +77,7 @@ export function chartOptions({
     cursorValuePlugin(),
     wheelZoomPlugin({ minXRange: 2 * timeframeMs(timeframe) }),
     panPlugin(),
+    touchPlugin({ minXRange: 2 * timeframeMs(timeframe) }),
     olderEdgePlugin(live.onReachOldest),
     levelPickPlugin(live.onPick),
     zoomBadgePlugin(),

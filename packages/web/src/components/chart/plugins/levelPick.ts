@@ -34,7 +34,9 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
           onPick({ value: u.posToVal(top, "y"), clientX, clientY });
         };
         over.addEventListener("pointerdown", (e) => {
-          if (e.button !== 0 || e.shiftKey) {
+          // A second finger while one is down makes a pinch (touch.ts), never a long press.
+          if (e.button !== 0 || e.shiftKey || (e.pointerType === "touch" && down)) {
+            clearTimeout(down?.timer);
             down = undefined;
             return;
           }
