@@ -1,4 +1,4 @@
-import type { Database } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
@@ -11,7 +11,8 @@ import type { TelegramNotifier } from "./telegram/notifier.ts";
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
   hub: MarketHub;
-  db: Database;
+  /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
+  store: Store;
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;

@@ -84,7 +84,7 @@ export async function startServer({
     await feed.stop();
     snapshots.close();
     await services.stop();
-    services.database.close();
+    await services.store.close();
     throw error;
   }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -96,7 +96,7 @@ export async function startServer({
       snapshots.close();
       await services.stop();
       await closeHttp(server);
-      services.database.close();
+      await services.store.close();
     })();
     return closing;
   };

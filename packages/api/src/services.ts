@@ -1,11 +1,6 @@
 import { join } from "node:path";
 import { type Duties, defaultDuties } from "@spreadwatch/core";
-import {
-  type DatabaseHandle,
-  deleteSessionsIdleSince,
-  openDatabase,
-  pruneSessionEnds,
-} from "@spreadwatch/db";
+import { openStore } from "@spreadwatch/db";
 import { AlertEngine } from "./alerts/engine.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import { loadSessionSecret } from "./auth/session-secret.ts";
@@ -23,6 +18,8 @@ import { OutboxSender } from "./telegram/outbox-sender.ts";
 
 export const DATABASE_FILE = "spreadwatch.db";
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
+/** Who claims Telegram outbox rows; one process on its own file keeps one name across restarts. */
+const EMBEDDED_INSTANCE_ID = "embedded";
 
 export function dutiesFrom(config: Config): Duties {
   return { ...defaultDuties(), ...config.duties };
@@ -30,22 +27,21 @@ export function dutiesFrom(config: Config): Duties {
 
 /** The running parts of a server behind its HTTP port, and how to stop them in order. */
 export interface Services extends AppServices {
-  database: DatabaseHandle;
   sender: OutboxSender | undefined;
   stop(): Promise<void>;
 }
 
 /** Ends idle sessions and forgets old end reasons. */
-function sweepSessions(services: AppServices): void {
+async function sweepSessions(services: AppServices): Promise<void> {
   const now = Date.now();
-  deleteSessionsIdleSince(services.db, now - services.auth.idleMs, now);
-  pruneSessionEnds(services.db, now - services.auth.idleMs);
+  await services.store.sessions.endIdleSince(now - services.auth.idleMs, now);
+  await services.store.sessions.pruneEnds(now - services.auth.idleMs);
 }
 
 /** The hourly sweep failing (database busy) must not crash the server; the next one retries. */
-function sweepSessionsInBackground(services: AppServices): void {
+async function sweepSessionsInBackground(services: AppServices): Promise<void> {
   try {
-    sweepSessions(services);
+    await sweepSessions(services);
   } catch (error) {
     warnEvery("session-sweep", 60 * 60 * 1000, { err: error }, "could not sweep idle sessions");
   }
@@ -62,33 +58,32 @@ export async function startServices(
   log: (text: string) => void,
   feedMonitor: FeedMonitor,
 ): Promise<Services> {
-  const database = openDatabase(join(config.dataDir, DATABASE_FILE));
+  const store = await openStore({ kind: "sqlite", file: join(config.dataDir, DATABASE_FILE) });
   try {
     await ensureFirstAdmin(
-      database.db,
+      store,
       { username: config.adminUsername, password: config.adminPassword },
       log,
     );
   } catch (error) {
-    database.close();
+    await store.close();
     throw error;
   }
   const hub = new MarketHub(dutiesFrom(config));
   const shutdown = new AbortController();
   const notifier = createNotifier(config.telegram);
-  const sender = notifier && new OutboxSender(database.db, notifier);
-  const alertEngine = new AlertEngine(database.db, hub, () => sender?.wake());
-  const recorder = new HistoryRecorder(database.db, hub, config.historyRetentionMs);
+  const sender = notifier && new OutboxSender(store, notifier, EMBEDDED_INSTANCE_ID);
+  const alertEngine = new AlertEngine(store, hub, () => sender?.wake());
+  const recorder = new HistoryRecorder(store, hub, config.historyRetentionMs);
   const services: Services = {
     hub,
-    db: database.db,
-    database,
+    store,
     auth: {
       password: loadSessionSecret(config.dataDir, config.sessionSecret),
       cookieSecure: config.cookieSecure,
       idleMs: config.sessionIdleMs,
     },
-    loginThrottle: new LoginThrottle(database.db),
+    loginThrottle: new LoginThrottle(store),
     alertEngine,
     recorder,
     notifier,
@@ -98,18 +93,18 @@ export async function startServices(
     kite: { ...config.kite, dataDir: config.dataDir },
     async stop() {
       clearInterval(sweeper);
-      alertEngine.stop();
-      recorder.stop();
+      await alertEngine.stop();
+      await recorder.stop();
       shutdown.abort();
       await sender?.stop();
     },
   };
-  sweepSessions(services);
-  const sweeper = setInterval(() => sweepSessionsInBackground(services), SESSION_SWEEP_MS);
+  await sweepSessions(services);
+  const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
-  backfillIfEmpty(database.db, feed.history?.bind(feed), dutiesFrom(config), log);
-  recorder.start();
-  alertEngine.start();
+  await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), log);
+  await recorder.start();
+  await alertEngine.start();
   sender?.start();
   return services;
 }
