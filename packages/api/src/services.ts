@@ -58,7 +58,11 @@ export async function startServices(
   log: (text: string) => void,
   feedMonitor: FeedMonitor,
 ): Promise<Services> {
-  const store = await openStore({ kind: "sqlite", file: join(config.dataDir, DATABASE_FILE) });
+  const store = await openStore(
+    config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "sqlite", file: join(config.dataDir, DATABASE_FILE) },
+  );
   try {
     await ensureFirstAdmin(
       store,
@@ -72,7 +76,8 @@ export async function startServices(
   const hub = new MarketHub(dutiesFrom(config));
   const shutdown = new AbortController();
   const notifier = createNotifier(config.telegram);
-  const sender = notifier && new OutboxSender(store, notifier, EMBEDDED_INSTANCE_ID);
+  const senderId = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
+  const sender = notifier && new OutboxSender(store, notifier, senderId);
   const alertEngine = new AlertEngine(store, hub, () => sender?.wake());
   const recorder = new HistoryRecorder(store, hub, config.historyRetentionMs);
   const services: Services = {

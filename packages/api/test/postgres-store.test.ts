@@ -1,0 +1,54 @@
+// DATABASE_URL selects PostgreSQL: two servers on one database share users, sessions and the
+// one-active-session rule (DESIGN §9), the first step towards several instances.
+import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpClient } from "./http-client.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+const SESSION_SECRET = "a-session-secret-shared-by-both-servers";
+
+let postgres: Awaited<ReturnType<typeof startPostgres>>;
+let database: Awaited<ReturnType<typeof createDatabase>>;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  database = await createDatabase(postgres.url);
+  const env = { DATABASE_URL: database.url, SESSION_SECRET };
+  // One after the other: the first creates the schema and the admin, the second finds both.
+  servers.push(await startTestServer({ env, feed: manualFeed() }));
+  servers.push(await startTestServer({ env, feed: manualFeed() }));
+}, 120_000);
+
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+  await database?.drop();
+  postgres?.stop();
+});
+
+describe("two servers on one PostgreSQL database", () => {
+  it("report the database in health and share the admin made by the first", async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    expect(a.services.store.kind).toBe("postgres");
+    const health = await new HttpClient(b.url).get("/api/health");
+    expect(health.body.database).toEqual({ ok: true, error: null });
+    expect(b.startLog.join("\n")).not.toMatch(/Created the first admin/);
+  });
+
+  it("a cookie from A works on B, and a second login on B ends A's session", async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const onA = new HttpClient(a.url);
+    expect((await onA.post("/api/auth/login", ADMIN)).status).toBe(200);
+    const cookie = onA.cookieHeader;
+    const sameCookieOnB = new HttpClient(b.url);
+    const status = await sameCookieOnB.request("GET", "/api/auth/status", {
+      headers: { cookie },
+    });
+    expect(status.body).toMatchObject({ status: "authenticated", user: { username: "admin" } });
+
+    const second = await new HttpClient(b.url).post("/api/auth/login", ADMIN);
+    expect(second.body.another_session_logged_out).toBe(true);
+    const heartbeat = await onA.get("/api/auth/heartbeat");
+    expect(heartbeat.body).toEqual({ valid: false, reason: "replaced" });
+  });
+});
