@@ -5,21 +5,18 @@ import { AlertEngine } from "./alerts/engine.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import { loadSessionSecret } from "./auth/session-secret.ts";
 import { LoginThrottle } from "./auth/throttle.ts";
+import { type Bus, connectRedisBus, createInProcessBus } from "./bus/index.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
-import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
-import { backfillIfEmpty } from "./history/backfill.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
 import { createNotifier } from "./telegram/notifier.ts";
-import { OutboxSender } from "./telegram/outbox-sender.ts";
+import type { OutboxSender } from "./telegram/outbox-sender.ts";
 
 export const DATABASE_FILE = "spreadwatch.db";
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
-/** Who claims Telegram outbox rows; one process on its own file keeps one name across restarts. */
-const EMBEDDED_INSTANCE_ID = "embedded";
 
 export function dutiesFrom(config: Config): Duties {
   return { ...defaultDuties(), ...config.duties };
@@ -27,6 +24,7 @@ export function dutiesFrom(config: Config): Duties {
 
 /** The running parts of a server behind its HTTP port, and how to stop them in order. */
 export interface Services extends AppServices {
+  /** The leader's Telegram sender while this instance leads (a new one per term). */
   sender: OutboxSender | undefined;
   stop(): Promise<void>;
 }
@@ -48,13 +46,12 @@ async function sweepSessionsInBackground(services: AppServices): Promise<void> {
 }
 
 /**
- * Opens the database, makes the first admin if needed, backfills history for a feed that can
- * make some, and starts the background work — session sweeper, history recorder, alert engine
- * (all subscribed before the feed's first quote) and the Telegram sender.
+ * Opens the database and the bus, makes the first admin if needed, feeds the hub from the bus
+ * and starts the session sweeper. The leader's work (feeds, recorder, engine, sender) is
+ * LeaderRole's.
  */
 export async function startServices(
   config: Config,
-  feed: Feed,
   log: (text: string) => void,
   feedMonitor: FeedMonitor,
 ): Promise<Services> {
@@ -76,13 +73,24 @@ export async function startServices(
   const hub = new MarketHub(dutiesFrom(config));
   const shutdown = new AbortController();
   const notifier = createNotifier(config.telegram);
-  const senderId = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
-  const sender = notifier && new OutboxSender(store, notifier, senderId);
-  const alertEngine = new AlertEngine(store, hub, () => sender?.wake());
+  let bus: Bus;
+  try {
+    bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // Every instance's hub takes its quotes from the bus; only the leader's feeds publish them.
+  bus.subscribe("quote", (quote) => {
+    if (hub.ingest(quote)) feedMonitor.accepted(quote);
+  });
+  const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), bus);
   const recorder = new HistoryRecorder(store, hub, config.historyRetentionMs);
   const services: Services = {
     hub,
     store,
+    bus,
+    instance: { id: config.instanceId, isLeader: () => false },
     auth: {
       password: loadSessionSecret(config.dataDir, config.sessionSecret),
       cookieSecure: config.cookieSecure,
@@ -92,24 +100,19 @@ export async function startServices(
     alertEngine,
     recorder,
     notifier,
-    sender,
+    sender: undefined,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => feedMonitor.report(), startedAt: Date.now() },
     kite: { ...config.kite, dataDir: config.dataDir },
+    /** After the leader's work has stopped (LeaderRole.end). */
     async stop() {
       clearInterval(sweeper);
-      await alertEngine.stop();
-      await recorder.stop();
       shutdown.abort();
-      await sender?.stop();
+      await bus.close();
     },
   };
   await sweepSessions(services);
   const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
-  await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), log);
-  await recorder.start();
-  await alertEngine.start();
-  sender?.start();
   return services;
 }

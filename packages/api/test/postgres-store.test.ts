@@ -16,8 +16,8 @@ beforeAll(async () => {
   database = await createDatabase(postgres.url);
   const env = { DATABASE_URL: database.url, SESSION_SECRET };
   // One after the other: the first creates the schema and the admin, the second finds both.
-  servers.push(await startTestServer({ env, feed: manualFeed() }));
-  servers.push(await startTestServer({ env, feed: manualFeed() }));
+  servers.push(await startTestServer({ env: { ...env, INSTANCE_ID: "a" }, feed: manualFeed() }));
+  servers.push(await startTestServer({ env: { ...env, INSTANCE_ID: "b" }, feed: manualFeed() }));
 }, 120_000);
 
 afterAll(async () => {
@@ -31,8 +31,18 @@ describe("two servers on one PostgreSQL database", () => {
     const [a, b] = servers as [TestServer, TestServer];
     expect(a.services.store.kind).toBe("postgres");
     const health = await new HttpClient(b.url).get("/api/health");
-    expect(health.body.database).toEqual({ ok: true, error: null });
+    expect(health.body.database).toMatchObject({ ok: true, kind: "postgres", state: "up" });
+    expect(health.body.bus).toEqual({ state: "connected" });
     expect(b.startLog.join("\n")).not.toMatch(/Created the first admin/);
+  });
+
+  it("exactly one of them leads: the first, which took the advisory lock", async () => {
+    const [a, b] = servers as [TestServer, TestServer];
+    const instance = async (server: TestServer) =>
+      (await new HttpClient(server.url).get("/api/health")).body.instance;
+    expect(await instance(a)).toMatchObject({ leader: true });
+    expect(await instance(b)).toMatchObject({ leader: false });
+    expect([(await instance(a)).id, (await instance(b)).id]).toEqual(["a", "b"]);
   });
 
   it("a cookie from A works on B, and a second login on B ends A's session", async () => {

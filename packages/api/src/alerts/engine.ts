@@ -6,6 +6,7 @@ import {
   thresholdSide,
 } from "@spreadwatch/core";
 import type { SpreadMark, Store, WatchedAlert } from "@spreadwatch/db";
+import type { Bus } from "../bus/index.ts";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import { alertMessage } from "../telegram/messages.ts";
@@ -69,6 +70,8 @@ export class AlertEngine {
     private readonly hub: MarketHub,
     /** Called after firings were queued, to wake the Telegram sender. */
     private readonly onQueued: () => void,
+    /** Where alert changes arrive from, made on any instance. */
+    private readonly bus?: Bus,
   ) {}
 
   /**
@@ -89,7 +92,16 @@ export class AlertEngine {
       if (spread === undefined || this.lastSpread.has(symbol)) continue;
       this.lastSpread.set(symbol, { symbol, spread, at: Date.now() });
     }
-    this.unsubscribe = this.hub.subscribe((update) => this.onUpdate(update));
+    const offHub = this.hub.subscribe((update) => this.onUpdate(update));
+    const offBus = this.bus?.subscribe("alerts.changed", ({ userId }) => {
+      this.refreshUser(userId).catch((error: unknown) => {
+        warnEvery("alert-engine-refresh", 60_000, { err: error }, "alert engine: could not reload");
+      });
+    });
+    this.unsubscribe = () => {
+      offHub();
+      offBus?.();
+    };
     this.markSaver = setInterval(() => this.queue(() => this.saveMarks()), MARK_SAVE_INTERVAL_MS);
     this.markSaver.unref();
   }

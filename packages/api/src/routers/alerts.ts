@@ -26,7 +26,7 @@ export const alertsRouter = {
   })),
 
   create: alertsProcedure.input(createAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, alertEngine } = ctx.services;
+    const { store, bus } = ctx.services;
     const { idempotencyKey, ...request } = input;
     const call = {
       store,
@@ -46,23 +46,23 @@ export const alertsRouter = {
       }
       return { status: "success" as const, alert: toAlertView(alert) };
     });
-    if (!replayed) await alertEngine.refreshUser(ctx.user.id);
+    if (!replayed) bus.publish("alerts.changed", { userId: ctx.user.id });
     return response;
   }),
 
   update: alertsProcedure.input(updateAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, alertEngine } = ctx.services;
+    const { store, bus } = ctx.services;
     const patch = toAlertPatch(input);
     const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
     if (!alert) throw notFound();
-    await alertEngine.refreshUser(ctx.user.id);
+    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
   delete: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
-    const { store, alertEngine } = ctx.services;
+    const { store, bus } = ctx.services;
     if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound();
-    await alertEngine.refreshUser(ctx.user.id);
+    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const };
   }),
 

@@ -72,7 +72,7 @@ export const telegramRouter = {
     const notifier = requireNotifier(ctx.services.notifier);
     await send(notifier, input.chatId, CONNECTED_MESSAGE, ctx.services.shutdownSignal);
     await ctx.services.store.telegramLinks.save(ctx.user.id, input.chatId, Date.now());
-    await ctx.services.alertEngine.refreshUser(ctx.user.id);
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: true };
   }),
 
@@ -87,7 +87,7 @@ export const telegramRouter = {
   disconnect: authedProcedure.mutation(async ({ ctx }) => {
     requireNotifier(ctx.services.notifier);
     await ctx.services.store.telegramLinks.delete(ctx.user.id);
-    await ctx.services.alertEngine.refreshUser(ctx.user.id);
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: false };
   }),
 } satisfies TRPCRouterRecord;

@@ -93,7 +93,7 @@ export const usersRouter = {
     }
     // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
     if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound();
-    await ctx.services.alertEngine.refreshUser(input.id);
+    ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User deleted successfully" };
   }),
 
@@ -102,7 +102,7 @@ export const usersRouter = {
     if (!(await store.users.setPermission(input.id, input.permission, input.value)))
       throw notFound();
     // Off stops the user's server-side alerts at once; on brings them back without an edit.
-    await ctx.services.alertEngine.refreshUser(input.id);
+    ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User permission updated successfully" };
   }),
 } satisfies TRPCRouterRecord;
