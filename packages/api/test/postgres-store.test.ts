@@ -2,6 +2,7 @@
 // one-active-session rule (DESIGN §9), the first step towards several instances.
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
@@ -15,8 +16,11 @@ beforeAll(async () => {
   postgres = await startPostgres();
   database = await createDatabase(postgres.url);
   const env = { DATABASE_URL: database.url, SESSION_SECRET };
-  // One after the other: the first creates the schema and the admin, the second finds both.
-  servers.push(await startTestServer({ env: { ...env, INSTANCE_ID: "a" }, feed: manualFeed() }));
+  // One after the other: the first creates the schema and the admin, the second finds both;
+  // the second starts once the first leads (contending runs beside the start).
+  const first = await startTestServer({ env: { ...env, INSTANCE_ID: "a" }, feed: manualFeed() });
+  servers.push(first);
+  await until(() => first.services.instance.isLeader(), "the first server to lead");
   servers.push(await startTestServer({ env: { ...env, INSTANCE_ID: "b" }, feed: manualFeed() }));
 }, 120_000);
 

@@ -93,10 +93,10 @@ export class AlertEngine {
       this.lastSpread.set(symbol, { symbol, spread, at: Date.now() });
     }
     const offHub = this.hub.subscribe((update) => this.onUpdate(update));
+    // Queued like the writes: two reloads of one user must apply in the order they were asked
+    // for (on a pool the older read can finish last and would bring back a deleted alert).
     const offBus = this.bus?.subscribe("alerts.changed", ({ userId }) => {
-      this.refreshUser(userId).catch((error: unknown) => {
-        warnEvery("alert-engine-refresh", 60_000, { err: error }, "alert engine: could not reload");
-      });
+      this.queue(() => this.refreshUser(userId));
     });
     this.unsubscribe = () => {
       offHub();
