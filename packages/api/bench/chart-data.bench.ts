@@ -1,5 +1,5 @@
 // Chart data (issue 5): one year of 1-minute GC_BUY candles (525,600 rows) plus the coarser
-// timeframes core builds from them, stored with saveCandles in the server's own database file;
+// timeframes core builds from them, stored with store.candles.save in the server's own database file;
 // then the real server answers chart.candles for each timeframe:
 //  - in process, around the tRPC caller (session check, query, forming candle), as the REST
 //    adapter calls it, and the database query alone for the split;
@@ -16,7 +16,8 @@ import {
   TIMEFRAMES,
   type Timeframe,
 } from "@spreadwatch/core";
-import { openDatabase, recentCandles, type StoredCandle, saveCandles } from "@spreadwatch/db";
+import { type StoredCandle, sqliteStore } from "@spreadwatch/db";
+import { openDatabase } from "@spreadwatch/db/testing";
 import { createContext } from "../src/context.ts";
 import { gaussian, seededRandom } from "../src/feeds/random.ts";
 import { createCaller } from "../src/router.ts";
@@ -64,7 +65,9 @@ function yearOfMinutes(): Candle[] {
 
 const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-bench-chart-"));
 const file = join(dataDir, DATABASE_FILE);
+// Raw pragmas measure the file; the rows themselves go in through the port, as the server's do.
 const handle = openDatabase(file);
+const store = sqliteStore(handle);
 /** Bytes the database's pages take (page_count × page_size), WAL content included. */
 const pageBytes = () =>
   (handle.sqlite.pragma("page_count", { simple: true }) as number) *
@@ -79,7 +82,7 @@ const minutes = yearOfMinutes();
 const rows = (timeframe: Timeframe, candles: readonly Candle[]): StoredCandle[] =>
   candles.map((c) => ({ symbol: SYMBOL, timeframe, ...c }));
 let t0 = performance.now();
-saveCandles(handle.db, rows("1m", minutes));
+await store.candles.save(rows("1m", minutes));
 const save1mMs = performance.now() - t0;
 const after1m = { pages: pageBytes(), file: checkpointedFileBytes() };
 
@@ -90,14 +93,11 @@ const coarser = TIMEFRAMES.filter((tf) => tf !== "1m").map((tf) => ({
 }));
 const aggregateMs = performance.now() - t0;
 t0 = performance.now();
-saveCandles(
-  handle.db,
-  coarser.flatMap(({ timeframe, candles }) => rows(timeframe, candles)),
-);
+await store.candles.save(coarser.flatMap(({ timeframe, candles }) => rows(timeframe, candles)));
 const saveCoarserMs = performance.now() - t0;
 const afterAll = { pages: pageBytes(), file: checkpointedFileBytes() };
 const coarserRows = coarser.reduce((n, c) => n + c.candles.length, 0);
-handle.close();
+await store.close();
 
 const bytes1m = after1m.pages - empty.pages;
 const bytesAll = afterAll.pages - empty.pages;
@@ -181,7 +181,8 @@ try {
       if (record) inProcess.push(performance.now() - t);
       candles = data.length;
       t = performance.now();
-      recentCandles(server.services.db, { symbol: SYMBOL, timeframe, limit: MAX_CHART_CANDLES });
+      const recent = { symbol: SYMBOL, timeframe, limit: MAX_CHART_CANDLES };
+      await server.services.store.candles.recent(recent);
       if (record) query.push(performance.now() - t);
       t = performance.now();
       responseBytes = await fetchChart(timeframe);

@@ -1,5 +1,12 @@
 import { type CostRates, INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
 import { z } from "zod";
+import {
+  CLUSTER_URL_NAMES,
+  checkClusterEnv,
+  clusterEnvShape,
+  redactUrl,
+  toClusterConfig,
+} from "./config/cluster.ts";
 import { costEnvShape, costRatesFrom } from "./config/costs.ts";
 
 const port = z.coerce
@@ -95,8 +102,10 @@ const envSchema = z
       .default(30),
     ...dutyShape,
     ...costEnvShape,
+    ...clusterEnvShape,
   })
   .superRefine((env, ctx) => {
+    checkClusterEnv(env, ctx);
     if (env.FEED === "replay" && !env.REPLAY_FILE) {
       ctx.addIssue({
         code: "custom",
@@ -116,39 +125,8 @@ const envSchema = z
 
 type Env = z.infer<typeof envSchema>;
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  feed: (typeof FEEDS)[number];
-  replayFile: string | undefined;
-  replaySpeed: number;
-  /** A feed (or provider) with no new quote for this long is stale; MARKET_DATA_CONFIG may override per provider. */
-  feedSilenceMs: number;
-  sessionSecret: string | undefined;
-  /** 1-minute candles older than this are pruned (coarser timeframes are kept). */
-  historyRetentionMs: number;
-  /** A session unused for this long is ended. */
-  sessionIdleMs: number;
-  /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */
-  cookieSecure: boolean;
-  adminUsername: string | undefined;
-  adminPassword: string | undefined;
-  telegram: { botToken?: string; botUsername?: string; apiRoot?: string };
-  /** Import duty per instrument, only where overridden; the rest use core's defaults. */
-  duties: Partial<Record<InstrumentId, number>>;
-  /** perLot's round-trip cost rates: COST_* over core's defaults (config/costs.ts). */
-  costRates: CostRates;
-  /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
-  marketDataConfig: string | undefined;
-  kite: KiteSettings;
-  /** How many reverse proxies in front of us append to X-Forwarded-For (0 = trust none). */
-  trustedProxies: number;
-  /** Live streams one client address may hold; 0 = no limit. */
-  streamLimitPerAddress: number;
-  /** A live stream whose client has not read for this long is dropped. */
-  streamBlockedDropMs: number;
-}
+/** The server's settings, as toConfig makes them from the validated environment. */
+export type Config = ReturnType<typeof toConfig>;
 
 /** Kite Connect app credentials and endpoints; the day's access token lives in DATA_DIR. */
 export interface KiteSettings {
@@ -159,9 +137,16 @@ export interface KiteSettings {
   loginUrl: string;
 }
 
-/** A configuration problem, worded for one line on the console. */
+/** Configuration problems, each worded for one line on the console. */
 export class ConfigError extends Error {
   override name = "ConfigError";
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === "string" ? [problems] : problems;
+    super(list.join("\n"));
+    this.problems = list;
+  }
 }
 
 const SECRET_NAMES = new Set([
@@ -172,13 +157,19 @@ const SECRET_NAMES = new Set([
   "KITE_API_SECRET",
 ]);
 
-/** Echo the offending value to help the operator, except for secrets. */
+const URL_NAMES = new Set<string>(CLUSTER_URL_NAMES);
+
+/** Echo the offending value to help the operator, except for secrets (and a URL's password). */
 function describe(name: string, value: unknown): string {
   if (value === undefined || SECRET_NAMES.has(name)) return "";
+  if (URL_NAMES.has(name)) return ` (got ${JSON.stringify(redactUrl(String(value)))})`;
   return ` (got ${JSON.stringify(value)})`;
 }
 
-/** Reads and validates DESIGN §5's settings from an environment; throws ConfigError on the first bad value. */
+/**
+ * Reads and validates DESIGN §5's and §9's settings from an environment; throws one ConfigError
+ * naming every bad value, so an operator fixes them all in one go.
+ */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // An empty variable (PORT=) means "not set", as in most shells' config files.
   const present = Object.fromEntries(
@@ -186,23 +177,33 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? "configuration");
-    throw new ConfigError(`Invalid ${name}: ${issue?.message}${describe(name, env[name])}`);
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? "configuration");
+        return `Invalid ${name}: ${issue.message}${describe(name, env[name])}`;
+      }),
+    );
   }
   return toConfig(parsed.data);
 }
 
-function toConfig(env: Env): Config {
+function toConfig(env: Env) {
   const duties: Partial<Record<InstrumentId, number>> = {};
   for (const id of INSTRUMENT_IDS) {
     const value = (env as Record<string, unknown>)[`DUTY_${id}`];
     if (typeof value === "number") duties[id] = value;
   }
-  const telegram: Config["telegram"] = {};
+  const telegram: { botToken?: string; botUsername?: string; apiRoot?: string } = {};
   if (env.TELEGRAM_BOT_TOKEN) telegram.botToken = env.TELEGRAM_BOT_TOKEN;
   if (env.TELEGRAM_BOT_USERNAME) telegram.botUsername = env.TELEGRAM_BOT_USERNAME;
   if (env.TELEGRAM_API_ROOT) telegram.apiRoot = env.TELEGRAM_API_ROOT;
+  const kite: KiteSettings = {
+    apiKey: env.KITE_API_KEY,
+    apiSecret: env.KITE_API_SECRET,
+    apiRoot: (env.KITE_API_ROOT ?? "https://api.kite.trade").replace(/\/+$/, ""),
+    wsRoot: env.KITE_WS_ROOT ?? "wss://ws.kite.trade",
+    loginUrl: env.KITE_LOGIN_URL ?? "https://kite.zerodha.com/connect/login",
+  };
   return {
     port: env.PORT,
     host: env.HOST,
@@ -210,26 +211,32 @@ function toConfig(env: Env): Config {
     feed: env.FEED,
     replayFile: env.REPLAY_FILE,
     replaySpeed: env.REPLAY_SPEED,
+    /** A feed (or provider) with no new quote for this long is stale; MARKET_DATA_CONFIG may override per provider. */
     feedSilenceMs: Math.round(env.FEED_SILENCE_SECONDS * 1000),
     sessionSecret: env.SESSION_SECRET,
+    /** 1-minute candles older than this are pruned (coarser timeframes are kept). */
     historyRetentionMs: env.HISTORY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    /** A session unused for this long is ended. */
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
+    /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */
     cookieSecure: env.COOKIE_SECURE,
     adminUsername: env.ADMIN_USERNAME,
     adminPassword: env.ADMIN_PASSWORD,
     telegram,
+    /** Import duty per instrument, only where overridden; the rest use core's defaults. */
     duties,
+    /** perLot's round-trip cost rates: COST_* over core's defaults (config/costs.ts). */
     costRates: costRatesFrom(env),
+    /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
     marketDataConfig: env.MARKET_DATA_CONFIG,
+    kite,
+    /** How many reverse proxies in front of us append to X-Forwarded-For (0 = trust none). */
     trustedProxies: env.TRUST_PROXY,
+    /** Live streams one client address may hold; 0 = no limit. */
     streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,
+    /** A live stream whose client has not read for this long is dropped. */
     streamBlockedDropMs: env.STREAM_BLOCKED_DROP_SECONDS * 1000,
-    kite: {
-      apiKey: env.KITE_API_KEY,
-      apiSecret: env.KITE_API_SECRET,
-      apiRoot: (env.KITE_API_ROOT ?? "https://api.kite.trade").replace(/\/+$/, ""),
-      wsRoot: env.KITE_WS_ROOT ?? "wss://ws.kite.trade",
-      loginUrl: env.KITE_LOGIN_URL ?? "https://kite.zerodha.com/connect/login",
-    },
+    /** DATABASE_URL, REDIS_URL, INSTANCE_ROLE, INSTANCE_ID (DESIGN §9). */
+    ...toClusterConfig(env),
   };
 }

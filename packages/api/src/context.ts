@@ -1,7 +1,8 @@
-import type { Database } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
+import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
@@ -12,7 +13,12 @@ import type { TelegramNotifier } from "./telegram/notifier.ts";
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
   hub: MarketHub;
-  db: Database;
+  /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
+  store: Store;
+  /** Quotes and events between instances (in-process when embedded). */
+  bus: Bus;
+  /** For /api/health: which instance answered, and whether it leads now. */
+  instance: { id: string; isLeader: () => boolean };
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Database, runOnce } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 
@@ -41,7 +41,7 @@ export function keyReusedError(): TRPCError {
 }
 
 export interface IdempotentCall {
-  db: Database;
+  store: Store;
   userId: number;
   /** The procedure, e.g. "alerts.create": one key cannot stand for two kinds of request. */
   operation: string;
@@ -51,11 +51,15 @@ export interface IdempotentCall {
 }
 
 /**
- * Runs a synchronous create once per (user, key) within a day and answers every repeat with
- * the stored answer. Without a key it simply runs.
+ * Runs a create once per (user, key) within a day and answers every repeat with the stored
+ * answer. Without a key it simply runs. `create` must use only the store it is given: with a
+ * key that store is bound to the transaction that also records the answer.
  */
-export function once<T>(call: IdempotentCall, create: () => T): { response: T; replayed: boolean } {
-  if (call.key === undefined) return { response: create(), replayed: false };
+export async function once<T>(
+  call: IdempotentCall,
+  create: (store: Store) => Promise<T>,
+): Promise<{ response: T; replayed: boolean }> {
+  if (call.key === undefined) return { response: await create(call.store), replayed: false };
   const claim = {
     userId: call.userId,
     key: call.key,
@@ -63,7 +67,7 @@ export function once<T>(call: IdempotentCall, create: () => T): { response: T; r
     now: Date.now(),
     ttlMs: IDEMPOTENCY_TTL_MS,
   };
-  const outcome = runOnce(call.db, claim, create);
+  const outcome = await call.store.idempotency.runOnce(claim, create);
   if (outcome.kind === "mismatch") throw keyReusedError();
   // A replay is the JSON the first request answered, which is what T serialised to.
   return { response: outcome.response as T, replayed: outcome.kind === "replayed" };

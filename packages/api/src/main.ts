@@ -1,3 +1,4 @@
+import { checkReachable } from "./config/reachable.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createFeed } from "./feeds/index.ts";
 import { ReplayFileError } from "./feeds/replay-file.ts";
@@ -15,6 +16,8 @@ function notice(text: string): void {
 
 async function main() {
   const config = loadConfig(process.env);
+  // A stopped PostgreSQL or Redis (or a typo in its host) is one clear line, not endless retries.
+  await checkReachable(config);
   const feed = createFeed(config, dutiesFrom(config));
   const server = await startServer({ config, feed, log: notice });
   // Scripts (and tests) read the URL from this line: it ends at the space.
@@ -32,7 +35,9 @@ async function main() {
 
 main().catch((error: unknown) => {
   // Operator mistakes get one plain line on stderr, like a CLI; only the unexpected gets a stack.
-  if (error instanceof ConfigError || error instanceof ReplayFileError) {
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) console.error(`spreadwatch: ${problem}`);
+  } else if (error instanceof ReplayFileError) {
     console.error(`spreadwatch: ${error.message}`);
   } else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
     console.error(`spreadwatch: port already in use (${(error as Error).message})`);

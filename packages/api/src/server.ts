@@ -6,6 +6,7 @@ import type { Feed } from "./feeds/feed.ts";
 import { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { createApp } from "./http/app.ts";
 import { createHttpServer } from "./http/node-server.ts";
+import { LeaderRole } from "./leader/leader-role.ts";
 import type { MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
@@ -65,7 +66,9 @@ export async function startServer({
   log = console.log,
 }: ServerOptions): Promise<RunningServer> {
   const monitor = new FeedMonitor(feed);
-  const services = await startServices(config, feed, log, monitor);
+  const services = await startServices(config, log, monitor);
+  const leader = new LeaderRole(config, services, feed, log);
+  services.instance.isLeader = () => leader.isLeader;
   const snapshots = new SnapshotBroadcaster(services.hub, {
     minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
     pingIntervalMs: SSE_PING_INTERVAL_MS,
@@ -83,15 +86,13 @@ export async function startServer({
   const server = createHttpServer(app);
   let address: AddressInfo;
   try {
-    await feed.start((quote) => {
-      if (services.hub.ingest(quote)) monitor.accepted(quote);
-    });
+    await leader.begin();
     address = await listen(server, config.port, config.host);
   } catch (error) {
-    await feed.stop();
+    await leader.end();
     snapshots.close();
     await services.stop();
-    services.database.close();
+    await services.store.close();
     throw error;
   }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -99,11 +100,11 @@ export async function startServer({
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await feed.stop();
+      await leader.end();
       snapshots.close();
       await services.stop();
       await closeHttp(server);
-      services.database.close();
+      await services.store.close();
     })();
     return closing;
   };

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase } from "@spreadwatch/db";
+import { openDatabase } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../src/auth/session.ts";
 import { DATABASE_FILE } from "../src/server.ts";

@@ -39,6 +39,42 @@ describe("a bad configuration stops the start with one clear line", () => {
   });
 });
 
+describe("every configuration problem is reported at once, one line each", () => {
+  it("names each bad variable, the cluster ones too, and no URL's password", async () => {
+    const { code, stderr } = await failedStart({
+      PORT: "abc",
+      FEED: "bloomberg",
+      DATABASE_URL: "mysql://sw:hunter2@db.internal/sw",
+      INSTANCE_ROLE: "boss",
+    });
+    expect(code).toBe(1);
+    expect(stderr.split("\n").sort()).toEqual(
+      [
+        'spreadwatch: Invalid PORT: must be a whole number from 0 to 65535 (got "abc")',
+        'spreadwatch: Invalid FEED: must be one of: simulator, replay, composite (got "bloomberg")',
+        'spreadwatch: Invalid DATABASE_URL: must be a URL starting with postgres:// or postgresql:// (got "mysql://sw:***@db.internal/sw")',
+        'spreadwatch: Invalid INSTANCE_ROLE: must be one of: auto, edge (got "boss")',
+      ].sort(),
+    );
+  });
+
+  it("a stopped PostgreSQL and Redis are one line each, before anything starts", async () => {
+    // Port 9 (discard) on loopback: nothing listens there on a test machine.
+    const { code, stderr, stdout } = await failedStart({
+      DATABASE_URL: "postgres://sw:hunter2@127.0.0.1:9/sw",
+      REDIS_URL: "redis://127.0.0.1:9",
+    });
+    expect(code).toBe(1);
+    const lines = stderr.split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^spreadwatch: DATABASE_URL is unreachable \(postgres:\/\/sw:\*\*\*@127\.0\.0\.1:9\/sw\)/,
+    );
+    expect(lines[1]).toMatch(/^spreadwatch: REDIS_URL is unreachable/);
+    expect(stdout).not.toMatch(/listening/);
+  });
+});
+
 describe("a missing or malformed replay file stops the start naming the file and line", () => {
   function replay(name: string, text: string) {
     const file = join(dir, name);

@@ -1,7 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
@@ -60,7 +59,7 @@ describe("Telegram delivery across a crash", () => {
       "Notification 2 of 5",
       "Notification 3 of 5",
     ]);
-    expect(listOutbox(server.services.db).every((m) => m.sentAt !== null)).toBe(true);
+    expect((await server.services.store.outbox.list()).every((m) => m.sentAt !== null)).toBe(true);
   }, 60_000);
 
   it("a stop with a message in flight aborts it after the grace; the next start resends only that one", async () => {

@@ -1,7 +1,6 @@
-import { listOutbox } from "@spreadwatch/db";
 import { expect } from "vitest";
 import type { FakeTelegram } from "./fake-telegram.ts";
-import { until } from "./fakes/wait.ts";
+import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, type TestServer } from "./server.ts";
 
@@ -41,13 +40,17 @@ export async function traderWithAlert(server: TestServer, alert: Record<string, 
 }
 
 /**
- * Waits, with a deadline, until every queued Telegram message was delivered or given up on. The
- * feeds used here queue every firing before the server's start (or the push) returns.
+ * Waits, with a deadline, until every queued Telegram message was delivered or given up on.
+ * The alert engine's writes for the quotes pushed so far are awaited first, so every firing
+ * is in the outbox before it is looked at.
  */
-export function settled(server: TestServer) {
-  const pending = () =>
-    listOutbox(server.services.db).filter((m) => m.sentAt === null && m.failedAt === null);
-  return until(() => pending().length === 0, "the Telegram outbox to settle", 15_000);
+export async function settled(server: TestServer) {
+  await server.services.alertEngine.idle();
+  const pending = async () =>
+    (await server.services.store.outbox.list()).filter(
+      (m) => m.sentAt === null && m.failedAt === null,
+    );
+  await eventually(pending, (rows) => rows.length === 0, "the Telegram outbox to settle", 15_000);
 }
 
 /** The alert messages CHAT received, in order (the connection message left out). */

@@ -1,11 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listOutbox } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
-import { until } from "./fakes/wait.ts";
+import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 import * as setup from "./telegram-trader.ts";
@@ -206,17 +205,22 @@ describe("server-side alert engine", () => {
       ask: HIGH_ASK,
       ts: crossingTime(1),
     });
-    const row = () => listOutbox(server.services.db)[0];
-    await until(() => row()?.attempts === 1, "the rate-limited attempt to be recorded");
-    expect(row()).toMatchObject({ sentAt: null, failedAt: null });
-    expect(row()?.lastError).toContain("Too Many Requests");
-    expect(row()?.nextAttemptAt).toBeGreaterThanOrEqual(before + 120_000);
+    const firstRow = async () => (await server.services.store.outbox.list())[0];
+    const row = await eventually(
+      firstRow,
+      (r) => r?.attempts === 1,
+      "the rate-limited attempt to be recorded",
+    );
+    expect(row).toMatchObject({ sentAt: null, failedAt: null });
+    expect(row?.lastError).toContain("Too Many Requests");
+    expect(row?.nextAttemptAt).toBeGreaterThanOrEqual(before + 120_000);
     // The confirmation, then the one rate-limited attempt: no retry before Telegram's time.
     expect(telegram.attempts).toBe(2);
     // A later firing waits behind it too (the queue keeps its order), once the pass it woke ends.
     feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(2) });
+    await server.services.alertEngine.idle();
     await server.services.sender?.idle();
-    expect(listOutbox(server.services.db)).toMatchObject([
+    expect(await server.services.store.outbox.list()).toMatchObject([
       { attempts: 1, sentAt: null },
       { attempts: 0, sentAt: null },
     ]);

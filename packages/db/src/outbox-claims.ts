@@ -89,3 +89,12 @@ export function markClaimedFailed(
       .run().changes > 0
   );
 }
+
+/** Rows an instance still holds come back at once (its sender restarted). */
+export function releaseClaims(db: Database, instanceId: string): number {
+  return db
+    .update(telegramOutbox)
+    .set(released)
+    .where(and(eq(telegramOutbox.claimedBy, instanceId), isNull(telegramOutbox.sentAt)))
+    .run().changes;
+}

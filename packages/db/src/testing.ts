@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DatabaseHandle, openDatabase } from "./connection.ts";
+import { sqliteStore } from "./sqlite/store.ts";
+import type { Store } from "./store/store.ts";
 
 export interface TestDatabase extends DatabaseHandle {
   /** The SQLite file, for tests that reopen it. */
@@ -24,3 +26,27 @@ export function createTestDatabase(): TestDatabase {
     },
   };
 }
+
+export interface TestStore {
+  store: Store;
+  /** The SQLite file, for tests that reopen it. */
+  file: string;
+  cleanup(): Promise<void>;
+}
+
+/** The async port on a fresh temp-file SQLite database: what the api's tests start from. */
+export function createTestStore(): TestStore {
+  const database = createTestDatabase();
+  const store = sqliteStore(database);
+  return {
+    store,
+    file: database.file,
+    async cleanup() {
+      await store.close();
+      database.cleanup();
+    },
+  };
+}
+
+// A second connection beside a running server's, for tests that age rows by hand.
+export { openDatabase };

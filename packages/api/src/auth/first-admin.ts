@@ -1,4 +1,4 @@
-import { countUsers, type Database } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import { createAccount } from "./accounts.ts";
 import { randomPassword } from "./passwords.ts";
 
@@ -16,14 +16,14 @@ export function boxed(lines: readonly string[]): string {
  * A generated password is printed once; it is not stored anywhere else in clear.
  */
 export async function ensureFirstAdmin(
-  db: Database,
+  store: Store,
   settings: { username: string | undefined; password: string | undefined },
   log: (text: string) => void,
 ): Promise<void> {
-  if (countUsers(db) > 0) return;
+  if ((await store.users.count()) > 0) return;
   const username = settings.username ?? DEFAULT_ADMIN_USERNAME;
   const password = settings.password ?? randomPassword();
-  await createAccount(db, { username, password, isAdmin: true, alertsEnabled: true });
+  await createAccount(store, { username, password, isAdmin: true, alertsEnabled: true });
   if (settings.password) {
     log(`Created the first admin "${username}" with the password from ADMIN_PASSWORD.`);
     return;

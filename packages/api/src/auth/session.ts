@@ -1,13 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  deleteSession,
-  findSession,
-  findSessionEnd,
-  findUserById,
-  type SessionEndReason,
-  touchSession,
-  type User,
-} from "@spreadwatch/db";
+import type { SessionEndReason, User } from "@spreadwatch/db";
 import { parse, serialize } from "hono/utils/cookie";
 import { sealData, unsealData } from "iron-session";
 import type { Context, RequestInfo } from "../context.ts";
@@ -92,20 +84,20 @@ async function readSession(ctx: Context): Promise<SessionState> {
   if (!http) return { kind: "none" };
   const sid = await readSessionId(http, services.auth);
   if (!sid) return { kind: "none" };
-  const { db } = services;
+  const { store } = services;
   const now = Date.now();
-  const session = findSession(db, sid);
+  const session = await store.sessions.find(sid);
   if (session) {
     if (now - session.lastSeenAt > services.auth.idleMs) {
-      deleteSession(db, sid, "expired", now);
+      await store.sessions.end(sid, "expired", now);
       return { kind: "ended", reason: "expired" };
     }
-    const user = findUserById(db, session.userId);
+    const user = await store.users.findById(session.userId);
     if (!user) return { kind: "none" };
-    if (now - session.lastSeenAt > TOUCH_INTERVAL_MS) touchSession(db, sid, now);
+    if (now - session.lastSeenAt > TOUCH_INTERVAL_MS) await store.sessions.touch(sid, now);
     return { kind: "valid", sessionId: sid, user };
   }
-  const end = findSessionEnd(db, sid);
+  const end = await store.sessions.findEnd(sid);
   if (!end || end.reason === "logged_out") return { kind: "none" };
   return { kind: "ended", reason: end.reason };
 }

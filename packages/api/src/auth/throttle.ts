@@ -1,11 +1,5 @@
 import { isIPv6 } from "node:net";
-import {
-  beginLoginAttempt,
-  clearLoginAttempts,
-  type Database,
-  type LoginAttemptVerdict,
-  type LoginLimits,
-} from "@spreadwatch/db";
+import type { LoginAttemptVerdict, LoginLimits, Store } from "@spreadwatch/db";
 import { TRPCError } from "@trpc/server";
 import { ErrorWithFields } from "../rest/errors.ts";
 
@@ -50,7 +44,7 @@ export function addressBucket(address: string | undefined): string {
 
 export interface LoginTicket {
   /** The password was right: this (username, address) starts afresh. */
-  succeeded(): void;
+  succeeded(): Promise<void>;
 }
 
 function tooManyAttempts(verdict: Extract<LoginAttemptVerdict, { allowed: false }>): TRPCError {
@@ -75,16 +69,23 @@ function tooManyAttempts(verdict: Extract<LoginAttemptVerdict, { allowed: false 
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly limits: LoginLimits = LOGIN_LIMITS,
   ) {}
 
   /** Records the attempt, or throws 429 with `retryAfterSeconds` when a limit is reached. */
-  begin(username: string, address: string | undefined, now = Date.now()): LoginTicket {
+  async begin(
+    username: string,
+    address: string | undefined,
+    now = Date.now(),
+  ): Promise<LoginTicket> {
     const usernameKey = username.trim().toLowerCase();
     const from = addressBucket(address);
-    const verdict = beginLoginAttempt(this.db, { usernameKey, address: from, now }, this.limits);
+    const verdict = await this.store.loginAttempts.begin(
+      { usernameKey, address: from, now },
+      this.limits,
+    );
     if (!verdict.allowed) throw tooManyAttempts(verdict);
-    return { succeeded: () => void clearLoginAttempts(this.db, usernameKey, from) };
+    return { succeeded: () => this.store.loginAttempts.clear(usernameKey, from).then(() => {}) };
   }
 }

@@ -5,7 +5,7 @@
 // DATA_DIR picks the database (default ./data, relative to where pnpm was started).
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { findUserByUsername, listUsers, openDatabase } from "@spreadwatch/db";
+import { openStore } from "@spreadwatch/db";
 import { ZodError } from "zod";
 import { changeAccountPassword, createAccount, UsernameTakenError } from "../auth/accounts.ts";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
@@ -47,10 +47,10 @@ async function run(argv: string[]): Promise<void> {
   if (values.help || !command) return console.log(USAGE);
 
   const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR || "data");
-  const database = openDatabase(resolve(dataDir, DATABASE_FILE));
+  const store = await openStore({ kind: "sqlite", file: resolve(dataDir, DATABASE_FILE) });
   try {
     if (command === "list") {
-      for (const user of listUsers(database.db)) {
+      for (const user of await store.users.list()) {
         const role = user.isAdmin ? "admin" : "user";
         console.log(
           `${user.id}\t${user.username}\t${role}\talerts ${user.alertsEnabled ? "on" : "off"}`,
@@ -59,7 +59,7 @@ async function run(argv: string[]): Promise<void> {
     } else if (command === "create") {
       const username = usernameSchema.parse(name ?? "");
       const { password, generated } = passwordFrom(values.password);
-      await createAccount(database.db, {
+      await createAccount(store, {
         username,
         password,
         isAdmin: values.admin,
@@ -67,16 +67,16 @@ async function run(argv: string[]): Promise<void> {
       });
       announce(username, password, generated, `Created ${values.admin ? "admin" : "user"}`);
     } else if (command === "reset-password") {
-      const user = findUserByUsername(database.db, name ?? "");
+      const user = await store.users.findByUsername(name ?? "");
       if (!user) throw new UsageError(`No user "${name ?? ""}".`);
       const { password, generated } = passwordFrom(values.password);
-      await changeAccountPassword(database.db, user.id, password);
+      await changeAccountPassword(store, user.id, password);
       announce(user.username, password, generated, "Reset the password of");
     } else {
       throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
     }
   } finally {
-    database.close();
+    await store.close();
   }
 }
 

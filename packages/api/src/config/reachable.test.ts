@@ -73,8 +73,10 @@ describe("checkReachable", () => {
     const error = await checkReachable(config(url("postgres"), url("redis")), 1_000).catch(
       (e: unknown) => e,
     );
-    expect((error as Error).message).toMatch(
-      /DATABASE_URL is unreachable.*; REDIS_URL is unreachable/,
-    );
+    // One problem per line: the start prints each on its own line.
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^DATABASE_URL is unreachable/);
+    expect(problems[1]).toMatch(/^REDIS_URL is unreachable/);
   });
 });

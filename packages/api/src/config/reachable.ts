@@ -68,5 +68,5 @@ export async function checkReachable(config: ClusterConfig, timeoutMs = 3_000): 
     const why = result.reason instanceof Error ? result.reason.message : String(result.reason);
     return [`${name} is unreachable (${redactUrl(url)}): ${why}`];
   });
-  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -12,8 +12,7 @@ import {
   type Quote,
   SPREAD_SYMBOLS,
 } from "@spreadwatch/core";
-import { allCandles } from "@spreadwatch/db";
-import { createTestDatabase } from "@spreadwatch/db/testing";
+import { createTestStore } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
 import { BACKFILL_DAYS, backfillCandles } from "../history/backfill.ts";
 import { seededRandom } from "./random.ts";
@@ -132,14 +131,14 @@ describe("simulator model", () => {
 });
 
 describe("simulator backfill", () => {
-  it("crosses zero on every BUY and SELL spread within 30 days, and live starts where history ends", () => {
+  it("crosses zero on every BUY and SELL spread within 30 days, and live starts where history ends", async () => {
     let clock = T - BACKFILL_DAYS * DAY;
     const feed = createSimulatorFeed({ duties, seed: 21, now: () => clock });
-    const database = createTestDatabase();
+    const { store, cleanup } = createTestStore();
     try {
-      backfillCandles(database.db, feed.history?.(clock, T) ?? [], duties);
+      await backfillCandles(store, feed.history?.(clock, T) ?? [], duties);
       for (const symbol of SPREAD_SYMBOLS) {
-        const closes = allCandles(database.db, symbol, "1m").map((c) => c.close);
+        const closes = (await store.candles.all(symbol, "1m")).map((c) => c.close);
         expect(closes.length, symbol).toBeGreaterThan(BACKFILL_DAYS * 1440 - 2);
         expect(
           closes.some((c) => c > 0),
@@ -159,13 +158,13 @@ describe("simulator backfill", () => {
       for (const q of quotes) applyQuote(prices, q);
       const live = chartSymbolValues(calculateAll(prices, duties), prices);
       for (const symbol of CHART_SYMBOLS) {
-        const last = allCandles(database.db, symbol, "1m").at(-1)?.close as number;
+        const last = (await store.candles.all(symbol, "1m")).at(-1)?.close as number;
         expect(Math.abs((live[symbol] as number) - last), symbol).toBeLessThan(
           0.5 * typicalDeviation(symbol),
         );
       }
     } finally {
-      database.cleanup();
+      await cleanup();
     }
   }, 120_000);
 });

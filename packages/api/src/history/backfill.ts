@@ -12,7 +12,7 @@ import {
   type Quote,
   TIMEFRAMES,
 } from "@spreadwatch/core";
-import { type Database, hasCandles, type StoredCandle, saveCandles } from "@spreadwatch/db";
+import type { Store, StoredCandle } from "@spreadwatch/db";
 
 export const BACKFILL_DAYS = 30;
 
@@ -20,7 +20,11 @@ export const BACKFILL_DAYS = 30;
  * Builds candles of every timeframe from past quotes with core alone — never through the hub,
  * so old quotes cannot fire alerts or reach subscribers — and writes them in one transaction.
  */
-export function backfillCandles(db: Database, batches: Iterable<Quote[]>, duties: Duties): number {
+export async function backfillCandles(
+  store: Store,
+  batches: Iterable<Quote[]>,
+  duties: Duties,
+): Promise<number> {
   const prices = emptyPrices();
   const builders = new Map<ChartSymbol, CandleBuilder>(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
@@ -47,22 +51,22 @@ export function backfillCandles(db: Database, batches: Iterable<Quote[]>, duties
       for (const candle of rows) candles.push({ symbol, timeframe, ...candle });
     }
   }
-  saveCandles(db, candles);
+  await store.candles.save(candles);
   return candles.filter((c) => c.timeframe === "1m").length;
 }
 
 /** On a first start (no history at all) with a feed that can make history, fills 30 days. */
-export function backfillIfEmpty(
-  db: Database,
+export async function backfillIfEmpty(
+  store: Store,
   history: ((from: number, to: number) => Iterable<Quote[]>) | undefined,
   duties: Duties,
   log: (text: string) => void,
   now = Date.now(),
-): void {
-  if (!history || hasCandles(db, "1m")) return;
+): Promise<void> {
+  if (!history || (await store.candles.has("1m"))) return;
   const started = performance.now();
-  const count = backfillCandles(
-    db,
+  const count = await backfillCandles(
+    store,
     history(now - BACKFILL_DAYS * 24 * 60 * 60 * 1000, now),
     duties,
   );

@@ -8,13 +8,7 @@ import {
   TIMEFRAMES,
   type Timeframe,
 } from "@spreadwatch/core";
-import {
-  type Database,
-  pruneCandles,
-  recentCandles,
-  type StoredCandle,
-  saveCandles,
-} from "@spreadwatch/db";
+import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 
@@ -30,12 +24,14 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 export class HistoryRecorder {
   private readonly builders = new Map<ChartSymbol, Map<Timeframe, CandleBuilder>>();
   private pending: StoredCandle[] = [];
+  /** Saves run one after another: a bucket's later close must land after its earlier one. */
+  private writes: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
   private writer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly hub: MarketHub,
     private readonly retentionMs: number,
     /** Told of every closed 1-minute candle (the spread statistics are fed from here). */
@@ -43,31 +39,31 @@ export class HistoryRecorder {
   ) {}
 
   /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
-  start(): void {
+  async start(): Promise<void> {
     for (const symbol of CHART_SYMBOLS) {
       const perTimeframe = new Map<Timeframe, CandleBuilder>();
       for (const timeframe of TIMEFRAMES) {
-        const [latest] = recentCandles(this.db, { symbol, timeframe, limit: 1 });
+        const [latest] = await this.store.candles.recent({ symbol, timeframe, limit: 1 });
         perTimeframe.set(timeframe, new CandleBuilder(timeframe, latest));
       }
       this.builders.set(symbol, perTimeframe);
     }
     this.unsubscribe = this.hub.subscribe((update) => this.onUpdate(update));
     this.writer = setInterval(
-      () => this.inBackground("write candles", () => this.writePending()),
+      () => void this.inBackground("write candles", () => this.writePending()),
       WRITE_INTERVAL_MS,
     );
     this.writer.unref();
-    this.prune();
+    void this.inBackground("prune candles", () => this.prune());
     this.pruner = setInterval(
-      () => this.inBackground("prune candles", () => this.prune()),
+      () => void this.inBackground("prune candles", () => this.prune()),
       PRUNE_INTERVAL_MS,
     );
     this.pruner.unref();
   }
 
   /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
-  stop(): void {
+  async stop(): Promise<void> {
     this.unsubscribe?.();
     clearInterval(this.writer);
     clearInterval(this.pruner);
@@ -77,7 +73,7 @@ export class HistoryRecorder {
         if (forming) this.pending.push({ symbol, timeframe, ...forming });
       }
     }
-    this.writePending();
+    await this.writePending();
   }
 
   /** The candle still forming for a symbol and timeframe (the chart's live last candle). */
@@ -86,12 +82,18 @@ export class HistoryRecorder {
   }
 
   /** Writes the closed candles still queued (the timer does this every second). */
-  writePending(): void {
+  writePending(): Promise<void> {
+    const write = this.writes.then(() => this.saveBatch());
+    this.writes = write.catch(() => {});
+    return write;
+  }
+
+  private async saveBatch(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     try {
-      saveCandles(this.db, batch);
+      await this.store.candles.save(batch);
     } catch (error) {
       // Kept for the next tick: a busy or full disk must not lose the minute's candles.
       this.pending = batch.concat(this.pending);
@@ -100,9 +102,9 @@ export class HistoryRecorder {
   }
 
   /** A timer's work failing (disk full, database busy) must not crash the server: warn, retry. */
-  private inBackground(what: string, work: () => void): void {
+  private async inBackground(what: string, work: () => Promise<unknown>): Promise<void> {
     try {
-      work();
+      await work();
     } catch (error) {
       warnEvery(`history-${what}`, 60_000, { err: error }, `history: could not ${what}`);
     }
@@ -123,7 +125,7 @@ export class HistoryRecorder {
     }
   }
 
-  private prune(): void {
-    pruneCandles(this.db, "1m", Date.now() - this.retentionMs);
+  private async prune(): Promise<void> {
+    await this.store.candles.prune("1m", Date.now() - this.retentionMs);
   }
 }

@@ -1,12 +1,4 @@
 import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
-import {
-  countUserAlerts,
-  createAlert,
-  deleteAlert,
-  listUserAlerts,
-  recordBrowserTrigger,
-  updateAlert,
-} from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import {
@@ -28,53 +20,56 @@ function notFound(): TRPCError {
 }
 
 export const alertsRouter = {
-  list: alertsProcedure.query(({ ctx }) => ({
+  list: alertsProcedure.query(async ({ ctx }) => ({
     status: "success" as const,
-    alerts: listUserAlerts(ctx.services.db, ctx.user.id).map(toAlertView),
+    alerts: (await ctx.services.store.alerts.listByUser(ctx.user.id)).map(toAlertView),
   })),
 
-  create: alertsProcedure.input(createAlertInput).mutation(({ ctx, input }) => {
-    const { db, alertEngine } = ctx.services;
+  create: alertsProcedure.input(createAlertInput).mutation(async ({ ctx, input }) => {
+    const { store, bus } = ctx.services;
     const { idempotencyKey, ...request } = input;
     const call = {
-      db,
+      store,
       userId: ctx.user.id,
       operation: "alerts.create",
       key: idempotencyKey,
       request,
     };
-    const { response, replayed } = once(call, () => {
-      if (countUserAlerts(db, ctx.user.id) >= MAX_ALERTS_PER_USER) {
+    const { response, replayed } = await once(call, async (tx) => {
+      const settings = toNewAlert(request);
+      const alert = await tx.alerts.create(ctx.user.id, settings, Date.now(), MAX_ALERTS_PER_USER);
+      if (!alert) {
         throw new TRPCError({
           code: "BAD_REQUEST",
           message: `You can have at most ${MAX_ALERTS_PER_USER} alerts. Delete one to add another.`,
         });
       }
-      const alert = createAlert(db, ctx.user.id, toNewAlert(request), Date.now());
       return { status: "success" as const, alert: toAlertView(alert) };
     });
-    if (!replayed) alertEngine.refreshUser(ctx.user.id);
+    if (!replayed) bus.publish("alerts.changed", { userId: ctx.user.id });
     return response;
   }),
 
-  update: alertsProcedure.input(updateAlertInput).mutation(({ ctx, input }) => {
-    const { db, alertEngine } = ctx.services;
-    const alert = updateAlert(db, ctx.user.id, input.id, toAlertPatch(input), Date.now());
+  update: alertsProcedure.input(updateAlertInput).mutation(async ({ ctx, input }) => {
+    const { store, bus } = ctx.services;
+    const patch = toAlertPatch(input);
+    const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
     if (!alert) throw notFound();
-    alertEngine.refreshUser(ctx.user.id);
+    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  delete: alertsProcedure.input(byId).mutation(({ ctx, input }) => {
-    const { db, alertEngine } = ctx.services;
-    if (!deleteAlert(db, ctx.user.id, input.id)) throw notFound();
-    alertEngine.refreshUser(ctx.user.id);
+  delete: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
+    const { store, bus } = ctx.services;
+    if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound();
+    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const };
   }),
 
   /** A browser fired the alert: counted for the browser only; Telegram is the server's job. */
-  trigger: alertsProcedure.input(byId).mutation(({ ctx, input }) => {
-    const alert = recordBrowserTrigger(ctx.services.db, ctx.user.id, input.id, Date.now());
+  trigger: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
+    const alert = await store.alerts.recordBrowserTrigger(ctx.user.id, input.id, Date.now());
     if (!alert) throw notFound();
     return { status: "success" as const, alert: toAlertView(alert) };
   }),

@@ -1,4 +1,3 @@
-import { createSession, deleteSession, findUserByUsername } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { changeAccountPassword } from "../auth/accounts.ts";
@@ -24,10 +23,10 @@ const changePasswordInput = z.object({
 
 export const authRouter = {
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
-    const { db, loginThrottle } = ctx.services;
+    const { store, loginThrottle } = ctx.services;
     // Counted before the hash runs, so parallel guesses cannot all reach it.
-    const attempt = loginThrottle.begin(input.username, clientAddress(ctx));
-    const user = findUserByUsername(db, input.username);
+    const attempt = await loginThrottle.begin(input.username, clientAddress(ctx));
+    const user = await store.users.findByUsername(input.username);
     const ok = await verifyPassword(
       input.password,
       user?.passwordHash ?? (await UNKNOWN_USER_HASH),
@@ -35,10 +34,10 @@ export const authRouter = {
     if (!user || !ok) {
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Invalid username or password" });
     }
-    attempt.succeeded();
+    await attempt.succeeded();
     const now = Date.now();
     const sessionId = newSessionId();
-    const ended = createSession(db, user.id, sessionId, now);
+    const ended = await store.sessions.create(user.id, sessionId, now);
     await saveSessionCookie(ctx, sessionId);
     return { user: toUserView(user), another_session_logged_out: ended > 0 };
   }),
@@ -46,7 +45,8 @@ export const authRouter = {
   /** Always succeeds: signing out of a session that is already gone is still signing out. */
   logout: publicProcedure.mutation(async ({ ctx }) => {
     const state = await resolveSession(ctx);
-    if (state.kind === "valid") deleteSession(ctx.services.db, state.sessionId, "logged_out");
+    if (state.kind === "valid")
+      await ctx.services.store.sessions.end(state.sessionId, "logged_out", Date.now());
     await clearSessionCookie(ctx);
     return { status: "success" as const };
   }),
@@ -70,11 +70,11 @@ export const authRouter = {
 
   /** Ends the user's other sessions: whoever knew the old password is signed out everywhere else. */
   changePassword: authedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
-    const { db } = ctx.services;
+    const { store } = ctx.services;
     if (!(await verifyPassword(input.currentPassword, ctx.user.passwordHash))) {
       throw new TRPCError({ code: "BAD_REQUEST", message: "Current password is incorrect" });
     }
-    await changeAccountPassword(db, ctx.user.id, input.newPassword, ctx.sessionId);
+    await changeAccountPassword(store, ctx.user.id, input.newPassword, ctx.sessionId);
     return { status: "success" as const, message: "Password updated successfully" };
   }),
 } satisfies TRPCRouterRecord;

@@ -7,7 +7,6 @@ import {
   MAX_CHART_CANDLES,
   TIMEFRAMES,
 } from "@spreadwatch/core";
-import { recentCandles } from "@spreadwatch/db";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { authedProcedure } from "../trpc.ts";
@@ -50,11 +49,11 @@ function withForming(
 
 export const chartRouter = {
   /** Spec §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
-  candles: authedProcedure.input(candlesInput).query(({ ctx, input }) => {
+  candles: authedProcedure.input(candlesInput).query(async ({ ctx, input }) => {
     const symbol = input.commodity as ChartSymbol;
     // Candles closed in the last second may still be queued: write them so they are read.
-    ctx.services.recorder.writePending();
-    const stored = recentCandles(ctx.services.db, {
+    await ctx.services.recorder.writePending();
+    const stored = await ctx.services.store.candles.recent({
       symbol,
       timeframe: input.timeframe,
       limit: MAX_CHART_CANDLES,

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { countUsers } from "@spreadwatch/db";
 import type { TRPCRouterRecord } from "@trpc/server";
 import type { AppServices } from "../context.ts";
 import { describeError } from "../feeds/providers/health.ts";
@@ -14,9 +13,11 @@ const VERSION: string = (() => {
   }
 })();
 
-function databaseHealth(services: AppServices): { ok: boolean; error: string | null } {
+async function databaseHealth(
+  services: AppServices,
+): Promise<{ ok: boolean; error: string | null }> {
   try {
-    countUsers(services.db);
+    await services.store.users.count();
     return { ok: true, error: null };
   } catch (error) {
     return { ok: false, error: describeError(error) };
@@ -29,10 +30,10 @@ function databaseHealth(services: AppServices): { ok: boolean; error: string | n
  * `ok` is false when the hub has had no new price within the feed's silence window
  * (FEED_SILENCE_SECONDS, 10 s by default): REST answers 503 then.
  */
-export function healthReport(services: AppServices) {
+export async function healthReport(services: AppServices) {
+  const database = await databaseHealth(services);
   const now = Date.now();
   const feeds = services.health.feeds();
-  const database = databaseHealth(services);
   return {
     ok: feeds.fresh,
     feed: feeds.feed,
@@ -43,7 +44,9 @@ export function healthReport(services: AppServices) {
       lastQuoteAgeMs: feeds.lastQuoteAgeMs,
       silenceMs: feeds.silenceMs,
     },
-    database,
+    database: { ...database, kind: services.store.kind, state: database.ok ? "up" : "down" },
+    instance: { id: services.instance.id, leader: services.instance.isLeader() },
+    bus: { state: services.bus.state() },
     telegram: { configured: services.notifier !== undefined },
     uptimeSeconds: Math.floor((now - services.health.startedAt) / 1000),
     version: VERSION,
@@ -51,7 +54,7 @@ export function healthReport(services: AppServices) {
   };
 }
 
-export type HealthReport = ReturnType<typeof healthReport>;
+export type HealthReport = Awaited<ReturnType<typeof healthReport>>;
 
 export const healthRouter = {
   status: publicProcedure.query(({ ctx }) => healthReport(ctx.services)),

@@ -1,4 +1,3 @@
-import { deleteTelegramLink, findTelegramLink, saveTelegramLink } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { CONNECTED_MESSAGE, TEST_MESSAGE } from "../telegram/messages.ts";
@@ -56,9 +55,9 @@ async function send(
 }
 
 export const telegramRouter = {
-  status: authedProcedure.query(({ ctx }) => {
-    const { notifier, db } = ctx.services;
-    const link = findTelegramLink(db, ctx.user.id);
+  status: authedProcedure.query(async ({ ctx }) => {
+    const { notifier, store } = ctx.services;
+    const link = await store.telegramLinks.find(ctx.user.id);
     return {
       status: "success" as const,
       configured: notifier !== undefined,
@@ -72,23 +71,23 @@ export const telegramRouter = {
   connect: authedProcedure.input(chatIdInput).mutation(async ({ ctx, input }) => {
     const notifier = requireNotifier(ctx.services.notifier);
     await send(notifier, input.chatId, CONNECTED_MESSAGE, ctx.services.shutdownSignal);
-    saveTelegramLink(ctx.services.db, ctx.user.id, input.chatId, Date.now());
-    ctx.services.alertEngine.refreshUser(ctx.user.id);
+    await ctx.services.store.telegramLinks.save(ctx.user.id, input.chatId, Date.now());
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: true };
   }),
 
   test: authedProcedure.mutation(async ({ ctx }) => {
     const notifier = requireNotifier(ctx.services.notifier);
-    const link = findTelegramLink(ctx.services.db, ctx.user.id);
+    const link = await ctx.services.store.telegramLinks.find(ctx.user.id);
     if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
     await send(notifier, link.chatId, TEST_MESSAGE, ctx.services.shutdownSignal);
     return { status: "success" as const };
   }),
 
-  disconnect: authedProcedure.mutation(({ ctx }) => {
+  disconnect: authedProcedure.mutation(async ({ ctx }) => {
     requireNotifier(ctx.services.notifier);
-    deleteTelegramLink(ctx.services.db, ctx.user.id);
-    ctx.services.alertEngine.refreshUser(ctx.user.id);
+    await ctx.services.store.telegramLinks.delete(ctx.user.id);
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: false };
   }),
 } satisfies TRPCRouterRecord;

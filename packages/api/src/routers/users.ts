@@ -1,17 +1,6 @@
-import {
-  createUser,
-  type Database,
-  deleteUser,
-  deleteUserSessions,
-  findUserById,
-  isUniqueViolation,
-  listUsers,
-  setUserPermission,
-  type User,
-} from "@spreadwatch/db";
+import { type Store, type User, UsernameTakenError } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { UsernameTakenError } from "../auth/accounts.ts";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView } from "../auth/user-view.ts";
@@ -39,20 +28,21 @@ const permissionInput = z.object({
 
 type NewAccount = { username: string; is_admin: boolean; alerts_enabled: boolean };
 
-function insertAccount(db: Database, account: NewAccount, passwordHash: string): User {
+async function insertAccount(
+  store: Store,
+  account: NewAccount,
+  passwordHash: string,
+): Promise<User> {
   try {
-    return createUser(db, {
+    return await store.users.create({
       username: account.username,
       passwordHash,
       isAdmin: account.is_admin,
       alertsEnabled: account.alerts_enabled,
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new TRPCError({
-        code: "CONFLICT",
-        message: new UsernameTakenError(account.username).message,
-      });
+    if (error instanceof UsernameTakenError) {
+      throw new TRPCError({ code: "CONFLICT", message: error.message });
     }
     throw error;
   }
@@ -62,8 +52,8 @@ function insertAccount(db: Database, account: NewAccount, passwordHash: string):
  * The password is left out of the stored fingerprint (a fast digest of it would be a weak
  * hash); a replay checks it against the account the first request made instead.
  */
-async function expectSamePassword(db: Database, userId: number, password: string): Promise<void> {
-  const user = findUserById(db, userId);
+async function expectSamePassword(store: Store, userId: number, password: string): Promise<void> {
+  const user = await store.users.findById(userId);
   if (user && !(await verifyPassword(password, user.passwordHash))) throw keyReusedError();
 }
 
@@ -72,47 +62,47 @@ function notFound(): TRPCError {
 }
 
 export const usersRouter = {
-  list: adminProcedure.query(({ ctx }) => ({ users: listUsers(ctx.services.db).map(toUserView) })),
+  list: adminProcedure.query(async ({ ctx }) => ({
+    users: (await ctx.services.store.users.list()).map(toUserView),
+  })),
 
   create: adminProcedure.input(createInput).mutation(async ({ ctx, input }) => {
-    const { db } = ctx.services;
+    const { store } = ctx.services;
     const { idempotencyKey, password, ...request } = input;
-    // Hashed first: the create and its idempotency record then share one synchronous transaction.
+    // Hashed first, so the transaction that records the key is not held open for the hash.
     const passwordHash = await hashPassword(password);
     const call = {
-      db,
+      store,
       userId: ctx.user.id,
       operation: "users.create",
       key: idempotencyKey,
       request,
     };
-    const { response, replayed } = once(call, () => ({
+    const { response, replayed } = await once(call, async (tx) => ({
       status: "success" as const,
       message: "User created successfully",
-      user: toUserView(insertAccount(db, request, passwordHash)),
+      user: toUserView(await insertAccount(tx, request, passwordHash)),
     }));
-    if (replayed) await expectSamePassword(db, response.user.id, password);
+    if (replayed) await expectSamePassword(store, response.user.id, password);
     return response;
   }),
 
-  delete: adminProcedure.input(z.object({ id: userId })).mutation(({ ctx, input }) => {
+  delete: adminProcedure.input(z.object({ id: userId })).mutation(async ({ ctx, input }) => {
     if (input.id === ctx.user.id) {
       throw new TRPCError({ code: "BAD_REQUEST", message: "You cannot delete your own account." });
     }
-    const { db } = ctx.services;
-    if (!findUserById(db, input.id)) throw notFound();
-    // Tombstones first, so the deleted user's open browser learns why it was signed out.
-    deleteUserSessions(db, input.id, "user_deleted");
-    deleteUser(db, input.id);
-    ctx.services.alertEngine.refreshUser(input.id);
+    // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
+    if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound();
+    ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User deleted successfully" };
   }),
 
-  setPermission: adminProcedure.input(permissionInput).mutation(({ ctx, input }) => {
-    if (!setUserPermission(ctx.services.db, input.id, input.permission, input.value))
+  setPermission: adminProcedure.input(permissionInput).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
+    if (!(await store.users.setPermission(input.id, input.permission, input.value)))
       throw notFound();
     // Off stops the user's server-side alerts at once; on brings them back without an edit.
-    ctx.services.alertEngine.refreshUser(input.id);
+    ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User permission updated successfully" };
   }),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,5 @@
 import type { ChartSymbol } from "@spreadwatch/core";
-import { type Database, recentCandles } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import type { MinuteClose, StoredCloses } from "./spread-stats-service.ts";
 
 const DAY_MS = 86_400_000;
@@ -11,13 +11,13 @@ const MINUTE_MS = 60_000;
  * the days before it stopped. `flush` first writes the candles the recorder closed but has
  * not stored yet (it writes once a second), or a window loaded then would miss them.
  */
-export function storedCloses(db: Database, flush: () => void): StoredCloses {
+export function storedCloses(store: Store, flush: () => Promise<void>): StoredCloses {
   return async (symbol: ChartSymbol, days: number): Promise<readonly MinuteClose[]> => {
-    flush();
-    const [latest] = recentCandles(db, { symbol, timeframe: "1m", limit: 1 });
+    await flush();
+    const [latest] = await store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
     if (!latest) return [];
     const to = latest.timestamp + MINUTE_MS;
-    return recentCandles(db, {
+    return store.candles.recent({
       symbol,
       timeframe: "1m",
       from: to - days * DAY_MS,

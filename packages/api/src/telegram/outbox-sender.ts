@@ -1,11 +1,4 @@
-import {
-  type Database,
-  dueOutboxMessages,
-  markOutboxFailed,
-  markOutboxRetry,
-  markOutboxSent,
-  type OutboxMessage,
-} from "@spreadwatch/db";
+import type { OutboxMessage, Store } from "@spreadwatch/db";
 import { log } from "../log.ts";
 import {
   BACKGROUND_SEND,
@@ -18,6 +11,8 @@ import {
 /** Re-check for retries that fell due even when nothing new was queued. */
 const POLL_MS = 5_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** A claimed row comes back to any sender after this, should this one die holding it. */
+const CLAIM_LEASE_MS = 60_000;
 
 /** After n failed attempts: 10 s, 20 s, 40 s … capped at an hour. */
 export function retryDelay(attempts: number): number {
@@ -41,10 +36,13 @@ export class OutboxSender {
   /** While Telegram is down nothing is tried before the failed row falls due again. */
   private pausedUntil = 0;
   private unreachable = false;
+  private releasedOwnClaims = false;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly notifier: TelegramNotifier,
+    /** Who claims the rows: no other instance sends them while the lease runs. */
+    private readonly instanceId: string,
   ) {}
 
   start(): void {
@@ -95,8 +93,18 @@ export class OutboxSender {
   }
 
   private async drain(): Promise<void> {
+    if (!this.releasedOwnClaims) {
+      // A row this instance id still holds was left by a stopped or killed run of it.
+      await this.store.outbox.release(this.instanceId);
+      this.releasedOwnClaims = true;
+    }
     while (!this.stopped && Date.now() >= this.pausedUntil) {
-      const [message] = dueOutboxMessages(this.db, Date.now(), 1);
+      const [message] = await this.store.outbox.claim({
+        instanceId: this.instanceId,
+        leaseMs: CLAIM_LEASE_MS,
+        limit: 1,
+        now: Date.now(),
+      });
       if (!message) return;
       await this.deliver(message);
     }
@@ -108,29 +116,29 @@ export class OutboxSender {
     } catch (error) {
       // A stop cut the send short: the row stays due and goes out after the next start.
       if (this.stopped) return;
-      this.recordFailure(message, error);
+      await this.recordFailure(message, error);
       return;
     }
-    markOutboxSent(this.db, message.id, Date.now());
+    await this.store.outbox.markSent(message.id, this.instanceId, Date.now());
     if (this.unreachable) {
       this.unreachable = false;
       log.info("Telegram reachable again; queued messages are going out");
     }
   }
 
-  private recordFailure(message: OutboxMessage, error: unknown): void {
+  private async recordFailure(message: OutboxMessage, error: unknown): Promise<void> {
     const now = Date.now();
     if (error instanceof TelegramRejectedError) {
       log.warn(
         { messageId: message.id, chatId: message.chatId, reason: error.message },
         "Telegram refused a message; it will not be retried",
       );
-      markOutboxFailed(this.db, message.id, error.message, now);
+      await this.store.outbox.markFailed(message.id, this.instanceId, error.message, now);
       return;
     }
     if (!(error instanceof TelegramUnavailableError)) throw error;
     const nextAttemptAt = now + Math.max(retryDelay(message.attempts), error.retryAfterMs ?? 0);
-    markOutboxRetry(this.db, message.id, error.message, nextAttemptAt);
+    await this.store.outbox.markRetry(message.id, this.instanceId, error.message, nextAttemptAt);
     // Every other row would meet the same outage: hold the queue (and its order) until then.
     this.pausedUntil = nextAttemptAt;
     this.unreachable = true;

@@ -65,6 +65,14 @@ export function pgOutbox(db: PgDb): OutboxStore {
         .returning({ id: telegramOutbox.id });
       return rows.length > 0;
     },
+    async release(instanceId) {
+      const rows = await db
+        .update(telegramOutbox)
+        .set(released)
+        .where(and(eq(telegramOutbox.claimedBy, instanceId), isNull(telegramOutbox.sentAt)))
+        .returning({ id: telegramOutbox.id });
+      return rows.length;
+    },
     list: () => db.select().from(telegramOutbox).orderBy(asc(telegramOutbox.id)),
   };
 }

@@ -121,6 +121,7 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
         run(() => claims.markClaimedRetry(db, id, instanceId, error, nextAttemptAt)),
       markFailed: (id, instanceId, error, now) =>
         run(() => claims.markClaimedFailed(db, id, instanceId, error, now)),
+      release: (instanceId) => run(() => claims.releaseClaims(db, instanceId)),
       list: () => run(() => telegram.listOutbox(db)),
     },
     candles: {

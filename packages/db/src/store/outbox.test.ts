@@ -85,6 +85,19 @@ describe.each(STORE_KINDS)("outbox (%s)", (kind) => {
     ).toEqual([]);
   });
 
+  it("gives a restarted claimant's rows back at once, attempts untouched", async () => {
+    const { store } = current();
+    const [id] = await queue(store, 2);
+    await store.outbox.claim({ instanceId: "a", limit: 2, ...lease });
+    await store.outbox.markSent(id as number, "a", 1_500);
+    expect(await store.outbox.claim({ instanceId: "a", limit: 2, ...lease })).toEqual([]);
+    expect(await store.outbox.release("b")).toBe(0);
+    expect(await store.outbox.release("a")).toBe(1);
+    const again = await store.outbox.claim({ instanceId: "a", limit: 2, ...lease });
+    expect(again).toMatchObject([{ attempts: 0, sentAt: null }]);
+    expect(again[0]?.id).not.toBe(id);
+  });
+
   it("a retry counts the attempt, releases the row and waits for its time", async () => {
     const { store } = current();
     const [id] = (await queue(store, 1)) as [number];

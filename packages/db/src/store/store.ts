@@ -166,6 +166,12 @@ export interface OutboxStore {
   markRetry(id: number, instanceId: string, error: string, nextAttemptAt: number): Promise<boolean>;
   /** Refused for good: no more retries. */
   markFailed(id: number, instanceId: string, error: string, now: number): Promise<boolean>;
+  /**
+   * Gives back every row `instanceId` still holds, unsent and not counted as an attempt. Its
+   * sender calls this when it starts: a row held then was left by a stopped or killed run of
+   * the same instance, and must not wait out the lease. Returns how many.
+   */
+  release(instanceId: string): Promise<number>;
   list(): Promise<OutboxMessage[]>;
 }
 
