@@ -1,4 +1,4 @@
-import { type CostRates, INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
+import { INSTRUMENT_IDS, type InstrumentId } from "@spreadwatch/core";
 import { z } from "zod";
 import {
   CLUSTER_URL_NAMES,
