@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   chartFixtureCsv,
@@ -356,42 +357,43 @@ describe("advanced chart screen", () => {
   });
 
   it("a failed request shows the load error; points that do not parse show the invalid-data text", async () => {
-    // Only this procedure's own (unbatched) URL, so nothing else the page asks for is touched.
-    const route = `${suite.app.url}/api/trpc/chart.candles?**`;
-    await suite.page.route(route, (r) =>
-      r.fulfill({
-        status: 400,
+    // chart.candles may travel alone or batched with market.stats (the bands): answer it either
+    // way, and every other procedure of the batch with an error (no bands, nothing else touched).
+    const isCandles = (url: URL) =>
+      url.pathname.startsWith("/api/trpc/") && url.pathname.includes("chart.candles");
+    const stubCandles = (status: number, candles: unknown) => (r: Route) => {
+      const procedures = new URL(r.request().url()).pathname.slice("/api/trpc/".length).split(",");
+      const refused = {
+        error: { message: "stubbed", code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } },
+      };
+      return r.fulfill({
+        status,
         contentType: "application/json",
-        body: JSON.stringify([
-          {
-            error: {
-              message: "boom",
-              code: -32600,
-              data: { code: "BAD_REQUEST", httpStatus: 400 },
-            },
-          },
-        ]),
+        body: JSON.stringify(procedures.map((p) => (p === "chart.candles" ? candles : refused))),
+      });
+    };
+    await suite.page.route(
+      isCandles,
+      stubCandles(400, {
+        error: { message: "boom", code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } },
       }),
     );
     await commodity().selectOption("GC_BUY");
     await expect
       .poll(() => overlay().textContent())
       .toBe("Failed to load chart data. Please try again.");
-    await suite.page.unroute(route);
+    await suite.page.unroute(isCandles);
 
-    await suite.page.route(route, (r) =>
-      r.fulfill({
-        status: 200,
-        contentType: "application/json",
-        body: JSON.stringify([
-          { result: { data: { data: [{ timestamp: "not a date", close: "abc" }, { close: 1 }] } } },
-        ]),
+    await suite.page.route(
+      isCandles,
+      stubCandles(207, {
+        result: { data: { data: [{ timestamp: "not a date", close: "abc" }, { close: 1 }] } },
       }),
     );
     await commodity().selectOption("HG_BUY");
     await expect
       .poll(() => overlay().textContent())
       .toBe("No valid chart data available for this timeframe");
-    await suite.page.unroute(route);
+    await suite.page.unroute(isCandles);
   });
 });
