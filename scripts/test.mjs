@@ -1,22 +1,32 @@
 // Runs every test project in one vitest run and closes with the plain line CI reads:
 // "N passed, N failed". Extra arguments go to vitest (e.g. `--project core`).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// The e2e tests drive Debian's Chromium; on a fresh machine (as root) fetch it like CI does.
-if (!existsSync("/usr/bin/chromium")) {
+// The e2e tests drive Debian's Chromium; the db and cluster tests start Debian's PostgreSQL and
+// Redis in temp dirs. On a fresh machine (as root) fetch what is missing, as CI does.
+const postgresInstalled = () =>
+  existsSync("/usr/lib/postgresql") &&
+  readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+const wanted = [
+  ["chromium", existsSync("/usr/bin/chromium")],
+  ["postgresql", postgresInstalled()],
+  ["redis-server", existsSync("/usr/bin/redis-server")],
+]
+  .filter(([, present]) => !present)
+  .map(([name]) => name);
+if (wanted.length > 0) {
   if (process.getuid?.() === 0) {
-    console.log("Installing Debian's chromium for the e2e tests…");
+    console.log(`Installing Debian's ${wanted.join(", ")} for the tests…`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     spawnSync("apt-get", ["update"], { stdio: "inherit", env });
-    spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], {
-      stdio: "inherit",
-      env,
-    });
+    spawnSync("apt-get", ["install", "-y", ...wanted], { stdio: "inherit", env });
   } else {
-    console.error("e2e tests need /usr/bin/chromium: sudo apt-get install -y chromium");
+    console.error(
+      `The tests need Debian's ${wanted.join(", ")}: sudo apt-get install -y ${wanted.join(" ")}`,
+    );
   }
 }
 
