@@ -13,7 +13,17 @@ export interface AlertSettings {
   enabled: boolean;
   telegramNotify: boolean;
   maxNotifications: number;
+  /** Defaults to "spread" (the spec's alert). */
+  metric?: AlertMetric;
+  /** Re-arm distance after a firing, in the metric's units; null or absent: none. */
+  hysteresis?: number | null;
+  /** POST each server firing to the user's webhook. */
+  webhookNotify?: boolean;
 }
+
+/** What an alert's threshold is compared with. */
+export const ALERT_METRICS = ["spread", "zscore", "percentile"] as const;
+export type AlertMetric = (typeof ALERT_METRICS)[number];
 
 export function listUserAlerts(db: Database, userId: number): Alert[] {
   return db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(alerts.id).all();
@@ -145,6 +155,11 @@ interface AlertRow {
   notification_count: number;
   last_triggered: number | null;
   last_telegram_triggered: number | null;
+  metric: string;
+  hysteresis: number | null;
+  webhook_notify: number;
+  last_fired_side: string | null;
+  disabled_reason: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -164,6 +179,11 @@ function alertFromRow(row: AlertRow): Alert {
     notificationCount: row.notification_count,
     lastTriggered: row.last_triggered,
     lastTelegramTriggered: row.last_telegram_triggered,
+    metric: row.metric,
+    hysteresis: row.hysteresis,
+    webhookNotify: row.webhook_notify === 1,
+    lastFiredSide: row.last_fired_side,
+    disabledReason: row.disabled_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -7,6 +7,7 @@ export type {
   TelegramFiring,
   WatchedAlert,
 } from "./alerts.ts";
+export { ALERT_METRICS, type AlertMetric } from "./alerts.ts";
 export type { CandleRow, StoredCandle } from "./candles.ts";
 export type { IdempotencyClaim, IdempotentOutcome } from "./idempotency-keys.ts";
 export { acquireLeadership, type Leadership, type LeadershipOptions } from "./leadership.ts";

@@ -21,6 +21,18 @@ export const alerts = sqliteTable(
     notificationCount: integer("notification_count").notNull().default(0),
     lastTriggered: integer("last_triggered"),
     lastTelegramTriggered: integer("last_telegram_triggered"),
+    /** What the threshold is compared with: "spread" (the spec's), "zscore" or "percentile". */
+    metric: text("metric").notNull().default("spread"),
+    /**
+     * Re-arm distance in the metric's units: after a firing the alert fires again only once the
+     * value has moved back this far from the threshold. Null: re-arms on the next crossing back.
+     */
+    hysteresis: real("hysteresis"),
+    webhookNotify: integer("webhook_notify", { mode: "boolean" }).notNull().default(false),
+    /** The side the last server firing crossed into ("above" | "below"): where re-arming starts. */
+    lastFiredSide: text("last_fired_side"),
+    /** Why the server switched the alert off (e.g. its limit), shown until it is re-enabled. */
+    disabledReason: text("disabled_reason"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -1,3 +1,4 @@
+export { alertFirings } from "./alert-firings.ts";
 export { alerts } from "./alerts.ts";
 export { spreadCandles } from "./candles.ts";
 export { idempotencyKeys } from "./idempotency-keys.ts";
@@ -8,3 +9,4 @@ export { sessions } from "./sessions.ts";
 export { spreadMarks } from "./spread-marks.ts";
 export { telegramLinks, telegramOutbox } from "./telegram.ts";
 export { users } from "./users.ts";
+export { userWebhooks } from "./webhooks.ts";

@@ -43,6 +43,11 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       notificationCount: 0,
       lastTriggered: null,
       lastTelegramTriggered: null,
+      metric: "spread",
+      hysteresis: null,
+      webhookNotify: false,
+      lastFiredSide: null,
+      disabledReason: null,
       createdAt: 100,
       updatedAt: 100,
     });

@@ -1,4 +1,4 @@
-export { alerts, spreadMarks } from "./alerts.ts";
+export { alertFirings, alerts, spreadMarks, userWebhooks } from "./alerts.ts";
 export { spreadCandles } from "./candles.ts";
 export { idempotencyKeys, keyValues, loginAttempts } from "./limits.ts";
 export { sessionEnds, sessions } from "./sessions.ts";

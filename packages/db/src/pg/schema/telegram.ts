@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { alerts } from "./alerts.ts";
+import { alertFirings, alerts } from "./alerts.ts";
 import { epochMs, users } from "./users.ts";
 
 export const telegramLinks = pgTable("telegram_links", {
@@ -19,6 +19,8 @@ export const telegramOutbox = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    channel: text("channel").notNull().default("telegram"),
+    firingId: integer("firing_id").references(() => alertFirings.id, { onDelete: "set null" }),
     chatId: text("chat_id").notNull(),
     text: text("text").notNull(),
     createdAt: epochMs("created_at").notNull(),
@@ -32,5 +34,6 @@ export const telegramOutbox = pgTable(
   },
   (table) => [
     index("telegram_outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    index("telegram_outbox_firing_idx").on(table.firingId),
   ],
 );
