@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
 import { openPausedStream } from "./fakes/paused-stream.ts";
+import { goldBook, pumpQuotes } from "./fakes/quote-pump.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 import { applyMessage, dataEvents } from "./stream-state.ts";
 
@@ -58,11 +59,6 @@ async function apiState(url: string): Promise<MarketSnapshot> {
     ["prices", "calculations"].map(async (path) => (await fetch(`${url}/api/${path}`)).json()),
   );
   return { prices, calculations } as MarketSnapshot;
-}
-
-function goldBook(feed: ReturnType<typeof manualFeed>, tick: number) {
-  feed.push({ source: "cme", key: "GC", bid: 2650 + tick / 100, ask: 2651 + tick / 100, ts: tick });
-  feed.push({ source: "mcx", key: "GOLD", bid: 72_100 + tick, ask: 72_120 + tick, ts: tick });
 }
 
 describe("market.onSnapshot as a change stream", () => {
@@ -171,16 +167,11 @@ describe("the change stream in gzip", () => {
     await vi.waitFor(() => expect(packed.messages()).toHaveLength(1));
     expect(packed.encoding()).toBe("gzip");
     expect(plain.encoding()).toBeUndefined();
-    let tick = 0;
-    const timer = setInterval(() => {
-      tick++;
-      goldBook(feed, tick);
-      feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
-    }, 5);
+    const stopPumping = pumpQuotes(feed);
     try {
       await vi.waitFor(() => expect(plain.messages().length).toBeGreaterThan(150), 30_000);
     } finally {
-      clearInterval(timer);
+      stopPumping();
     }
     const api = await apiState(server.url);
     await vi.waitFor(() => expect(packed.state()).toEqual(api));
@@ -200,18 +191,11 @@ describe("a client that cannot keep up", () => {
     // Quotes with long prices until the paused client's socket is full (the server marks it
     // blocked) and well past that: it must be sent the difference, not every version.
     const fast = openStream(server.url);
-    let tick = 0;
-    const timer = setInterval(() => {
-      for (let i = 0; i < 20; i++) {
-        tick++;
-        goldBook(feed, tick);
-        feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e6, ts: tick });
-      }
-    }, 5);
+    const stopPumping = pumpQuotes(feed, { burst: 20, fxDivisor: 1e6 });
     try {
       await vi.waitFor(() => expect(fast.messages().length).toBeGreaterThan(200), 20_000);
     } finally {
-      clearInterval(timer);
+      stopPumping();
     }
     client.resume();
     const body = () => client.received().slice(client.received().indexOf("\r\n\r\n") + 4);

@@ -1,6 +1,7 @@
 import { get, type IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPausedStream } from "./fakes/paused-stream.ts";
+import { pumpQuotes } from "./fakes/quote-pump.ts";
 import { eventually, until } from "./fakes/wait.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 
@@ -42,24 +43,6 @@ function openStream(
     request.on("error", reject);
     open.push(request);
   });
-}
-
-/** Quotes that change every time, so every snapshot the server may send is a new one. */
-function pumpQuotes(feed: ReturnType<typeof manualFeed>): () => void {
-  let tick = 0;
-  const timer = setInterval(() => {
-    tick++;
-    feed.push({
-      source: "cme",
-      key: "GC",
-      bid: 2650 + tick / 100,
-      ask: 2651 + tick / 100,
-      ts: tick,
-    });
-    feed.push({ source: "mcx", key: "GOLD", bid: 72_100 + tick, ask: 72_120 + tick, ts: tick });
-    feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
-  }, 5);
-  return () => clearInterval(timer);
 }
 
 describe("live streams per client address", () => {
