@@ -1,27 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HttpClient } from "./http-client.ts";
-import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+import { signIn, startWithTrader } from "./fakes/signed-in-trader.ts";
+import type { HttpClient } from "./http-client.ts";
+import { ADMIN, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let admin: HttpClient;
 let trader: HttpClient;
 
-async function signIn(username: string, password: string) {
-  const client = new HttpClient(server.url);
-  expect((await client.post("/api/auth/login", { username, password })).status).toBe(200);
-  return client;
-}
-
 beforeEach(async () => {
-  server = await startTestServer({ feed: manualFeed() });
-  admin = await signIn(ADMIN.username, ADMIN.password);
-  await admin.post("/api/auth/users", {
-    username: "trader",
-    password: "trader-pass-1",
-    alerts_enabled: true,
-  });
+  ({ server, admin, trader } = await startWithTrader());
   await admin.post("/api/auth/users", { username: "viewer", password: "viewer-pass-1" });
-  trader = await signIn("trader", "trader-pass-1");
 });
 afterEach(() => server.stop());
 
@@ -100,7 +88,7 @@ describe("alert CRUD over the spec's REST paths", () => {
 
   it("another user's alert is 404 on every path; a user without the permission gets 403", async () => {
     await trader.post("/api/alerts", { commodityType: "GC_BUY", threshold: 1 });
-    const other = await signIn(ADMIN.username, ADMIN.password);
+    const other = await signIn(server, ADMIN.username, ADMIN.password);
     for (const res of [
       await other.put("/api/alerts/1", { enabled: false }),
       await other.delete("/api/alerts/1"),
@@ -109,7 +97,7 @@ describe("alert CRUD over the spec's REST paths", () => {
       expect(res).toMatchObject({ status: 404, body: { error: "Alert not found" } });
     }
     expect(await list(other)).toEqual([]);
-    const viewer = await signIn("viewer", "viewer-pass-1");
+    const viewer = await signIn(server, "viewer", "viewer-pass-1");
     const denied = await viewer.get("/api/alerts");
     expect(denied).toMatchObject({
       status: 403,

@@ -1,10 +1,10 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { get } from "node:http";
-import type { Readable, Writable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import { openPausedStream } from "./fakes/paused-stream.ts";
+import { goldBook, pumpQuotes } from "./fakes/quote-pump.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 import { applyMessage, dataEvents } from "./stream-state.ts";
 
@@ -59,11 +59,6 @@ async function apiState(url: string): Promise<MarketSnapshot> {
     ["prices", "calculations"].map(async (path) => (await fetch(`${url}/api/${path}`)).json()),
   );
   return { prices, calculations } as MarketSnapshot;
-}
-
-function goldBook(feed: ReturnType<typeof manualFeed>, tick: number) {
-  feed.push({ source: "cme", key: "GC", bid: 2650 + tick / 100, ask: 2651 + tick / 100, ts: tick });
-  feed.push({ source: "mcx", key: "GOLD", bid: 72_100 + tick, ask: 72_120 + tick, ts: tick });
 }
 
 describe("market.onSnapshot as a change stream", () => {
@@ -162,32 +157,6 @@ describe("market.onSnapshot as a change stream", () => {
   });
 });
 
-/**
- * A client that stops reading (a small receive buffer, so the server's writes back up soon) and
- * resumes on a line on stdin, then echoes every byte it reads to stdout.
- */
-function pausingClient(url: string): ChildProcessByStdio<Writable, Readable, null> {
-  const { hostname, port } = new URL(url);
-  const script = `
-import socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
-s.connect(("${hostname}", ${port}))
-s.sendall(b"GET ${STREAM_PATH} HTTP/1.1\\r\\nHost: ${hostname}\\r\\n\\r\\n")
-sys.stdout.write("paused\\n"); sys.stdout.flush()
-sys.stdin.readline()
-while True:
-    chunk = s.recv(65536)
-    if not chunk:
-        break
-    sys.stdout.buffer.write(chunk); sys.stdout.flush()
-`;
-  const child = spawn("python3", ["-c", script], { stdio: ["pipe", "pipe", "inherit"] });
-  open.push({ destroy: () => child.kill() });
-  return child;
-}
-
 describe("the change stream in gzip", () => {
   it("decodes to the same state, in a fraction of the plain stream's bytes", async () => {
     const feed = manualFeed();
@@ -198,16 +167,11 @@ describe("the change stream in gzip", () => {
     await vi.waitFor(() => expect(packed.messages()).toHaveLength(1));
     expect(packed.encoding()).toBe("gzip");
     expect(plain.encoding()).toBeUndefined();
-    let tick = 0;
-    const timer = setInterval(() => {
-      tick++;
-      goldBook(feed, tick);
-      feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
-    }, 5);
+    const stopPumping = pumpQuotes(feed);
     try {
       await vi.waitFor(() => expect(plain.messages().length).toBeGreaterThan(150), 30_000);
     } finally {
-      clearInterval(timer);
+      stopPumping();
     }
     const api = await apiState(server.url);
     await vi.waitFor(() => expect(packed.state()).toEqual(api));
@@ -222,31 +186,19 @@ describe("a client that cannot keep up", () => {
   it("gets merged deltas when it reads again and ends on the server's state", async () => {
     const feed = manualFeed();
     server = await startTestServer({ feed, env: { STREAM_BLOCKED_DROP_SECONDS: "120" } });
-    const client = pausingClient(server.url);
-    let out = "";
-    client.stdout.setEncoding("utf8");
-    client.stdout.on("data", (chunk: string) => {
-      out += chunk;
-    });
-    await vi.waitFor(() => expect(out).toContain("paused"));
+    const client = await openPausedStream(`${server.url}${STREAM_PATH}`);
+    open.push(client);
     // Quotes with long prices until the paused client's socket is full (the server marks it
     // blocked) and well past that: it must be sent the difference, not every version.
     const fast = openStream(server.url);
-    let tick = 0;
-    const timer = setInterval(() => {
-      for (let i = 0; i < 20; i++) {
-        tick++;
-        goldBook(feed, tick);
-        feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e6, ts: tick });
-      }
-    }, 5);
+    const stopPumping = pumpQuotes(feed, { burst: 20, fxDivisor: 1e6 });
     try {
       await vi.waitFor(() => expect(fast.messages().length).toBeGreaterThan(200), 20_000);
     } finally {
-      clearInterval(timer);
+      stopPumping();
     }
-    client.stdin.write("read\n");
-    const body = () => out.slice(out.indexOf("\r\n\r\n") + 4);
+    client.resume();
+    const body = () => client.received().slice(client.received().indexOf("\r\n\r\n") + 4);
     // Chunked transfer encoding: strip the chunk-size lines before reading the SSE frames.
     const events = () =>
       dataEvents(

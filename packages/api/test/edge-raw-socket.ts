@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 
 export interface RawResponse {
   /** Everything the server sent before it closed the connection (or the deadline passed). */
@@ -27,6 +27,32 @@ function parse(text: string): RawResponse {
 }
 
 /**
+ * Collects what the server sends on `socket` until it closes the connection (or the deadline
+ * passes), then destroys the socket and calls `finish` once with the text. `began` is true from
+ * the first byte of the answer, or once it is over.
+ */
+function collectAnswer(socket: Socket, deadlineMs: number, finish: (text: string) => void) {
+  let text = "";
+  let finished = false;
+  const done = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    socket.destroy();
+    finish(text);
+  };
+  const timer = setTimeout(done, deadlineMs);
+  socket.setEncoding("latin1");
+  socket.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  socket.on("end", done);
+  socket.on("close", done);
+  socket.on("error", done);
+  return { began: () => finished || text !== "" };
+}
+
+/**
  * Writes bytes as they are (no client library fixes them up) and collects the answer until the
  * server closes the connection. A deadline keeps a server that never answers from hanging the
  * test; the caller sees `status: undefined` then.
@@ -38,20 +64,7 @@ export function rawRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
-    let text = "";
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(parse(text));
-    };
-    const timer = setTimeout(done, deadlineMs);
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    socket.on("end", done);
-    socket.on("close", done);
-    socket.on("error", done);
+    collectAnswer(socket, deadlineMs, (text) => resolve(parse(text)));
     socket.write(bytes);
   });
 }
@@ -76,34 +89,18 @@ export function floodRequest(
       piece,
       Buffer.from("\r\n"),
     ]);
-    let text = "";
     let sent = 0;
-    let finished = false;
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ ...parse(text), sent });
-    };
-    const timer = setTimeout(done, deadlineMs);
+    const answer = collectAnswer(socket, deadlineMs, (text) => resolve({ ...parse(text), sent }));
     const pump = () => {
-      while (!finished && text === "" && sent < total) {
+      while (!answer.began() && sent < total) {
         sent += piece.length;
         if (!socket.write(chunked ? framed : piece)) {
           socket.once("drain", pump);
           return;
         }
       }
-      if (!finished && text === "" && chunked) socket.write("0\r\n\r\n");
+      if (!answer.began() && chunked) socket.write("0\r\n\r\n");
     };
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    socket.on("end", done);
-    socket.on("close", done);
-    socket.on("error", done);
     socket.write(head);
     pump();
   });

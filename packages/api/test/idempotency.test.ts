@@ -1,30 +1,17 @@
 import { request } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { addTrader, startWithTrader } from "./fakes/signed-in-trader.ts";
 import { HttpClient, type JsonResponse } from "./http-client.ts";
-import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+import type { TestServer } from "./server.ts";
 
 let server: TestServer;
 let admin: HttpClient;
 let trader: HttpClient;
 let other: HttpClient;
 
-async function signIn(username: string, password: string) {
-  const client = new HttpClient(server.url);
-  expect((await client.post("/api/auth/login", { username, password })).status).toBe(200);
-  return client;
-}
-
 beforeEach(async () => {
-  server = await startTestServer({ feed: manualFeed() });
-  admin = await signIn(ADMIN.username, ADMIN.password);
-  for (const username of ["trader", "other"])
-    await admin.post("/api/auth/users", {
-      username,
-      password: `${username}-pass-1`,
-      alerts_enabled: true,
-    });
-  trader = await signIn("trader", "trader-pass-1");
-  other = await signIn("other", "other-pass-1");
+  ({ server, admin, trader } = await startWithTrader());
+  other = await addTrader(server, admin, "other");
 });
 afterEach(() => server.stop());
 

@@ -1,7 +1,7 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { get, type IncomingMessage } from "node:http";
-import type { Readable, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { openPausedStream } from "./fakes/paused-stream.ts";
+import { pumpQuotes } from "./fakes/quote-pump.ts";
 import { eventually, until } from "./fakes/wait.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 
@@ -43,58 +43,6 @@ function openStream(
     request.on("error", reject);
     open.push(request);
   });
-}
-
-/**
- * A stream client that reads the first bytes and then never again. Node cannot shrink a socket's
- * buffers, so this is Python: a small receive buffer and segment size keep what the kernel
- * absorbs for it small (on loopback it would otherwise take megabytes before the server's writes
- * back up). Writing a line to its stdin makes it read to the end and print "ended".
- */
-function openNonReadingStream(url: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
-  const { hostname, port } = new URL(url);
-  const script = `
-import socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
-s.connect(("${hostname}", ${port}))
-s.sendall(b"GET ${STREAM_PATH} HTTP/1.1\\r\\nHost: ${hostname}\\r\\n\\r\\n")
-s.recv(64)
-print("reading stopped", flush=True)
-sys.stdin.readline()
-try:
-    while s.recv(65536):
-        pass
-except ConnectionResetError:
-    pass
-print("ended", flush=True)
-`;
-  const child = spawn("python3", ["-c", script], { stdio: ["pipe", "pipe", "inherit"] });
-  open.push({ destroy: () => child.kill() });
-  child.stdout.setEncoding("utf8");
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.stdout.once("data", () => resolve(child));
-  });
-}
-
-/** Quotes that change every time, so every snapshot the server may send is a new one. */
-function pumpQuotes(feed: ReturnType<typeof manualFeed>): () => void {
-  let tick = 0;
-  const timer = setInterval(() => {
-    tick++;
-    feed.push({
-      source: "cme",
-      key: "GC",
-      bid: 2650 + tick / 100,
-      ask: 2651 + tick / 100,
-      ts: tick,
-    });
-    feed.push({ source: "mcx", key: "GOLD", bid: 72_100 + tick, ask: 72_120 + tick, ts: tick });
-    feed.push({ source: "fx", key: "USDINR", price: 84 + tick / 1e4, ts: tick });
-  }, 5);
-  return () => clearInterval(timer);
 }
 
 describe("live streams per client address", () => {
@@ -167,7 +115,8 @@ describe("a stream client that stops reading", () => {
       // One stream per address: the non-reading client's slot comes back only when it is dropped.
       env: { STREAM_LIMIT_PER_ADDRESS: "1", STREAM_BLOCKED_DROP_SECONDS: "1" },
     });
-    const stuck = await openNonReadingStream(server.url);
+    const stuck = await openPausedStream(`${server.url}${STREAM_PATH}`);
+    open.push(stuck);
     const reader = await openStream(server.url, OTHER_ADDRESS);
     expect(reader.status).toBe(200);
     expect((await openStream(server.url)).status).toBe(429);
@@ -186,9 +135,8 @@ describe("a stream client that stops reading", () => {
     }
 
     // Dropped, not merely counted out: reading it now runs into the end of the stream.
-    const ended = new Promise<string>((resolve) => stuck.stdout.once("data", resolve));
-    stuck.stdin.write("read now\n");
-    expect(await ended).toMatch(/ended/);
+    stuck.resume();
+    expect(await stuck.ended).toBe(0);
 
     feed.push({ source: "fx", key: "USDINR", price: 99.1234, ts: 1e9 });
     await until(() => reader.text().includes("99.1234"), "the reading client to get a new quote");

@@ -126,14 +126,7 @@ describe("RollingSpreadStats", () => {
     });
     fc.assert(
       fc.property(fc.array(candle, { minLength: 1, maxLength: 400 }), (candles) => {
-        const stats = new RollingSpreadStats(1);
-        const byTime = new Map<number, number>();
-        for (const { minute, close } of candles) {
-          stats.add(T0 + minute * MIN, close);
-          byTime.set(minute, close);
-        }
-        const latest = Math.max(...byTime.keys());
-        const kept = [...byTime].filter(([m]) => m > latest - 1440).map(([, c]) => c);
+        const { stats, kept } = oneDayOf(candles);
         expectClose(stats.stats(5000.01), naive(kept, 5000.01), 1e-9);
       }),
       { numRuns: 200 },
@@ -150,14 +143,7 @@ describe("RollingSpreadStats", () => {
         fc.array(candle, { minLength: 1, maxLength: 300 }),
         fc.integer({ min: -200_000, max: 200_000 }).map((c) => c / 100),
         (candles, value) => {
-          const stats = new RollingSpreadStats(1);
-          const byTime = new Map<number, number>();
-          for (const { minute, close } of candles) {
-            stats.add(T0 + minute * MIN, close);
-            byTime.set(minute, close);
-          }
-          const latest = Math.max(...byTime.keys());
-          const kept = [...byTime].filter(([m]) => m > latest - 1440).map(([, c]) => c);
+          const { stats, kept, latest } = oneDayOf(candles);
           const s = stats.stats(value);
           expect([s.from, s.to]).toEqual([T0 + (latest + 1) * MIN - DAY, T0 + (latest + 1) * MIN]);
           expectClose(s, naive(kept, value), 1e-9);
@@ -170,6 +156,22 @@ describe("RollingSpreadStats", () => {
 
 function fill(stats: RollingSpreadStats, closes: number[]): void {
   for (const [i, close] of closes.entries()) stats.add(T0 + i * MIN, close);
+}
+
+/**
+ * A one-day window fed `candles` in their order, with what it must hold: the last close of each
+ * minute, of the day up to the latest minute.
+ */
+function oneDayOf(candles: Array<{ minute: number; close: number }>) {
+  const stats = new RollingSpreadStats(1);
+  const byTime = new Map<number, number>();
+  for (const { minute, close } of candles) {
+    stats.add(T0 + minute * MIN, close);
+    byTime.set(minute, close);
+  }
+  const latest = Math.max(...byTime.keys());
+  const kept = [...byTime].filter(([m]) => m > latest - 1440).map(([, c]) => c);
+  return { stats, kept, latest };
 }
 
 /** The definition, computed from scratch: two-pass variance. */

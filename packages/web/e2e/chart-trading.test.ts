@@ -57,6 +57,18 @@ function held(p: Page): Promise<{ count: number; oldest: number; inView: number 
   });
 }
 
+/** A touch pointer event at (x, y) on the chart, as a finger makes it. */
+function touch(p: Page, type: "pointerdown" | "pointerup", x: number, y: number): Promise<void> {
+  return p.evaluate(
+    ([kind, cx, cy]) => {
+      const over = window.__spreadChart?.over;
+      const init = { pointerType: "touch", clientX: cx, clientY: cy, button: 0, bubbles: true };
+      over?.dispatchEvent(new PointerEvent(kind, init));
+    },
+    [type, x, y] as const,
+  );
+}
+
 /** Shift + drag from the plot's left edge to its right: one plot width back in time. */
 async function panBack(p: Page): Promise<void> {
   const plot = await plotBox(p);
@@ -291,27 +303,13 @@ describe("a chart to trade from", () => {
     const plot = await plotBox(page());
     const { y } = await pointAt(page(), at(LONG_MINUTES - 1), -4);
     const x = plot.x + plot.width * 0.4;
-    // Touch pointer events as a finger makes them; the offer comes while the finger is down.
-    await page().evaluate(
-      ([cx, cy]) => {
-        const over = window.__spreadChart?.over;
-        const init = { pointerType: "touch", clientX: cx, clientY: cy, button: 0, bubbles: true };
-        over?.dispatchEvent(new PointerEvent("pointerdown", init));
-      },
-      [x, y],
-    );
+    // The offer comes while the finger is down.
+    await touch(page(), "pointerdown", x, y);
     const offer = page().getByRole("button", { name: /^Create alert at / });
     await offer.waitFor();
     const picked = Number((await offer.textContent())?.replace("Create alert at ", ""));
     expect(Math.abs(picked - -4)).toBeLessThan(0.5);
-    await page().evaluate(
-      ([cx, cy]) => {
-        const over = window.__spreadChart?.over;
-        const init = { pointerType: "touch", clientX: cx, clientY: cy, button: 0, bubbles: true };
-        over?.dispatchEvent(new PointerEvent("pointerup", init));
-      },
-      [x, y],
-    );
+    await touch(page(), "pointerup", x, y);
     await page().keyboard.press("Escape");
     await offer.waitFor({ state: "detached" });
   });

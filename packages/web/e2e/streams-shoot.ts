@@ -4,7 +4,7 @@
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/streams-shoot.ts [outDir]
 import type { Page } from "playwright-core";
 import { crossedGoldFixture, oldFixtureCsv } from "./fixtures.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, login, type StartOptions, startApp } from "./harness.ts";
 import { eachScreen, shoot } from "./shots.ts";
 
 const WAIT = { timeout: 30_000 };
@@ -24,27 +24,22 @@ async function showReason(page: Page, symbol: string, width: number): Promise<vo
   await page.getByRole("tooltip").waitFor(WAIT);
 }
 
-const crossed = await startApp(crossedGoldFixture());
-await eachScreen(
-  900,
-  () => crossed.stop(),
-  async (page, { tag, width }) => {
-    await signIn(page, crossed.url);
-    await showReason(page, "GC_BUY", width);
-    await shoot(page, `greyed-crossed-${tag}`, { fullPage: width > 600 });
-  },
-);
+/** On an app started with `options`, the reason `symbol` is greyed, as greyed-`name`-<screen>. */
+async function shootReason(options: StartOptions, symbol: string, name: string): Promise<void> {
+  const app = await startApp(options);
+  await eachScreen(
+    900,
+    () => app.stop(),
+    async (page, { tag, width }) => {
+      await signIn(page, app.url);
+      await showReason(page, symbol, width);
+      await shoot(page, `greyed-${name}-${tag}`, { fullPage: width > 600 });
+    },
+  );
+}
 
-const old = await startApp({ feed: "replay", replayCsv: oldFixtureCsv() });
-await eachScreen(
-  900,
-  () => old.stop(),
-  async (page, { tag, width }) => {
-    await signIn(page, old.url);
-    await showReason(page, "XAUUSD", width);
-    await shoot(page, `greyed-stale-${tag}`, { fullPage: width > 600 });
-  },
-);
+await shootReason(crossedGoldFixture(), "GC_BUY", "crossed");
+await shootReason({ feed: "replay", replayCsv: oldFixtureCsv() }, "XAUUSD", "stale");
 
 const app = await startApp({ feed: "simulator" });
 let halted = false;
