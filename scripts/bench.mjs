@@ -2,8 +2,12 @@
 // records them).
 //   1. hub + core throughput (quotes/s incl. recalculation)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
+//   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (issue 11): load, quiet
+//       quotes, a crossing storm
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
+//   4a. quote → stream client on a non-leader instance (through Redis) beside the single
+//       process, three bundled servers in one run (issue 11)
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
 //   4c. the change stream: bytes per client-hour; 1,000 / 5,000 / 10,000 clients against a bare
 //       node:http floor (issue 13), under `ulimit -n 20000` for the sockets
@@ -100,12 +104,18 @@ section("hub + core throughput");
 await tsx("bench/hub.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
+section(
+  "alert engine on SQLite and PostgreSQL: 100,000 alerts, load, quiet quotes, crossing storm",
+);
+await tsx("bench/alert-engine-postgres.bench.ts");
 section("spread statistics service, all 13 symbols");
 await tsx("bench/spread-stats.bench.ts");
 section("chart data over a year of 1-minute candles");
 await tsx("bench/chart-data.bench.ts");
 section("quote → SSE client latency");
 await tsx("bench/sse.bench.ts");
+section("cluster: quote → stream client, single process vs non-leader through Redis");
+await tsx("bench/cluster-latency.bench.ts");
 section("50 stream clients that never read, 5 minutes");
 await tsx("bench/slow-clients.bench.ts");
 section("change stream: bytes per client-hour, 1,000 / 5,000 / 10,000 clients vs a bare floor");
@@ -138,6 +148,18 @@ for (const r of results) {
     console.log(
       `crossing → Telegram  p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)} over ${r.firings} firings (goal p99 ≤ 200 ms); ` +
         `${r.burstAlerts} at once: last after ${ms(r.burstLastMs)}`,
+    );
+  if (r.bench === "alert-engine-store") {
+    const storm = r.storm.map((b) => `${fmt(b.firings)} in ${ms(b.medianMs)}`).join(", ");
+    console.log(
+      `alert engine ${r.store.padEnd(14)} ${fmt(r.alerts)} alerts: start ${r.startMs.map((t) => ms(t)).join(" / ")}; ` +
+        `quiet quote p50 ${ms(r.quietP50Ms)}, p99 ${ms(r.quietP99Ms)}; firing quotes (median): ${storm}`,
+    );
+  }
+  if (r.bench === "cluster-latency")
+    console.log(
+      `quote → stream ${r.target.padEnd(24)} p50 ${fmt(r.p50Ms, 1)} ms, p95 ${fmt(r.p95Ms, 1)} ms, ` +
+        `p99 ${fmt(r.p99Ms, 1)} ms (median of the rounds' p99 ${fmt(r.roundP99MedianMs, 1)} ms; n ${fmt(r.count)}, ${r.clients} clients)`,
     );
   if (r.bench === "chart-db")
     console.log(

@@ -6,17 +6,16 @@
 //  B. Crossing tick → Telegram request received, through the real server (manual feed, outbox
 //     sender, grammY) to FakeTelegram on loopback, one firing per tick, then one burst of 100.
 // Printed, never asserted.
-import { defaultDuties, type Quote, SPREAD_SYMBOLS, type SpreadSymbol } from "@spreadwatch/core";
+import { defaultDuties, SPREAD_SYMBOLS, type SpreadSymbol } from "@spreadwatch/core";
 import { sqliteStore } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { AlertEngine } from "../src/alerts/engine.ts";
 import { gaussian, seededRandom } from "../src/feeds/random.ts";
-import { quoteMakers } from "../src/feeds/simulator.ts";
-import { SimulatorModel } from "../src/feeds/simulator-model.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { FakeTelegram } from "../test/fake-telegram.ts";
 import { HttpClient } from "../test/http-client.ts";
 import { ADMIN, manualFeed, startTestServer } from "../test/server.ts";
+import { makeQuotes } from "./quote-mix.ts";
 import { describe, type Summary, summarize } from "./stats.ts";
 
 const ALERTS = 100_000;
@@ -34,21 +33,6 @@ const GOAL_TELEGRAM_P99_MS = 200;
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The simulator's quote mix (hub.bench.ts): CME, MCX, spot, index and FX, 50 ms steps. */
-function makeQuotes(minutes: number, start: number, seed: number): Quote[] {
-  const random = seededRandom(seed);
-  const model = new SimulatorModel(random, defaultDuties());
-  const makers = quoteMakers(model);
-  const quotes: Quote[] = [];
-  // Every instrument quoted once first, so all ten spreads exist from the start.
-  for (const make of makers) quotes.push(make(start));
-  for (let ts = start + 50; ts < start + minutes * 60_000; ts += 50) {
-    model.step(0.05);
-    for (const make of makers) if (random() < 0.2) quotes.push(make(ts));
-  }
-  return quotes;
-}
 
 // ---------------------------------------------------------------------------------------------
 // A. Time per hub update

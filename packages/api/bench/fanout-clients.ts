@@ -148,6 +148,9 @@ for (let i = 0; i < count; i++) {
 
 process.on("message", (request: ClientsRequest) => {
   if (request.type === "stop") process.exit(0);
+  // Each measure reports its own window: a process asked twice (cluster-latency.bench.ts) must
+  // not send the first window's samples again.
+  samples.length = 0;
   const before = clients.map((c) => ({ messages: c.messages, bytes: c.bytes }));
   const cpuBefore = process.cpuUsage();
   recording = true;

@@ -1,32 +1,17 @@
 // Hub + core throughput: how many quotes per second MarketHub.ingest takes in, each one applied
 // to the prices and its spreads recomputed, with one listener attached as a live server has.
-import { defaultDuties, type Quote } from "@spreadwatch/core";
-import { seededRandom } from "../src/feeds/random.ts";
-import { quoteMakers } from "../src/feeds/simulator.ts";
-import { SimulatorModel } from "../src/feeds/simulator-model.ts";
+import { defaultDuties } from "@spreadwatch/core";
 import { MarketHub } from "../src/market/hub.ts";
+import { makeQuotes } from "./quote-mix.ts";
 
 const QUOTES = 100_000;
 const PASSES_PER_ROUND = 10;
 const ROUNDS = 7;
 const GOAL = 200_000;
 
-/** Realistic quotes in the simulator's mix, made up front so only the hub is timed. */
-function makeQuotes(): Quote[] {
-  const random = seededRandom(42);
-  const model = new SimulatorModel(random, defaultDuties());
-  const makers = quoteMakers(model);
-  const quotes: Quote[] = [];
-  let ts = Date.UTC(2025, 0, 6, 9, 0);
-  while (quotes.length < QUOTES) {
-    model.step(0.05);
-    ts += 50;
-    for (const make of makers) if (random() < 0.2) quotes.push(make(ts));
-  }
-  return quotes;
-}
-
-const quotes = makeQuotes();
+// Realistic quotes in the simulator's mix (~60/s, so 30 minutes hold 100,000), made up front so
+// only the hub is timed.
+const quotes = makeQuotes(30, Date.UTC(2025, 0, 6, 9, 0), 42).slice(0, QUOTES);
 const hub = new MarketHub(defaultDuties());
 let notified = 0;
 hub.subscribe(() => {
