@@ -6,8 +6,7 @@ import {
   exchangeRequestToken,
   KiteLoginError,
   kiteLoginUrl,
-  readKiteSession,
-  writeKiteSession,
+  kiteSessionsIn,
 } from "../feeds/providers/kite/session.ts";
 import { adminProcedure } from "../trpc.ts";
 
@@ -38,9 +37,9 @@ function requireKite(kite: AppServices["kite"]) {
 
 /** The daily Kite Connect login (admins only): the access token it yields feeds the Kite provider. */
 export const kiteRouter = {
-  status: adminProcedure.query(({ ctx }) => {
-    const { kite } = ctx.services;
-    const stored = readKiteSession(kite.dataDir, Date.now());
+  status: adminProcedure.query(async ({ ctx }) => {
+    const { kite, store } = ctx.services;
+    const stored = await kiteSessionsIn(store).read(Date.now());
     const session = "session" in stored ? stored.session : undefined;
     return {
       configured: Boolean(kite.apiKey && kite.apiSecret),
@@ -63,7 +62,8 @@ export const kiteRouter = {
       throw new TRPCError({ code: "BAD_REQUEST", message: STATE_REFUSED });
     try {
       const session = await exchangeRequestToken(kite, input.requestToken);
-      writeKiteSession(kite.dataDir, session);
+      // In the database: every instance's Kite provider (the leader's) picks it up from there.
+      await kiteSessionsIn(ctx.services.store).save(session);
       return { status: "success" as const, userId: session.userId, expiresAt: session.expiresAt };
     } catch (error) {
       // A 400 keeps Kite's own sentence visible to the admin (REST hides 5xx messages).
