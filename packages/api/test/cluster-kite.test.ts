@@ -91,7 +91,7 @@ afterAll(async () => {
 });
 
 describe("the Kite token in the database", () => {
-  it("a login on one instance starts the Kite connection of the instance that leads", async () => {
+  it("a login started on one instance, whichever gets Kite's redirect, feeds the leader's Kite connection", async () => {
     await eventually(
       async () => (await new HttpClient(leader.url).get("/api/health")).body,
       (h) => h.instance?.leader === true && h.providers?.[0]?.state === "not_configured",
@@ -104,10 +104,18 @@ describe("the Kite token in the database", () => {
     const login = await admin.get("/api/kite/login");
     const redirect = new URL(login.headers.location as string).searchParams.get("redirect_params");
     const state = new URLSearchParams(redirect ?? "").get("state");
-    const callback = await admin.get(`/api/kite/callback?request_token=req-good&state=${state}`);
+    // No sticky sessions: Kite's redirect reaches the other instance, with the same cookie.
+    const callbackPath = `/api/kite/callback?request_token=req-good&state=${state}`;
+    const sameBrowserOnLeader = new HttpClient(leader.url);
+    const cookie = { headers: { cookie: admin.cookieHeader } };
+    const callback = await sameBrowserOnLeader.request("GET", callbackPath, cookie);
     expect(callback.headers.location).toBe("/admin?kite=connected");
+    // The state was good once, on every instance.
+    const replayed = await admin.get(callbackPath);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error).toMatch(/start again from \/api\/kite\/login/);
 
-    // The leader, which saw no login, connects with the token the edge saved.
+    // The leader connects with the token saved in the database.
     await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "the leader's subscription");
     expect(kite.connections.map((c) => c.accessToken)).toEqual(["access-of-the-day"]);
     kite.send(

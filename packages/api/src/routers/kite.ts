@@ -1,7 +1,7 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { OneTimeTokens } from "../auth/one-time-tokens.ts";
 import type { AppServices } from "../context.ts";
+import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import {
   exchangeRequestToken,
   KiteLoginError,
@@ -10,8 +10,6 @@ import {
 } from "../feeds/providers/kite/session.ts";
 import { adminProcedure } from "../trpc.ts";
 
-/** A login link is good for one callback, within ten minutes, for the admin who asked for it. */
-const loginStates = new OneTimeTokens(10 * 60_000);
 const STATE_REFUSED =
   "This Kite login was not started here, was already used or is over ten minutes old: start again from /api/kite/login.";
 
@@ -50,15 +48,17 @@ export const kiteRouter = {
     };
   }),
 
-  loginUrl: adminProcedure.query(({ ctx }) => {
+  loginUrl: adminProcedure.query(async ({ ctx }) => {
     const kite = requireKite(ctx.services.kite);
-    return { url: kiteLoginUrl(kite, loginStates.issue(ctx.user.id)) };
+    const state = await new KiteLoginStates(ctx.services.store).issue(ctx.user.id);
+    return { url: kiteLoginUrl(kite, state) };
   }),
 
   /** Only for a login this server started (its `state`): another site cannot plant its token. */
   exchange: adminProcedure.input(exchangeInput).mutation(async ({ ctx, input }) => {
     const kite = requireKite(ctx.services.kite);
-    if (!loginStates.consume(input.state, ctx.user.id))
+    // Any instance may get Kite's redirect: the state is checked in the database.
+    if (!(await new KiteLoginStates(ctx.services.store).consume(input.state, ctx.user.id)))
       throw new TRPCError({ code: "BAD_REQUEST", message: STATE_REFUSED });
     try {
       const session = await exchangeRequestToken(kite, input.requestToken);
