@@ -1,9 +1,11 @@
 // The Kite access token lives in the database (key kite.session), so the admin's daily login on
 // any instance feeds the Kite connection of whichever instance leads. Real PostgreSQL and
 // redis-server, a fake Kite on loopback.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -20,6 +22,7 @@ import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 const GOLD_FEB = (100 << 8) | 7;
+const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
 
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 let database: Awaited<ReturnType<typeof createDatabase>>;
@@ -135,5 +138,14 @@ describe("the Kite token in the database", () => {
     );
     expect(prices.body.mcx.GOLD).toMatchObject({ bid: 76500, ask: 76502 });
     expect((await admin.get("/api/kite/status")).body).toMatchObject({ session: "valid" });
+  });
+
+  it("the kite CLI reads the same session from PostgreSQL", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", CLI, "status"], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dir, DATABASE_URL: database.url },
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^Kite session of AB1234: valid until /);
   });
 });

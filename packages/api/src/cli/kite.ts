@@ -54,7 +54,10 @@ async function run(argv: string[]): Promise<void> {
       "Set KITE_API_KEY and KITE_API_SECRET (the Kite Connect app's key and secret).",
     );
   if (command === "login-url") return console.log(kiteLoginUrl(kite));
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config).catch((error: Error) => {
+    // One line for the operator (a stopped PostgreSQL, a wrong DATA_DIR), not a stack.
+    throw new UsageError(`Could not open the database: ${error.message}`);
+  });
   try {
     const sessions = kiteSessionsIn(store);
     await importKiteSessionFile(sessions, dataDir);
