@@ -31,8 +31,8 @@ export interface AppServices {
   shutdownSignal: AbortSignal;
   /** What /api/health reports about the feed, and since when the server runs. */
   health: { feeds: () => FeedHealthReport; startedAt: number };
-  /** Kite Connect login settings; the day's access token is stored in `dataDir`. */
-  kite: KiteSettings & { dataDir: string };
+  /** Kite Connect login settings; the day's access token is in the store (kite.session). */
+  kite: KiteSettings;
 }
 
 /** The HTTP side of a request, as procedures may see it (only src/auth/session.ts reads it). */

@@ -1,6 +1,6 @@
 import { checkReachable } from "./config/reachable.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { createFeed } from "./feeds/index.ts";
+import { createFeed, type FeedSources } from "./feeds/index.ts";
 import { ReplayFileError } from "./feeds/replay-file.ts";
 import { log } from "./log.ts";
 import { dutiesFrom, startServer } from "./server.ts";
@@ -18,10 +18,10 @@ async function main() {
   const config = loadConfig(process.env);
   // A stopped PostgreSQL or Redis (or a typo in its host) is one clear line, not endless retries.
   await checkReachable(config);
-  const feed = createFeed(config, dutiesFrom(config));
+  const feed = (sources: FeedSources) => createFeed(config, dutiesFrom(config), sources);
   const server = await startServer({ config, feed, log: notice });
   // Scripts (and tests) read the URL from this line: it ends at the space.
-  log.info(`Spreadwatch listening on ${server.url} (feed: ${feed.name})`);
+  log.info(`Spreadwatch listening on ${server.url} (feed: ${server.feed.name})`);
 
   const stop = async (signal: string) => {
     log.info({ signal }, `${signal} received, shutting down`);

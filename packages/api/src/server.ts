@@ -2,7 +2,10 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Config } from "./config.ts";
+import { openConfiguredStore } from "./database.ts";
 import type { Feed } from "./feeds/feed.ts";
+import type { FeedSources } from "./feeds/index.ts";
+import { importKiteSessionFile, kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { createApp } from "./http/app.ts";
 import { createHttpServer } from "./http/node-server.ts";
@@ -18,7 +21,11 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.m
 
 export interface ServerOptions {
   config: Config;
-  feed: Feed;
+  /**
+   * The feed, or how to make it from the store's sources (the Kite token lives in the database,
+   * so a feed that needs it is made once the database is open).
+   */
+  feed: Feed | ((sources: FeedSources) => Feed);
   webDist?: string;
   /** Where start-up notices go (the first admin's password); the console by default. */
   log?: (text: string) => void;
@@ -29,6 +36,7 @@ export interface RunningServer {
   port: number;
   hub: MarketHub;
   services: Services;
+  feed: Feed;
   /** Stops the feed, ends subscriptions, closes the port and the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -39,6 +47,19 @@ export interface RunningServer {
  * 7 s. The kernel caps it at net.core.somaxconn (4096 on current Linux).
  */
 const LISTEN_BACKLOG = 16_384;
+
+/** Opens the database, then makes the feed with what it reads from there. */
+async function openStoreAndFeed(config: Config, feed: ServerOptions["feed"]) {
+  const store = await openConfiguredStore(config);
+  try {
+    const kiteSessions = kiteSessionsIn(store);
+    await importKiteSessionFile(kiteSessions, config.dataDir);
+    return { store, feed: typeof feed === "function" ? feed({ kiteSessions }) : feed };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -61,12 +82,13 @@ function closeHttp(server: Server): Promise<void> {
 
 export async function startServer({
   config,
-  feed,
+  feed: feedOption,
   webDist = DEFAULT_WEB_DIST,
   log = console.log,
 }: ServerOptions): Promise<RunningServer> {
+  const { store, feed } = await openStoreAndFeed(config, feedOption);
   const monitor = new FeedMonitor(feed);
-  const services = await startServices(config, log, monitor);
+  const services = await startServices(config, log, monitor, store);
   const leader = new LeaderRole(config, services, feed, log);
   services.instance.isLeader = () => leader.isLeader;
   const snapshots = new SnapshotBroadcaster(services.hub, {
@@ -113,6 +135,7 @@ export async function startServer({
     port: address.port,
     hub: services.hub,
     services,
+    feed,
     close,
   };
 }

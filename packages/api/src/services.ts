@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import { type Duties, defaultDuties } from "@spreadwatch/core";
-import { openStore } from "@spreadwatch/db";
+import type { Store } from "@spreadwatch/db";
 import { AlertEngine } from "./alerts/engine.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import { loadSessionSecret } from "./auth/session-secret.ts";
@@ -17,7 +16,8 @@ import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import type { OutboxSender } from "./telegram/outbox-sender.ts";
 
-export const DATABASE_FILE = "spreadwatch.db";
+export { DATABASE_FILE } from "./database.ts";
+
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
 
 export function dutiesFrom(config: Config): Duties {
@@ -48,7 +48,7 @@ async function sweepSessionsInBackground(services: AppServices): Promise<void> {
 }
 
 /**
- * Opens the database and the bus, makes the first admin if needed, feeds the hub from the bus
+ * Takes the opened database (closed here should the start fail), opens the bus, makes the first admin if needed, feeds the hub from the bus
  * and starts the session sweeper. The leader's work (feeds, recorder, engine, sender) is
  * LeaderRole's.
  */
@@ -56,12 +56,8 @@ export async function startServices(
   config: Config,
   log: (text: string) => void,
   feedMonitor: FeedMonitor,
+  store: Store,
 ): Promise<Services> {
-  const store = await openStore(
-    config.databaseUrl
-      ? { kind: "postgres", url: config.databaseUrl }
-      : { kind: "sqlite", file: join(config.dataDir, DATABASE_FILE) },
-  );
   try {
     await ensureFirstAdmin(
       store,
@@ -109,7 +105,7 @@ export async function startServices(
     sender: undefined,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => feedMonitor.report(), startedAt: Date.now() },
-    kite: { ...config.kite, dataDir: config.dataDir },
+    kite: config.kite,
     /** After the leader's work has stopped (LeaderRole.end). */
     async stop() {
       clearInterval(sweeper);

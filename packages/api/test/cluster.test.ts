@@ -1,49 +1,27 @@
 // Two instances on one real PostgreSQL and one real redis-server (DESIGN §9), in this process:
 // the leader's feed reaches the other instance's hub through Redis, and an alert made on the
 // instance that does not lead is fired once, by the leader, after alerts.changed crossed Redis.
-// (Still to come: child processes and a kill -9 of the leader; see the branch report.)
-import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
+// Child processes and a kill -9 of the leader: cluster-failover.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
-import { FakeTelegram } from "./fake-telegram.ts";
-import { RedisServer } from "./fakes/redis-server.ts";
+import { crossingTime } from "./crossing-replay.ts";
+import { startCluster, type TestCluster } from "./fakes/cluster.ts";
+import { pushGold, pushOpening } from "./fakes/crossing-feed.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
-import { manualFeed, startTestServer, type TestServer } from "./server.ts";
-import { CHAT, settled, signIn, telegramEnv, traderWithAlert } from "./telegram-trader.ts";
+import type { TestServer } from "./server.ts";
+import { CHAT, settled, signIn, traderWithAlert } from "./telegram-trader.ts";
 
-let postgres: Awaited<ReturnType<typeof startPostgres>>;
-let database: Awaited<ReturnType<typeof createDatabase>>;
-let redis: RedisServer;
-let telegram: FakeTelegram;
-const feed = manualFeed();
+let cluster: TestCluster;
 let leader: TestServer;
 let other: TestServer;
 
 beforeAll(async () => {
-  [postgres, redis, telegram] = await Promise.all([
-    startPostgres(),
-    new RedisServer().start(),
-    new FakeTelegram().start(),
-  ]);
-  database = await createDatabase(postgres.url);
-  const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    SESSION_SECRET: "a-session-secret-shared-by-both-servers",
-    ...telegramEnv(telegram),
-  };
-  leader = await startTestServer({ env: { ...env, INSTANCE_ID: "leader" }, feed });
-  other = await startTestServer({ env: { ...env, INSTANCE_ID: "other" }, feed: manualFeed() });
+  cluster = await startCluster();
+  ({ leader, other } = cluster);
 }, 120_000);
 
 afterAll(async () => {
-  await other?.stop();
-  await leader?.stop();
-  await telegram?.stop();
-  await redis?.dispose();
-  await database?.drop();
-  postgres?.stop();
+  await cluster?.stop();
 });
 
 const health = async (server: TestServer) =>
@@ -73,17 +51,9 @@ describe("two instances on PostgreSQL and Redis", () => {
       (n) => n === 1,
       "the leader to watch the alert made on the other instance",
     );
-    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
-    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
-    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(0) });
-    feed.push({
-      source: "mcx",
-      key: "GOLD",
-      bid: HIGH_ASK - 20,
-      ask: HIGH_ASK,
-      ts: crossingTime(1),
-    });
-    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(2) });
+    pushOpening(cluster.feed);
+    pushGold(cluster.feed, 1);
+    pushGold(cluster.feed, 2);
     // The other instance's hub got the leader's quotes through Redis.
     await eventually(
       async () => other.hub.snapshot().prices.mcx.GOLD?.timestamp,
@@ -92,12 +62,12 @@ describe("two instances on PostgreSQL and Redis", () => {
     );
     await leader.services.alertEngine.idle();
     await eventually(
-      async () => telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔")).length,
+      async () => cluster.telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔")).length,
       (n) => n === 2,
       "one message per crossing",
     );
     await settled(leader);
-    expect(telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"))).toHaveLength(2);
+    expect(cluster.telegram.textsTo(CHAT).filter((t) => t.startsWith("🔔"))).toHaveLength(2);
     expect((await trader.get("/api/alerts")).body.alerts[0]).toMatchObject({
       telegramNotificationCount: 2,
     });

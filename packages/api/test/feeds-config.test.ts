@@ -257,7 +257,12 @@ describe("configuration from the environment", () => {
 
   it("notices silence in 10 s by default; FEED_SILENCE_SECONDS changes it", () => {
     expect(loadConfig({}).feedSilenceMs).toBe(10_000);
-    const simulator = createFeed(loadConfig({ FEED_SILENCE_SECONDS: "3" }), defaultDuties());
+    const noKite = { kiteSessions: { read: async () => ({ kind: "missing" as const }) } };
+    const simulator = createFeed(
+      loadConfig({ FEED_SILENCE_SECONDS: "3" }),
+      defaultDuties(),
+      noKite,
+    );
     expect(simulator).toMatchObject({ name: "simulator", staleAfterMs: 3_000 });
     expect(loadConfig({ FEED_SILENCE_SECONDS: "2.5" }).feedSilenceMs).toBe(2_500);
     for (const bad of ["0", "-1", "soon"])

@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { kiteSessionExpiry, SESSION_FILE } from "../src/feeds/providers/kite/session.ts";
+import {
+  KITE_SESSION_KEY,
+  kiteSessionExpiry,
+  SESSION_FILE,
+} from "../src/feeds/providers/kite/session.ts";
 import {
   FakeKite,
   instrumentRow,
@@ -51,8 +55,10 @@ async function startLogin(client: HttpClient): Promise<string> {
   return state as string;
 }
 
-function storedSession(dataDir: string) {
-  return JSON.parse(readFileSync(join(dataDir, SESSION_FILE), "utf8"));
+/** The session in the server's database, where every instance reads it. */
+// biome-ignore lint/suspicious/noExplicitAny: the stored JSON is inspected field by field
+function storedSession(s: TestServer): Promise<any> {
+  return s.services.store.keyValues.get(KITE_SESSION_KEY);
 }
 
 beforeEach(async () => {
@@ -103,7 +109,7 @@ describe("the admin's Kite login", () => {
         checksum: "b11cb8f571559865bc18ce9205e4b0a719188cdb8255bfd437cface51fa3c44a",
       },
     ]);
-    const session = storedSession(server.dataDir);
+    const session = await storedSession(server);
     expect(session).toMatchObject({ accessToken: "access-of-the-day", userId: "AB1234" });
     expect(session.expiresAt).toBe(kiteSessionExpiry(session.savedAt));
 
@@ -130,7 +136,7 @@ describe("the admin's Kite login", () => {
     );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Kite refused the login: Token is invalid or has expired." });
-    expect(existsSync(join(server.dataDir, SESSION_FILE))).toBe(false);
+    expect(await storedSession(server)).toBeUndefined();
     const missing = await client.get(
       `/api/kite/callback?status=cancelled&state=${await startLogin(client)}`,
     );
@@ -168,7 +174,7 @@ describe("the admin's Kite login", () => {
     expect(used.body.error).toMatch(/Kite refused the login/);
     await refused(`request_token=req-good&state=${state}`);
     expect(kite.exchanges.map((e) => e.request_token)).toEqual(["req-stale"]);
-    expect(existsSync(join(server.dataDir, SESSION_FILE))).toBe(false);
+    expect(await storedSession(server)).toBeUndefined();
   });
 
   it("starts the Kite provider of a running composite feed once the login stored a token", async () => {
@@ -232,6 +238,41 @@ describe("the admin's Kite login", () => {
   });
 });
 
+describe("the Kite session file of earlier releases", () => {
+  const session = (token: string, savedAt: number) => ({
+    accessToken: token,
+    userId: "AB1234",
+    savedAt,
+    expiresAt: kiteSessionExpiry(savedAt),
+  });
+
+  it("is imported into the database once, then only the database is used", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-file-"));
+    const file = join(dataDir, SESSION_FILE);
+    writeFileSync(file, JSON.stringify(session("from-the-file", Date.now() - 1_000)));
+    server = await startTestServer({ dataDir, feed: manualFeed(), env: kiteEnv() });
+    expect(await storedSession(server)).toMatchObject({ accessToken: "from-the-file" });
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.imported`)).toBe(true);
+
+    // A later login wins; an old file put back is not allowed to override it.
+    const client = await admin(server);
+    await client.get(`/api/kite/callback?request_token=req-good&state=${await startLogin(client)}`);
+    writeFileSync(file, JSON.stringify(session("stale-file", Date.now() - 60_000)));
+    server = await server.restart({ env: kiteEnv(), feed: manualFeed() });
+    expect(await storedSession(server)).toMatchObject({ accessToken: "access-of-the-day" });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it("leaves an unreadable file alone and stores nothing", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-file-"));
+    writeFileSync(join(dataDir, SESSION_FILE), "{not json");
+    server = await startTestServer({ dataDir, feed: manualFeed(), env: kiteEnv() });
+    expect(await storedSession(server)).toBeUndefined();
+    expect(readFileSync(join(dataDir, SESSION_FILE), "utf8")).toBe("{not json");
+  });
+});
+
 describe("the kite CLI", () => {
   function cli(
     dataDir: string,
@@ -272,7 +313,7 @@ describe("the kite CLI", () => {
     expect(stored.out).toMatch(
       /^Stored the Kite session of AB1234, valid until \d{4}-\d{2}-\d{2}T00:30:00.000Z\.\n$/,
     );
-    expect(storedSession(dataDir).accessToken).toBe("access-of-the-day");
+    expect((await storedSession(server)).accessToken).toBe("access-of-the-day");
     expect((await cli(dataDir, "status")).out).toMatch(/^Kite session of AB1234: valid until /);
   });
 

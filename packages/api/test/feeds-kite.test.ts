@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Quote } from "@spreadwatch/core";
+import { openStore, type Store } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createKiteProvider, type KiteOptions } from "../src/feeds/providers/kite/kite.ts";
 import {
   exchangeRequestToken,
   KiteLoginError,
-  writeKiteSession,
+  type KiteSessions,
+  kiteSessionsIn,
 } from "../src/feeds/providers/kite/session.ts";
 import type { Provider } from "../src/feeds/providers/provider.ts";
 import {
@@ -39,14 +41,17 @@ const mcx = (token: number, symbol: string, name: string, expiry: string) =>
 
 let kite: FakeKite;
 let dataDir: string;
+let store: Store;
+let sessions: KiteSessions;
 let provider: Provider | undefined;
 let quotes: Quote[];
 let logs: string[];
 let day: number;
 
-function storeToken(token: string) {
+/** As a login on any instance does: the session saved in the database the provider reads. */
+async function storeToken(token: string) {
   const now = Date.now();
-  writeKiteSession(dataDir, {
+  await sessions.save({
     accessToken: token,
     userId: "AB1234",
     savedAt: now,
@@ -66,7 +71,7 @@ function start(overrides: Partial<KiteOptions> = {}): Provider {
       wsRoot: kite.wsUrl,
       loginUrl: `${kite.url}/connect/login`,
     },
-    dataDir,
+    sessions,
     rollDaysBeforeExpiry: 3,
     silenceMs: 60_000,
     hours: "always",
@@ -95,6 +100,8 @@ async function subscribed(connections = 1) {
 beforeEach(async () => {
   kite = await new FakeKite().start();
   dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-"));
+  store = await openStore({ kind: "sqlite", file: join(dataDir, "spreadwatch.db") });
+  sessions = kiteSessionsIn(store);
   quotes = [];
   logs = [];
   day = Date.parse("2026-01-20T06:00:00Z");
@@ -138,12 +145,13 @@ afterEach(async () => {
   await provider?.stop();
   provider = undefined;
   await kite.stop();
+  await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the Kite provider against a fake Kite", () => {
   it("subscribes the picked contracts in full mode and turns frames into quotes", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start();
     const messages = await subscribed();
     expect(messages).toEqual([
@@ -216,7 +224,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("logs and skips a broken frame, then reads the next one", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start();
     await subscribed();
     const good = frame(ltpPacket(GOLD_FEB, 7_600_000));
@@ -234,7 +242,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("reconnects after the server drops the socket, and subscribes again", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start();
     await subscribed(1);
     kite.drop();
@@ -248,7 +256,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("retries a failing or hung instruments download on the backoff, then connects", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     kite.failNextInstruments.push(500, "hang");
     start({ keys: ["GOLD"], timeoutMs: 300 });
     await subscribed(1);
@@ -264,7 +272,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("treats a silent open socket as dead while the market is open, and reopens it", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start({ silenceMs: 150 });
     await subscribed(1);
     // After its first heartbeat the fake sends nothing at all.
@@ -274,7 +282,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("keeps a silent socket open while the market is closed", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     const verdicts: string[] = [];
     start({
       silenceMs: 100,
@@ -294,7 +302,7 @@ describe("the Kite provider against a fake Kite", () => {
   });
 
   it("rolls to the next contract when the day moves into the roll window", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start({ keys: ["GOLD"], refreshMs: 30 });
     await subscribed();
     day = Date.parse("2026-02-02T06:00:00Z"); // 3 days before GOLD26FEBFUT expires
@@ -314,27 +322,27 @@ describe("the Kite provider against a fake Kite", () => {
     start();
     await until(() => provider?.health().state === "not_configured", "not configured");
     expect(provider?.health().lastError).toMatch(/no Kite access token/);
-    storeToken("token-2");
+    await storeToken("token-2");
     await subscribed(1);
     expect(kite.latest?.accessToken).toBe("token-2");
   });
 
   it("waits for a new login when Kite refuses the stored token, then uses the new one", async () => {
-    storeToken("revoked");
+    await storeToken("revoked");
     kite.validTokens.delete("revoked");
     start();
     await until(() => provider?.health().state === "not_configured", "the refused token");
     expect(provider?.health().lastError).toMatch(/refused the access token/);
-    storeToken("token-3");
+    await storeToken("token-3");
     await subscribed(1);
     expect(kite.latest?.accessToken).toBe("token-3");
   });
 
   it("switches to a newly stored token on the open connection", async () => {
-    storeToken("token-1");
+    await storeToken("token-1");
     start();
     await subscribed(1);
-    storeToken("token-4");
+    await storeToken("token-4");
     await subscribed(2);
     expect(kite.latest?.accessToken).toBe("token-4");
   });

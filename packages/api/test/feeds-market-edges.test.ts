@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeKiteSession } from "../src/feeds/providers/kite/session.ts";
+import { SESSION_FILE } from "../src/feeds/providers/kite/session.ts";
 import { FakeHttp } from "./fakes/fake-http.ts";
 import {
   instrumentsCsv as csv,
@@ -91,12 +91,15 @@ beforeEach(async () => {
   );
   const dataDir = join(dir, "data");
   const now = Date.now();
-  writeKiteSession(dataDir, {
+  // The file of releases before the token moved to the database: imported at the start.
+  mkdirSync(dataDir, { recursive: true });
+  const session = {
     accessToken: "token-1",
     userId: "AB1234",
     savedAt: now,
     expiresAt: now + 3_600_000,
-  });
+  };
+  writeFileSync(join(dataDir, SESSION_FILE), JSON.stringify(session));
   kite.validTokens.add("token-1");
   const config = join(dir, "market-data.json");
   const fast = { backoff: { initialSeconds: 0.02, maxSeconds: 0.1 } };

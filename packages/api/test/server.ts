@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Quote } from "@spreadwatch/core";
 import { loadConfig } from "../src/config.ts";
 import type { Feed } from "../src/feeds/feed.ts";
-import { createFeed } from "../src/feeds/index.ts";
+import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -42,7 +42,8 @@ export async function startTestServer(
     ADMIN_PASSWORD: ADMIN.password,
     ...options.env,
   });
-  const feed = options.feed ?? createFeed(config, dutiesFrom(config));
+  const feed =
+    options.feed ?? ((sources: FeedSources) => createFeed(config, dutiesFrom(config), sources));
   const startLog: string[] = [];
   const server = await startServer({
     config,

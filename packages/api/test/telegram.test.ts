@@ -2,8 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { crossingReplay, crossingTime, HIGH_ASK, LOW_ASK } from "./crossing-replay.ts";
+import { crossingReplay, crossingTime } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { pushGold, pushOpening } from "./fakes/crossing-feed.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
@@ -195,16 +196,8 @@ describe("server-side alert engine", () => {
     await traderWithAlert({ telegramMaxNotifications: 5 });
     telegram.failNext({ kind: "rate-limit", retryAfter: 120 });
     const before = Date.now();
-    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
-    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
-    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(0) });
-    feed.push({
-      source: "mcx",
-      key: "GOLD",
-      bid: HIGH_ASK - 20,
-      ask: HIGH_ASK,
-      ts: crossingTime(1),
-    });
+    pushOpening(feed);
+    pushGold(feed, 1);
     const firstRow = async () => (await server.services.store.outbox.list())[0];
     const row = await eventually(
       firstRow,
@@ -217,7 +210,7 @@ describe("server-side alert engine", () => {
     // The confirmation, then the one rate-limited attempt: no retry before Telegram's time.
     expect(telegram.attempts).toBe(2);
     // A later firing waits behind it too (the queue keeps its order), once the pass it woke ends.
-    feed.push({ source: "mcx", key: "GOLD", bid: LOW_ASK - 20, ask: LOW_ASK, ts: crossingTime(2) });
+    pushGold(feed, 2);
     await server.services.alertEngine.idle();
     await server.services.sender?.idle();
     expect(await server.services.store.outbox.list()).toMatchObject([
@@ -261,25 +254,21 @@ describe("server-side alert engine", () => {
     const feed = manualFeed();
     server = await server.restart({ feed });
     const { admin } = await traderWithAlert({ telegramMaxNotifications: 5 });
-    const gold = (ask: number, k: number) =>
-      feed.push({ source: "mcx", key: "GOLD", bid: ask - 20, ask, ts: crossingTime(k) });
-    feed.push({ source: "fx", key: "USDINR", price: 84, ts: crossingTime(0) });
-    feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: crossingTime(0) });
-    gold(LOW_ASK, 0);
-    gold(HIGH_ASK, 1);
+    pushOpening(feed);
+    pushGold(feed, 1);
     await settled(server);
     expect(alertTexts()).toHaveLength(1);
     await admin.put("/api/auth/users/2/permissions", {
       permission: "alerts_enabled",
       value: false,
     });
-    gold(LOW_ASK, 2);
-    gold(HIGH_ASK, 3);
+    pushGold(feed, 2);
+    pushGold(feed, 3);
     await settled(server);
     expect(alertTexts()).toHaveLength(1);
     // Given back, the permission brings the alert back to the engine without any edit.
     await admin.put("/api/auth/users/2/permissions", { permission: "alerts_enabled", value: true });
-    gold(LOW_ASK, 4);
+    pushGold(feed, 4);
     await settled(server);
     expect(alertTexts()).toHaveLength(2);
     expect(alertTexts()[1]).toContain("crossed below");

@@ -84,8 +84,7 @@ export class AlertEngine {
       this.store.alerts.listWatched(),
       this.store.spreadMarks.list(),
     ]);
-    const groups = bySymbol(watched);
-    for (const [symbol, index] of this.indexes) index.replaceAll(groups.get(symbol) ?? []);
+    this.replaceAll(watched);
     for (const mark of marks) this.lastSpread.set(mark.symbol as SpreadSymbol, mark);
     for (const symbol of SPREAD_SYMBOLS) {
       const spread = this.hub.snapshot().calculations[symbol]?.spread;
@@ -98,9 +97,16 @@ export class AlertEngine {
     const offBus = this.bus?.subscribe("alerts.changed", ({ userId }) => {
       this.queue(() => this.refreshUser(userId));
     });
+    // The bus is at most once: changes published while Redis was away are lost, so everything
+    // is read again when it comes back (queued behind earlier writes and reloads).
+    const offState = this.bus?.onState((state) => {
+      if (state === "connected")
+        this.queue(async () => this.replaceAll(await this.store.alerts.listWatched()));
+    });
     this.unsubscribe = () => {
       offHub();
       offBus?.();
+      offState?.();
     };
     this.markSaver = setInterval(() => this.queue(() => this.saveMarks()), MARK_SAVE_INTERVAL_MS);
     this.markSaver.unref();
@@ -112,6 +118,11 @@ export class AlertEngine {
     clearInterval(this.markSaver);
     this.queue(() => this.saveMarks());
     await this.writes;
+  }
+
+  private replaceAll(watched: readonly WatchedAlert[]): void {
+    const groups = bySymbol(watched);
+    for (const [symbol, index] of this.indexes) index.replaceAll(groups.get(symbol) ?? []);
   }
 
   /** Re-reads one user's watched alerts: after an alert change, a permission toggle or a (dis)connect. */

@@ -27,17 +27,21 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Bus> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const downAfterMs = options.downAfterMs ?? 10_000;
   const where = redactUrl(options.url);
-  const connection = (name: string) =>
+  const connection = (name: string, offlineQueue: boolean) =>
     new Redis(options.url, {
       lazyConnect: true,
+      enableOfflineQueue: offlineQueue,
       connectionName: `spreadwatch-${name}`,
       connectTimeout: options.connectTimeoutMs ?? 5_000,
       retryStrategy: (times) => Math.min(100 * times, 2_000),
       // Resubscribing is ours (below), so `connected` means "messages flow", not "socket open".
       autoResubscribe: false,
     });
-  const publisher = connection("publish");
-  const subscriber = connection("subscribe");
+  // The publisher has no offline queue: an event held while Redis is away could go out before
+  // the subscribers have subscribed again and be lost anyway. It is dropped at once instead, and
+  // subscribers that must not miss a change reload their state on `connected` (the alert engine).
+  const publisher = connection("publish", false);
+  const subscriber = connection("subscribe", true);
   const dispatch = new LocalDispatch();
   const channels = TOPICS.map((topic) => prefix + topic);
   const topicOf = new Map(TOPICS.map((topic) => [prefix + topic, topic]));
@@ -138,7 +142,7 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Bus> {
   function publish(topic: Topic, message: unknown): void {
     if (closed) return;
     // A quote is stale a second later: while Redis is away, drop quotes rather than queue a
-    // backlog that would replay old prices. Rare events wait in ioredis's queue instead.
+    // backlog that would replay old prices (events are dropped too, see enableOfflineQueue).
     if (topic === "quote" && publisher.status !== "ready") {
       warnEvery(
         "bus.redis.drop",

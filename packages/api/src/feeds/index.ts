@@ -2,15 +2,19 @@ import type { Duties } from "@spreadwatch/core";
 import { type Config, ConfigError } from "../config.ts";
 import type { Feed } from "./feed.ts";
 import { MarketDataConfigError } from "./providers/config-file.ts";
-import { createMarketDataFeed } from "./providers/index.ts";
+import { createMarketDataFeed, type FeedSources } from "./providers/index.ts";
 import { createReplayFeed } from "./replay.ts";
 import { readReplayFile } from "./replay-file.ts";
 import { createSimulatorFeed } from "./simulator.ts";
 
 export type { Feed } from "./feed.ts";
+export type { FeedSources } from "./providers/index.ts";
 
-/** The feed named by FEED; a replay file is read and checked here, before anything listens. */
-export function createFeed(config: Config, duties: Duties): Feed {
+/**
+ * The feed named by FEED; a replay file is read and checked here, before anything listens.
+ * `sources` are the store's (the Kite access token), so the feed is made once the store is open.
+ */
+export function createFeed(config: Config, duties: Duties, sources: FeedSources): Feed {
   switch (config.feed) {
     case "replay":
       return createReplayFeed({
@@ -22,7 +26,7 @@ export function createFeed(config: Config, duties: Duties): Feed {
       return createSimulatorFeed({ duties, silenceMs: config.feedSilenceMs });
     case "composite":
       try {
-        return createMarketDataFeed(config);
+        return createMarketDataFeed(config, sources);
       } catch (error) {
         if (error instanceof MarketDataConfigError)
           throw new ConfigError(`Invalid MARKET_DATA_CONFIG: ${error.message}`);

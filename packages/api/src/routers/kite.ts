@@ -1,18 +1,15 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { OneTimeTokens } from "../auth/one-time-tokens.ts";
 import type { AppServices } from "../context.ts";
+import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import {
   exchangeRequestToken,
   KiteLoginError,
   kiteLoginUrl,
-  readKiteSession,
-  writeKiteSession,
+  kiteSessionsIn,
 } from "../feeds/providers/kite/session.ts";
 import { adminProcedure } from "../trpc.ts";
 
-/** A login link is good for one callback, within ten minutes, for the admin who asked for it. */
-const loginStates = new OneTimeTokens(10 * 60_000);
 const STATE_REFUSED =
   "This Kite login was not started here, was already used or is over ten minutes old: start again from /api/kite/login.";
 
@@ -38,9 +35,9 @@ function requireKite(kite: AppServices["kite"]) {
 
 /** The daily Kite Connect login (admins only): the access token it yields feeds the Kite provider. */
 export const kiteRouter = {
-  status: adminProcedure.query(({ ctx }) => {
-    const { kite } = ctx.services;
-    const stored = readKiteSession(kite.dataDir, Date.now());
+  status: adminProcedure.query(async ({ ctx }) => {
+    const { kite, store } = ctx.services;
+    const stored = await kiteSessionsIn(store).read(Date.now());
     const session = "session" in stored ? stored.session : undefined;
     return {
       configured: Boolean(kite.apiKey && kite.apiSecret),
@@ -51,19 +48,22 @@ export const kiteRouter = {
     };
   }),
 
-  loginUrl: adminProcedure.query(({ ctx }) => {
+  loginUrl: adminProcedure.query(async ({ ctx }) => {
     const kite = requireKite(ctx.services.kite);
-    return { url: kiteLoginUrl(kite, loginStates.issue(ctx.user.id)) };
+    const state = await new KiteLoginStates(ctx.services.store).issue(ctx.user.id);
+    return { url: kiteLoginUrl(kite, state) };
   }),
 
   /** Only for a login this server started (its `state`): another site cannot plant its token. */
   exchange: adminProcedure.input(exchangeInput).mutation(async ({ ctx, input }) => {
     const kite = requireKite(ctx.services.kite);
-    if (!loginStates.consume(input.state, ctx.user.id))
+    // Any instance may get Kite's redirect: the state is checked in the database.
+    if (!(await new KiteLoginStates(ctx.services.store).consume(input.state, ctx.user.id)))
       throw new TRPCError({ code: "BAD_REQUEST", message: STATE_REFUSED });
     try {
       const session = await exchangeRequestToken(kite, input.requestToken);
-      writeKiteSession(kite.dataDir, session);
+      // In the database: every instance's Kite provider (the leader's) picks it up from there.
+      await kiteSessionsIn(ctx.services.store).save(session);
       return { status: "success" as const, userId: session.userId, expiresAt: session.expiresAt };
     } catch (error) {
       // A 400 keeps Kite's own sentence visible to the admin (REST hides 5xx messages).

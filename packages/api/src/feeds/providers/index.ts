@@ -9,15 +9,22 @@ import {
 } from "./config-file.ts";
 import { createHttpJsonProvider } from "./http-json/http-json.ts";
 import { createKiteProvider } from "./kite/kite.ts";
+import type { KiteSessions } from "./kite/session.ts";
 import type { Logger, Provider } from "./provider.ts";
 import { createYahooProvider } from "./yahoo/yahoo.ts";
 
 const ms = (seconds: number) => Math.round(seconds * 1000);
 
+/** What providers read from the store: built after it opens, before the feed is (startServer). */
+export interface FeedSources {
+  kiteSessions: Pick<KiteSessions, "read">;
+}
+
 function createProvider(
   name: string,
   p: ProviderConfig,
   config: Config,
+  sources: FeedSources,
   fileSilenceSeconds: number,
   log: Logger | undefined,
 ): Provider {
@@ -35,7 +42,7 @@ function createProvider(
         ...shared,
         keys: p.keys,
         settings: config.kite,
-        dataDir: config.dataDir,
+        sessions: sources.kiteSessions,
         rollDaysBeforeExpiry: p.rollDaysBeforeExpiry,
         silenceMs,
         hours: p.hours,
@@ -65,11 +72,11 @@ function createProvider(
 }
 
 /** FEED=composite: the providers of MARKET_DATA_CONFIG (or the defaults), each key from one. */
-export function createMarketDataFeed(config: Config, log?: Logger): Feed {
+export function createMarketDataFeed(config: Config, sources: FeedSources, log?: Logger): Feed {
   const file = loadMarketDataConfig(config.marketDataConfig);
   const fileSilenceSeconds = silenceSecondsOf(file, config.feedSilenceMs / 1000);
   const providers = Object.entries(file.providers).map(([name, p]) => ({
-    provider: createProvider(name, p, config, fileSilenceSeconds, log),
+    provider: createProvider(name, p, config, sources, fileSilenceSeconds, log),
     keys: keysOf(p),
   }));
   return createCompositeFeed(providers, {

@@ -1,5 +1,5 @@
 import type { KiteSettings } from "../../../config.ts";
-import { readKiteSession } from "./session.ts";
+import type { StoredSession } from "./session.ts";
 
 export interface Auth {
   apiKey: string;
@@ -14,13 +14,11 @@ export const LOGIN_HINT = "an admin logs in at /api/kite/login (or runs the kite
  */
 export function kiteCredentials(
   settings: KiteSettings,
-  dataDir: string,
-  now: number,
+  stored: StoredSession,
   rejectedToken: string | undefined,
 ): Auth | { missing: string } {
   const { apiKey } = settings;
   if (!apiKey) return { missing: "KITE_API_KEY and KITE_API_SECRET are not set" };
-  const stored = readKiteSession(dataDir, now);
   if (stored.kind === "missing") return { missing: `no Kite access token yet: ${LOGIN_HINT}` };
   if (stored.kind === "unreadable")
     return { missing: `the stored Kite session is unreadable (${stored.reason})` };

@@ -9,21 +9,22 @@ import { defaultLogger, type Logger, onceLogger, type Provider } from "../provid
 import { KiteContracts } from "./contracts.ts";
 import { type Auth, kiteCredentials, LOGIN_HINT } from "./credentials.ts";
 import { kiteQuote } from "./kite-quote.ts";
-import { readKiteSession } from "./session.ts";
+import type { KiteSessions } from "./session.ts";
 import { parseFrame } from "./ticker-parser.ts";
 
 export interface KiteOptions {
   name: string;
   keys: readonly string[];
   settings: KiteSettings;
-  dataDir: string;
+  /** The day's access token, saved by a login on any instance (the database). */
+  sessions: Pick<KiteSessions, "read">;
   rollDaysBeforeExpiry: number;
   /** An open socket with no frame (not even a heartbeat) this long, while the market is open, is dead. */
   silenceMs: number;
   hours: MarketHours;
   /** How often to check whether a contract should roll (and the instruments list is a day old). */
   refreshMs: number;
-  /** How often to look for a new access token in DATA_DIR (after a login in the browser or CLI). */
+  /** How often to look for a new access token in the database (after a login in the browser or CLI). */
   tokenCheckMs: number;
   staleAfterMs: number;
   timeoutMs: number;
@@ -138,13 +139,9 @@ export class KiteProvider implements Provider {
   }
 
   /** The app key and today's token, or undefined with the tracker saying what is missing. */
-  private credentials(): Auth | undefined {
-    const found = kiteCredentials(
-      this.options.settings,
-      this.options.dataDir,
-      this.now(),
-      this.rejectedToken,
-    );
+  private async credentials(): Promise<Auth | undefined> {
+    const stored = await this.options.sessions.read(this.now());
+    const found = kiteCredentials(this.options.settings, stored, this.rejectedToken);
     if ("missing" in found) {
       this.tracker.notConfigured(found.missing);
       return undefined;
@@ -186,7 +183,7 @@ export class KiteProvider implements Provider {
   /** One try: today's contracts, the handshake, the subscription, the first frame. */
   private async attempt(signal: AbortSignal): Promise<void> {
     if (this.stopped) throw new Error("stopped");
-    const auth = this.credentials();
+    const auth = await this.credentials();
     if (!auth) throw new NotConfigured();
     if (this.lastAttemptFailed) this.tracker.reconnecting();
     this.auth = auth;
@@ -349,11 +346,13 @@ export class KiteProvider implements Provider {
   private async checkToken(): Promise<void> {
     if (this.stopped) return;
     if (!this.ws) return this.reconnect();
-    const stored = readKiteSession(this.options.dataDir, this.now());
+    const ws = this.ws;
+    const stored = await this.options.sessions.read(this.now());
+    if (this.stopped || this.ws !== ws) return;
     if (stored.kind !== "valid" || stored.session.accessToken === this.auth?.accessToken) return;
     this.log(`${this.name}: a new Kite access token was stored; reconnecting with it`);
     this.dropReason = new Error("reconnecting with a new access token");
-    this.ws.terminate();
+    ws.terminate();
   }
 
   /** Rolls to the next contract when the day says so, on the open socket. */

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import type { Store } from "@spreadwatch/db";
 import type { KiteSettings } from "../../../config.ts";
 import { callOutbound, isOutboundTimeout } from "../../../outbound/policy.ts";
 
+/** Where releases before the database held the token kept it (imported once, see below). */
 export const SESSION_FILE = "kite-session.json";
 
-/** The day's Kite access token, as stored in DATA_DIR. */
+/** The day's Kite access token, as stored in the database. */
 export interface KiteSession {
   accessToken: string;
   userId: string;
@@ -51,31 +53,70 @@ export function kiteLoginUrl(settings: KiteSettings, state?: string): string {
   return url.toString();
 }
 
-export function readKiteSession(dataDir: string, now: number): StoredSession {
-  let text: string;
-  try {
-    text = readFileSync(join(dataDir, SESSION_FILE), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-    return { kind: "unreadable", reason: (error as Error).message };
-  }
-  try {
-    const session = JSON.parse(text) as KiteSession;
-    if (typeof session.accessToken !== "string" || typeof session.expiresAt !== "number")
-      return { kind: "unreadable", reason: `${SESSION_FILE} lacks accessToken or expiresAt` };
-    return session.expiresAt > now ? { kind: "valid", session } : { kind: "expired", session };
-  } catch {
-    return { kind: "unreadable", reason: `${SESSION_FILE} is not valid JSON` };
-  }
+/** The database key every instance reads the day's Kite session from. */
+export const KITE_SESSION_KEY = "kite.session";
+
+/**
+ * The day's Kite session in the database (store.keyValues), not in a file of one machine: a
+ * login on any instance, or the CLI, is seen by every instance, and by whichever leads next
+ * after a failover. The Kite provider polls `read` (one key, only on the leader).
+ */
+export interface KiteSessions {
+  read(now: number): Promise<StoredSession>;
+  save(session: KiteSession): Promise<void>;
 }
 
-/** Written whole and then renamed, so a running server never reads half a file. */
-export function writeKiteSession(dataDir: string, session: KiteSession): void {
-  mkdirSync(dataDir, { recursive: true });
+export function kiteSessionsIn(store: Pick<Store, "keyValues">): KiteSessions {
+  return {
+    async read(now) {
+      return sessionState(await store.keyValues.get(KITE_SESSION_KEY), now);
+    },
+    async save(session) {
+      await store.keyValues.set(KITE_SESSION_KEY, session, session.savedAt);
+    },
+  };
+}
+
+/** What a stored value says: a valid or expired session, none, or something unusable. */
+export function sessionState(value: unknown, now: number): StoredSession {
+  if (value === undefined || value === null) return { kind: "missing" };
+  const session = value as KiteSession;
+  if (typeof session.accessToken !== "string" || typeof session.expiresAt !== "number")
+    return { kind: "unreadable", reason: "the stored session lacks accessToken or expiresAt" };
+  return session.expiresAt > now ? { kind: "valid", session } : { kind: "expired", session };
+}
+
+/**
+ * One-time import of DATA_DIR/kite-session.json, where releases before the database held the
+ * token kept it: saved to the database unless the database already has a session at least as
+ * new, then renamed to kite-session.json.imported so it is never read again (a stale file must
+ * not override a later login). From then on only the database is used.
+ */
+export async function importKiteSessionFile(
+  sessions: KiteSessions,
+  dataDir: string,
+): Promise<"imported" | "superseded" | "none"> {
   const file = join(dataDir, SESSION_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, file);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return "none";
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const fromFile = sessionState(parsed, Number.NEGATIVE_INFINITY);
+  // An unreadable file is left where it is, for the admin to look at; it is never used.
+  if (fromFile.kind !== "valid") return "none";
+  const inDatabase = await sessions.read(Number.NEGATIVE_INFINITY);
+  const newer = !("session" in inDatabase) || inDatabase.session.savedAt < fromFile.session.savedAt;
+  if (newer) await sessions.save(fromFile.session);
+  renameSync(file, `${file}.imported`);
+  return newer ? "imported" : "superseded";
 }
 
 /** An admin waits on the exchange (browser redirect or CLI): it answers within this, whatever Kite does. */
