@@ -64,6 +64,10 @@ const envSchema = z
       .enum(["true", "false", "1", "0"], { error: "must be true or false" })
       .default("false")
       .transform((v) => v === "true" || v === "1"),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
     ADMIN_USERNAME: optionalText.pipe(
       z
         .string()
@@ -220,6 +224,11 @@ function toConfig(env: Env) {
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */
     cookieSecure: env.COOKIE_SECURE,
+    /**
+     * Webhooks may use http:// and loopback/private addresses (tests, private deployments);
+     * link-local ones (169.254.0.0/16, fe80::/10: cloud metadata) stay refused.
+     */
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     adminUsername: env.ADMIN_USERNAME,
     adminPassword: env.ADMIN_PASSWORD,
     telegram,

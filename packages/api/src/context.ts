@@ -9,6 +9,7 @@ import type { HistoryRecorder } from "./history/recorder.ts";
 import type { MarketHub } from "./market/hub.ts";
 import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
+import type { Webhooks } from "./webhooks/webhooks.ts";
 
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
@@ -27,6 +28,8 @@ export interface AppServices {
   stats: SpreadStatsService;
   /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
   notifier: TelegramNotifier | undefined;
+  /** The webhook URL guard and signed POST (issue 12 §3). */
+  webhooks: Webhooks;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;
   /** What /api/health reports about the feed, and since when the server runs. */

@@ -6,6 +6,7 @@ import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
 import { telegramRouter } from "./routers/telegram.ts";
 import { usersRouter } from "./routers/users.ts";
+import { webhookRouter } from "./routers/webhook.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -17,6 +18,7 @@ export const appRouter = router({
   market: marketRouter,
   health: healthRouter,
   kite: kiteRouter,
+  webhook: webhookRouter,
 });
 
 export type AppRouter = typeof appRouter;

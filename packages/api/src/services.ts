@@ -11,10 +11,11 @@ import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
+import type { OutboxSenders } from "./outbox/outbox-sender.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
-import type { OutboxSender } from "./telegram/outbox-sender.ts";
+import { Webhooks } from "./webhooks/webhooks.ts";
 
 export { DATABASE_FILE } from "./database.ts";
 
@@ -26,8 +27,8 @@ export function dutiesFrom(config: Config): Duties {
 
 /** The running parts of a server behind its HTTP port, and how to stop them in order. */
 export interface Services extends AppServices {
-  /** The leader's Telegram sender while this instance leads (a new one per term). */
-  sender: OutboxSender | undefined;
+  /** The leader's outbox senders (Telegram, webhooks) while this instance leads (new per term). */
+  sender: OutboxSenders | undefined;
   stop(): Promise<void>;
 }
 
@@ -102,6 +103,7 @@ export async function startServices(
     recorder,
     stats,
     notifier,
+    webhooks: new Webhooks(config.webhookAllowPrivate),
     sender: undefined,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => feedMonitor.report(), startedAt: Date.now() },

@@ -22,6 +22,7 @@ export type {
   IdempotencyStore,
   KeyValueStore,
   LoginAttemptStore,
+  OutboxChannel,
   OutboxClaim,
   OutboxStore,
   SessionStore,
@@ -30,7 +31,9 @@ export type {
   Store,
   TelegramLinkStore,
   UserStore,
+  WebhookStore,
 } from "./store/store.ts";
 export { UsernameTakenError } from "./store/store.ts";
 export type { OutboxMessage, TelegramLink } from "./telegram.ts";
 export type { NewUser, User, UserPermission, UserSummary } from "./users.ts";
+export type { UserWebhook } from "./webhooks.ts";

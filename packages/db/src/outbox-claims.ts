@@ -1,7 +1,12 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
+import type { OutboxChannel } from "./store/store.ts";
 import type { OutboxMessage } from "./telegram.ts";
+
+/** Every channel's rows, or only `channel`'s. */
+const ofChannel = (channel: OutboxChannel | undefined) =>
+  channel === undefined ? undefined : eq(telegramOutbox.channel, channel);
 
 /**
  * SQLite's outbox claiming: one writer at a time, so a single UPDATE … WHERE id IN (SELECT …)
@@ -9,13 +14,20 @@ import type { OutboxMessage } from "./telegram.ts";
  */
 export function claimOutbox(
   db: Database,
-  claim: { instanceId: string; leaseMs: number; limit: number; now: number },
+  claim: {
+    instanceId: string;
+    channel?: OutboxChannel;
+    leaseMs: number;
+    limit: number;
+    now: number;
+  },
 ): OutboxMessage[] {
   const due = db
     .select({ id: telegramOutbox.id })
     .from(telegramOutbox)
     .where(
       and(
+        ofChannel(claim.channel),
         isNull(telegramOutbox.sentAt),
         isNull(telegramOutbox.failedAt),
         lte(telegramOutbox.nextAttemptAt, claim.now),
@@ -91,10 +103,16 @@ export function markClaimedFailed(
 }
 
 /** Rows an instance still holds come back at once (its sender restarted). */
-export function releaseClaims(db: Database, instanceId: string): number {
+export function releaseClaims(db: Database, instanceId: string, channel?: OutboxChannel): number {
   return db
     .update(telegramOutbox)
     .set(released)
-    .where(and(eq(telegramOutbox.claimedBy, instanceId), isNull(telegramOutbox.sentAt)))
+    .where(
+      and(
+        eq(telegramOutbox.claimedBy, instanceId),
+        ofChannel(channel),
+        isNull(telegramOutbox.sentAt),
+      ),
+    )
     .run().changes;
 }

@@ -3,15 +3,17 @@ import type { Config } from "../config.ts";
 import type { Feed } from "../feeds/feed.ts";
 import { backfillIfEmpty } from "../history/backfill.ts";
 import { log } from "../log.ts";
+import { type ChannelDelivery, OutboxSender, OutboxSenders } from "../outbox/outbox-sender.ts";
 import { dutiesFrom, type Services } from "../services.ts";
-import { OutboxSender } from "../telegram/outbox-sender.ts";
+import { TelegramDelivery } from "../telegram/outbox-sender.ts";
+import { WebhookDelivery } from "../webhooks/webhook-delivery.ts";
 
-/** Who claims Telegram outbox rows; one process on its own file keeps one name across restarts. */
+/** Who claims outbox rows; one process on its own file keeps one name across restarts. */
 const EMBEDDED_INSTANCE_ID = "embedded";
 
 /**
  * The work only one instance may do (DESIGN §9): the feeds (publishing each quote on the bus),
- * the history recorder, the alert engine and the Telegram sender. Embedded, this process leads
+ * the history recorder, the alert engine and the outbox senders (Telegram, webhooks). Embedded, this process leads
  * at once; on PostgreSQL it leads while it holds the advisory lock, stops all of it the moment
  * the lock is lost, and contends again. INSTANCE_ROLE=edge never contends.
  */
@@ -106,11 +108,13 @@ export class LeaderRole {
     // After the backfill, so a first start's statistics include the history it just made.
     await services.stats.start();
     await services.alertEngine.start();
-    if (services.notifier) {
-      const id = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
-      services.sender = new OutboxSender(services.store, services.notifier, id);
-      services.sender.start();
-    }
+    const id = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
+    const channels: ChannelDelivery[] = [new WebhookDelivery(services.store, services.webhooks)];
+    if (services.notifier) channels.push(new TelegramDelivery(services.notifier));
+    services.sender = new OutboxSenders(
+      channels.map((channel) => new OutboxSender(services.store, channel, id)),
+    );
+    services.sender.start();
     await feed.start((quote) => services.bus.publish("quote", quote));
   }
 

@@ -89,6 +89,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: "POST", path: "/api/telegram/test", call: (c) => c.telegram.test() },
   { method: "POST", path: "/api/telegram/disconnect", call: (c) => c.telegram.disconnect() },
 
+  { method: "GET", path: "/api/webhook", call: (c) => c.webhook.get() },
+  { method: "PUT", path: "/api/webhook", call: (c, r) => c.webhook.save(object(r.body)) },
+  { method: "DELETE", path: "/api/webhook", call: (c) => c.webhook.remove() },
+  { method: "POST", path: "/api/webhook/test", call: (c) => c.webhook.test() },
+
   {
     method: "GET",
     path: "/api/chart-data/:commodity",

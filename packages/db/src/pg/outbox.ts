@@ -1,11 +1,14 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { OutboxStore } from "../store/store.ts";
+import type { OutboxChannel, OutboxStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
 
 const mine = (id: number, instanceId: string) =>
   and(eq(telegramOutbox.id, id), eq(telegramOutbox.claimedBy, instanceId));
 const released = { claimedBy: null, claimedUntil: null };
+/** Every channel's rows, or only `channel`'s. */
+const ofChannel = (channel: OutboxChannel | undefined) =>
+  channel === undefined ? undefined : eq(telegramOutbox.channel, channel);
 
 /**
  * Claiming as graphile/worker's getJob does: due rows whose lease is free or ran out, locked
@@ -14,12 +17,13 @@ const released = { claimedBy: null, claimedUntil: null };
  */
 export function pgOutbox(db: PgDb): OutboxStore {
   return {
-    async claim({ instanceId, leaseMs, limit, now }) {
+    async claim({ instanceId, channel, leaseMs, limit, now }) {
       const due = db
         .select({ id: telegramOutbox.id })
         .from(telegramOutbox)
         .where(
           and(
+            ofChannel(channel),
             isNull(telegramOutbox.sentAt),
             isNull(telegramOutbox.failedAt),
             lte(telegramOutbox.nextAttemptAt, now),
@@ -65,11 +69,17 @@ export function pgOutbox(db: PgDb): OutboxStore {
         .returning({ id: telegramOutbox.id });
       return rows.length > 0;
     },
-    async release(instanceId) {
+    async release(instanceId, channel) {
       const rows = await db
         .update(telegramOutbox)
         .set(released)
-        .where(and(eq(telegramOutbox.claimedBy, instanceId), isNull(telegramOutbox.sentAt)))
+        .where(
+          and(
+            eq(telegramOutbox.claimedBy, instanceId),
+            ofChannel(channel),
+            isNull(telegramOutbox.sentAt),
+          ),
+        )
         .returning({ id: telegramOutbox.id });
       return rows.length;
     },

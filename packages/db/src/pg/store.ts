@@ -10,6 +10,7 @@ import { pgSessions } from "./sessions.ts";
 import { pgSpreadMarks } from "./spread-marks.ts";
 import { pgTelegramLinks } from "./telegram-links.ts";
 import { pgUsers } from "./users.ts";
+import { pgWebhooks } from "./webhooks.ts";
 
 /** The cluster adapter: a pg Pool through drizzle-orm/node-postgres, migrated on open. */
 export async function postgresStore(url: string): Promise<Store> {
@@ -27,6 +28,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     spreadMarks: pgSpreadMarks(db),
     telegramLinks: pgTelegramLinks(db),
     outbox: pgOutbox(db),
+    webhooks: pgWebhooks(db),
     candles: pgCandles(db),
     loginAttempts: pgLoginAttempts(db),
     idempotency: pgIdempotency(db, (tx) => bind(tx, async () => {})),

@@ -13,6 +13,7 @@ import type { Store } from "../store/store.ts";
 import { UsernameTakenError } from "../store/store.ts";
 import * as telegram from "../telegram.ts";
 import * as users from "../users.ts";
+import * as webhooks from "../webhooks.ts";
 import { Gate } from "./gate.ts";
 
 /**
@@ -121,8 +122,14 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
         run(() => claims.markClaimedRetry(db, id, instanceId, error, nextAttemptAt)),
       markFailed: (id, instanceId, error, now) =>
         run(() => claims.markClaimedFailed(db, id, instanceId, error, now)),
-      release: (instanceId) => run(() => claims.releaseClaims(db, instanceId)),
+      release: (instanceId, channel) => run(() => claims.releaseClaims(db, instanceId, channel)),
       list: () => run(() => telegram.listOutbox(db)),
+    },
+    webhooks: {
+      get: (userId) => run(() => webhooks.findWebhook(db, userId)),
+      save: (userId, url, secret, now) =>
+        run(() => webhooks.saveWebhook(db, userId, url, secret, now)),
+      delete: (userId) => run(() => webhooks.deleteWebhook(db, userId)),
     },
     candles: {
       save: (rows) => run(() => candles.saveCandles(db, rows)),

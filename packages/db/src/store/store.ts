@@ -11,6 +11,7 @@ import type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "../login-at
 import type { Session, SessionEnd, SessionEndReason } from "../sessions.ts";
 import type { OutboxMessage, TelegramLink } from "../telegram.ts";
 import type { NewUser, User, UserPermission, UserSummary } from "../users.ts";
+import type { UserWebhook } from "../webhooks.ts";
 
 /**
  * The storage port: everything the api does with the database, as async calls grouped by noun.
@@ -26,6 +27,7 @@ export interface Store {
   readonly spreadMarks: SpreadMarkStore;
   readonly telegramLinks: TelegramLinkStore;
   readonly outbox: OutboxStore;
+  readonly webhooks: WebhookStore;
   readonly candles: CandleStore;
   readonly loginAttempts: LoginAttemptStore;
   readonly idempotency: IdempotencyStore;
@@ -141,9 +143,14 @@ export interface TelegramLinkStore {
   delete(userId: number): Promise<boolean>;
 }
 
+/** Outbox channels: each has its own sender, so one channel's outage never holds another's rows. */
+export type OutboxChannel = "telegram" | "webhook";
+
 export interface OutboxClaim {
   /** Who sends; only this instance may then mark the rows. */
   instanceId: string;
+  /** Only this channel's rows; every channel's when absent. */
+  channel?: OutboxChannel;
   /** How long the rows stay claimed: a dead sender's rows come back after it. */
   leaseMs: number;
   limit: number;
@@ -169,10 +176,21 @@ export interface OutboxStore {
   /**
    * Gives back every row `instanceId` still holds, unsent and not counted as an attempt. Its
    * sender calls this when it starts: a row held then was left by a stopped or killed run of
-   * the same instance, and must not wait out the lease. Returns how many.
+   * the same instance, and must not wait out the lease. With `channel`, only that channel's
+   * rows: another channel's sender of the same instance may be sending one right now. Returns
+   * how many.
    */
-  release(instanceId: string): Promise<number>;
+  release(instanceId: string, channel?: OutboxChannel): Promise<number>;
   list(): Promise<OutboxMessage[]>;
+}
+
+/** A user's one webhook (issue 12 §3); URL and secret are read at send time. */
+export interface WebhookStore {
+  get(userId: number): Promise<UserWebhook | undefined>;
+  /** Sets or replaces it. */
+  save(userId: number, url: string, secret: string, now: number): Promise<UserWebhook>;
+  /** Returns whether there was one. */
+  delete(userId: number): Promise<boolean>;
 }
 
 export interface CandleQuery {

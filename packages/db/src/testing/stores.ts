@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { openDatabase } from "../connection.ts";
+import { telegramOutbox } from "../schema/index.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
 import { createDatabase } from "./postgres.ts";
@@ -18,6 +20,30 @@ export interface StoreUnderTest {
    * would block its event loop in SQLite's busy wait while the first holds a transaction).
    */
   openAnother(): Promise<Store>;
+  /**
+   * Writes an outbox row directly, as a firing's transaction would: for tests of a channel's
+   * claiming whose writer is not the test's subject. Returns its id.
+   */
+  queueOutbox(row: QueuedOutboxRow): Promise<number>;
+}
+
+export interface QueuedOutboxRow {
+  userId: number;
+  channel: "telegram" | "webhook";
+  chatId: string;
+  text: string;
+  createdAt: number;
+  nextAttemptAt: number;
+}
+
+/** A second, short-lived connection on the file: fine while the store holds no transaction. */
+function queueSqliteOutbox(file: string, row: QueuedOutboxRow): number {
+  const handle = openDatabase(file);
+  try {
+    return handle.db.insert(telegramOutbox).values(row).returning().get().id;
+  } finally {
+    handle.close();
+  }
 }
 
 /**
@@ -36,6 +62,7 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
       current = {
         store: await openStore({ kind: "sqlite", file }),
         openAnother: async () => (current as StoreUnderTest).store,
+        queueOutbox: async (row) => queueSqliteOutbox(file, row),
       };
       return async () => {
         await current?.store.close();
@@ -65,6 +92,14 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
           const another = await openStore({ kind: "postgres", url });
           others.push(another);
           return another;
+        },
+        queueOutbox: async (row) => {
+          const { rows } = await (admin as pg.Client).query<{ id: number }>(
+            `INSERT INTO telegram_outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+            [row.userId, row.channel, row.chatId, row.text, row.createdAt, row.nextAttemptAt],
+          );
+          return (rows[0] as { id: number }).id;
         },
       };
       return async () => {

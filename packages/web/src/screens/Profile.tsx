@@ -4,6 +4,7 @@ import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
 import { LotSizeSettings } from "../components/profile/LotSizeSettings.tsx";
+import { WebhookSettings } from "../components/profile/WebhookSettings.tsx";
 import { Section } from "../components/Section.tsx";
 import { TelegramSettings } from "../components/telegram/TelegramSettings.tsx";
 import type { SessionUser } from "../session/cache.ts";
@@ -33,6 +34,9 @@ export function Profile({ user }: { user: SessionUser }) {
         </Section>
         <Section title="Telegram Notifications">
           <TelegramSettings />
+        </Section>
+        <Section title="Webhook">
+          <WebhookSettings />
         </Section>
       </main>
     </div>

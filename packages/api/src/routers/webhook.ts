@@ -1,0 +1,93 @@
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { authedProcedure } from "../trpc.ts";
+import { WEBHOOK_URL_MAX_LENGTH, WebhookRefusedError } from "../webhooks/webhook-target.ts";
+
+export const WEBHOOK_SECRET_MIN = 16;
+export const WEBHOOK_SECRET_MAX = 256;
+const SECRET_LENGTH = `The secret must be ${WEBHOOK_SECRET_MIN} to ${WEBHOOK_SECRET_MAX} characters long.`;
+
+const webhookInput = z.object({
+  url: z
+    .string({ error: "Please enter the webhook URL." })
+    .trim()
+    .min(1, "Please enter the webhook URL.")
+    .max(
+      WEBHOOK_URL_MAX_LENGTH,
+      `The webhook URL is too long (at most ${WEBHOOK_URL_MAX_LENGTH} characters).`,
+    ),
+  // Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
+  secret: z
+    .string({ error: "Please enter a secret (or press Generate)." })
+    .min(WEBHOOK_SECRET_MIN, SECRET_LENGTH)
+    .max(WEBHOOK_SECRET_MAX, SECRET_LENGTH)
+    .refine((s) => s.trim() === s, "The secret must not start or end with a space.")
+    .refine((s) => ![...s].some(isControl), "The secret must not contain control characters."),
+});
+
+function isControl(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
+}
+
+const NONE = { url: null, secret: null } as const;
+
+/** Tests in flight per user: one at a time, so the button cannot make the server a flood source. */
+const testing = new Set<number>();
+
+export const webhookRouter = {
+  get: authedProcedure.query(async ({ ctx }) => {
+    const hook = await ctx.services.store.webhooks.get(ctx.user.id);
+    return hook ? { url: hook.url, secret: hook.secret } : NONE;
+  }),
+
+  /** Checked (scheme, length, every address the host resolves to) before anything is stored. */
+  save: authedProcedure.input(webhookInput).mutation(async ({ ctx, input }) => {
+    let url: string;
+    try {
+      url = await ctx.services.webhooks.check(input.url);
+    } catch (error) {
+      if (!(error instanceof WebhookRefusedError)) throw error;
+      throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+    }
+    const saved = await ctx.services.store.webhooks.save(
+      ctx.user.id,
+      url,
+      input.secret,
+      Date.now(),
+    );
+    // The alert engine watches alerts by their usable channels; a webhook is one.
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
+    return { url: saved.url, secret: saved.secret };
+  }),
+
+  remove: authedProcedure.mutation(async ({ ctx }) => {
+    await ctx.services.store.webhooks.delete(ctx.user.id);
+    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
+    return NONE;
+  }),
+
+  /** POSTs a test body now and says how the receiver answered (`ok` false is not an HTTP error). */
+  test: authedProcedure.mutation(async ({ ctx }) => {
+    const userId = ctx.user.id;
+    const hook = await ctx.services.store.webhooks.get(userId);
+    if (!hook)
+      throw new TRPCError({ code: "BAD_REQUEST", message: "No webhook is set. Save one first." });
+    if (testing.has(userId)) {
+      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: "A test is already being sent." });
+    }
+    testing.add(userId);
+    try {
+      const result = await ctx.services.webhooks.sendTest(hook, ctx.services.shutdownSignal);
+      return result.ok
+        ? { ok: true, status: result.status }
+        : {
+            ok: false,
+            ...(result.status !== undefined && { status: result.status }),
+            error: result.error,
+          };
+    } finally {
+      testing.delete(userId);
+    }
+  }),
+} satisfies TRPCRouterRecord;

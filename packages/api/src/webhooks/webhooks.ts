@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { callOutbound, isOutboundTimeout } from "../outbound/policy.ts";
+import { postWebhook } from "./webhook-post.ts";
+import { type WebhookEvent, webhookHeaders } from "./webhook-signature.ts";
+import {
+  checkedAddresses,
+  parseWebhookUrl,
+  type Resolver,
+  systemResolver,
+  WebhookRefusedError,
+} from "./webhook-target.ts";
+
+/** Each POST's limit; a receiver slower than this counts as a failed attempt. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export type DeliveryResult =
+  | { ok: true; status: number }
+  /** `refused`: the URL guard said no; retrying cannot help. */
+  | { ok: false; status?: number; error: string; refused?: boolean };
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/**
+ * The server's webhook policy and transport: which URLs may be saved (`check`, on save) and
+ * the signed POST itself (`deliver`, which checks the address again as it connects).
+ */
+export class Webhooks {
+  /** The resolver used on save and at send time; tests swap it to simulate DNS changes. */
+  resolve: Resolver = systemResolver;
+
+  constructor(readonly allowPrivate: boolean) {}
+
+  /** The URL as it will be stored, or a WebhookRefusedError saying what is wrong with it. */
+  async check(text: string): Promise<string> {
+    const url = parseWebhookUrl(text, this.allowPrivate);
+    await checkedAddresses(url, this.allowPrivate, this.resolve);
+    return url.href;
+  }
+
+  /** One attempt within WEBHOOK_TIMEOUT_MS; never throws for the receiver's failures. */
+  async deliver(
+    target: WebhookTarget,
+    body: string,
+    idempotencyKey: string,
+    event: WebhookEvent,
+    signal?: AbortSignal,
+  ): Promise<DeliveryResult> {
+    const headers = webhookHeaders(target.secret, body, idempotencyKey, event);
+    const options = { allowPrivate: this.allowPrivate, resolve: this.resolve };
+    try {
+      const status = await callOutbound(
+        { attempts: 1, attemptTimeoutMs: WEBHOOK_TIMEOUT_MS },
+        (attemptSignal) =>
+          postWebhook(target.url, body, headers, { ...options, signal: attemptSignal }),
+        signal,
+      );
+      if (status >= 200 && status < 300) return { ok: true, status };
+      return { ok: false, status, error: `The webhook answered HTTP ${status}.` };
+    } catch (error) {
+      return { ok: false, ...failure(error) };
+    }
+  }
+
+  /** The Send test button's POST: a body that says it is a test, a key of its own. */
+  sendTest(target: WebhookTarget, signal?: AbortSignal): Promise<DeliveryResult> {
+    const now = Date.now();
+    const body = JSON.stringify({
+      event: "test",
+      text: "Test from Spreadwatch: your webhook works.",
+      sentAt: now,
+    });
+    return this.deliver(target, body, `spreadwatch-test-${randomUUID()}`, "test", signal);
+  }
+}
+
+function failure(error: unknown): { error: string; refused?: boolean } {
+  if (error instanceof WebhookRefusedError) return { error: error.message, refused: true };
+  if (isOutboundTimeout(error)) {
+    return { error: `The webhook did not answer within ${WEBHOOK_TIMEOUT_MS / 1000} s.` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { error: `Could not reach the webhook: ${message}` };
+}

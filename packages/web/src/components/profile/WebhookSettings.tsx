@@ -1,0 +1,174 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useFlash } from "../../hooks/useFlash.ts";
+import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
+import { Field } from "../Field.tsx";
+import { Message } from "../Message.tsx";
+
+const SECRET_MIN = 16;
+const SECRET_MAX = 256;
+
+/** 32 random bytes as hex: 64 characters, well inside the server's 16–256. */
+export function generateSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The first problem the server would also report, so an obvious slip needs no round trip. */
+function checkWebhook(url: string, secret: string): string | undefined {
+  if (!url.trim()) return "Please enter the webhook URL.";
+  if (!secret) return "Please enter a secret (or press Generate).";
+  if (secret.length < SECRET_MIN || secret.length > SECRET_MAX)
+    return `The secret must be ${SECRET_MIN} to ${SECRET_MAX} characters long.`;
+  return undefined;
+}
+
+/** What the Send test answer says, in one line. */
+function testResultText(result: { ok: boolean; status?: number; error?: string }): string {
+  if (result.ok) return `Test delivered: your webhook answered HTTP ${result.status}.`;
+  return `Test not delivered: ${result.error ?? "no answer"}`;
+}
+
+/**
+ * Issue 12 §3's webhook settings: where the server POSTs each firing of an alert with Webhook
+ * turned on, and the secret its X-Spreadwatch-Signature is made with.
+ */
+export function WebhookSettings() {
+  const utils = trpc.useUtils();
+  const current = trpc.webhook.get.useQuery();
+  const flash = useFlash();
+  const [url, setUrl] = useState("");
+  const [secret, setSecret] = useState("");
+  const refresh = () => utils.webhook.get.invalidate();
+  const save = trpc.webhook.save.useMutation({ onSettled: refresh });
+  const remove = trpc.webhook.remove.useMutation({ onSettled: refresh });
+  const test = trpc.webhook.test.useMutation();
+  const saved = current.data?.url ? current.data : undefined;
+
+  // The stored webhook fills the form once it has loaded (and again after a save or removal).
+  useEffect(() => {
+    if (!current.data) return;
+    setUrl(current.data.url ?? "");
+    setSecret(current.data.secret ?? "");
+  }, [current.data]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = checkWebhook(url, secret);
+    if (problem) {
+      flash.showError(problem);
+      return;
+    }
+    flash.clear();
+    save.mutate(
+      { url: url.trim(), secret },
+      {
+        onSuccess: () => flash.showSuccess("Webhook saved."),
+        onError: (error) =>
+          flash.showError(failureText(error, { fallback: "Failed to save the webhook" })),
+      },
+    );
+  };
+
+  const sendTest = () => {
+    flash.clear();
+    test.mutate(undefined, {
+      onSuccess: (result) =>
+        result.ok
+          ? flash.showSuccess(testResultText(result))
+          : flash.showError(testResultText(result)),
+      onError: (error) =>
+        flash.showError(failureText(error, { fallback: "Failed to send the test" })),
+    });
+  };
+
+  const sendRemove = () => {
+    if (!window.confirm("Remove the webhook? Alerts will no longer be POSTed to it.")) return;
+    flash.clear();
+    remove.mutate(undefined, {
+      onSuccess: () => flash.showSuccess("Webhook removed."),
+      onError: (error) =>
+        flash.showError(failureText(error, { fallback: "Failed to remove the webhook" })),
+    });
+  };
+
+  if (current.isPending) return <p className="muted">Loading webhook settings...</p>;
+  if (current.isError) {
+    return (
+      <Message tone="error">
+        {failureText(current.error, { fallback: "Failed to load the webhook settings." })}
+      </Message>
+    );
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Webhook">
+      {flash.error && <Message tone="error">{flash.error}</Message>}
+      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <p
+        className={saved ? "telegram-state telegram-state--on" : "telegram-state"}
+        data-webhook={saved ? "set" : "unset"}
+      >
+        {saved
+          ? "Set. Alerts with Webhook turned on are POSTed there as JSON, signed with the secret."
+          : "Not set. Add an https:// URL to receive your alerts as signed JSON POSTs."}
+      </p>
+      <Field
+        label="Webhook URL"
+        name="webhookUrl"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="https://example.com/spreadwatch"
+        maxLength={2048}
+        value={url}
+        onChange={setUrl}
+      />
+      <Field
+        label="Secret"
+        name="webhookSecret"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={`${SECRET_MIN}–${SECRET_MAX} characters`}
+        maxLength={SECRET_MAX}
+        value={secret}
+        onChange={setSecret}
+      />
+      <div className="form__actions">
+        <button
+          type="button"
+          className="button button--quiet"
+          onClick={() => setSecret(generateSecret())}
+        >
+          Generate secret
+        </button>
+      </div>
+      <p className="muted">
+        Each POST carries <code>X-Spreadwatch-Signature: sha256=…</code>, the HMAC-SHA256 of the
+        body with this secret, and an <code>Idempotency-Key</code> that stays the same on retries.
+      </p>
+      <div className="form__actions form__actions--wrap">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          {save.isPending ? "Saving..." : "Save"}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={sendTest}
+          disabled={!saved || test.isPending}
+        >
+          {test.isPending ? "Sending..." : "Send test"}
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          onClick={sendRemove}
+          disabled={!saved || remove.isPending}
+        >
+          Remove
+        </button>
+      </div>
+    </form>
+  );
+}
