@@ -3,7 +3,7 @@ import { commodityLabel } from "../../alerts/texts.ts";
 import { type HistoryEntry, useAlertHistory } from "../../hooks/useAlertHistory.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../Message.tsx";
-import { formatMetricValue, metricLabel } from "./metric.ts";
+import { formatMetricThreshold, formatMetricValue, metricLabel } from "./metric.ts";
 
 const CHANNEL_LABELS: Record<string, string> = {
   telegram: "Telegram",
@@ -47,15 +47,28 @@ function Channels({ entry }: { entry: HistoryEntry }) {
   );
 }
 
+/** "23/11/2026," over "2:02:05 pm IST" on a desktop (a narrower column), one line on a phone. */
+function IstTime({ at }: { at: number }) {
+  const text = formatIstTimestamp(at);
+  const comma = text.indexOf(", ");
+  if (comma < 0) return <>{text}</>;
+  return (
+    <span>
+      <span className="history__date">{text.slice(0, comma + 1)}</span>{" "}
+      <span className="history__clock">{text.slice(comma + 2)}</span>
+    </span>
+  );
+}
+
 function HistoryRow({ entry }: { entry: HistoryEntry }) {
   return (
     <tr data-firing-id={entry.id} data-state={entry.state} data-source={entry.source}>
       <td data-label="Time" data-col="time">
-        {formatIstTimestamp(entry.firedAt)}
+        <IstTime at={entry.firedAt} />
       </td>
       <td data-label="Symbol" data-col="symbol">
         {commodityLabel(entry.symbol)}
-        {entry.alertId === null && <span className="muted"> (alert deleted)</span>}
+        {entry.alertId === null && <span className="history__deleted muted"> (alert deleted)</span>}
       </td>
       <td data-label="Metric" data-col="metric">
         {metricLabel(entry.metric)}
@@ -64,7 +77,7 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
         {formatMetricValue(entry.metric, entry.symbol, entry.value)}
       </td>
       <td data-label="Threshold" data-col="threshold" className="history__num">
-        {formatMetricValue(entry.metric, entry.symbol, entry.threshold)}
+        {formatMetricThreshold(entry.metric, entry.symbol, entry.threshold)}
       </td>
       <td data-label="Direction" data-col="direction">
         {directionText(entry.direction)}
@@ -97,24 +110,26 @@ export function AlertHistory() {
     return <p className="muted">No alert has fired yet. Firings will be listed here.</p>;
   return (
     <div className="history">
-      <table className="history__table" aria-label="Alert history">
-        <thead>
-          <tr>
-            <th scope="col">Time (IST)</th>
-            <th scope="col">Symbol</th>
-            <th scope="col">Metric</th>
-            <th scope="col">Value</th>
-            <th scope="col">Threshold</th>
-            <th scope="col">Direction</th>
-            <th scope="col">Channels</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <HistoryRow key={entry.id} entry={entry} />
-          ))}
-        </tbody>
-      </table>
+      <div className="history__scroll">
+        <table className="history__table" aria-label="Alert history">
+          <thead>
+            <tr>
+              <th scope="col">Time (IST)</th>
+              <th scope="col">Symbol</th>
+              <th scope="col">Metric</th>
+              <th scope="col">Value</th>
+              <th scope="col">Threshold</th>
+              <th scope="col">Direction</th>
+              <th scope="col">Channels</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <HistoryRow key={entry.id} entry={entry} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       {history.olderError && <Message tone="error">{history.olderError}</Message>}
       {history.hasOlder && (
         <div className="history__more">

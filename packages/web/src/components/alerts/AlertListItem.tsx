@@ -40,10 +40,12 @@ export function AlertListItem({
         <p className="alert-item__title">
           {title}{" "}
           {alert.metric !== "spread" && (
-            <span className="alert-item__metric" data-field="metric">
-              {metricLabel(alert.metric)}
-            </span>
-          )}{" "}
+            <>
+              <span className="alert-item__metric" data-field="metric">
+                {metricLabel(alert.metric)}
+              </span>{" "}
+            </>
+          )}
           <span className="muted">reaches</span>{" "}
           <span className="alert-item__threshold">
             {formatMetricThreshold(alert.metric, alert.commodityType, alert.threshold)}
