@@ -32,6 +32,7 @@ const ALERT_PROCEDURES = new Set([
   "alerts.update",
   "alerts.delete",
   "alerts.trigger",
+  "alerts.history",
 ]);
 const PUBLIC_PATHS = new Set([
   "GET /api/prices",

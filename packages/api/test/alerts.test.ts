@@ -43,6 +43,10 @@ describe("alert CRUD over the spec's REST paths", () => {
         notificationCount: 0,
         lastTriggered: null,
         lastTelegramTriggered: null,
+        metric: "spread",
+        hysteresis: null,
+        webhookNotify: false,
+        disabledReason: null,
       },
     });
     const panel = await trader.post("/api/alerts", {

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { and, count, eq } from "drizzle-orm";
 import type { Database } from "./connection.ts";
+import { type BrowserFiring, insertBrowserFiring } from "./firings.ts";
 import { alerts, telegramLinks, users } from "./schema/index.ts";
 
 export type Alert = typeof alerts.$inferSelect;
@@ -57,7 +58,8 @@ export function createAlert(
 
 /**
  * Applies a partial change. Switching an alert back on resets its Telegram count, so a trader
- * re-arming an alert that hit its limit gets its full limit again.
+ * re-arming an alert that hit its limit gets its full limit again, and clears the reason the
+ * server switched it off (it no longer applies).
  */
 export function updateAlert(
   db: Database,
@@ -76,7 +78,11 @@ export function updateAlert(
     const rearmed = patch.enabled === true && !current.enabled;
     return tx
       .update(alerts)
-      .set({ ...patch, ...(rearmed && { telegramNotificationCount: 0 }), updatedAt: now })
+      .set({
+        ...patch,
+        ...(rearmed && { telegramNotificationCount: 0, disabledReason: null }),
+        updatedAt: now,
+      })
       .where(eq(alerts.id, id))
       .returning()
       .get();
@@ -92,21 +98,29 @@ export function deleteAlert(db: Database, userId: number, id: number): boolean {
   );
 }
 
-/** A browser fired the alert: count it and remember when (never sends Telegram). */
+/**
+ * A browser fired the alert: count it and remember when (never sends Telegram); with `firing`,
+ * also its History row, in the same transaction.
+ */
 export function recordBrowserTrigger(
   db: Database,
   userId: number,
   id: number,
   now: number,
+  firing?: BrowserFiring,
 ): Alert | undefined {
-  const current = findUserAlert(db, userId, id);
-  if (!current) return undefined;
-  return db
-    .update(alerts)
-    .set({ notificationCount: current.notificationCount + 1, lastTriggered: now })
-    .where(eq(alerts.id, id))
-    .returning()
-    .get();
+  return db.transaction(() => {
+    const current = findUserAlert(db, userId, id);
+    if (!current) return undefined;
+    const alert = db
+      .update(alerts)
+      .set({ notificationCount: current.notificationCount + 1, lastTriggered: now })
+      .where(eq(alerts.id, id))
+      .returning()
+      .get();
+    if (firing) insertBrowserFiring(db, alert, firing, now);
+    return alert;
+  });
 }
 
 /** An alert the server watches for Telegram, with where its messages go. */

@@ -9,6 +9,7 @@ export type {
 } from "./alerts.ts";
 export { ALERT_METRICS, type AlertMetric } from "./alerts.ts";
 export type { CandleRow, StoredCandle } from "./candles.ts";
+export type { BrowserFiring, FiringChannel, FiringEntry, FiringPage } from "./firings.ts";
 export type { IdempotencyClaim, IdempotentOutcome } from "./idempotency-keys.ts";
 export { acquireLeadership, type Leadership, type LeadershipOptions } from "./leadership.ts";
 export type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "./login-attempts.ts";
@@ -19,6 +20,7 @@ export type {
   AlertStore,
   CandleQuery,
   CandleStore,
+  FiringStore,
   IdempotencyStore,
   KeyValueStore,
   LoginAttemptStore,

@@ -394,6 +394,10 @@ describe("the alerts section", () => {
       direction: "reaches",
       enabled: true,
       telegramMaxNotifications: 4,
+      // Issue 12 §3's fields, at their defaults.
+      metric: "spread",
+      hysteresis: null,
+      webhookNotify: false,
       idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     await form().waitFor({ state: "detached" });

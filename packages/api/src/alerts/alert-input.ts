@@ -4,7 +4,7 @@ import {
   SOUND_IDS,
   SPREAD_SYMBOLS,
 } from "@spreadwatch/core";
-import type { AlertSettings } from "@spreadwatch/db";
+import { ALERT_METRICS, type AlertMetric, type AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 
@@ -14,6 +14,42 @@ const limit = z
   .int(limitMessage)
   .min(MIN_NOTIFICATION_LIMIT, limitMessage)
   .max(MAX_NOTIFICATION_LIMIT, limitMessage);
+
+/**
+ * Where each metric's threshold may lie (issue 12 §3): a z-score beyond ±20 or a percentile
+ * outside 0–100 can never be reached, so such an alert is a mistake, not a choice. A spread
+ * threshold is any finite number, as before. Hysteresis is at most the metric's whole range.
+ */
+export const METRIC_RANGES: Record<AlertMetric, { min: number; max: number; hysteresis: number }> =
+  {
+    spread: { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, hysteresis: 1_000_000 },
+    zscore: { min: -20, max: 20, hysteresis: 40 },
+    percentile: { min: 0, max: 100, hysteresis: 100 },
+  };
+
+const METRIC_SENTENCE = `metric must be one of ${ALERT_METRICS.join(", ")}`;
+
+const finite = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .refine(Number.isFinite, `${name} must be a finite number`);
+
+/**
+ * Why `threshold` and `hysteresis` do not fit `metric`, or undefined when they do. Checked on
+ * the alert as it will be stored, so an update that changes only the metric is checked too.
+ */
+export function metricMismatch(
+  metric: AlertMetric,
+  threshold: number,
+  hysteresis: number | null,
+): string | undefined {
+  const range = METRIC_RANGES[metric];
+  if (threshold < range.min || threshold > range.max)
+    return `threshold for a ${metric} alert must be from ${range.min} to ${range.max}`;
+  if (hysteresis !== null && hysteresis > range.hysteresis)
+    return `hysteresis for a ${metric} alert must be at most ${range.hysteresis}`;
+  return undefined;
+}
 
 /** Spec §3/§7's alert fields as the modal and the panel send them. */
 const fields = {
@@ -31,19 +67,33 @@ const fields = {
   maxNotifications: limit.nullable(),
   /** The panel's field. */
   telegramMaxNotifications: limit,
+  metric: z.enum(ALERT_METRICS, { error: METRIC_SENTENCE }),
+  /** Re-arm distance after a firing, in the metric's units; null: none. */
+  hysteresis: finite("hysteresis")
+    .pipe(z.number().min(0, "hysteresis must be 0 or more"))
+    .nullable(),
+  webhookNotify: z.boolean({ error: "webhookNotify must be true or false" }),
 };
 
-export const createAlertInput = z.object({
-  commodityType: fields.commodityType,
-  threshold: fields.threshold,
-  soundId: fields.soundId.default("beep"),
-  telegramNotify: fields.telegramNotify.default(false),
-  direction: fields.direction.default("reaches"),
-  enabled: fields.enabled.default(true),
-  maxNotifications: fields.maxNotifications.optional(),
-  telegramMaxNotifications: fields.telegramMaxNotifications.optional(),
-  idempotencyKey: idempotencyKeySchema,
-});
+export const createAlertInput = z
+  .object({
+    commodityType: fields.commodityType,
+    threshold: fields.threshold,
+    soundId: fields.soundId.default("beep"),
+    telegramNotify: fields.telegramNotify.default(false),
+    direction: fields.direction.default("reaches"),
+    enabled: fields.enabled.default(true),
+    maxNotifications: fields.maxNotifications.optional(),
+    telegramMaxNotifications: fields.telegramMaxNotifications.optional(),
+    metric: fields.metric.default("spread"),
+    hysteresis: fields.hysteresis.default(null),
+    webhookNotify: fields.webhookNotify.default(false),
+    idempotencyKey: idempotencyKeySchema,
+  })
+  .superRefine((input, ctx) => {
+    const why = metricMismatch(input.metric, input.threshold, input.hysteresis);
+    if (why) ctx.addIssue({ code: "custom", message: why, path: ["threshold"] });
+  });
 
 export const updateAlertInput = z.object({
   id: z.number({ error: "id must be a number" }).int().positive(),
@@ -55,7 +105,34 @@ export const updateAlertInput = z.object({
   enabled: fields.enabled.optional(),
   maxNotifications: fields.maxNotifications.optional(),
   telegramMaxNotifications: fields.telegramMaxNotifications.optional(),
+  metric: fields.metric.optional(),
+  hysteresis: fields.hysteresis.optional(),
+  webhookNotify: fields.webhookNotify.optional(),
 });
+
+/**
+ * What a browser fired on (all three, or none for the spec's bare trigger): stored as a
+ * "browser" History entry. A value is bounded so junk cannot fill the History.
+ */
+export const triggerAlertInput = z
+  .object({
+    id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
+    value: finite("value")
+      .pipe(z.number().min(-1e9, "value is out of range").max(1e9, "value is out of range"))
+      .optional(),
+    metric: fields.metric.optional(),
+    direction: z
+      .enum(["above", "below"], { error: 'direction must be "above" or "below"' })
+      .optional(),
+  })
+  .superRefine((input, ctx) => {
+    const given = [input.value, input.metric, input.direction].filter((v) => v !== undefined);
+    if (given.length !== 0 && given.length !== 3)
+      ctx.addIssue({
+        code: "custom",
+        message: "value, metric and direction go together: send all three or none",
+      });
+  });
 
 type LimitFields = {
   maxNotifications?: number | null | undefined;
@@ -77,6 +154,9 @@ export function toNewAlert(input: z.infer<typeof createAlertInput>): AlertSettin
     telegramNotify: input.telegramNotify,
     enabled: input.enabled,
     maxNotifications: storedLimit(input) ?? 1,
+    metric: input.metric,
+    hysteresis: input.hysteresis,
+    webhookNotify: input.webhookNotify,
   };
 }
 
@@ -89,5 +169,44 @@ export function toAlertPatch(input: z.infer<typeof updateAlertInput>): Partial<A
   if (input.enabled !== undefined) patch.enabled = input.enabled;
   const limit = storedLimit(input);
   if (limit !== undefined) patch.maxNotifications = limit;
+  if (input.metric !== undefined) patch.metric = input.metric;
+  if (input.hysteresis !== undefined) patch.hysteresis = input.hysteresis;
+  if (input.webhookNotify !== undefined) patch.webhookNotify = input.webhookNotify;
   return patch;
 }
+
+/** A query parameter's text as a number; an empty or non-numeric text fails (NaN). */
+function fromText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return value.trim() === "" ? Number.NaN : Number(value);
+}
+
+const LIMIT_SENTENCE = "limit must be a whole number from 1 to 200";
+const BEFORE_SENTENCE = "before must be a time in epoch milliseconds";
+
+/** `GET /api/alerts/history?limit&before`: query text read as numbers, so REST and tRPC agree. */
+export const historyInput = z
+  .object({
+    limit: z
+      .preprocess(
+        fromText,
+        z
+          .number({ error: LIMIT_SENTENCE })
+          .int(LIMIT_SENTENCE)
+          .min(1, LIMIT_SENTENCE)
+          .max(200, LIMIT_SENTENCE),
+      )
+      .optional()
+      .transform((limit) => limit ?? 50),
+    before: z
+      .preprocess(
+        fromText,
+        z
+          .number({ error: BEFORE_SENTENCE })
+          .int(BEFORE_SENTENCE)
+          .min(0, BEFORE_SENTENCE)
+          .max(8.64e15, BEFORE_SENTENCE),
+      )
+      .optional(),
+  })
+  .default({ limit: 50 });

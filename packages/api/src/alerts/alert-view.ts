@@ -1,4 +1,4 @@
-import type { Alert } from "@spreadwatch/db";
+import type { Alert, AlertMetric } from "@spreadwatch/db";
 
 /**
  * An alert as spec §3 spells it. The one stored limit is reported both ways: the panel reads
@@ -19,6 +19,11 @@ export function toAlertView(alert: Alert) {
     notificationCount: alert.notificationCount,
     lastTriggered: alert.lastTriggered,
     lastTelegramTriggered: alert.lastTelegramTriggered,
+    metric: alert.metric as AlertMetric,
+    hysteresis: alert.hysteresis,
+    webhookNotify: alert.webhookNotify,
+    /** Why the server switched the alert off (its limit), until it is re-enabled. */
+    disabledReason: alert.disabledReason,
   };
 }
 

@@ -73,12 +73,23 @@ export const REST_ROUTES: readonly RestRoute[] = [
     call: (c, r) => c.alerts.create({ ...object(r.body), ...idempotencyKey(r) }),
   },
   {
+    // Before /api/alerts/:id, so "history" is never read as an id.
+    method: "GET",
+    path: "/api/alerts/history",
+    call: (c, r) =>
+      c.alerts.history(object({ ...queryParam(r, "limit"), ...queryParam(r, "before") })),
+  },
+  {
     method: "PUT",
     path: "/api/alerts/:id",
     call: (c, r) => c.alerts.update({ ...object(r.body), ...id(r) }),
   },
   { method: "DELETE", path: "/api/alerts/:id", call: (c, r) => c.alerts.delete(id(r)) },
-  { method: "POST", path: "/api/alerts/:id/trigger", call: (c, r) => c.alerts.trigger(id(r)) },
+  {
+    method: "POST",
+    path: "/api/alerts/:id/trigger",
+    call: (c, r) => c.alerts.trigger({ ...object(r.body), ...id(r) }),
+  },
 
   { method: "GET", path: "/api/telegram/status", call: (c) => c.telegram.status() },
   {

@@ -1,10 +1,14 @@
 import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
+import type { AlertMetric } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import {
   createAlertInput,
+  historyInput,
+  metricMismatch,
   toAlertPatch,
   toNewAlert,
+  triggerAlertInput,
   updateAlertInput,
 } from "../alerts/alert-input.ts";
 import { toAlertView } from "../alerts/alert-view.ts";
@@ -53,6 +57,15 @@ export const alertsRouter = {
   update: alertsProcedure.input(updateAlertInput).mutation(async ({ ctx, input }) => {
     const { store, bus } = ctx.services;
     const patch = toAlertPatch(input);
+    const current = await store.alerts.find(ctx.user.id, input.id);
+    if (!current) throw notFound();
+    // The alert as it would be stored: changing only the metric must still fit the threshold.
+    const why = metricMismatch(
+      patch.metric ?? (current.metric as AlertMetric),
+      patch.threshold ?? current.threshold,
+      patch.hysteresis === undefined ? current.hysteresis : patch.hysteresis,
+    );
+    if (why) throw new TRPCError({ code: "BAD_REQUEST", message: why });
     const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
     if (!alert) throw notFound();
     bus.publish("alerts.changed", { userId: ctx.user.id });
@@ -66,11 +79,27 @@ export const alertsRouter = {
     return { status: "success" as const };
   }),
 
-  /** A browser fired the alert: counted for the browser only; Telegram is the server's job. */
-  trigger: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
+  /**
+   * A browser fired the alert: counted for the browser only; Telegram is the server's job. With
+   * the value it fired on, also a "browser" History entry (timed by the server's clock).
+   */
+  trigger: alertsProcedure.input(triggerAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
-    const alert = await store.alerts.recordBrowserTrigger(ctx.user.id, input.id, Date.now());
+    const { id, value, metric, direction } = input;
+    const firing =
+      value !== undefined && metric !== undefined && direction !== undefined
+        ? { value, metric, direction }
+        : undefined;
+    const alert = await store.alerts.recordBrowserTrigger(ctx.user.id, id, Date.now(), firing);
     if (!alert) throw notFound();
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
+
+  /** Issue 12 §3 History: the user's own firings and held crossings, newest first. */
+  history: alertsProcedure.input(historyInput).query(async ({ ctx, input }) => ({
+    entries: await ctx.services.store.firings.list(ctx.user.id, {
+      limit: input.limit,
+      before: input.before,
+    }),
+  })),
 } satisfies TRPCRouterRecord;

@@ -1,8 +1,9 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Alert, RecordedFiring, TelegramFiring } from "../alerts.ts";
+import { browserFiringRow } from "../firings.ts";
 import type { AlertStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
-import { alerts, telegramLinks, users } from "./schema/index.ts";
+import { alertFirings, alerts, telegramLinks, users } from "./schema/index.ts";
 import { saveMarks } from "./spread-marks.ts";
 
 const owned = (userId: number, id: number) => and(eq(alerts.id, id), eq(alerts.userId, userId));
@@ -43,7 +44,11 @@ export function pgAlerts(db: PgDb): AlertStore {
         const rearmed = patch.enabled === true && !current.enabled;
         const [alert] = await tx
           .update(alerts)
-          .set({ ...patch, ...(rearmed && { telegramNotificationCount: 0 }), updatedAt: now })
+          .set({
+            ...patch,
+            ...(rearmed && { telegramNotificationCount: 0, disabledReason: null }),
+            updatedAt: now,
+          })
           .where(eq(alerts.id, id))
           .returning();
         return alert;
@@ -52,14 +57,17 @@ export function pgAlerts(db: PgDb): AlertStore {
       const rows = await db.delete(alerts).where(owned(userId, id)).returning({ id: alerts.id });
       return rows.length > 0;
     },
-    async recordBrowserTrigger(userId, id, now) {
-      const [alert] = await db
-        .update(alerts)
-        .set({ notificationCount: sql`${alerts.notificationCount} + 1`, lastTriggered: now })
-        .where(owned(userId, id))
-        .returning();
-      return alert;
-    },
+    recordBrowserTrigger: (userId, id, now, firing) =>
+      db.transaction(async (tx) => {
+        const [alert] = await tx
+          .update(alerts)
+          .set({ notificationCount: sql`${alerts.notificationCount} + 1`, lastTriggered: now })
+          .where(owned(userId, id))
+          .returning();
+        if (alert && firing)
+          await tx.insert(alertFirings).values(browserFiringRow(alert, firing, now));
+        return alert;
+      }),
     async listWatched(userId) {
       const conditions = [
         eq(alerts.enabled, true),

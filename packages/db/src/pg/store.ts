@@ -2,6 +2,7 @@ import type { Store } from "../store/store.ts";
 import { pgAlerts } from "./alerts.ts";
 import { pgCandles } from "./candles.ts";
 import { openPostgres, type PgDb } from "./connection.ts";
+import { pgFirings } from "./firings.ts";
 import { pgIdempotency } from "./idempotency.ts";
 import { pgKeyValues } from "./key-values.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
@@ -25,6 +26,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     users: pgUsers(db),
     sessions: pgSessions(db),
     alerts: pgAlerts(db),
+    firings: pgFirings(db),
     spreadMarks: pgSpreadMarks(db),
     telegramLinks: pgTelegramLinks(db),
     outbox: pgOutbox(db),

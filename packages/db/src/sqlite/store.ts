@@ -2,6 +2,7 @@ import { and, eq, lte } from "drizzle-orm";
 import * as alerts from "../alerts.ts";
 import * as candles from "../candles.ts";
 import { type Database, type DatabaseHandle, isUniqueViolation } from "../connection.ts";
+import * as firings from "../firings.ts";
 import * as idempotency from "../idempotency-keys.ts";
 import { deleteKeyValue, getKeyValue, setKeyValue } from "../key-values.ts";
 import * as loginAttempts from "../login-attempts.ts";
@@ -94,8 +95,8 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
         ),
       update: (userId, id, patch, now) => run(() => alerts.updateAlert(db, userId, id, patch, now)),
       delete: (userId, id) => run(() => alerts.deleteAlert(db, userId, id)),
-      recordBrowserTrigger: (userId, id, now) =>
-        run(() => alerts.recordBrowserTrigger(db, userId, id, now)),
+      recordBrowserTrigger: (userId, id, now, firing) =>
+        run(() => alerts.recordBrowserTrigger(db, userId, id, now, firing)),
       listWatched: (userId) => run(() => alerts.listWatchedAlerts(db, userId)),
       recordTelegramFirings: (firings, marks) =>
         run(() =>
@@ -105,6 +106,9 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
             return recorded;
           }),
         ),
+    },
+    firings: {
+      list: (userId, page) => run(() => firings.listFirings(db, userId, page)),
     },
     spreadMarks: {
       list: () => run(() => listSpreadMarks(db)),

@@ -6,6 +6,7 @@ import type {
   WatchedAlert,
 } from "../alerts.ts";
 import type { CandleRow, StoredCandle } from "../candles.ts";
+import type { BrowserFiring, FiringEntry, FiringPage } from "../firings.ts";
 import type { IdempotencyClaim, IdempotentOutcome } from "../idempotency-keys.ts";
 import type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "../login-attempts.ts";
 import type { Session, SessionEnd, SessionEndReason } from "../sessions.ts";
@@ -24,6 +25,7 @@ export interface Store {
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly alerts: AlertStore;
+  readonly firings: FiringStore;
   readonly spreadMarks: SpreadMarkStore;
   readonly telegramLinks: TelegramLinkStore;
   readonly outbox: OutboxStore;
@@ -100,7 +102,10 @@ export interface AlertStore {
     now: number,
     maxPerUser?: number,
   ): Promise<Alert | undefined>;
-  /** A partial change; re-enabling resets the Telegram count (a re-armed alert gets its limit). */
+  /**
+   * A partial change; re-enabling resets the Telegram count (a re-armed alert gets its limit)
+   * and clears why the server had disabled it.
+   */
   update(
     userId: number,
     id: number,
@@ -108,8 +113,16 @@ export interface AlertStore {
     now: number,
   ): Promise<Alert | undefined>;
   delete(userId: number, id: number): Promise<boolean>;
-  /** A browser fired the alert: counted (atomically) for the browser only. */
-  recordBrowserTrigger(userId: number, id: number, now: number): Promise<Alert | undefined>;
+  /**
+   * A browser fired the alert: counted (atomically) for the browser only; with `firing` (what
+   * it fired on) also a "browser" History entry, in the same transaction.
+   */
+  recordBrowserTrigger(
+    userId: number,
+    id: number,
+    now: number,
+    firing?: BrowserFiring,
+  ): Promise<Alert | undefined>;
   /** Alerts that can send Telegram now (enabled, Telegram on, permitted, chat linked). */
   listWatched(userId?: number): Promise<WatchedAlert[]>;
   /**
@@ -122,6 +135,15 @@ export interface AlertStore {
     firings: readonly TelegramFiring[],
     marks?: readonly SpreadMark[],
   ): Promise<RecordedFiring[]>;
+}
+
+/** The alerts' History (issue 12 §3). */
+export interface FiringStore {
+  /**
+   * The user's firings and held crossings, newest first (firedAt, then id), at most `limit`,
+   * strictly before `before` when given; each with its channels' delivery states.
+   */
+  list(userId: number, page: FiringPage): Promise<FiringEntry[]>;
 }
 
 /** The alert engine's last spread per symbol: where a new leader's crossing state starts. */

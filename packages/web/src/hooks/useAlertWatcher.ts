@@ -8,7 +8,15 @@ import {
 import { useEffect, useRef } from "react";
 import { pitchFor, playAlertSound } from "../alerts/sound.ts";
 import { type AlertView, crossedMessage, reachedMessage } from "../alerts/texts.ts";
+import {
+  type AlertStatistics,
+  formatMetricValue,
+  isMetric,
+  metricLabel,
+  metricValue,
+} from "../components/alerts/metric.ts";
 import { trpc } from "../trpc.ts";
+import { useAlertStatistics } from "./useAlertStatistics.ts";
 import type { AlertNotification } from "./useNotifications.ts";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
@@ -28,10 +36,16 @@ interface WatcherInput {
  * given), a firing while the tab is hidden also shows a system notification.
  */
 export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput): void {
-  const tracker = useRef(new CrossingTracker<number>());
+  // Keyed by alert and metric: a metric change re-learns the side, like a threshold change.
+  const tracker = useRef(new CrossingTracker<string>());
   const utils = trpc.useUtils();
+  const needsStats = alerts?.some((alert) => alert.enabled && alert.metric !== "spread") ?? false;
+  const stats = useAlertStatistics(needsStats);
   const trigger = trpc.alerts.trigger.useMutation({
-    onSettled: () => utils.alerts.list.invalidate(),
+    onSettled: () => {
+      void utils.alerts.list.invalidate();
+      void utils.alerts.history.invalidate();
+    },
   });
   const triggerRef = useRef(trigger.mutate);
   triggerRef.current = trigger.mutate;
@@ -44,28 +58,61 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
   useEffect(() => {
     if (!alerts) return;
     const enabled = alerts.filter((alert) => alert.enabled);
-    tracker.current.retain(enabled.map((alert) => alert.id));
+    tracker.current.retain(enabled.map(trackingKey));
     if (!calculations) return;
     const now = Date.now();
     for (const alert of enabled) {
       if (!isSpreadSymbol(alert.commodityType)) continue;
       const spread = calculations[alert.commodityType]?.spread;
       if (spread === undefined) continue;
-      const side = tracker.current.observe(alert, spread, now);
+      const metric = isMetric(alert.metric) ? alert.metric : "spread";
+      const statistics = stats?.[alert.commodityType] as AlertStatistics | undefined;
+      // Without its statistics a z-score or percentile alert waits (the row says so).
+      const value = metricValue(metric, spread, statistics);
+      if (value === undefined) continue;
+      const side = tracker.current.observe(
+        { id: trackingKey(alert), threshold: alert.threshold },
+        value,
+        now,
+      );
       if (!side) continue;
-      triggerRef.current({ id: alert.id });
+      // What it fired on goes with the trigger, so the History shows browser firings too.
+      triggerRef.current({ id: alert.id, value, metric, direction: side });
       if (!switches.current.muted) void playAlertSound(alert.soundId as SoundId, pitchFor(side));
       const title = spreadSymbolLabel(alert.commodityType);
-      const crossed = crossedMessage(alert.commodityType, side, alert.threshold, spread);
+      const crossed =
+        metric === "spread"
+          ? crossedMessage(alert.commodityType, side, alert.threshold, spread)
+          : metricCrossedMessage(alert, side, value);
       notify({
         title,
-        message: reachedMessage(alert.commodityType, alert.threshold, spread),
+        message:
+          metric === "spread"
+            ? reachedMessage(alert.commodityType, alert.threshold, spread)
+            : metricReachedMessage(alert, value),
         crossed,
         at: now,
       });
       if (switches.current.notifyHidden) showSystemNotification(`${title} ${crossed}`, alert.id);
     }
-  }, [alerts, calculations, notify]);
+  }, [alerts, calculations, notify, stats]);
+}
+
+function trackingKey(alert: AlertView): string {
+  return `${alert.id}:${alert.metric}`;
+}
+
+/** "Z-score has reached 2.00 (current: 2.31)": spec §4's message, naming the metric. */
+function metricReachedMessage(alert: AlertView, value: number): string {
+  const format = (v: number) => formatMetricValue(alert.metric, alert.commodityType, v);
+  return `${metricLabel(alert.metric)} has reached ${format(alert.threshold)} (current: ${format(value)})`;
+}
+
+/** "Z-score crossed above 2.00 ⬆ — now 2.31": the toast's line for a statistical alert. */
+function metricCrossedMessage(alert: AlertView, side: "above" | "below", value: number): string {
+  const format = (v: number) => formatMetricValue(alert.metric, alert.commodityType, v);
+  const arrow = side === "above" ? "⬆" : "⬇";
+  return `${metricLabel(alert.metric)} crossed ${side} ${format(alert.threshold)} ${arrow} — now ${format(value)}`;
 }
 
 /** A system notification, only while the tab is hidden: a visible page has its own toasts. */

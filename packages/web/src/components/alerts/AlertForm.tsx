@@ -10,14 +10,33 @@ import {
   spreadSymbolLabel,
 } from "@spreadwatch/core";
 import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
+import {
+  isMetric,
+  METRIC_HINTS,
+  METRIC_LABELS,
+  METRIC_RANGES,
+  METRICS,
+  type Metric,
+  thresholdRangeError,
+} from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
+
+const INVALID_HYSTERESIS =
+  "Please enter a number of 0 or more for the re-arm distance, or leave it empty.";
+
+/** The threshold field's placeholder: the metric's range, so a z-score of 150 is not typed. */
+function thresholdPlaceholder(metric: Metric): string | undefined {
+  const range = METRIC_RANGES[metric];
+  return range ? `${range.min} to ${range.max}` : undefined;
+}
 
 const PANEL_LIMITS = Array.from(
   { length: MAX_NOTIFICATION_LIMIT - MIN_NOTIFICATION_LIMIT + 1 },
@@ -43,6 +62,13 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
   const [enabled, setEnabled] = useState(alert?.enabled ?? true);
   const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
+  const [metric, setMetric] = useState<Metric>(
+    alert && isMetric(alert.metric) ? alert.metric : "spread",
+  );
+  const [hysteresis, setHysteresis] = useState(
+    alert?.hysteresis == null ? "" : String(alert.hysteresis),
+  );
+  const [webhook, setWebhook] = useState(alert?.webhookNotify ?? false);
   const pending = changes.create.isPending || changes.update.isPending;
 
   const submit = (event: FormEvent) => {
@@ -50,6 +76,16 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
     const value = parseThreshold(threshold);
     if (value === undefined) {
       onError(INVALID_THRESHOLD);
+      return;
+    }
+    const outOfRange = thresholdRangeError(metric, value);
+    if (outOfRange) {
+      onError(outOfRange);
+      return;
+    }
+    const rearm = hysteresis.trim() === "" ? null : parseThreshold(hysteresis);
+    if (rearm === undefined || (rearm !== null && rearm < 0)) {
+      onError(INVALID_HYSTERESIS);
       return;
     }
     const fields = {
@@ -60,6 +96,9 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
       direction: "reaches" as const,
       enabled,
       telegramMaxNotifications: limit,
+      metric,
+      hysteresis: rearm,
+      webhookNotify: webhook,
     };
     const failed = (error: unknown) =>
       onError(
@@ -95,12 +134,41 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         onChange={setCommodity}
         format={spreadSymbolLabel}
       />
-      <ThresholdField label="Threshold" value={threshold} onChange={setThreshold} />
+      <div className="alert-form__metric">
+        <SelectField
+          label="Metric"
+          options={METRICS}
+          value={metric}
+          onChange={setMetric}
+          format={(m) => METRIC_LABELS[m]}
+        />
+        <p className="field__hint" data-field="metric-hint">
+          {METRIC_HINTS[metric]}
+        </p>
+      </div>
+      <ThresholdField
+        label="Threshold"
+        value={threshold}
+        onChange={setThreshold}
+        placeholder={thresholdPlaceholder(metric)}
+      />
+      <ThresholdField
+        label="Re-arm after moving back (optional)"
+        value={hysteresis}
+        onChange={(text) => setHysteresis(text.replace("-", ""))}
+        placeholder="e.g. 0.5"
+      />
       <SoundField label="Sound" options={SOUND_IDS} value={soundId} onChange={setSoundId} />
       <div className="alert-form__checks">
         <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
         <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
+        <Checkbox label="Webhook" checked={webhook} onChange={setWebhook} />
       </div>
+      {webhook && (
+        <p className="field__hint alert-form__wide">
+          Set the webhook URL on the <Link href="/profile">Profile</Link> page.
+        </p>
+      )}
       {telegram && (
         <LimitField
           label="Telegram Notification Limit"

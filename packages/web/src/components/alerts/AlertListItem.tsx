@@ -1,16 +1,14 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
-import {
-  type AlertView,
-  alertSoundLabel,
-  commodityLabel,
-  formatThreshold,
-} from "../../alerts/texts.ts";
+import { type AlertView, alertSoundLabel, commodityLabel } from "../../alerts/texts.ts";
+import { formatMetricThreshold, metricLabel } from "./metric.ts";
 
 interface AlertListItemProps {
   alert: AlertView;
   /** Where Telegram stands for this user; an alert asking for it says when it cannot send. */
   telegram: { configured: boolean; connected: boolean } | undefined;
   busy: boolean;
+  /** A z-score or percentile alert whose statistics the browser does not have yet. */
+  waiting?: boolean;
   onToggle: () => void;
   onTest: () => void;
   onEdit: () => void;
@@ -29,6 +27,7 @@ export function AlertListItem({
   alert,
   telegram,
   busy,
+  waiting = false,
   onToggle,
   onTest,
   onEdit,
@@ -39,15 +38,33 @@ export function AlertListItem({
     <li className="alert-item" data-alert-id={alert.id} data-enabled={alert.enabled}>
       <div className="alert-item__head">
         <p className="alert-item__title">
-          {title} <span className="muted">reaches</span>{" "}
+          {title}{" "}
+          {alert.metric !== "spread" && (
+            <>
+              <span className="alert-item__metric" data-field="metric">
+                {metricLabel(alert.metric)}
+              </span>{" "}
+            </>
+          )}
+          <span className="muted">reaches</span>{" "}
           <span className="alert-item__threshold">
-            {formatThreshold(alert.commodityType, alert.threshold)}
+            {formatMetricThreshold(alert.metric, alert.commodityType, alert.threshold)}
           </span>
         </p>
         <span className={`state-badge ${alert.enabled ? "state-badge--on" : ""}`}>
           {alert.enabled ? "Enabled" : "Disabled"}
         </span>
       </div>
+      {!alert.enabled && alert.disabledReason && (
+        <p className="alert-item__reason" data-field="disabled-reason">
+          {alert.disabledReason}
+        </p>
+      )}
+      {alert.enabled && waiting && (
+        <p className="alert-item__waiting muted" data-field="waiting">
+          Waiting for statistics: this alert fires once the {metricLabel(alert.metric)} is known.
+        </p>
+      )}
       <dl className="alert-item__facts">
         <div>
           <dt>Sound</dt>
@@ -57,6 +74,20 @@ export function AlertListItem({
           <dt>Telegram</dt>
           <dd data-field="telegram">{telegramState(alert, telegram)}</dd>
         </div>
+        {alert.hysteresis != null && (
+          <div>
+            <dt>Re-arm after</dt>
+            <dd data-field="hysteresis">
+              {formatMetricThreshold(alert.metric, alert.commodityType, alert.hysteresis)}
+            </dd>
+          </div>
+        )}
+        {alert.webhookNotify && (
+          <div>
+            <dt>Webhook</dt>
+            <dd data-field="webhook">On</dd>
+          </div>
+        )}
         <div>
           <dt>Telegram Limit</dt>
           <dd data-field="telegram-limit">

@@ -16,6 +16,13 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
+import {
+  isMetric,
+  METRIC_LABELS,
+  METRIC_RANGES,
+  type Metric,
+  thresholdRangeError,
+} from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -71,11 +78,18 @@ export function AlertModal({
     if (element && !element.open) element.showModal();
   }, []);
 
+  const metric: Metric = alert && isMetric(alert.metric) ? alert.metric : "spread";
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const value = parseThreshold(threshold);
     if (value === undefined) {
       window.alert(INVALID_THRESHOLD);
+      return;
+    }
+    const outOfRange = thresholdRangeError(metric, value);
+    if (outOfRange) {
+      window.alert(outOfRange);
       return;
     }
     const fields = {
@@ -146,10 +160,11 @@ export function AlertModal({
           <span className="modal__symbol">{symbol}</span>
         </h2>
         <ThresholdField
-          label="Alert me when Spread reaches"
+          // An edited z-score or percentile alert keeps its metric (the Alerts panel changes it).
+          label={`Alert me when ${METRIC_LABELS[metric]} reaches`}
           value={threshold}
           onChange={setThreshold}
-          placeholder={placeholder}
+          placeholder={metric === "spread" ? placeholder : rangeText(metric)}
           autoFocus
         />
         <SoundField
@@ -201,4 +216,10 @@ export function AlertModal({
       </form>
     </dialog>
   );
+}
+
+/** "-20 to 20": a statistical alert's range as the threshold's placeholder. */
+function rangeText(metric: Metric): string | undefined {
+  const range = METRIC_RANGES[metric];
+  return range && `${range.min} to ${range.max}`;
 }

@@ -1,12 +1,53 @@
+import { useId, useState } from "react";
 import { Section } from "../Section.tsx";
 import { TelegramSummary } from "../telegram/TelegramSummary.tsx";
+import { AlertHistory } from "./AlertHistory.tsx";
+import "./alerts-section.css";
 import { SpreadAlertsPanel } from "./SpreadAlertsPanel.tsx";
 
-/** The dashboard's alerts section (spec §2): the Spread Alerts and Telegram panels. */
+type Tab = "alerts" | "history";
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: "alerts", label: "Alerts" },
+  { id: "history", label: "History" },
+];
+
+/**
+ * The dashboard's alerts section (spec §2): the Spread Alerts panel, or its History tab
+ * (issue 12 §3), beside the Telegram panel.
+ */
 export function AlertsSection() {
+  const [tab, setTab] = useState<Tab>("alerts");
+  const base = useId();
   return (
     <div className="alerts-section" id="alerts-section">
-      <SpreadAlertsPanel />
+      <div className="alerts-main">
+        <div className="alerts-tabs" role="tablist" aria-label="Alerts section">
+          {TABS.map(({ id, label }) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`${base}-${id}-tab`}
+              aria-selected={tab === id}
+              aria-controls={`${base}-${id}-panel`}
+              className="button button--small alerts-tabs__tab"
+              onClick={() => setTab(id)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`${base}-${tab}-panel`} aria-labelledby={`${base}-${tab}-tab`}>
+          {tab === "alerts" ? (
+            <SpreadAlertsPanel />
+          ) : (
+            <Section title="Alert History" className="history-panel">
+              <AlertHistory />
+            </Section>
+          )}
+        </div>
+      </div>
       <Section title="Telegram Notifications" className="telegram-panel">
         <TelegramSummary />
       </Section>

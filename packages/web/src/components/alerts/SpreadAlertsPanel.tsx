@@ -2,6 +2,7 @@ import type { SoundId } from "@spreadwatch/core";
 import { useState } from "react";
 import { playAlertSound } from "../../alerts/sound.ts";
 import type { AlertView } from "../../alerts/texts.ts";
+import { useAlertStatistics } from "../../hooks/useAlertStatistics.ts";
 import { useAlertChanges, useAlertList } from "../../hooks/useAlerts.ts";
 import { useFlash } from "../../hooks/useFlash.ts";
 import { useTelegramStatus } from "../../hooks/useTelegramStatus.ts";
@@ -10,6 +11,7 @@ import { Message } from "../Message.tsx";
 import { Section } from "../Section.tsx";
 import { AlertForm } from "./AlertForm.tsx";
 import { AlertListItem } from "./AlertListItem.tsx";
+import { type AlertStatistics, waitingForStatistics } from "./metric.ts";
 
 type FormState = { mode: "closed" } | { mode: "add" } | { mode: "edit"; alert: AlertView };
 
@@ -58,6 +60,12 @@ export function SpreadAlertsPanel() {
     (changes.remove.isPending && changes.remove.variables?.id) ||
     undefined;
   const alerts = list.data?.alerts;
+  const stats = useAlertStatistics(alerts?.some((a) => a.metric !== "spread") ?? false);
+  const waiting = (alert: AlertView) =>
+    waitingForStatistics(
+      alert.metric,
+      stats?.[alert.commodityType as keyof typeof stats] as AlertStatistics | undefined,
+    );
   return (
     <Section
       title="Spread Alerts"
@@ -98,6 +106,7 @@ export function SpreadAlertsPanel() {
               alert={alert}
               telegram={telegram.data}
               busy={busyId === alert.id}
+              waiting={waiting(alert)}
               onToggle={() => toggle(alert)}
               onTest={() => void playAlertSound(alert.soundId as SoundId)}
               onEdit={() => {
