@@ -178,6 +178,31 @@ describe("GET /api/alerts/history", () => {
     expect((await trader.get("/api/alerts/history")).body.entries).toHaveLength(8);
   });
 
+  it("never splits entries fired by one quote across two pages (a storm would lose some)", async () => {
+    const alert = await createAlert(trader);
+    const base = { userId: await userId("trader"), alertId: alert.id };
+    insertServerFiring({ ...base, firedAt: 9000 });
+    // One quote fired five alerts at once: the same firedAt.
+    const storm = [1, 2, 3, 4, 5].map(() => insertServerFiring({ ...base, firedAt: 8000 }));
+    insertServerFiring({ ...base, firedAt: 7000 });
+
+    const seen: number[] = [];
+    let before: number | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const query = before === undefined ? "limit=3" : `limit=3&before=${before}`;
+      const entries = (await trader.get(`/api/alerts/history?${query}`)).body.entries as {
+        id: number;
+        firedAt: number;
+      }[];
+      if (entries.length === 0) break;
+      seen.push(...entries.map((e) => e.id));
+      before = entries.at(-1)?.firedAt;
+    }
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+    expect(seen).toEqual(expect.arrayContaining(storm));
+  });
+
   it("never shows another user's entries", async () => {
     const mine = await createAlert(trader);
     const theirs = await createAlert(other);

@@ -12,6 +12,7 @@ import {
   updateAlertInput,
 } from "../alerts/alert-input.ts";
 import { toAlertView } from "../alerts/alert-view.ts";
+import { historyPage } from "../alerts/history-page.ts";
 import { once } from "../idempotency.ts";
 import { alertsProcedure } from "../trpc.ts";
 
@@ -97,9 +98,6 @@ export const alertsRouter = {
 
   /** Issue 12 §3 History: the user's own firings and held crossings, newest first. */
   history: alertsProcedure.input(historyInput).query(async ({ ctx, input }) => ({
-    entries: await ctx.services.store.firings.list(ctx.user.id, {
-      limit: input.limit,
-      before: input.before,
-    }),
+    entries: await historyPage(ctx.services.store, ctx.user.id, input.limit, input.before),
   })),
 } satisfies TRPCRouterRecord;

@@ -1,0 +1,31 @@
+import type { FiringEntry, Store } from "@spreadwatch/db";
+
+/**
+ * Most entries one quote can give one user: their alerts (at most 100) fire or are held at most
+ * once each per quote, plus browser entries; well above, so a group is never cut.
+ */
+const MAX_SAME_TIME_GROUP = 1_000;
+
+/**
+ * One page of a user's history, newest first. The cursor is `firedAt` only (the spec's `before`),
+ * so a page never ends inside a group of entries that share a firedAt: a full page is completed
+ * with the rest of its last group. Otherwise the next page (`before` = that firedAt, exclusive)
+ * would skip the rest of the group — easy in a crossing storm, where one quote fires many alerts.
+ */
+export async function historyPage(
+  store: Store,
+  userId: number,
+  limit: number,
+  before?: number,
+): Promise<FiringEntry[]> {
+  const page = await store.firings.list(userId, { limit, before });
+  const last = page.at(-1);
+  if (page.length < limit || !last) return page;
+  const seen = new Set(page.map((entry) => entry.id));
+  const group = await store.firings.list(userId, {
+    limit: MAX_SAME_TIME_GROUP,
+    before: last.firedAt + 1,
+  });
+  const rest = group.filter((entry) => entry.firedAt === last.firedAt && !seen.has(entry.id));
+  return [...page, ...rest];
+}
