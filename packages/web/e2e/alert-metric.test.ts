@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type AlertView, alertTooltipLines } from "../src/alerts/texts.ts";
 import {
   type AlertStatistics,
   metricValue,
@@ -94,5 +95,34 @@ describe("thresholdRangeError", () => {
       "A Percentile threshold must be from 0 to 100.",
     );
     expect(thresholdRangeError("spread", -1e9)).toBeUndefined();
+  });
+});
+
+describe("alertTooltipLines", () => {
+  const alert = {
+    id: 1,
+    commodityType: "GC_BUY",
+    threshold: 2,
+    metric: "zscore",
+    hysteresis: 0.5,
+    enabled: false,
+    disabledReason: "Telegram limit 3 of 3 reached at 14:02 IST",
+    soundId: "beep",
+    telegramNotify: true,
+    telegramMaxNotifications: 3,
+    telegramNotificationCount: 3,
+    notificationCount: 0,
+  } as unknown as AlertView;
+
+  it("names a non-spread metric after the threshold, the re-arm distance and why it is off", () => {
+    const lines = alertTooltipLines(alert);
+    expect(lines[0]).toBe("Threshold: 2.00 (Z-score)");
+    expect(lines).toContain("Re-arms after moving back: 0.50");
+    expect(lines).toContain("Telegram limit 3 of 3 reached at 14:02 IST");
+  });
+
+  it("keeps the spec's plain threshold line for a spread alert", () => {
+    const spread = { ...alert, metric: "spread", threshold: -250.5, hysteresis: null };
+    expect(alertTooltipLines(spread as AlertView)[0]).toBe("Threshold: -250.50");
   });
 });

@@ -9,6 +9,7 @@ import {
   spreadSymbolLabel,
   thresholdDecimals,
 } from "@spreadwatch/core";
+import { formatMetricThreshold, metricLabel } from "../components/alerts/metric.ts";
 
 export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
 
@@ -49,16 +50,26 @@ export function crossedMessage(
   return `crossed ${side} ${formatNumber(threshold, decimals)} ${arrow} — now ${formatNumber(current, decimals)}`;
 }
 
-/** The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. */
+/**
+ * The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. A z-score
+ * or percentile alert names its metric after the threshold, so "2.00" is not read as a spread.
+ */
 export function alertTooltipLines(alert: AlertView): string[] {
+  const threshold = formatMetricThreshold(alert.metric, alert.commodityType, alert.threshold);
+  const metric = alert.metric === "spread" ? "" : ` (${metricLabel(alert.metric)})`;
   const lines = [
-    `Threshold: ${formatThreshold(alert.commodityType, alert.threshold)}`,
+    `Threshold: ${threshold}${metric}`,
     `Status: ${alert.enabled ? "Enabled" : "Disabled"}`,
     `Sound: ${alertSoundLabel(alert.soundId)}`,
     `Telegram: ${alert.telegramNotify ? "Yes" : "No"}`,
     `Limit: ${alert.telegramMaxNotifications}`,
     `Count: ${alert.notificationCount}`,
   ];
+  if (alert.hysteresis) {
+    const rearm = formatMetricThreshold(alert.metric, alert.commodityType, alert.hysteresis);
+    lines.push(`Re-arms after moving back: ${rearm}`);
+  }
+  if (alert.disabledReason) lines.push(alert.disabledReason);
   if (alert.telegramNotify) {
     lines.push(
       `Telegram sent: ${alert.telegramNotificationCount}/${alert.telegramMaxNotifications}`,
