@@ -96,14 +96,15 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
       recordBrowserTrigger: (userId, id, now) =>
         run(() => alerts.recordBrowserTrigger(db, userId, id, now)),
       listWatched: (userId) => run(() => alerts.listWatchedAlerts(db, userId)),
-      recordTelegramFirings: (firings, marks) =>
+      recordFirings: (firings, marks) =>
         run(() =>
           transaction(() => {
-            const recorded = alerts.recordTelegramFirings(db, firings);
+            const recorded = alerts.recordFirings(db, firings);
             if (marks) saveSpreadMarks(db, marks);
             return recorded;
           }),
         ),
+      recordHeld: (entries) => run(() => alerts.recordHeld(db, entries)),
     },
     spreadMarks: {
       list: () => run(() => listSpreadMarks(db)),

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { openStore } from "../store/open.ts";
@@ -18,6 +19,11 @@ export interface StoreUnderTest {
    * would block its event loop in SQLite's busy wait while the first holds a transaction).
    */
   openAnother(): Promise<Store>;
+  /**
+   * Runs plain SQL beside the store (rows no store call writes or reads yet); a query's rows
+   * come back as the driver gives them (PostgreSQL bigints as strings).
+   */
+  sql(statement: string): Promise<Record<string, unknown>[]>;
 }
 
 /**
@@ -36,6 +42,17 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
       current = {
         store: await openStore({ kind: "sqlite", file }),
         openAnother: async () => (current as StoreUnderTest).store,
+        sql: async (statement) => {
+          const raw = new BetterSqlite3(file);
+          try {
+            const prepared = raw.prepare(statement);
+            if (prepared.reader) return prepared.all() as Record<string, unknown>[];
+            prepared.run();
+            return [];
+          } finally {
+            raw.close();
+          }
+        },
       };
       return async () => {
         await current?.store.close();
@@ -66,6 +83,7 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
           others.push(another);
           return another;
         },
+        sql: async (statement) => (await (admin as pg.Client).query(statement)).rows,
       };
       return async () => {
         await Promise.all(others.splice(0).map((s) => s.close()));
