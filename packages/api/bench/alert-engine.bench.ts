@@ -38,7 +38,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The simulator's quote mix (hub.bench.ts): CME, MCX, spot, index and FX, 50 ms steps. */
 function makeQuotes(minutes: number, start: number, seed: number): Quote[] {
   const random = seededRandom(seed);
-  const model = new SimulatorModel(random, defaultDuties());
+  // The path starts at `start`: from its default (epoch 0) the first step would be 56 years long.
+  const model = new SimulatorModel(random, defaultDuties(), { start });
   const makers = quoteMakers(model);
   const quotes: Quote[] = [];
   // Every instrument quoted once first, so all ten spreads exist from the start.
