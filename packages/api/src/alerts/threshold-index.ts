@@ -36,6 +36,7 @@ function upperBound(entries: readonly WatchEntry[], value: number): number {
  */
 export class ThresholdIndex {
   private entries: WatchEntry[] = [];
+  private readonly byId = new Map<number, WatchEntry>();
   private readonly disarmed = new Set<WatchEntry>();
 
   get size(): number {
@@ -44,7 +45,7 @@ export class ThresholdIndex {
 
   /** The entry with this id, if watched here. */
   find(id: number): WatchEntry | undefined {
-    return this.entries.find((e) => e.id === id);
+    return this.byId.get(id);
   }
 
   /** Replaces the entries of one user (after their alerts, permission or channels changed). */
@@ -102,7 +103,11 @@ export class ThresholdIndex {
 
   private set(entries: WatchEntry[]): void {
     this.entries = entries.sort((a, b) => a.threshold - b.threshold);
+    this.byId.clear();
     this.disarmed.clear();
-    for (const entry of entries) if (!entry.armed) this.disarmed.add(entry);
+    for (const entry of entries) {
+      this.byId.set(entry.id, entry);
+      if (!entry.armed) this.disarmed.add(entry);
+    }
   }
 }
