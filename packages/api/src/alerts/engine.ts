@@ -53,6 +53,11 @@ interface Firing {
   before: { lastFiredAt: number | undefined; side: ThresholdSide | undefined; armed: boolean };
 }
 
+/** Each symbol's (metric, mark key) pairs, built once: the update loop builds no strings. */
+const METRIC_KEYS = new Map<SpreadSymbol, ReadonlyArray<readonly [AlertMetric, string]>>(
+  SPREAD_SYMBOLS.map((s) => [s, ALERT_METRICS.map((m) => [m, markKey(s, m)] as const)]),
+);
+
 function isMetric(value: string): value is AlertMetric {
   return (ALERT_METRICS as readonly string[]).includes(value);
 }
@@ -119,6 +124,10 @@ export class AlertEngine {
       this.store.alerts.listWatched(),
       this.store.spreadMarks.list(),
     ]);
+    // A term as leader starts from what is stored, not from what this instance saw last time.
+    this.lastValue.clear();
+    this.heldNoted.clear();
+    this.legs.reset();
     for (const mark of marks) {
       if (parseMarkKey(mark.symbol)) this.lastValue.set(mark.symbol, mark);
     }
@@ -128,7 +137,7 @@ export class AlertEngine {
       if (spread === undefined || this.lastValue.has(key)) continue;
       this.lastValue.set(key, { symbol: key, spread, at: Date.now() });
     }
-    this.replace(watched);
+    this.replace(watched, undefined, false);
     const offHub = this.hub.subscribe((update) => this.onUpdate(update));
     // Queued like the writes: two reloads of one user must apply in the order they were asked
     // for (on a pool the older read can finish last and would bring back a deleted alert).
@@ -167,12 +176,15 @@ export class AlertEngine {
     return n;
   }
 
-  /** Puts `alerts` in their indexes: every user's, or only `userId`'s. */
-  private replace(alerts: readonly WatchedAlert[], userId?: number): void {
+  /**
+   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
+   * already watched keeps its live state (see toEntry).
+   */
+  private replace(alerts: readonly WatchedAlert[], userId?: number, keepLive = true): void {
     const groups = new Map<string, WatchEntry[]>();
     for (const alert of alerts) {
       const key = markKey(alert.commodityType, metricOf(alert));
-      const entry = this.toEntry(alert, key);
+      const entry = this.toEntry(alert, key, keepLive);
       const group = groups.get(key);
       if (group) group.push(entry);
       else groups.set(key, [entry]);
@@ -191,7 +203,7 @@ export class AlertEngine {
    * last fired, on which side, whether it re-armed) unless the stored firing is newer or the
    * alert's threshold or hysteresis changed: that state is exact, the stored one only a start.
    */
-  private toEntry(alert: WatchedAlert, key: string): WatchEntry {
+  private toEntry(alert: WatchedAlert, key: string, keepLive: boolean): WatchEntry {
     const entry: WatchEntry = {
       id: alert.id,
       userId: alert.userId,
@@ -201,7 +213,7 @@ export class AlertEngine {
       lastFiredSide: sideOf(alert.lastFiredSide),
       armed: true,
     };
-    const known = this.indexes.get(key)?.find(alert.id);
+    const known = keepLive ? this.indexes.get(key)?.find(alert.id) : undefined;
     if (
       known &&
       known.threshold === entry.threshold &&
@@ -230,8 +242,7 @@ export class AlertEngine {
       if (spread === undefined) continue;
       const hold = this.legs.holdReason(symbol, update.prices);
       if (hold === undefined) this.heldNoted.delete(symbol);
-      for (const metric of ALERT_METRICS) {
-        const key = markKey(symbol, metric);
+      for (const [metric, key] of METRIC_KEYS.get(symbol) ?? []) {
         const index = this.indexes.get(key);
         const value = this.valueOf(symbol, metric, spread, index);
         if (value === undefined || !index) continue;
@@ -384,10 +395,13 @@ export class AlertEngine {
   }
 
   private async recordHeld(held: readonly HeldCrossing[]): Promise<void> {
-    await this.store.alerts.recordHeld(held);
-    for (const h of held) {
-      log.info({ alertId: h.alertId, symbol: h.symbol, note: h.note }, "alert crossing held");
-    }
+    const written = await this.store.alerts.recordHeld(held);
+    // One line per quote, not per alert: a stale leg under a thousand alerts is one event.
+    const [first] = held;
+    log.info(
+      { held: written, symbol: first?.symbol, note: first?.note },
+      "alert crossings held (not fired) until fresh prices",
+    );
   }
 
   /** Writes one update's firings (and the last values) in one transaction, then wakes the senders once. */

@@ -64,12 +64,19 @@ export class LegWatch {
   private readonly arrivedAt = new Map<string, number>();
   private readonly now: () => number;
   /** Legs quoted before the engine started count as arrived then: they get one window. */
-  private readonly startedAt: number;
+  private startedAt: number;
   private providers: { at: number; byKey: Map<string, ProviderHealth> } | undefined;
 
   constructor(private readonly options: LegWatchOptions) {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+  }
+
+  /** A new term as leader: arrivals seen before are forgotten, every leg gets one window. */
+  reset(): void {
+    this.arrivedAt.clear();
+    this.startedAt = this.now();
+    this.providers = undefined;
   }
 
   /** Every quote the hub accepted. */
