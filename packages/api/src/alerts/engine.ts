@@ -411,6 +411,9 @@ export class AlertEngine {
       firings.map((f) => this.toFiring(f, at, now)),
       marks,
     );
+    // Alerts that can no longer fire leave their index in one pass per index: a storm can
+    // disable thousands at once.
+    const gone = new Map<ThresholdIndex, Set<number>>();
     firings.forEach(({ symbol, index, entry, side, value, before }, i) => {
       const recorded = results[i];
       const fields = { alertId: entry.id, userId: entry.userId, symbol };
@@ -424,10 +427,12 @@ export class AlertEngine {
         log.debug({ ...fields, side, value, channels }, "alert fired; messages queued");
       }
       if (!recorded?.alert.enabled) {
-        index.remove(entry.id);
+        const ids = gone.get(index) ?? new Set<number>();
+        gone.set(index, ids.add(entry.id));
         if (recorded) log.info(fields, "alert reached its notification limit and was disabled");
       }
     });
+    for (const [index, ids] of gone) index.remove(ids);
     if (results.some((r) => r !== undefined)) this.onQueued();
   }
 

@@ -57,8 +57,16 @@ export class ThresholdIndex {
     this.set([...entries]);
   }
 
-  remove(id: number): void {
-    this.set(this.entries.filter((e) => e.id !== id));
+  /** Stops watching these alerts (disabled at their limit): one pass, however many. */
+  remove(ids: ReadonlySet<number>): void {
+    if (ids.size === 0) return;
+    this.entries = this.entries.filter((e) => !ids.has(e.id));
+    for (const id of ids) {
+      const entry = this.byId.get(id);
+      if (!entry) continue;
+      this.byId.delete(id);
+      this.disarmed.delete(entry);
+    }
   }
 
   /**
