@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { and, count, eq, isNotNull, or, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, or } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { alerts, telegramLinks, users, userWebhooks } from "./schema/index.ts";
 
@@ -130,19 +130,19 @@ export function listWatchedAlerts(db: Database, userId?: number): WatchedAlert[]
   ];
   if (userId !== undefined) conditions.push(eq(alerts.userId, userId));
   return db
-    .select({
-      alert: alerts,
-      chatId: sql<string | null>`case when ${telegram} then ${telegramLinks.chatId} end`,
-      webhook: sql<number>`coalesce(${webhook}, 0)`,
-    })
+    .select({ alert: alerts, chatId: telegramLinks.chatId, hook: userWebhooks.userId })
     .from(alerts)
     .innerJoin(users, eq(users.id, alerts.userId))
     .leftJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
     .leftJoin(userWebhooks, eq(userWebhooks.userId, alerts.userId))
     .where(and(...conditions))
-    .orderBy(alerts.id)
     .all()
-    .map(({ alert, chatId, webhook }) => ({ ...alert, chatId, webhook: Boolean(webhook) }));
+    .map(({ alert, chatId, hook }) => ({
+      ...alert,
+      chatId: alert.telegramNotify ? chatId : null,
+      webhook: alert.webhookNotify && hook !== null,
+    }))
+    .sort((a, b) => a.id - b.id);
 }
 
 /** Where a firing is delivered. */
