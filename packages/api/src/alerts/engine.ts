@@ -244,7 +244,7 @@ export class AlertEngine {
       if (hold === undefined) this.heldNoted.delete(symbol);
       for (const [metric, key] of METRIC_KEYS.get(symbol) ?? []) {
         const index = this.indexes.get(key);
-        const value = this.valueOf(symbol, metric, spread, index);
+        const value = this.valueOf(symbol, metric, key, spread, index);
         if (value === undefined || !index) continue;
         if (hold === undefined) this.observe(symbol, metric, index, value, spread, at, firings);
         else this.hold(symbol, metric, index, value, hold, at, held);
@@ -264,12 +264,13 @@ export class AlertEngine {
   private valueOf(
     symbol: SpreadSymbol,
     metric: AlertMetric,
+    key: string,
     spread: number,
     index: ThresholdIndex | undefined,
   ): number | undefined {
     if (metric === "spread") return spread;
     if (!index || index.size === 0) {
-      this.lastValue.delete(markKey(symbol, metric));
+      this.lastValue.delete(key);
       return undefined;
     }
     const value = this.options.metrics?.liveMetric(symbol, metric, spread);
