@@ -83,8 +83,11 @@ export async function startServices(
   bus.subscribe("quote", (quote) => {
     if (hub.ingest(quote)) feedMonitor.accepted(quote);
   });
-  const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), bus);
   const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
+  const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), bus, {
+    metrics: stats,
+    legs: { silenceMs: config.feedSilenceMs, providers: () => feedMonitor.report().providers },
+  });
   const recorder = new HistoryRecorder(store, hub, config.historyRetentionMs, (symbol, c) =>
     stats.minuteClosed(symbol, c.timestamp, c.close),
   );

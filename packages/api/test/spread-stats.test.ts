@@ -115,6 +115,16 @@ describe("GET /api/spread-stats/:symbol", () => {
     expect(all.days).toBe(20);
     expect(Object.keys(all.stats)).toHaveLength(13);
     expect(all.stats.GC_BUY.z).toBeCloseTo(-0.4472135954999579, 9);
+    // The 0th..100th percentiles (nearest rank) of closes d = −10, 0, 10, 20: k ≤ 25 → −10,
+    // 26..50 → 0, 51..75 → 10, 76..100 → 20 (d = ask − 57300).
+    const q: number[] = all.stats.GC_BUY.quantiles;
+    expect(q).toHaveLength(101);
+    // + 0: a −0 from rounding is 0.
+    const d = [0, 25, 26, 50, 51, 75, 76, 100].map(
+      (k) => Math.round((q[k] as number) + P - 57300) + 0,
+    );
+    expect(d).toEqual([-10, -10, 0, 0, 10, 10, 20, 20]);
+    expect(all.stats.NIFTY.quantiles).toBeNull();
   });
 
   it("starts from the stored candles after a restart, the minute forming at shutdown included", async () => {

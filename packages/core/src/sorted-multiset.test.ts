@@ -44,6 +44,12 @@ describe("SortedMultiset", () => {
           expect(set.size).toBe(model.length);
           expect(set.countAtMost(q)).toBe(model.filter((v) => v <= q).length);
           expect([set.min(), set.max()]).toEqual([model[0], model[model.length - 1]]);
+          expect(model.map((_, rank) => set.at(rank))).toEqual(model);
+          expect([set.at(-1), set.at(model.length), set.at(0.5)]).toEqual([
+            undefined,
+            undefined,
+            undefined,
+          ]);
         },
       ),
       { numRuns: 40 },

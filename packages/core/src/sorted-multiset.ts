@@ -65,6 +65,21 @@ export class SortedMultiset {
     return (prefix[at] ?? this.count) + (block ? upperBound(block, value) : 0);
   }
 
+  /** The value of rank `rank` (0 = the smallest), or undefined outside [0, size). O(log n). */
+  at(rank: number): number | undefined {
+    if (!Number.isInteger(rank) || rank < 0 || rank >= this.count) return undefined;
+    const prefix = this.prefixCounts();
+    // The last block whose prefix count is ≤ rank holds it.
+    let lo = 0;
+    let hi = this.blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((prefix[mid] as number) <= rank) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.blocks[lo]?.[rank - (prefix[lo] as number)];
+  }
+
   private prefixCounts(): number[] {
     if (this.prefix === undefined) {
       let sum = 0;

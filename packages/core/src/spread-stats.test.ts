@@ -21,6 +21,23 @@ describe("RollingSpreadStats", () => {
     expect([s.from, s.to]).toEqual([T0 + 4 * MIN - DAY, T0 + 4 * MIN]);
   });
 
+  it("gives the 0th..100th percentiles, nearest rank, consistent with the percentile rank", () => {
+    const stats = new RollingSpreadStats(1);
+    expect(stats.quantiles()).toBeUndefined();
+    fill(stats, [40, 10, 30, 20]);
+    const q = stats.quantiles() as number[];
+    expect(q).toHaveLength(101);
+    // n = 4: the k-th is the close of rank ceil(k × 4 / 100): k 1..25 → 10, 26..50 → 20, …
+    expect([q[0], q[1], q[25], q[26], q[50], q[51], q[75], q[76], q[100]]).toEqual([
+      10, 10, 10, 20, 20, 30, 30, 40, 40,
+    ]);
+    // Percentile rank ≥ k exactly when the value is ≥ the k-th, for every k and value.
+    for (const value of [5, 10, 15, 20, 25, 30, 35, 40, 45]) {
+      const rank = stats.stats(value).percentile as number;
+      for (let k = 1; k <= 100; k++) expect(rank >= k).toBe(value >= (q[k] as number));
+    }
+  });
+
   it("replaces the close of a candle it already holds", () => {
     const stats = new RollingSpreadStats(1);
     fill(stats, [10, 20, 30, 40]);

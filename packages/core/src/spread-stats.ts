@@ -140,6 +140,24 @@ export class RollingSpreadStats {
     };
   }
 
+  /**
+   * The 0th..100th percentiles of the window's closes (101 values), nearest rank: the k-th is
+   * the smallest close c with at least k % of the closes ≤ c (the 0th is the minimum). So for an
+   * integer k, a value's percentile rank (share ≤ value) is ≥ k exactly when the value is ≥ the
+   * k-th: a browser holding these judges a percentile threshold as the server does. Undefined
+   * while the window is empty.
+   */
+  quantiles(): number[] | undefined {
+    const n = this.size;
+    if (n === 0) return undefined;
+    const values: number[] = [];
+    for (let k = 0; k <= 100; k++) {
+      const rank = Math.max(1, Math.ceil((k * n) / 100));
+      values.push(this.sorted.at(rank - 1) as number);
+    }
+    return values;
+  }
+
   private append(openTimeMs: number, close: number): void {
     if (this.size === 0) this.reset(close);
     this.times.push(openTimeMs);

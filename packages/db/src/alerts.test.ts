@@ -5,7 +5,7 @@ import {
   listUserAlerts,
   listWatchedAlerts,
   recordBrowserTrigger,
-  recordTelegramFiring,
+  recordFirings,
   updateAlert,
 } from "./alerts.ts";
 import {
@@ -39,12 +39,20 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const fire = (alertId: number, at: number) =>
-  recordTelegramFiring(t.db, {
-    alertId,
-    at,
-    now: at,
-    text: (a) => `alert ${a.id} #${a.telegramNotificationCount}`,
-  });
+  recordFirings(t.db, [
+    {
+      alertId,
+      symbol: "GC_BUY",
+      metric: "spread",
+      value: 101,
+      threshold: 100,
+      direction: "above",
+      at,
+      now: at,
+      text: (a) => `alert ${a.id} #${a.telegramNotificationCount}`,
+      webhookBody: () => "{}",
+    },
+  ])[0];
 
 describe("alerts", () => {
   it("belong to their user: another user's id is not found", () => {
@@ -108,7 +116,7 @@ describe("alerts", () => {
     const a = createAlert(t.db, alice, settings, 10);
     const fired = fire(a.id, 1_000);
     expect(dueOutboxMessages(t.db, 1_000, 10)).toHaveLength(1);
-    markOutboxSent(t.db, fired?.outboxId as number, 1_001);
+    markOutboxSent(t.db, fired?.outbox[0]?.id as number, 1_001);
     expect(dueOutboxMessages(t.db, 2_000, 10)).toEqual([]);
     fire(a.id, 50_000);
     deleteUser(t.db, alice);

@@ -1,8 +1,8 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, isNotNull, or } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { type BrowserFiring, insertBrowserFiring } from "./firings.ts";
-import { alerts, telegramLinks, users } from "./schema/index.ts";
+import { alerts, telegramLinks, users, userWebhooks } from "./schema/index.ts";
 
 export type Alert = typeof alerts.$inferSelect;
 
@@ -123,36 +123,97 @@ export function recordBrowserTrigger(
   });
 }
 
-/** An alert the server watches for Telegram, with where its messages go. */
-export type WatchedAlert = Alert & { chatId: string };
+/**
+ * An alert the server watches, with the channels it can use now: `chatId` when Telegram is on
+ * and a chat is linked, `webhook` when webhooks are on and the user set one.
+ */
+export type WatchedAlert = Alert & { chatId: string | null; webhook: boolean };
 
 /**
- * Alerts that can send Telegram now: enabled, Telegram on, the owner allowed alerts and linked a
- * chat. Optionally for one user only (after that user's alerts, permission or link changed).
+ * Alerts the server can deliver now: enabled, the owner allowed alerts, and at least one usable
+ * channel (Telegram on with a linked chat, or webhook on with a webhook set). Optionally for one
+ * user only (after that user's alerts, permission, chat or webhook changed).
  */
 export function listWatchedAlerts(db: Database, userId?: number): WatchedAlert[] {
+  const telegram = and(eq(alerts.telegramNotify, true), isNotNull(telegramLinks.chatId));
+  const webhook = and(eq(alerts.webhookNotify, true), isNotNull(userWebhooks.userId));
   const conditions = [
     eq(alerts.enabled, true),
-    eq(alerts.telegramNotify, true),
     eq(users.alertsEnabled, true),
+    or(telegram, webhook),
   ];
   if (userId !== undefined) conditions.push(eq(alerts.userId, userId));
   return db
-    .select({ alert: alerts, chatId: telegramLinks.chatId })
+    .select({ alert: alerts, chatId: telegramLinks.chatId, hook: userWebhooks.userId })
     .from(alerts)
     .innerJoin(users, eq(users.id, alerts.userId))
-    .innerJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+    .leftJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+    .leftJoin(userWebhooks, eq(userWebhooks.userId, alerts.userId))
     .where(and(...conditions))
     .all()
-    .map(({ alert, chatId }) => ({ ...alert, chatId }));
+    .map(({ alert, chatId, hook }) => ({
+      ...alert,
+      chatId: alert.telegramNotify ? chatId : null,
+      webhook: alert.webhookNotify && hook !== null,
+    }))
+    .sort((a, b) => a.id - b.id);
 }
 
-export interface TelegramFiring {
+/** Where a firing is delivered. */
+export type AlertChannel = "telegram" | "webhook";
+
+/** One crossing the server fired: what the History shows and what each channel is sent. */
+export interface AlertFiring {
   alertId: number;
-  /** The quote time of the crossing: stored as lastTelegramTriggered. */
+  symbol: string;
+  /** The metric the threshold was compared with ("spread", "zscore", "percentile"). */
+  metric: string;
+  /** The metric's value that crossed. */
+  value: number;
+  threshold: number;
+  /** The side crossed into: stored as the firing's direction and the alert's lastFiredSide. */
+  direction: "above" | "below";
+  /** The quote time of the crossing: stored as firedAt and lastTelegramTriggered. */
   at: number;
-  text: (alert: Alert) => string;
   now: number;
+  /** The Telegram text, given the alert as it is right after this firing. */
+  text: (alert: Alert) => string;
+  /** The webhook's JSON body, given the alert after this firing and the firing's id. */
+  webhookBody: (alert: Alert, firingId: number) => string;
+}
+
+/** A crossing the server held back (a stale leg, a closed market): a "held" History row. */
+export interface HeldCrossing {
+  alertId: number;
+  symbol: string;
+  metric: string;
+  value: number;
+  threshold: number;
+  direction: "above" | "below";
+  /** Why it was held, e.g. "Held: CME GC quote stale (14 s old)". */
+  note: string;
+  at: number;
+  now: number;
+}
+
+export type RecordedFiring =
+  | { alert: Alert; firingId: number; outbox: { channel: AlertChannel; id: number }[] }
+  | undefined;
+
+const IST_CLOCK = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Asia/Kolkata",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/**
+ * Why the server switched an alert off at its limit: "Telegram limit 3 of 3 reached at 14:02 IST"
+ * (or "Notification limit …" when the firing did not go to Telegram), at the crossing's time.
+ */
+export function limitReason(max: number, at: number, telegram: boolean): string {
+  const kind = telegram ? "Telegram" : "Notification";
+  return `${kind} limit ${max} of ${max} reached at ${IST_CLOCK.format(at)} IST`;
 }
 
 interface AlertRow {
@@ -207,27 +268,40 @@ function alertFromRow(row: AlertRow): Alert {
  * Prepared once per connection: a crossing storm can fire thousands of alerts in one quote, and
  * rebuilding the SQL per firing through the query builder cost ~0.5 ms each (BENCHMARKS.md).
  */
-function firingStatements(db: Database) {
+function firingStatements(db: Database): FiringStatements {
   let statements = firingStatementCache.get(db.$client);
   if (!statements) {
     const sqlite = db.$client;
     statements = {
       eligible: sqlite.prepare(
-        `SELECT a.enabled, a.telegram_notify, a.telegram_notification_count, a.max_notifications,
-                l.chat_id, u.alerts_enabled
+        `SELECT a.enabled, a.telegram_notify, a.webhook_notify, a.telegram_notification_count,
+                a.max_notifications, u.alerts_enabled, l.chat_id, w.user_id IS NOT NULL AS has_webhook
            FROM alerts a
            JOIN users u ON u.id = a.user_id
-           JOIN telegram_links l ON l.user_id = a.user_id
+           LEFT JOIN telegram_links l ON l.user_id = a.user_id
+           LEFT JOIN user_webhooks w ON w.user_id = a.user_id
           WHERE a.id = ?`,
       ),
       update: sqlite.prepare(
-        `UPDATE alerts SET telegram_notification_count = ?, last_telegram_triggered = ?, enabled = ?,
+        `UPDATE alerts SET telegram_notification_count = ?, last_telegram_triggered = ?,
+                last_fired_side = ?, enabled = ?, disabled_reason = coalesce(?, disabled_reason),
                 updated_at = ?
           WHERE id = ? RETURNING *`,
       ),
+      history: sqlite.prepare(
+        `INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
+                                    state, source, note, fired_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'fired', 'server', ?, ?, ?) RETURNING id`,
+      ),
+      held: sqlite.prepare(
+        `INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
+                                    state, source, note, fired_at, created_at)
+         SELECT user_id, id, ?, ?, ?, ?, ?, 'held', 'server', ?, ?, ? FROM alerts WHERE id = ?`,
+      ),
       enqueue: sqlite.prepare(
-        `INSERT INTO telegram_outbox (user_id, alert_id, chat_id, text, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+                                      created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ),
     };
     firingStatementCache.set(sqlite, statements);
@@ -235,61 +309,116 @@ function firingStatements(db: Database) {
   return statements;
 }
 
-const firingStatementCache = new WeakMap<
-  object,
-  {
-    eligible: BetterSqlite3.Statement;
-    update: BetterSqlite3.Statement;
-    enqueue: BetterSqlite3.Statement;
-  }
->();
+interface FiringStatements {
+  eligible: BetterSqlite3.Statement;
+  update: BetterSqlite3.Statement;
+  history: BetterSqlite3.Statement;
+  held: BetterSqlite3.Statement;
+  enqueue: BetterSqlite3.Statement;
+}
+
+const firingStatementCache = new WeakMap<object, FiringStatements>();
 
 interface EligibleRow {
   enabled: number;
   telegram_notify: number;
+  webhook_notify: number;
   telegram_notification_count: number;
   max_notifications: number;
-  chat_id: string;
   alerts_enabled: number;
+  chat_id: string | null;
+  has_webhook: number;
 }
 
-export type RecordedFiring = { alert: Alert; outboxId: number } | undefined;
+/** The channels an alert can deliver to now, or none when it cannot fire at all. */
+function usableChannels(row: EligibleRow | undefined): { chatId: string | null; webhook: boolean } {
+  if (!row?.enabled || !row.alerts_enabled) return { chatId: null, webhook: false };
+  return {
+    chatId: row.telegram_notify && row.chat_id !== null ? row.chat_id : null,
+    webhook: row.webhook_notify === 1 && row.has_webhook === 1,
+  };
+}
 
 /**
- * Telegram firings, atomically and all in one transaction: per firing the count, the trigger
- * time, the auto-disable at the limit and the outbox row. A firing whose alert can no longer
- * send (disabled, Telegram off, permission or chat gone) writes nothing and yields undefined.
+ * Server firings, atomically and all in one transaction: per firing the count, the trigger time
+ * and side, the auto-disable at the limit (with its reason), the History row and one outbox row
+ * per usable channel. A firing whose alert can deliver nowhere now (disabled, permission gone, no
+ * usable channel) writes nothing and yields undefined.
  */
-export function recordTelegramFirings(
-  db: Database,
-  firings: readonly TelegramFiring[],
-): RecordedFiring[] {
-  const { eligible, update, enqueue } = firingStatements(db);
+export function recordFirings(db: Database, firings: readonly AlertFiring[]): RecordedFiring[] {
+  const { eligible, update, history, enqueue } = firingStatements(db);
   return db.$client.transaction(() =>
     firings.map((firing): RecordedFiring => {
       const row = eligible.get(firing.alertId) as EligibleRow | undefined;
-      if (!row?.enabled || !row.telegram_notify || !row.alerts_enabled) return undefined;
+      const { chatId, webhook } = usableChannels(row);
+      if (!row || (chatId === null && !webhook)) return undefined;
       const sent = row.telegram_notification_count + 1;
-      const stillEnabled = sent < row.max_notifications ? 1 : 0;
+      const stillEnabled = sent < row.max_notifications;
+      const reason = stillEnabled
+        ? null
+        : limitReason(row.max_notifications, firing.at, chatId !== null);
       const alert = alertFromRow(
-        update.get(sent, firing.at, stillEnabled, firing.now, firing.alertId) as AlertRow,
+        update.get(
+          sent,
+          firing.at,
+          firing.direction,
+          stillEnabled ? 1 : 0,
+          reason,
+          firing.now,
+          firing.alertId,
+        ) as AlertRow,
       );
-      const outbox = enqueue.get(
+      const { id: firingId } = history.get(
         alert.userId,
         alert.id,
-        row.chat_id,
-        firing.text(alert),
+        firing.symbol,
+        firing.metric,
+        firing.value,
+        firing.threshold,
+        firing.direction,
+        reason,
+        firing.at,
         firing.now,
-        firing.now,
-      ) as {
-        id: number;
+      ) as { id: number };
+      const outbox: { channel: AlertChannel; id: number }[] = [];
+      const queue = (channel: AlertChannel, chat: string, text: string) => {
+        const { id } = enqueue.get(
+          alert.userId,
+          alert.id,
+          channel,
+          firingId,
+          chat,
+          text,
+          firing.now,
+          firing.now,
+        ) as { id: number };
+        outbox.push({ channel, id });
       };
-      return { alert, outboxId: outbox.id };
+      if (chatId !== null) queue("telegram", chatId, firing.text(alert));
+      if (webhook) queue("webhook", "", firing.webhookBody(alert, firingId));
+      return { alert, firingId, outbox };
     }),
   )();
 }
 
-/** One firing; see recordTelegramFirings. */
-export function recordTelegramFiring(db: Database, firing: TelegramFiring): RecordedFiring {
-  return recordTelegramFirings(db, [firing])[0];
+/** Held crossings as "held" History rows; a deleted alert's entry writes nothing. Returns how many. */
+export function recordHeld(db: Database, entries: readonly HeldCrossing[]): number {
+  const { held } = firingStatements(db);
+  return db.$client.transaction(() => {
+    let written = 0;
+    for (const e of entries) {
+      written += held.run(
+        e.symbol,
+        e.metric,
+        e.value,
+        e.threshold,
+        e.direction,
+        e.note,
+        e.at,
+        e.now,
+        e.alertId,
+      ).changes;
+    }
+    return written;
+  })();
 }

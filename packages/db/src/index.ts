@@ -2,9 +2,11 @@
 // synchronous query modules stay as the SQLite adapter's internals.
 export type {
   Alert,
+  AlertChannel,
+  AlertFiring,
   AlertSettings,
+  HeldCrossing,
   RecordedFiring,
-  TelegramFiring,
   WatchedAlert,
 } from "./alerts.ts";
 export { ALERT_METRICS, type AlertMetric } from "./alerts.ts";

@@ -5,58 +5,94 @@ import {
   type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
-import type { SpreadMark, Store, WatchedAlert } from "@spreadwatch/db";
+import {
+  ALERT_METRICS,
+  type AlertFiring,
+  type AlertMetric,
+  type HeldCrossing,
+  type SpreadMark,
+  type Store,
+  type WatchedAlert,
+} from "@spreadwatch/db";
 import type { Bus } from "../bus/index.ts";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
+import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
+import { armedAtStart, hysteresisOf } from "./hysteresis.ts";
+import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
+import { markKey, parseMarkKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
+import { webhookBody } from "./webhook-payload.ts";
 
-/** How often the last spreads are stored when nothing fires (a firing stores them with it). */
+/** How often the last values are stored when nothing fires (a firing stores them with it). */
 const MARK_SAVE_INTERVAL_MS = 1_000;
+
+/** Where the live z-score and percentile come from (the leader's SpreadStatsService). */
+export interface MetricSource {
+  /** `metric` of `symbol` with the live spread `spread`; undefined without statistics. */
+  liveMetric(symbol: SpreadSymbol, metric: LiveMetric, spread: number): number | undefined;
+}
+
+export interface AlertEngineOptions {
+  /** Without it zscore and percentile alerts have no value and never fire. */
+  metrics?: MetricSource;
+  /** How legs are judged stale (FEED_SILENCE_SECONDS, the feed's providers). */
+  legs?: LegWatchOptions;
+}
 
 interface Firing {
   symbol: SpreadSymbol;
+  metric: AlertMetric;
+  index: ThresholdIndex;
   entry: WatchEntry;
   side: ThresholdSide;
+  value: number;
   spread: number;
-  /** The entry's lastFiredAt before this firing, restored if the store writes nothing. */
-  lastFiredAt: number | undefined;
+  /** The entry's state before this firing, restored if the store writes nothing. */
+  before: { lastFiredAt: number | undefined; side: ThresholdSide | undefined; armed: boolean };
 }
 
-/** Watched alerts grouped by symbol, built in one pass. */
-function bySymbol(alerts: readonly WatchedAlert[]): Map<string, WatchEntry[]> {
-  const groups = new Map<string, WatchEntry[]>();
-  for (const alert of alerts) {
-    const group = groups.get(alert.commodityType);
-    if (group) group.push(toEntry(alert));
-    else groups.set(alert.commodityType, [toEntry(alert)]);
-  }
-  return groups;
+/** Each symbol's (metric, mark key) pairs, built once: the update loop builds no strings. */
+const METRIC_KEYS = new Map<SpreadSymbol, ReadonlyArray<readonly [AlertMetric, string]>>(
+  SPREAD_SYMBOLS.map((s) => [s, ALERT_METRICS.map((m) => [m, markKey(s, m)] as const)]),
+);
+
+function isMetric(value: string): value is AlertMetric {
+  return (ALERT_METRICS as readonly string[]).includes(value);
 }
 
-function toEntry(alert: WatchedAlert): WatchEntry {
-  return {
-    id: alert.id,
-    userId: alert.userId,
-    threshold: alert.threshold,
-    lastFiredAt: alert.lastTelegramTriggered ?? undefined,
-  };
+/** The metric an alert watches; an unknown stored value is the spread (the spec's alert). */
+function metricOf(alert: WatchedAlert): AlertMetric {
+  return isMetric(alert.metric) ? alert.metric : "spread";
+}
+
+function sideOf(value: string | null): ThresholdSide | undefined {
+  return value === "above" || value === "below" ? value : undefined;
 }
 
 /**
- * Evaluates Telegram alerts on the server, so they fire with no browser open. It is the only
- * writer of Telegram counts and the only producer of Telegram messages (through the outbox).
- * Times are the quotes' own, so a replay fires at the same moments every run.
+ * Evaluates server alerts (Telegram and webhook), so they fire with no browser open. It is the
+ * only writer of server firing counts and the only producer of their messages (through the
+ * outbox). Each alert compares its threshold with its metric — the spread, or its live z-score or
+ * percentile in the 20-day window — with one ThresholdIndex and one stored last value per
+ * (symbol, metric). Times are the quotes' own, so a replay fires at the same moments every run.
  */
 export class AlertEngine {
-  private readonly indexes = new Map<SpreadSymbol, ThresholdIndex>(
-    SPREAD_SYMBOLS.map((s) => [s, new ThresholdIndex()]),
+  private readonly indexes = new Map<string, ThresholdIndex>(
+    SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
-  /** The last spread seen per symbol: every watched alert's side is derived from it. */
-  private readonly lastSpread = new Map<SpreadSymbol, SpreadMark>();
-  /** Symbols whose last spread changed since it was last stored. */
-  private readonly unsavedMarks = new Set<SpreadSymbol>();
+  /**
+   * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
+   * derived from it. A held update (stale leg) does not move it, so the crossing is judged again
+   * from here on fresh prices.
+   */
+  private readonly lastValue = new Map<string, SpreadMark>();
+  /** Keys whose last value changed since it was last stored. */
+  private readonly unsavedMarks = new Set<string>();
+  /** Per symbol held now: the alerts whose held crossing is already in the History. */
+  private readonly heldNoted = new Map<SpreadSymbol, Set<number>>();
+  private readonly legs: LegWatch;
   /**
    * Every write, in quote order: a quote's firings are one transaction, and the next quote's
    * only start after it, so two quotes' writes never interleave.
@@ -68,29 +104,40 @@ export class AlertEngine {
   constructor(
     private readonly store: Store,
     private readonly hub: MarketHub,
-    /** Called after firings were queued, to wake the Telegram sender. */
+    /** Called after firings were queued, to wake the outbox senders. */
     private readonly onQueued: () => void,
     /** Where alert changes arrive from, made on any instance. */
     private readonly bus?: Bus,
-  ) {}
+    private readonly options: AlertEngineOptions = {},
+  ) {
+    this.legs = new LegWatch(options.legs ?? { silenceMs: 10_000 });
+  }
 
   /**
-   * Starts from the stored last spreads (a previous leader's), so a crossing it already fired is
-   * not fired again and one that happened between its last quote and ours is not lost; a symbol
-   * never stored starts from the hub's current spread.
+   * Starts from the stored last values (a previous leader's), so a crossing it already fired is
+   * not fired again and one that happened between its last quote and ours is not lost; a spread
+   * never stored starts from the hub's current spread. An alert with hysteresis is armed iff its
+   * metric's stored value is already past its re-arm level (see hysteresis.ts).
    */
   async start(): Promise<void> {
     const [watched, marks] = await Promise.all([
       this.store.alerts.listWatched(),
       this.store.spreadMarks.list(),
     ]);
-    this.replaceAll(watched);
-    for (const mark of marks) this.lastSpread.set(mark.symbol as SpreadSymbol, mark);
-    for (const symbol of SPREAD_SYMBOLS) {
-      const spread = this.hub.snapshot().calculations[symbol]?.spread;
-      if (spread === undefined || this.lastSpread.has(symbol)) continue;
-      this.lastSpread.set(symbol, { symbol, spread, at: Date.now() });
+    // A term as leader starts from what is stored, not from what this instance saw last time.
+    this.lastValue.clear();
+    this.heldNoted.clear();
+    this.legs.reset();
+    for (const mark of marks) {
+      if (parseMarkKey(mark.symbol)) this.lastValue.set(mark.symbol, mark);
     }
+    for (const symbol of SPREAD_SYMBOLS) {
+      const key = markKey(symbol, "spread");
+      const spread = this.hub.snapshot().calculations[symbol]?.spread;
+      if (spread === undefined || this.lastValue.has(key)) continue;
+      this.lastValue.set(key, { symbol: key, spread, at: Date.now() });
+    }
+    this.replace(watched, undefined, false);
     const offHub = this.hub.subscribe((update) => this.onUpdate(update));
     // Queued like the writes: two reloads of one user must apply in the order they were asked
     // for (on a pool the older read can finish last and would bring back a deleted alert).
@@ -101,7 +148,7 @@ export class AlertEngine {
     // is read again when it comes back (queued behind earlier writes and reloads).
     const offState = this.bus?.onState((state) => {
       if (state === "connected")
-        this.queue(async () => this.replaceAll(await this.store.alerts.listWatched()));
+        this.queue(async () => this.replace(await this.store.alerts.listWatched()));
     });
     this.unsubscribe = () => {
       offHub();
@@ -120,15 +167,9 @@ export class AlertEngine {
     await this.writes;
   }
 
-  private replaceAll(watched: readonly WatchedAlert[]): void {
-    const groups = bySymbol(watched);
-    for (const [symbol, index] of this.indexes) index.replaceAll(groups.get(symbol) ?? []);
-  }
-
   /** Re-reads one user's watched alerts: after an alert change, a permission toggle or a (dis)connect. */
   async refreshUser(userId: number): Promise<void> {
-    const groups = bySymbol(await this.store.alerts.listWatched(userId));
-    for (const [symbol, index] of this.indexes) index.replaceUser(userId, groups.get(symbol) ?? []);
+    this.replace(await this.store.alerts.listWatched(userId), userId);
   }
 
   /** Resolves when every write queued so far is done (tests, shutdown). */
@@ -142,30 +183,182 @@ export class AlertEngine {
     return n;
   }
 
+  /**
+   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
+   * already watched keeps its live state (see toEntry).
+   */
+  private replace(alerts: readonly WatchedAlert[], userId?: number, keepLive = true): void {
+    const groups = new Map<string, WatchEntry[]>();
+    for (const alert of alerts) {
+      const key = markKey(alert.commodityType, metricOf(alert));
+      const entry = this.toEntry(alert, key, keepLive);
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
+    }
+    for (const key of groups.keys()) {
+      if (!this.indexes.has(key)) this.indexes.set(key, new ThresholdIndex());
+    }
+    for (const [key, index] of this.indexes) {
+      if (userId === undefined) index.replaceAll(groups.get(key) ?? []);
+      else index.replaceUser(userId, groups.get(key) ?? []);
+    }
+  }
+
+  /**
+   * The engine's entry for a stored alert. One it already watches keeps its live state (when it
+   * last fired, on which side, whether it re-armed) unless the stored firing is newer or the
+   * alert's threshold or hysteresis changed: that state is exact, the stored one only a start.
+   */
+  private toEntry(alert: WatchedAlert, key: string, keepLive: boolean): WatchEntry {
+    const entry: WatchEntry = {
+      id: alert.id,
+      userId: alert.userId,
+      threshold: alert.threshold,
+      lastFiredAt: alert.lastTelegramTriggered ?? undefined,
+      hysteresis: hysteresisOf(alert.hysteresis),
+      lastFiredSide: sideOf(alert.lastFiredSide),
+      armed: true,
+    };
+    const known = keepLive ? this.indexes.get(key)?.find(alert.id) : undefined;
+    if (
+      known &&
+      known.threshold === entry.threshold &&
+      known.hysteresis === entry.hysteresis &&
+      (known.lastFiredAt ?? -Infinity) >= (entry.lastFiredAt ?? -Infinity)
+    ) {
+      return {
+        ...entry,
+        lastFiredAt: known.lastFiredAt,
+        lastFiredSide: known.lastFiredSide,
+        armed: known.armed,
+      };
+    }
+    entry.armed = armedAtStart(entry, this.lastValue.get(key)?.spread);
+    return entry;
+  }
+
   private onUpdate(update: HubUpdate): void {
     const at = update.quote.ts;
+    this.legs.arrived(update.quote.source, update.quote.key);
     const firings: Firing[] = [];
+    const held: HeldCrossing[] = [];
     for (const symbol of update.symbols) {
       const spread = update.calculations[symbol]?.spread;
+      // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
-      const previous = this.lastSpread.get(symbol)?.spread;
-      this.lastSpread.set(symbol, { symbol, spread, at });
-      this.unsavedMarks.add(symbol);
-      // The first value of a symbol only records every alert's side (spec §4).
-      if (previous === undefined) continue;
-      const index = this.indexes.get(symbol) as ThresholdIndex;
-      for (const entry of index.crossedBy(previous, spread)) {
-        const side = this.firingSide(entry, previous, spread, at);
-        if (!side) continue;
-        // Set now, not after the write: the next quote is judged before this one is stored.
-        const lastFiredAt = entry.lastFiredAt;
-        entry.lastFiredAt = at;
-        firings.push({ symbol, entry, side, spread, lastFiredAt });
+      const hold = this.legs.holdReason(symbol, update.prices);
+      if (hold === undefined) this.heldNoted.delete(symbol);
+      for (const [metric, key] of METRIC_KEYS.get(symbol) ?? []) {
+        const index = this.indexes.get(key);
+        const value = this.valueOf(symbol, metric, key, spread, index);
+        if (value === undefined || !index) continue;
+        if (hold === undefined) this.observe(symbol, metric, index, value, spread, at, firings);
+        else this.hold(symbol, metric, index, value, hold, at, held);
       }
     }
+    if (held.length > 0) this.queue(() => this.recordHeld(held));
     if (firings.length === 0) return;
     const marks = this.takeUnsavedMarks();
     this.queue(() => this.record(firings, at, marks));
+  }
+
+  /**
+   * The metric's value now. The spread is always followed (every symbol's mark is stored); a
+   * statistic only while an alert watches it, and its last value is forgotten when none does,
+   * so an alert made later starts afresh rather than from a value long gone.
+   */
+  private valueOf(
+    symbol: SpreadSymbol,
+    metric: AlertMetric,
+    key: string,
+    spread: number,
+    index: ThresholdIndex | undefined,
+  ): number | undefined {
+    if (metric === "spread") return spread;
+    if (!index || index.size === 0) {
+      this.lastValue.delete(key);
+      return undefined;
+    }
+    const value = this.options.metrics?.liveMetric(symbol, metric, spread);
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
+  }
+
+  /** A trusted value: moves the last value on and fires the alerts it crossed. */
+  private observe(
+    symbol: SpreadSymbol,
+    metric: AlertMetric,
+    index: ThresholdIndex,
+    value: number,
+    spread: number,
+    at: number,
+    firings: Firing[],
+  ): void {
+    const key = markKey(symbol, metric);
+    const previous = this.lastValue.get(key)?.spread;
+    this.lastValue.set(key, { symbol: key, spread: value, at });
+    this.unsavedMarks.add(key);
+    // The first value of a symbol only records every alert's side (spec §4).
+    if (previous !== undefined) {
+      for (const entry of index.crossedBy(previous, value)) {
+        const side = this.firingSide(entry, previous, value, at);
+        if (!side) continue;
+        const before = {
+          lastFiredAt: entry.lastFiredAt,
+          side: entry.lastFiredSide,
+          armed: entry.armed,
+        };
+        // Set now, not after the write: the next quote is judged before this one is stored.
+        entry.lastFiredAt = at;
+        index.fired(entry, side);
+        firings.push({ symbol, metric, index, entry, side, value, spread, before });
+      }
+    }
+    // After the crossings: the observation that re-arms an alert does not also fire it.
+    index.rearm(value);
+  }
+
+  /**
+   * A value built on a stale leg or a closed market: never fired, and the last value does not
+   * move, so the crossing is judged again on fresh prices. Each alert it would have fired gets
+   * one "held" History entry per hold.
+   */
+  private hold(
+    symbol: SpreadSymbol,
+    metric: AlertMetric,
+    index: ThresholdIndex,
+    value: number,
+    note: string,
+    at: number,
+    held: HeldCrossing[],
+  ): void {
+    const previous = this.lastValue.get(markKey(symbol, metric))?.spread;
+    if (previous === undefined) return;
+    const crossed = index.crossedBy(previous, value);
+    if (crossed.length === 0) return;
+    let noted = this.heldNoted.get(symbol);
+    if (!noted) {
+      noted = new Set();
+      this.heldNoted.set(symbol, noted);
+    }
+    const now = Date.now();
+    for (const entry of crossed) {
+      if (noted.has(entry.id)) continue;
+      const side = this.firingSide(entry, previous, value, at);
+      if (!side) continue;
+      noted.add(entry.id);
+      held.push({
+        alertId: entry.id,
+        symbol,
+        metric,
+        value,
+        threshold: entry.threshold,
+        direction: side,
+        note,
+        at,
+        now,
+      });
+    }
   }
 
   /** Runs `write` after every write queued before it; a failure is logged, not thrown. */
@@ -177,8 +370,8 @@ export class AlertEngine {
 
   private takeUnsavedMarks(): SpreadMark[] {
     const marks: SpreadMark[] = [];
-    for (const symbol of this.unsavedMarks) {
-      const mark = this.lastSpread.get(symbol);
+    for (const key of this.unsavedMarks) {
+      const mark = this.lastValue.get(key);
       if (mark) marks.push({ ...mark });
     }
     this.unsavedMarks.clear();
@@ -190,13 +383,14 @@ export class AlertEngine {
     if (marks.length > 0) await this.store.spreadMarks.save(marks);
   }
 
-  /** The side the alert fires on, or undefined when the core rule (or a replay) says not to. */
+  /** The side the alert fires on, or undefined when it waits to re-arm, or the core rule (or a replay) says not to. */
   private firingSide(
     entry: WatchEntry,
     previous: number,
-    spread: number,
+    value: number,
     at: number,
   ): ThresholdSide | undefined {
+    if (!entry.armed) return undefined;
     // A crossing at or before the last firing was already sent: the same quotes played again
     // after a restart (a replay) must not send duplicates.
     if (entry.lastFiredAt !== undefined && at <= entry.lastFiredAt) return undefined;
@@ -204,44 +398,90 @@ export class AlertEngine {
       side: thresholdSide(previous, entry.threshold),
       lastFiredAt: entry.lastFiredAt,
     };
-    const crossing = observeCrossing(state, entry.threshold, spread, at);
+    const crossing = observeCrossing(state, entry.threshold, value, at);
     return crossing.fired ? crossing.side : undefined;
   }
 
-  /** Writes one update's firings (and the last spreads) in one transaction, then wakes the sender once. */
+  private async recordHeld(held: readonly HeldCrossing[]): Promise<void> {
+    const written = await this.store.alerts.recordHeld(held);
+    // One line per quote, not per alert: a stale leg under a thousand alerts is one event.
+    const [first] = held;
+    log.info(
+      { held: written, symbol: first?.symbol, note: first?.note },
+      "alert crossings held (not fired) until fresh prices",
+    );
+  }
+
+  /** Writes one update's firings (and the last values) in one transaction, then wakes the senders once. */
   private async record(firings: readonly Firing[], at: number, marks: SpreadMark[]): Promise<void> {
     const now = Date.now();
-    const results = await this.store.alerts.recordTelegramFirings(
-      firings.map(({ symbol, entry, side, spread }) => ({
-        alertId: entry.id,
-        at,
-        now,
-        text: (alert) =>
-          alertMessage({
-            commodityType: symbol,
-            threshold: entry.threshold,
-            spread,
-            side,
-            at,
-            count: alert.telegramNotificationCount,
-            limit: alert.maxNotifications,
-          }),
-      })),
+    const results = await this.store.alerts.recordFirings(
+      firings.map((f) => this.toFiring(f, at, now)),
       marks,
     );
-    firings.forEach(({ symbol, entry, side, spread, lastFiredAt }, i) => {
+    // Alerts that can no longer fire leave their index in one pass per index: a storm can
+    // disable thousands at once.
+    const gone = new Map<ThresholdIndex, Set<number>>();
+    firings.forEach(({ symbol, index, entry, side, value, before }, i) => {
       const recorded = results[i];
       const fields = { alertId: entry.id, userId: entry.userId, symbol };
       // Not sent after all (the alert can no longer send): as if it had not fired.
-      if (!recorded && entry.lastFiredAt === at) entry.lastFiredAt = lastFiredAt;
+      if (!recorded && entry.lastFiredAt === at) {
+        entry.lastFiredAt = before.lastFiredAt;
+        index.unfired(entry, before.side, before.armed);
+      }
       if (recorded) {
-        log.debug({ ...fields, side, spread }, "alert fired; Telegram message queued");
+        const channels = recorded.outbox.map((o) => o.channel);
+        log.debug({ ...fields, side, value, channels }, "alert fired; messages queued");
       }
       if (!recorded?.alert.enabled) {
-        this.indexes.get(symbol)?.remove(entry.id);
-        if (recorded) log.info(fields, "alert reached its Telegram limit and was disabled");
+        const ids = gone.get(index) ?? new Set<number>();
+        gone.set(index, ids.add(entry.id));
+        if (recorded) log.info(fields, "alert reached its notification limit and was disabled");
       }
     });
+    for (const [index, ids] of gone) index.remove(ids);
     if (results.some((r) => r !== undefined)) this.onQueued();
+  }
+
+  private toFiring(firing: Firing, at: number, now: number): AlertFiring {
+    const { symbol, metric, entry, side, value, spread } = firing;
+    const text = (alert: { telegramNotificationCount: number; maxNotifications: number }) =>
+      alertMessage({
+        commodityType: symbol,
+        metric,
+        threshold: entry.threshold,
+        value,
+        spread,
+        side,
+        at,
+        count: alert.telegramNotificationCount,
+        limit: alert.maxNotifications,
+      });
+    return {
+      alertId: entry.id,
+      symbol,
+      metric,
+      value,
+      threshold: entry.threshold,
+      direction: side,
+      at,
+      now,
+      text,
+      webhookBody: (alert, firingId) =>
+        webhookBody({
+          firingId,
+          alertId: entry.id,
+          symbol,
+          metric,
+          value,
+          threshold: entry.threshold,
+          direction: side,
+          firedAt: at,
+          count: alert.telegramNotificationCount,
+          limit: alert.maxNotifications,
+          text: text(alert),
+        }),
+    };
   }
 }

@@ -36,6 +36,18 @@ export interface SpreadStatsAnswer {
   to: number | null;
 }
 
+/**
+ * `market.statsAll`'s entry: the answer plus the 0th..100th percentiles of the window's closes
+ * (101 values, nearest rank), so a browser judges a percentile alert as the server does; null
+ * while the window is empty.
+ */
+export interface SpreadStatsWithQuantiles extends SpreadStatsAnswer {
+  quantiles: number[] | null;
+}
+
+/** The statistics an alert can compare its threshold with, besides the spread itself. */
+export type LiveMetric = "zscore" | "percentile";
+
 type Windows = Map<ChartSymbol, RollingSpreadStats>;
 
 /**
@@ -87,6 +99,29 @@ export class SpreadStatsService {
       from: s.from ?? null,
       to: s.to ?? null,
     };
+  }
+
+  /** The answer of `stats` with the window's 101 percentiles. */
+  async statsWithQuantiles(
+    symbol: ChartSymbol,
+    days: StatsDays,
+    value: number | undefined,
+  ): Promise<SpreadStatsWithQuantiles> {
+    const answer = await this.stats(symbol, days, value);
+    const windows = await this.windowsFor(days);
+    return { ...answer, quantiles: windows.get(symbol)?.quantiles() ?? null };
+  }
+
+  /**
+   * The live z-score or percentile rank of `value` in the default (20-day) window, exact, for
+   * the alert engine: synchronous and O(log n). Undefined while the window is not loaded, is
+   * empty, or (z-score) has no spread (std 0): then the metric has no value and nothing fires.
+   */
+  liveMetric(symbol: ChartSymbol, metric: LiveMetric, value: number): number | undefined {
+    const window = this.windows.get(DEFAULT_STATS_DAYS)?.get(symbol);
+    if (!window || window.size === 0 || !Number.isFinite(value)) return undefined;
+    const s = window.stats(value);
+    return metric === "zscore" ? s.z : s.percentile;
   }
 
   private windowsFor(days: number): Promise<Windows> | Windows {

@@ -9,7 +9,7 @@ import {
 import { z } from "zod";
 import type { Context } from "../context.ts";
 import { authedProcedure } from "../trpc.ts";
-import type { SpreadStatsAnswer, StatsDays } from "./spread-stats-service.ts";
+import type { SpreadStatsWithQuantiles, StatsDays } from "./spread-stats-service.ts";
 
 const DAYS_SENTENCE = `days must be one of ${STATS_DAYS.join(", ")}`;
 
@@ -36,19 +36,22 @@ export const statsProcedures = {
     const s = input.symbol as ChartSymbol;
     return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
   }),
-  /** Every symbol in one answer, so the Spread table's z column is one request a minute. */
+  /**
+   * Every symbol in one answer, so the Spread table's z column is one request a minute; with
+   * each window's 101 percentiles, for the browser's percentile alerts.
+   */
   statsAll: authedProcedure
     .input(z.object({ days }).default({ days: DEFAULT_STATS_DAYS }))
     .query(async ({ ctx, input }) => {
       const values = liveValues(ctx);
       const answers = await Promise.all(
-        CHART_SYMBOLS.map((s) => ctx.services.stats.stats(s, input.days, values[s])),
+        CHART_SYMBOLS.map((s) => ctx.services.stats.statsWithQuantiles(s, input.days, values[s])),
       );
       return {
         days: input.days,
         stats: Object.fromEntries(answers.map((a) => [a.symbol, a])) as Record<
           ChartSymbol,
-          SpreadStatsAnswer
+          SpreadStatsWithQuantiles
         >,
       };
     }),

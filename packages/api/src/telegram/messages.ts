@@ -11,21 +11,48 @@ function label(symbol: string): string {
   return isSpreadSymbol(symbol) ? spreadSymbolLabel(symbol) : symbol;
 }
 
-/** The Telegram text of one firing: commodity, threshold, spread, direction and IST time. */
+/** How each metric is named and shown: z-scores to 2 decimals, percentiles to 1. */
+const METRIC_TEXT: Record<string, { name: string; decimals?: number }> = {
+  spread: { name: "Spread" },
+  zscore: { name: "Z-score", decimals: 2 },
+  percentile: { name: "Percentile", decimals: 1 },
+};
+
+/** "Spread 49.95", "z-score 2.00", "percentile 95.0": a metric's value as messages show it. */
+export function formatMetricValue(metric: string, value: number, symbol: string): string {
+  const text = METRIC_TEXT[metric] ?? { name: metric };
+  return formatNumber(value, text.decimals ?? spreadDecimals(symbol));
+}
+
+/**
+ * The Telegram text of one firing: commodity, metric, value, direction, threshold and IST time.
+ * A z-score or percentile alert also gives the spread it was computed from.
+ */
 export function alertMessage(firing: {
   commodityType: string;
+  /** "spread" (the default), "zscore" or "percentile". */
+  metric?: string;
   threshold: number;
+  /** The metric's value that crossed. */
+  value: number;
+  /** The live spread; shown beside a z-score or percentile. */
   spread: number;
   side: ThresholdSide;
   at: number;
   count: number;
   limit: number;
 }): string {
-  const decimals = spreadDecimals(firing.commodityType);
+  const metric = firing.metric ?? "spread";
+  const name = (METRIC_TEXT[metric] ?? { name: metric }).name;
+  const symbol = firing.commodityType;
   const direction = firing.side === "above" ? "crossed above ⬆️" : "crossed below ⬇️";
+  const value = formatMetricValue(metric, firing.value, symbol);
+  const threshold = formatMetricValue(metric, firing.threshold, symbol);
+  const spread =
+    metric === "spread" ? "" : ` (spread ${formatNumber(firing.spread, spreadDecimals(symbol))})`;
   const lines = [
-    `🔔 ${label(firing.commodityType)} spread alert`,
-    `Spread ${formatNumber(firing.spread, decimals)} ${direction} ${formatNumber(firing.threshold, decimals)}`,
+    `🔔 ${label(symbol)} ${name.toLowerCase()} alert`,
+    `${name} ${value} ${direction} ${threshold}${spread}`,
     `Time: ${formatIstTimestamp(firing.at)}`,
     `Notification ${firing.count} of ${firing.limit}${firing.count >= firing.limit ? " — alert now disabled" : ""}`,
   ];

@@ -1,9 +1,16 @@
-import { and, count, eq, sql } from "drizzle-orm";
-import type { Alert, RecordedFiring, TelegramFiring } from "../alerts.ts";
+import { and, count, eq, isNotNull, or, sql } from "drizzle-orm";
+import {
+  type Alert,
+  type AlertChannel,
+  type AlertFiring,
+  type HeldCrossing,
+  limitReason,
+  type RecordedFiring,
+} from "../alerts.ts";
 import { browserFiringRow } from "../firings.ts";
 import type { AlertStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
-import { alertFirings, alerts, telegramLinks, users } from "./schema/index.ts";
+import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./schema/index.ts";
 import { saveMarks } from "./spread-marks.ts";
 
 const owned = (userId: number, id: number) => and(eq(alerts.id, id), eq(alerts.userId, userId));
@@ -69,40 +76,45 @@ export function pgAlerts(db: PgDb): AlertStore {
         return alert;
       }),
     async listWatched(userId) {
+      const telegram = and(eq(alerts.telegramNotify, true), isNotNull(telegramLinks.chatId));
+      const webhook = and(eq(alerts.webhookNotify, true), isNotNull(userWebhooks.userId));
       const conditions = [
         eq(alerts.enabled, true),
-        eq(alerts.telegramNotify, true),
         eq(users.alertsEnabled, true),
+        or(telegram, webhook),
       ];
       if (userId !== undefined) conditions.push(eq(alerts.userId, userId));
       const rows = await db
-        .select({ alert: alerts, chatId: telegramLinks.chatId })
+        .select({
+          alert: alerts,
+          chatId: sql<string | null>`case when ${telegram} then ${telegramLinks.chatId} end`,
+          webhook: sql<boolean>`coalesce(${webhook}, false)`,
+        })
         .from(alerts)
         .innerJoin(users, eq(users.id, alerts.userId))
-        .innerJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+        .leftJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+        .leftJoin(userWebhooks, eq(userWebhooks.userId, alerts.userId))
         .where(and(...conditions))
         .orderBy(alerts.id);
-      return rows.map(({ alert, chatId }) => ({ ...alert, chatId }));
+      return rows.map(({ alert, chatId, webhook }) => ({ ...alert, chatId, webhook }));
     },
-    recordTelegramFirings: (firings, marks) =>
+    recordFirings: (firings, marks) =>
       db.transaction(async (tx) => {
         const recorded = await recordFirings(tx, firings);
         if (marks) await saveMarks(tx, marks);
         return recorded;
       }),
+    recordHeld: (entries) => recordHeld(db, entries),
   };
 }
 
 /**
- * Set-based, so a crossing storm costs a handful of round trips, not three per firing: lock and
+ * Set-based, so a crossing storm costs a handful of round trips, not four per firing: lock and
  * read every firing's alert (FOR UPDATE OF alerts: an edit cannot slip between the check and the
  * count), walk the firings in order as the one-by-one SQLite version does, write the alerts'
- * final states, then the outbox rows.
+ * final states, then the History rows, then the outbox rows (a webhook body needs its firing id).
  */
-async function recordFirings(
-  tx: PgDb,
-  firings: readonly TelegramFiring[],
-): Promise<RecordedFiring[]> {
+async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise<RecordedFiring[]> {
   const ids = [...new Set(firings.map((f) => f.alertId))];
   if (ids.length === 0) return [];
   const rows = await tx
@@ -110,26 +122,40 @@ async function recordFirings(
       id: alerts.id,
       enabled: alerts.enabled,
       telegramNotify: alerts.telegramNotify,
+      webhookNotify: alerts.webhookNotify,
       sent: alerts.telegramNotificationCount,
       max: alerts.maxNotifications,
       chatId: telegramLinks.chatId,
+      hasWebhook: sql<boolean>`${userWebhooks.userId} IS NOT NULL`,
       permitted: users.alertsEnabled,
     })
     .from(alerts)
     .innerJoin(users, eq(users.id, alerts.userId))
-    .innerJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+    .leftJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
+    .leftJoin(userWebhooks, eq(userWebhooks.userId, alerts.userId))
     .where(sql`${alerts.id} = ANY(${sql.param(ids)}::int[])`)
     .orderBy(alerts.id)
     .for("update", { of: alerts });
-  const states = new Map(rows.map((row) => [row.id, { ...row, at: 0, now: 0 }]));
+  const states = new Map(
+    rows.map((row) => [
+      row.id,
+      { ...row, at: 0, now: 0, side: "above", reason: null as string | null },
+    ]),
+  );
   const planned = firings.map((firing) => {
     const state = states.get(firing.alertId);
-    if (!state?.enabled || !state.telegramNotify || !state.permitted) return undefined;
+    if (!state?.enabled || !state.permitted) return undefined;
+    const chatId = state.telegramNotify ? state.chatId : null;
+    const webhook = state.webhookNotify && state.hasWebhook;
+    if (chatId === null && !webhook) return undefined;
     state.sent += 1;
     state.enabled = state.sent < state.max;
     state.at = firing.at;
     state.now = firing.now;
-    return { firing, chatId: state.chatId, sent: state.sent, enabled: state.enabled };
+    state.side = firing.direction;
+    const reason = state.enabled ? null : limitReason(state.max, firing.at, chatId !== null);
+    if (reason) state.reason = reason;
+    return { firing, chatId, webhook, sent: state.sent, enabled: state.enabled, reason };
   });
   const fired = planned.filter((p) => p !== undefined);
   if (fired.length === 0) return planned.map(() => undefined);
@@ -141,10 +167,12 @@ async function recordFirings(
   const column = <T>(pick: (state: (typeof touched)[number]) => T) => sql.param(touched.map(pick));
   await tx.execute(sql`
     UPDATE alerts SET telegram_notification_count = v.sent, last_telegram_triggered = v.at,
-           enabled = v.enabled, updated_at = v.now
+           last_fired_side = v.side, enabled = v.enabled,
+           disabled_reason = coalesce(v.reason, alerts.disabled_reason), updated_at = v.now
       FROM unnest(${column((t) => t.id)}::int[], ${column((t) => t.sent)}::int[],
-                  ${column((t) => t.at)}::bigint[], ${column((t) => t.enabled)}::boolean[],
-                  ${column((t) => t.now)}::bigint[]) AS v(id, sent, at, enabled, now)
+                  ${column((t) => t.at)}::bigint[], ${column((t) => t.side)}::text[],
+                  ${column((t) => t.enabled)}::boolean[], ${column((t) => t.reason)}::text[],
+                  ${column((t) => t.now)}::bigint[]) AS v(id, sent, at, side, enabled, reason, now)
      WHERE alerts.id = v.id`);
   const stored = new Map(
     (
@@ -162,31 +190,97 @@ async function recordFirings(
       telegramNotificationCount: p.sent,
       enabled: p.enabled,
       lastTelegramTriggered: p.firing.at,
+      lastFiredSide: p.firing.direction,
+      disabledReason: p.reason,
       updatedAt: p.firing.now,
     },
   }));
-  const queued = asFired.map(({ alert, chatId, firing }) => ({
-    userId: alert.userId,
-    alertId: alert.id,
-    chatId,
-    text: firing.text(alert),
-    now: firing.now,
-  }));
+  const firingIds = await insertHistory(tx, asFired);
+  const queued = asFired.flatMap(({ alert, chatId, webhook, firing }, i) => {
+    const firingId = firingIds[i] as number;
+    const row = (channel: AlertChannel, chat: string, text: string) => ({
+      index: i,
+      channel,
+      userId: alert.userId,
+      alertId: alert.id,
+      firingId,
+      chatId: chat,
+      text,
+      now: firing.now,
+    });
+    return [
+      ...(chatId !== null ? [row("telegram", chatId, firing.text(alert))] : []),
+      ...(webhook ? [row("webhook", "", firing.webhookBody(alert, firingId))] : []),
+    ];
+  });
   const param = <T>(pick: (row: (typeof queued)[number]) => T) => sql.param(queued.map(pick));
   // The builder's one-placeholder-per-value INSERT cost ~0.25 ms a row in a storm; arrays don't.
   const { rows: outbox } = await tx.execute<{ id: number }>(sql`
-    INSERT INTO telegram_outbox (user_id, alert_id, chat_id, text, created_at, next_attempt_at)
-    SELECT v.user_id, v.alert_id, v.chat_id, v.text, v.now, v.now
+    INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text, created_at,
+                                 next_attempt_at)
+    SELECT v.user_id, v.alert_id, v.channel, v.firing_id, v.chat_id, v.text, v.now, v.now
       FROM unnest(${param((r) => r.userId)}::int[], ${param((r) => r.alertId)}::int[],
+                  ${param((r) => r.channel)}::text[], ${param((r) => r.firingId)}::int[],
                   ${param((r) => r.chatId)}::text[], ${param((r) => r.text)}::text[],
                   ${param((r) => r.now)}::bigint[])
-           WITH ORDINALITY AS v(user_id, alert_id, chat_id, text, now, n)
+           WITH ORDINALITY AS v(user_id, alert_id, channel, firing_id, chat_id, text, now, n)
      ORDER BY v.n
     RETURNING id`);
-  // Identity values are drawn in VALUES order, so ascending ids follow the firings' order.
+  // Identity values are drawn in SELECT order, so ascending ids follow the rows' order.
   const outboxIds = outbox.map((row) => Number(row.id)).sort((a, b) => a - b);
-  const byFiring = new Map(
-    asFired.map((p, i) => [p.firing, { alert: p.alert, outboxId: outboxIds[i] as number }]),
-  );
+  const results: NonNullable<RecordedFiring>[] = asFired.map((p, i) => ({
+    alert: p.alert,
+    firingId: firingIds[i] as number,
+    outbox: [],
+  }));
+  queued.forEach((row, k) => {
+    results[row.index]?.outbox.push({ channel: row.channel, id: outboxIds[k] as number });
+  });
+  const byFiring = new Map(asFired.map((p, i) => [p.firing, results[i]]));
   return planned.map((p) => (p ? byFiring.get(p.firing) : undefined));
+}
+
+/** The History rows of the firings, in order; returns their ids in the same order. */
+async function insertHistory(
+  tx: PgDb,
+  fired: readonly { firing: AlertFiring; alert: Alert; reason: string | null }[],
+): Promise<number[]> {
+  const param = <T>(pick: (row: (typeof fired)[number]) => T) => sql.param(fired.map(pick));
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
+                               state, source, note, fired_at, created_at)
+    SELECT v.user_id, v.alert_id, v.symbol, v.metric, v.value, v.threshold, v.direction,
+           'fired', 'server', v.note, v.at, v.now
+      FROM unnest(${param((r) => r.alert.userId)}::int[], ${param((r) => r.alert.id)}::int[],
+                  ${param((r) => r.firing.symbol)}::text[], ${param((r) => r.firing.metric)}::text[],
+                  ${param((r) => r.firing.value)}::float8[],
+                  ${param((r) => r.firing.threshold)}::float8[],
+                  ${param((r) => r.firing.direction)}::text[], ${param((r) => r.reason)}::text[],
+                  ${param((r) => r.firing.at)}::bigint[], ${param((r) => r.firing.now)}::bigint[])
+           WITH ORDINALITY AS v(user_id, alert_id, symbol, metric, value, threshold, direction,
+                                note, at, now, n)
+     ORDER BY v.n
+    RETURNING id`);
+  return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+/** "held" History rows, one statement; a deleted alert's entry writes nothing. */
+async function recordHeld(db: PgDb, entries: readonly HeldCrossing[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const param = <T>(pick: (row: HeldCrossing) => T) => sql.param(entries.map(pick));
+  const result = await db.execute(sql`
+    INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
+                               state, source, note, fired_at, created_at)
+    SELECT a.user_id, a.id, v.symbol, v.metric, v.value, v.threshold, v.direction, 'held',
+           'server', v.note, v.at, v.now
+      FROM unnest(${param((e) => e.alertId)}::int[], ${param((e) => e.symbol)}::text[],
+                  ${param((e) => e.metric)}::text[], ${param((e) => e.value)}::float8[],
+                  ${param((e) => e.threshold)}::float8[], ${param((e) => e.direction)}::text[],
+                  ${param((e) => e.note)}::text[], ${param((e) => e.at)}::bigint[],
+                  ${param((e) => e.now)}::bigint[])
+           WITH ORDINALITY AS v(alert_id, symbol, metric, value, threshold, direction, note, at,
+                                now, n)
+      JOIN alerts a ON a.id = v.alert_id
+     ORDER BY v.n`);
+  return result.rowCount ?? 0;
 }

@@ -98,14 +98,15 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
       recordBrowserTrigger: (userId, id, now, firing) =>
         run(() => alerts.recordBrowserTrigger(db, userId, id, now, firing)),
       listWatched: (userId) => run(() => alerts.listWatchedAlerts(db, userId)),
-      recordTelegramFirings: (firings, marks) =>
+      recordFirings: (firings, marks) =>
         run(() =>
           transaction(() => {
-            const recorded = alerts.recordTelegramFirings(db, firings);
+            const recorded = alerts.recordFirings(db, firings);
             if (marks) saveSpreadMarks(db, marks);
             return recorded;
           }),
         ),
+      recordHeld: (entries) => run(() => alerts.recordHeld(db, entries)),
     },
     firings: {
       list: (userId, page) => run(() => firings.listFirings(db, userId, page)),

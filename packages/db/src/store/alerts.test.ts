@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Alert, AlertSettings } from "../alerts.ts";
+import type { Alert, AlertFiring, AlertSettings } from "../alerts.ts";
 import { STORE_KINDS, useStore } from "../testing/stores.ts";
 import type { Store } from "./store.ts";
 
@@ -25,6 +25,27 @@ async function watchedUser(store: Store, username: string) {
   await store.telegramLinks.save(user.id, `chat-${username}`, 1);
   return user;
 }
+
+/** A firing of `alertId` at quote time `at` (spread 1251 crossing above 1250.5). */
+function firing(alertId: number, at: number, extra: Partial<AlertFiring> = {}): AlertFiring {
+  return {
+    alertId,
+    symbol: "GOLD_SPREAD",
+    metric: "spread",
+    value: 1251,
+    threshold: 1250.5,
+    direction: "above",
+    at,
+    now: at + 10,
+    text: (alert) => `fired ${alert.telegramNotificationCount}`,
+    webhookBody: (alert, firingId) =>
+      JSON.stringify({ firingId, count: alert.telegramNotificationCount }),
+    ...extra,
+  };
+}
+
+// 2026-11-23 08:32:05 UTC = 14:02:05 IST.
+const AT_1402_IST = Date.UTC(2026, 10, 23, 8, 32, 5);
 
 describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
   const current = useStore(kind);
@@ -84,9 +105,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const { id } = await created(
       store.alerts.create(alice.id, { ...settings, maxNotifications: 1 }, 1),
     );
-    const [fired] = await store.alerts.recordTelegramFirings([
-      { alertId: id, at: 50, now: 60, text: () => "crossed" },
-    ]);
+    const [fired] = await store.alerts.recordFirings([firing(id, 50)]);
     expect(fired?.alert).toMatchObject({ enabled: false, telegramNotificationCount: 1 });
     expect(await store.alerts.update(alice.id, id, { enabled: true }, 70)).toMatchObject({
       enabled: true,
@@ -123,48 +142,137 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     await store.alerts.create(alice.id, { ...settings, telegramNotify: false }, 1);
     await store.alerts.create(noChat.id, settings, 1);
     await store.alerts.create(barred.id, settings, 1);
-    expect(await store.alerts.listWatched()).toEqual([{ ...watched, chatId: "chat-alice" }]);
+    expect(await store.alerts.listWatched()).toEqual([
+      { ...watched, chatId: "chat-alice", webhook: false },
+    ]);
     expect(await store.alerts.listWatched(alice.id)).toHaveLength(1);
     expect(await store.alerts.listWatched(noChat.id)).toEqual([]);
   });
 
-  it("records firings with their outbox rows, disables at the limit, skips what cannot send", async () => {
+  it("watches webhook alerts of users with a webhook, with or without Telegram", async () => {
+    const { store, sql } = current();
+    const alice = await watchedUser(store, "alice");
+    const carol = await store.users.create({
+      username: "carol",
+      passwordHash: "h",
+      alertsEnabled: true,
+    });
+    await sql(
+      `INSERT INTO user_webhooks (user_id, url, secret, updated_at) VALUES (${carol.id}, 'https://hook.example/a', 's', 1)`,
+    );
+    const both = await created(
+      store.alerts.create(alice.id, { ...settings, webhookNotify: true }, 1),
+    );
+    const hookOnly = await created(
+      store.alerts.create(carol.id, { ...settings, telegramNotify: false, webhookNotify: true }, 1),
+    );
+    // Telegram on but carol has no chat, webhook off: nothing usable.
+    await store.alerts.create(carol.id, settings, 1);
+    expect((await store.alerts.listWatched()).map((a) => [a.id, a.chatId, a.webhook])).toEqual([
+      [both.id, "chat-alice", false],
+      [hookOnly.id, null, true],
+    ]);
+  });
+
+  it("records firings with their History and outbox rows, disables at the limit with a reason", async () => {
     const { store } = current();
     const alice = await watchedUser(store, "alice");
     const a = await created(store.alerts.create(alice.id, settings, 1));
     const off = await created(store.alerts.create(alice.id, { ...settings, enabled: false }, 1));
-    const text = (alert: { telegramNotificationCount: number }) =>
-      `fired ${alert.telegramNotificationCount}`;
-    const marks = [{ symbol: "GOLD_SPREAD", spread: 1251, at: 500 }];
-    const first = await store.alerts.recordTelegramFirings(
-      [
-        { alertId: a.id, at: 500, now: 510, text },
-        { alertId: off.id, at: 500, now: 510, text },
-        { alertId: 999, at: 500, now: 510, text },
-      ],
+    const marks = [
+      { symbol: "GOLD_SPREAD", spread: 1251, at: 500 },
+      { symbol: "GOLD_SPREAD|zscore", spread: 2.1, at: 500 },
+    ];
+    const first = await store.alerts.recordFirings(
+      [firing(a.id, 500), firing(off.id, 500), firing(999, 500)],
       marks,
     );
     expect(first[0]?.alert).toMatchObject({
       telegramNotificationCount: 1,
       lastTelegramTriggered: 500,
+      lastFiredSide: "above",
       enabled: true,
+      disabledReason: null,
       updatedAt: 510,
     });
     expect(first.slice(1)).toEqual([undefined, undefined]);
     expect(await store.spreadMarks.list()).toEqual(marks);
-    const [second] = await store.alerts.recordTelegramFirings([
-      { alertId: a.id, at: 600, now: 610, text },
+    const [second] = await store.alerts.recordFirings([
+      firing(a.id, AT_1402_IST, { direction: "below", value: 1250 }),
     ]);
-    expect(second?.alert).toMatchObject({ telegramNotificationCount: 2, enabled: false });
-    const [third] = await store.alerts.recordTelegramFirings([
-      { alertId: a.id, at: 700, now: 710, text },
-    ]);
+    const reason = "Telegram limit 2 of 2 reached at 14:02 IST";
+    expect(second?.alert).toMatchObject({
+      telegramNotificationCount: 2,
+      enabled: false,
+      lastFiredSide: "below",
+      disabledReason: reason,
+    });
+    expect(await store.alerts.find(alice.id, a.id)).toMatchObject({ disabledReason: reason });
+    const [third] = await store.alerts.recordFirings([firing(a.id, AT_1402_IST + 60_000)]);
     expect(third).toBeUndefined();
     const outbox = await store.outbox.list();
-    expect(outbox.map((m) => [m.id, m.alertId, m.chatId, m.text, m.nextAttemptAt])).toEqual([
-      [first[0]?.outboxId, a.id, "chat-alice", "fired 1", 510],
-      [second?.outboxId, a.id, "chat-alice", "fired 2", 610],
+    expect(
+      outbox.map((m) => [
+        m.id,
+        m.alertId,
+        m.channel,
+        m.firingId,
+        m.chatId,
+        m.text,
+        m.nextAttemptAt,
+      ]),
+    ).toEqual([
+      [first[0]?.outbox[0]?.id, a.id, "telegram", first[0]?.firingId, "chat-alice", "fired 1", 510],
+      [
+        second?.outbox[0]?.id,
+        a.id,
+        "telegram",
+        second?.firingId,
+        "chat-alice",
+        "fired 2",
+        AT_1402_IST + 10,
+      ],
     ]);
+    expect(first[0]?.outbox.map((o) => o.channel)).toEqual(["telegram"]);
+  });
+
+  it("writes one History row per firing, with a webhook row carrying its firing id", async () => {
+    const { store, sql } = current();
+    const alice = await watchedUser(store, "alice");
+    await sql(
+      `INSERT INTO user_webhooks (user_id, url, secret, updated_at) VALUES (${alice.id}, 'https://hook.example/a', 's', 1)`,
+    );
+    const both = await created(
+      store.alerts.create(alice.id, { ...settings, webhookNotify: true, metric: "zscore" }, 1),
+    );
+    const hookOnly = await created(
+      store.alerts.create(
+        alice.id,
+        { ...settings, telegramNotify: false, webhookNotify: true, maxNotifications: 1 },
+        1,
+      ),
+    );
+    const results = await store.alerts.recordFirings([
+      firing(both.id, AT_1402_IST, { metric: "zscore", value: 2.05, threshold: 2 }),
+      firing(hookOnly.id, AT_1402_IST),
+    ]);
+    expect(results.map((r) => r?.outbox.map((o) => o.channel))).toEqual([
+      ["telegram", "webhook"],
+      ["webhook"],
+    ]);
+    expect(results[1]?.alert).toMatchObject({
+      enabled: false,
+      disabledReason: "Notification limit 1 of 1 reached at 14:02 IST",
+    });
+    const [bothFiring, hookFiring] = results.map((r) => r?.firingId as number);
+    expect(bothFiring).toBeLessThan(hookFiring as number);
+    const outbox = await store.outbox.list();
+    expect(outbox.map((m) => [m.channel, m.firingId, m.chatId, m.text])).toEqual([
+      ["telegram", bothFiring, "chat-alice", "fired 1"],
+      ["webhook", bothFiring, "", JSON.stringify({ firingId: bothFiring, count: 1 })],
+      ["webhook", hookFiring, "", JSON.stringify({ firingId: hookFiring, count: 1 })],
+    ]);
+    expect(outbox.map((m) => m.id)).toEqual(results.flatMap((r) => r?.outbox.map((o) => o.id)));
   });
 
   it("the same alert fired twice in one batch counts twice and stops at its limit", async () => {
@@ -172,10 +280,10 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const alice = await watchedUser(store, "alice");
     const a = await created(store.alerts.create(alice.id, settings, 1));
     const text = (alert: Alert) => `${alert.telegramNotificationCount}/${alert.enabled}`;
-    const results = await store.alerts.recordTelegramFirings([
-      { alertId: a.id, at: 10, now: 11, text },
-      { alertId: a.id, at: 20, now: 21, text },
-      { alertId: a.id, at: 30, now: 31, text },
+    const results = await store.alerts.recordFirings([
+      firing(a.id, 10, { text }),
+      firing(a.id, 20, { text, direction: "below" }),
+      firing(a.id, 30, { text }),
     ]);
     expect(results.map((r) => r && [r.alert.telegramNotificationCount, r.alert.enabled])).toEqual([
       [1, true],
@@ -187,7 +295,8 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       telegramNotificationCount: 2,
       enabled: false,
       lastTelegramTriggered: 20,
-      updatedAt: 21,
+      lastFiredSide: "below",
+      updatedAt: 30,
     });
   });
 
@@ -197,19 +306,64 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const a = await created(store.alerts.create(alice.id, settings, 1));
     const b = await created(store.alerts.create(alice.id, settings, 1));
     await expect(
-      store.alerts.recordTelegramFirings([
-        { alertId: a.id, at: 1, now: 1, text: () => "ok" },
-        {
-          alertId: b.id,
-          at: 1,
-          now: 1,
+      store.alerts.recordFirings([
+        firing(a.id, 1, { text: () => "ok" }),
+        firing(b.id, 1, {
           text: () => {
             throw new Error("message could not be built");
           },
-        },
+        }),
       ]),
     ).rejects.toThrow("message could not be built");
     expect((await store.alerts.find(alice.id, a.id))?.telegramNotificationCount).toBe(0);
     expect(await store.outbox.list()).toEqual([]);
+    expect((await store.alerts.recordFirings([firing(a.id, 2)]))[0]?.firingId).toBeGreaterThan(0);
+  });
+
+  it("records held crossings as History rows without counting or queueing anything", async () => {
+    const { store, sql } = current();
+    const alice = await watchedUser(store, "alice");
+    const a = await created(store.alerts.create(alice.id, settings, 1));
+    const held = {
+      alertId: a.id,
+      symbol: "GOLD_SPREAD",
+      metric: "spread",
+      value: 1251,
+      threshold: 1250.5,
+      direction: "above" as const,
+      note: "Held: CME GC quote stale (14 s old)",
+      at: 700,
+      now: 710,
+    };
+    expect(await store.alerts.recordHeld([held, { ...held, alertId: 999 }])).toBe(1);
+    expect(await store.alerts.recordHeld([])).toBe(0);
+    expect(await store.alerts.find(alice.id, a.id)).toMatchObject({
+      telegramNotificationCount: 0,
+      lastFiredSide: null,
+      enabled: true,
+    });
+    expect(await store.outbox.list()).toEqual([]);
+    await store.alerts.recordFirings([firing(a.id, 800)]);
+    // Read back through SQL: the History API is another branch's.
+    const rows = await sql(
+      "SELECT alert_id, symbol, metric, value, threshold, direction, state, source, note, fired_at FROM alert_firings ORDER BY id",
+    );
+    expect(
+      rows.map((r) => [
+        r.alert_id,
+        r.symbol,
+        r.metric,
+        r.value,
+        r.threshold,
+        r.direction,
+        r.state,
+        r.source,
+        r.note,
+        Number(r.fired_at),
+      ]),
+    ).toEqual([
+      [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "held", "server", held.note, 700],
+      [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "fired", "server", null, 800],
+    ]);
   });
 });

@@ -21,10 +21,21 @@ async function queue(store: Store, n: number, now = 0): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const alert = await store.alerts.create(user.id, settings, now);
-    const [fired] = await store.alerts.recordTelegramFirings([
-      { alertId: alert?.id as number, at: now, now, text: () => `message ${i}` },
+    const [fired] = await store.alerts.recordFirings([
+      {
+        alertId: alert?.id as number,
+        symbol: "GOLD_SPREAD",
+        metric: "spread",
+        value: 2,
+        threshold: 1,
+        direction: "above",
+        at: now,
+        now,
+        text: () => `message ${i}`,
+        webhookBody: () => "{}",
+      },
     ]);
-    ids.push(fired?.outboxId as number);
+    ids.push(fired?.outbox[0]?.id as number);
   }
   return ids;
 }

@@ -1,8 +1,9 @@
 import type {
   Alert,
+  AlertFiring,
   AlertSettings,
+  HeldCrossing,
   RecordedFiring,
-  TelegramFiring,
   WatchedAlert,
 } from "../alerts.ts";
 import type { CandleRow, StoredCandle } from "../candles.ts";
@@ -123,18 +124,25 @@ export interface AlertStore {
     now: number,
     firing?: BrowserFiring,
   ): Promise<Alert | undefined>;
-  /** Alerts that can send Telegram now (enabled, Telegram on, permitted, chat linked). */
+  /**
+   * Alerts the server can deliver now: enabled, permitted, with at least one usable channel
+   * (Telegram on and a chat linked → `chatId`; webhook on and a webhook set → `webhook`).
+   */
   listWatched(userId?: number): Promise<WatchedAlert[]>;
   /**
-   * One quote's Telegram firings in one transaction: per firing the count, the trigger time,
-   * the auto-disable at the limit and the outbox row; a firing whose alert can no longer send
+   * One quote's server firings in one transaction: per firing the count, the trigger time and
+   * side (lastFiredSide), the auto-disable at the limit with its `disabledReason`, the History
+   * row (alert_firings, state "fired") and one outbox row per usable channel (Telegram text;
+   * webhook body, which gets the firing's id). A firing whose alert can deliver nowhere now
    * writes nothing (undefined). `marks`, if given, are stored in the same transaction, so the
    * engine's state and what it fired never disagree after a crash.
    */
-  recordTelegramFirings(
-    firings: readonly TelegramFiring[],
+  recordFirings(
+    firings: readonly AlertFiring[],
     marks?: readonly SpreadMark[],
   ): Promise<RecordedFiring[]>;
+  /** Crossings held back (stale leg, closed market) as "held" History rows; returns how many. */
+  recordHeld(entries: readonly HeldCrossing[]): Promise<number>;
 }
 
 /** The alerts' History (issue 12 §3). */
@@ -146,7 +154,11 @@ export interface FiringStore {
   list(userId: number, page: FiringPage): Promise<FiringEntry[]>;
 }
 
-/** The alert engine's last spread per symbol: where a new leader's crossing state starts. */
+/**
+ * The alert engine's last value per symbol and metric: where a new leader's crossing state
+ * starts. `symbol` is the mark's key: the spread symbol for the spread ("GC_BUY"), the symbol
+ * and the metric for the others ("GC_BUY|zscore"); `spread` is that metric's value.
+ */
 export interface SpreadMark {
   symbol: string;
   spread: number;

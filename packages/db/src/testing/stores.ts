@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { openDatabase } from "../connection.ts";
@@ -25,6 +26,11 @@ export interface StoreUnderTest {
    * claiming whose writer is not the test's subject. Returns its id.
    */
   queueOutbox(row: QueuedOutboxRow): Promise<number>;
+  /**
+   * Runs plain SQL beside the store (rows no store call writes or reads yet); a query's rows
+   * come back as the driver gives them (PostgreSQL bigints as strings).
+   */
+  sql(statement: string): Promise<Record<string, unknown>[]>;
 }
 
 export interface QueuedOutboxRow {
@@ -63,6 +69,17 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
         store: await openStore({ kind: "sqlite", file }),
         openAnother: async () => (current as StoreUnderTest).store,
         queueOutbox: async (row) => queueSqliteOutbox(file, row),
+        sql: async (statement) => {
+          const raw = new BetterSqlite3(file);
+          try {
+            const prepared = raw.prepare(statement);
+            if (prepared.reader) return prepared.all() as Record<string, unknown>[];
+            prepared.run();
+            return [];
+          } finally {
+            raw.close();
+          }
+        },
       };
       return async () => {
         await current?.store.close();
@@ -101,6 +118,7 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
           );
           return (rows[0] as { id: number }).id;
         },
+        sql: async (statement) => (await (admin as pg.Client).query(statement)).rows,
       };
       return async () => {
         await Promise.all(others.splice(0).map((s) => s.close()));
