@@ -58,6 +58,8 @@ export function SpreadChart(props: SpreadChartProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | undefined>(undefined);
   const homeRef = useRef<ChartView | undefined>(undefined);
+  /** What the plot was built for; data of another timeframe or kind waits for the rebuild. */
+  const builtFor = useRef("");
   const latest = useRef(candles);
   latest.current = candles;
   // The plugins read the latest props through this, so they change without a rebuild.
@@ -110,6 +112,7 @@ export function SpreadChart(props: SpreadChartProps) {
         });
         plotRef.current = plot;
         homeRef.current = home;
+        builtFor.current = `${dataKey}|${timeframe}|${kind}`;
         window.__spreadChart = plot;
         setFailed(false);
       } catch (error) {
@@ -133,6 +136,9 @@ export function SpreadChart(props: SpreadChartProps) {
     const previous = homeRef.current;
     const home = homeView(candles, timeframe, kind === "candles");
     if (!plot || !previous || !home) return;
+    // A rebuild is pending (its timer runs): 1m candles on the 1h plot would be drawn in the
+    // old view for a moment, and that view lies before their oldest, which asks for older ones.
+    if (builtFor.current !== `${dataKey}|${timeframe}|${kind}`) return;
     const untouched = showsView(plot, previous);
     plot.batch(() => {
       plot.setData(toPlotData(candles));
@@ -142,7 +148,7 @@ export function SpreadChart(props: SpreadChartProps) {
       }
     });
     homeRef.current = home;
-  }, [candles, timeframe, kind]);
+  }, [candles, timeframe, kind, dataKey]);
 
   useEffect(() => {
     const host = hostRef.current;
