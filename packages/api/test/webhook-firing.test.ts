@@ -1,0 +1,125 @@
+// Issue 12 §3 end to end, through the public API only: a trader sets a webhook and a z-score
+// alert with Telegram and Webhook on; the spread's crossing reaches the fake Telegram and the
+// fake receiver (signed, with the firing's Idempotency-Key), and the History shows both
+// channels delivered.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { crossingTime, GOLD_PARITY } from "./crossing-replay.ts";
+import { FakeTelegram } from "./fake-telegram.ts";
+import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
+import { eventually } from "./fakes/wait.ts";
+import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+import * as setup from "./telegram-trader.ts";
+
+type ManualFeed = ReturnType<typeof manualFeed>;
+
+const SECRET = "a-webhook-secret-of-the-trader";
+const T = crossingTime(0);
+const SECOND = 1_000;
+const MINUTE = 60_000;
+
+let telegram: FakeTelegram;
+let receiver: FakeWebhook;
+let server: TestServer;
+let feed: ManualFeed;
+
+beforeEach(async () => {
+  [telegram, receiver] = await Promise.all([new FakeTelegram().start(), new FakeWebhook().start()]);
+  feed = manualFeed();
+  server = await startTestServer({
+    feed,
+    env: { ...setup.telegramEnv(telegram), WEBHOOK_ALLOW_PRIVATE: "true" },
+  });
+});
+afterEach(async () => {
+  await server.stop();
+  await Promise.all([telegram.stop(), receiver.stop()]);
+});
+
+/** USDINR 84, GC 2000/2000.5 and a GOLD ask putting GC_BUY at `spread` (crossing-replay.ts). */
+function quotes(spreads: readonly number[]) {
+  feed.push({ source: "fx", key: "USDINR", price: 84, ts: T });
+  feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: T });
+  spreads.forEach((spread, i) => {
+    const ask = GOLD_PARITY + spread;
+    feed.push({ source: "mcx", key: "GOLD", bid: ask - 20, ask, ts: T + i * SECOND });
+  });
+}
+
+/** GC_BUY closes −10 and +10 before T: mean 0, std 10, so z = spread / 10 once loaded. */
+async function seedStatistics() {
+  await server.services.store.candles.save(
+    [-10, 10].map((close, i) => ({
+      symbol: "GC_BUY",
+      timeframe: "1m",
+      timestamp: T - (3 - i) * MINUTE,
+      open: close,
+      high: close,
+      low: close,
+      close,
+    })),
+  );
+  feed = manualFeed();
+  server = await server.restart({ feed });
+}
+
+describe("a firing reaches Telegram and the webhook, and the History says so", () => {
+  it("delivers one signed POST per firing with its Idempotency-Key, and both channels show sent", async () => {
+    await seedStatistics();
+    const { trader, alertId } = await setup.traderWithAlert(server, {
+      threshold: 2,
+      metric: "zscore",
+      webhookNotify: true,
+      telegramMaxNotifications: 3,
+    });
+    const saved = await trader.put("/api/webhook", { url: receiver.url, secret: SECRET });
+    expect(saved.status).toBe(200);
+
+    quotes([0, 25]); // z 0, then 2.5: one crossing above 2
+    await eventually(
+      async () => receiver.received,
+      (got) => got.length === 1,
+      "the webhook POST",
+      15_000,
+    );
+    const [post] = receiver.received;
+    if (!post) throw new Error("no POST");
+    expect(signatureVerifies(SECRET, post)).toBe(true);
+    expect(post.headers["x-spreadwatch-event"]).toBe("alert.fired");
+    const body = JSON.parse(post.body);
+    expect(body).toMatchObject({
+      event: "alert.fired",
+      alertId,
+      symbol: "GC_BUY",
+      metric: "zscore",
+      threshold: 2,
+      direction: "above",
+      firedAt: T + SECOND,
+      count: 1,
+      limit: 3,
+    });
+    expect(body.value).toBeCloseTo(2.5, 9);
+    expect(post.headers["idempotency-key"]).toBe(`spreadwatch-firing-${body.firingId}`);
+    expect(setup.alertTexts(telegram)).toHaveLength(1);
+    expect(setup.alertTexts(telegram)[0]).toContain("Z-score 2.50 crossed above");
+
+    const history = await eventually(
+      async () => (await trader.get("/api/alerts/history")).body.entries,
+      (entries) =>
+        entries.length === 1 &&
+        entries[0].channels.every((c: { state: string }) => c.state === "sent"),
+      "both channels delivered in the History",
+      15_000,
+    );
+    expect(history[0]).toMatchObject({
+      id: body.firingId,
+      alertId,
+      metric: "zscore",
+      state: "fired",
+      source: "server",
+      channels: expect.arrayContaining([
+        { channel: "telegram", state: "sent", attempts: 1 },
+        { channel: "webhook", state: "sent", attempts: 1 },
+      ]),
+    });
+  });
+});
