@@ -240,6 +240,45 @@ describe("CrossingTracker", () => {
     expect(tracker.size).toBe(2);
   });
 
+  it("with hysteresis fires once while the value swings on the threshold, again after moving back", () => {
+    // Threshold 500, re-arm 20 (the README's example); a minute apart, so no cooldown applies.
+    const alert = { id: 9, threshold: 500, hysteresis: 20 };
+    const tracker = new CrossingTracker<number>();
+    const fired = [490, 510, 495, 505, 495, 505, 480, 490, 510, 495].map((v, i) =>
+      tracker.observe(alert, v, i * 60_000),
+    );
+    expect(fired).toEqual([
+      undefined, // first value: the side only
+      "above",
+      undefined, // waiting to re-arm: the move back below is not sent
+      undefined,
+      undefined,
+      undefined,
+      undefined, // 480 = 500 − 20 re-arms it, without firing
+      undefined,
+      "above", // the next crossing fires
+      undefined,
+    ]);
+    // Without hysteresis the same swings fire every time.
+    const plain = new CrossingTracker<number>();
+    const plainFired = [490, 510, 495, 505].map((v, i) =>
+      plain.observe({ id: 9, threshold: 500 }, v, i * 60_000),
+    );
+    expect(plainFired).toEqual([undefined, "above", "below", "above"]);
+  });
+
+  it("starts an edited alert armed, whatever it waited for before", () => {
+    const tracker = new CrossingTracker<number>();
+    tracker.observe({ id: 3, threshold: 500, hysteresis: 20 }, 490, 0);
+    expect(tracker.observe({ id: 3, threshold: 500, hysteresis: 20 }, 510, 60_000)).toBe("above");
+    expect(
+      tracker.observe({ id: 3, threshold: 500, hysteresis: 20 }, 495, 120_000),
+    ).toBeUndefined();
+    // Edited to 490: the next value learns its side, the one after fires on a crossing.
+    tracker.observe({ id: 3, threshold: 490, hysteresis: 20 }, 495, 180_000);
+    expect(tracker.observe({ id: 3, threshold: 490, hysteresis: 20 }, 485, 240_000)).toBe("below");
+  });
+
   it("forgets a deleted alert, which then learns its side afresh", () => {
     const tracker = new CrossingTracker<number>();
     tracker.observe(gold, 490, 0);

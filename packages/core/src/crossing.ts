@@ -1,4 +1,5 @@
 import { ALERT_COOLDOWN_MS } from "./constants.ts";
+import { hysteresisOf, isPastRearmLevel } from "./hysteresis.ts";
 
 /**
  * The alert trigger rule of spec §4, shared by the browser watcher, the server engine and
@@ -74,12 +75,17 @@ function result(state: CrossingState, fired: boolean): CrossingResult {
 export interface CrossingAlert<Id> {
   readonly id: Id;
   readonly threshold: number;
+  /** Re-arm distance after a firing (hysteresis.ts); null, 0 or absent: none. */
+  readonly hysteresis?: number | null;
 }
 
 interface Tracked {
   /** The threshold the side was learned against; undefined for an entry made by `seed`. */
   threshold?: number;
   state: CrossingState;
+  /** With hysteresis: the side it last fired into, and whether it has moved back since. */
+  lastFiredSide?: ThresholdSide;
+  armed?: boolean;
 }
 
 /**
@@ -104,15 +110,34 @@ export class CrossingTracker<Id = string | number> {
   observe(alert: CrossingAlert<Id>, value: number, now: number): ThresholdSide | undefined {
     const tracked = this.#tracked.get(alert.id);
     let state: CrossingState = tracked?.state ?? {};
-    if (tracked !== undefined && tracked.threshold !== alert.threshold) {
+    const edited = tracked !== undefined && tracked.threshold !== alert.threshold;
+    if (edited) {
       state =
         tracked.state.lastFiredAt === undefined ? {} : { lastFiredAt: tracked.state.lastFiredAt };
     }
-    const next = observeCrossing(state, alert.threshold, value, now, this.#cooldownMs);
+    const hysteresis = hysteresisOf(alert.hysteresis);
+    // An edit starts the alert armed, as the server's engine does with a changed threshold.
+    const armed = edited || hysteresis === undefined || (tracked?.armed ?? true);
+    let next = observeCrossing(state, alert.threshold, value, now, this.#cooldownMs);
+    // Waiting to re-arm: the side moves on, but nothing fires and the cooldown is not restarted.
+    if (next.fired && !armed)
+      next = { state: { ...next.state, lastFiredAt: state.lastFiredAt }, fired: false };
+    const firedSide = next.fired ? next.side : undefined;
+    const lastFiredSide = firedSide ?? (edited ? undefined : tracked?.lastFiredSide);
+    const rearm = { threshold: alert.threshold, hysteresis, lastFiredSide };
+    // After the crossing: the observation that re-arms an alert does not also fire it.
+    const armedNext = firedSide
+      ? hysteresis === undefined
+      : armed || isPastRearmLevel(rearm, value);
     if (next.state.side !== undefined || tracked !== undefined) {
-      this.#tracked.set(alert.id, { threshold: alert.threshold, state: next.state });
+      this.#tracked.set(alert.id, {
+        threshold: alert.threshold,
+        state: next.state,
+        lastFiredSide,
+        armed: armedNext,
+      });
     }
-    return next.fired ? next.side : undefined;
+    return firedSide;
   }
 
   /**

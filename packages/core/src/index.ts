@@ -10,6 +10,7 @@ export * from "./costs.ts";
 export * from "./crossing.ts";
 export * from "./decimals.ts";
 export * from "./highlight.ts";
+export * from "./hysteresis.ts";
 export * from "./instrument.ts";
 export * from "./lot.ts";
 export * from "./per-lot.ts";

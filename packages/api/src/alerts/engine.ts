@@ -1,4 +1,6 @@
 import {
+  armedAtStart,
+  hysteresisOf,
   observeCrossing,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
@@ -19,7 +21,6 @@ import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
-import { armedAtStart, hysteresisOf } from "./hysteresis.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
 import { markKey, parseMarkKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";

@@ -1,5 +1,5 @@
 import type { ThresholdSide } from "@spreadwatch/core";
-import { isPastRearmLevel } from "./hysteresis.ts";
+import { isPastRearmLevel } from "@spreadwatch/core";
 
 /** An alert as the engine holds it: what it needs to decide, nothing more. */
 export interface WatchEntry {

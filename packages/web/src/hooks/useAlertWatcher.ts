@@ -71,7 +71,7 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
       const value = metricValue(metric, spread, statistics);
       if (value === undefined) continue;
       const side = tracker.current.observe(
-        { id: trackingKey(alert), threshold: alert.threshold },
+        { id: trackingKey(alert), threshold: alert.threshold, hysteresis: alert.hysteresis },
         value,
         now,
       );

@@ -1,4 +1,4 @@
-import type { ThresholdSide } from "@spreadwatch/core";
+import type { ThresholdSide } from "./crossing.ts";
 
 /**
  * Hysteresis (issue 12 §3): after firing into side S at threshold T, an alert with a re-arm
