@@ -299,6 +299,7 @@ export class SnapshotBroadcaster {
       if (due > 0) wait = Math.min(wait, due);
       else this.send(client, now);
     }
+    this.window.wrote(performance.now() - now);
     if (wait !== Number.POSITIVE_INFINITY && this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -362,12 +363,14 @@ export class SnapshotBroadcaster {
   }
 
   private ping(): void {
+    const started = performance.now();
     // Every reading client gets the ping at this point of its stream: it joins the chain too.
     this.chain.push(frame.ping.plain);
     for (const client of this.clients) {
       if (!client.blocked && !this.write(client, this.encode(client, frame.ping)))
         this.block(client);
     }
+    this.window.wrote(performance.now() - started);
   }
 }
 

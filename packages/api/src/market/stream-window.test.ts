@@ -4,15 +4,41 @@ import { StreamWindow } from "./stream-window.ts";
 let window: StreamWindow | undefined;
 afterEach(() => window?.close());
 
+/** The window after each check of [loop delay ms, share of time spent writing]. */
+function run(checks: Array<[number, number]>): number[] {
+  window = new StreamWindow(25, 100);
+  return checks.map(([lag, share]) => {
+    window?.reconsider(lag, share);
+    return window?.current ?? Number.NaN;
+  });
+}
+
 describe("StreamWindow", () => {
-  it("doubles while the loop lags, up to the cap, and halves back once it keeps up", () => {
-    window = new StreamWindow(25, 100);
-    expect(window.current).toBe(25);
-    const seen = [5, 45, 45, 45, 20, 8, 2, 2].map((lag) => {
-      window?.reconsider(lag);
-      return window?.current;
-    });
-    // 20 ms is between the marks: the window holds.
-    expect(seen).toEqual([25, 50, 100, 100, 100, 50, 25, 25]);
+  it("doubles while the fan-out lags the loop, up to the cap, and halves back once it keeps up", () => {
+    // 20 ms (or a 20 % share) is between the marks: the window holds.
+    expect(
+      run([
+        [5, 0.9],
+        [45, 0.5],
+        [45, 0.5],
+        [45, 0.5],
+        [20, 0.5],
+        [45, 0.2],
+        [8, 0.5],
+        [2, 0.5],
+        [2, 0.5],
+      ]),
+    ).toEqual([25, 50, 100, 100, 100, 100, 50, 25, 25]);
+  });
+
+  it("keeps 25 ms when the loop lags but the writes are not what fills it", () => {
+    expect(
+      run([
+        [80, 0.05],
+        [80, 0.2],
+        [80, 0.3],
+        [80, 0.05],
+      ]),
+    ).toEqual([25, 25, 50, 25]);
   });
 });
