@@ -145,7 +145,7 @@ export class SnapshotBroadcaster {
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
-        this.flush();
+        this.flush(true);
       });
     });
     this.connected = frame.connected({
@@ -287,17 +287,23 @@ export class SnapshotBroadcaster {
     return union;
   }
 
-  /** Sends the latest state to every client that lacks it and may receive now; waits for the rest. */
-  private flush(): void {
+  /**
+   * Sends the latest state to every client that lacks it and may receive now; waits for the rest.
+   * A new version may go to a client a little before its window ends, the timer only after it
+   * (see StreamWindow.early/late): a timer firing just before the next quotes would send the
+   * state before them and make those wait a whole window.
+   */
+  private flush(onNewVersion = false): void {
     this.publish();
     const now = performance.now();
-    const interval = this.window.current;
+    const late = this.window.late;
+    const ready = onNewVersion ? this.window.early : late;
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
       if (client.blocked || client.sentVersion === this.version) continue;
-      const due = client.lastSentAt + interval - now;
-      if (due > 0) wait = Math.min(wait, due);
-      else this.send(client, now);
+      const elapsed = now - client.lastSentAt;
+      if (elapsed >= ready) this.send(client, now);
+      else wait = Math.min(wait, late - elapsed);
     }
     this.window.wrote(performance.now() - now);
     if (wait !== Number.POSITIVE_INFINITY && this.timer === undefined) {

@@ -41,4 +41,12 @@ describe("StreamWindow", () => {
       ]),
     ).toEqual([25, 25, 50, 25]);
   });
+
+  it("spans half the base around a widened window, and is exact at the base", () => {
+    window = new StreamWindow(25, 100);
+    expect([window.early, window.late]).toEqual([25, 25]);
+    window.reconsider(45, 0.5);
+    window.reconsider(45, 0.5);
+    expect([window.early, window.late]).toEqual([87.5, 112.5]);
+  });
 });

@@ -21,7 +21,8 @@ const NARROW_BELOW_SHARE = 0.1;
  * or the writes took under 10 %, it halves back towards 25; otherwise it holds (no flapping).
  * A loop that lags for another reason (a busy machine, a backfill) keeps 25 ms: wider would
  * only delay the few clients there are. It never passes `max` (100 ms by default, the goal's
- * whole latency budget): a change waits at most one window. Clients get fewer, merged deltas —
+ * whole latency budget): with quotes flowing, a change waits at most one window (at most
+ * `late`, 112.5 ms, when no later quote comes). Clients get fewer, merged deltas —
  * never stale state — and all the same ones, so one shared frame per version still serves all.
  */
 export class StreamWindow {
@@ -40,6 +41,22 @@ export class StreamWindow {
     this.delay.enable();
     this.timer = setInterval(() => this.check(), CHECK_EVERY_MS);
     this.timer.unref();
+  }
+
+  /**
+   * While widened, the window is a span around `current`, half the base on either side: a new
+   * version goes to a client once `early` ms passed since its last message, a timer sends a
+   * change no later version came for after `late`. Quotes arrive on a rhythm (the simulator's
+   * 50 ms steps, a feed's frames); with a hard edge the timer of a 100 ms window would fire just
+   * before every second step and send the state without it, so that step waited 100 ms more.
+   * At the base there is no span: at most one message per `base` ms (DESIGN §3).
+   */
+  get early(): number {
+    return this.current > this.base ? this.current - this.base / 2 : this.base;
+  }
+
+  get late(): number {
+    return this.current > this.base ? this.current + this.base / 2 : this.base;
   }
 
   /** Counts a pass of writes to clients. */
