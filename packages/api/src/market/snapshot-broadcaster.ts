@@ -335,8 +335,8 @@ export class SnapshotBroadcaster {
   private write(client: Client, bytes: Buffer): boolean {
     const socket = client.socket;
     if (socket === undefined) return client.res.write(bytes);
-    // A socket already gone (its close event not yet run) takes nothing.
-    return socket.destroyed || socket.write(chunkOf(bytes));
+    // A socket already ended or gone (its close event not yet run) takes nothing.
+    return !socket.writable || socket.write(chunkOf(bytes));
   }
 
   /** Waits for the socket to drain; drops the client if it does not within the window. */
