@@ -15,18 +15,18 @@ function run(checks: Array<[number, number]>): number[] {
 
 describe("StreamWindow", () => {
   it("doubles while the fan-out lags the loop, up to the cap, and halves back once it keeps up", () => {
-    // 20 ms (or a 20 % share) is between the marks: the window holds.
+    // 20 ms (or a 30 % share) is between the marks: the window holds.
     expect(
       run([
         [5, 0.9],
-        [45, 0.5],
-        [45, 0.5],
-        [45, 0.5],
-        [20, 0.5],
-        [45, 0.2],
-        [8, 0.5],
-        [2, 0.5],
-        [2, 0.5],
+        [45, 0.6],
+        [45, 0.6],
+        [45, 0.6],
+        [20, 0.6],
+        [45, 0.3],
+        [8, 0.6],
+        [2, 0.6],
+        [2, 0.6],
       ]),
     ).toEqual([25, 50, 100, 100, 100, 100, 50, 25, 25]);
   });
@@ -34,10 +34,10 @@ describe("StreamWindow", () => {
   it("keeps 25 ms when the loop lags but the writes are not what fills it", () => {
     expect(
       run([
-        [80, 0.05],
-        [80, 0.2],
-        [80, 0.3],
-        [80, 0.05],
+        [80, 0.1],
+        [80, 0.4],
+        [80, 0.6],
+        [80, 0.1],
       ]),
     ).toEqual([25, 25, 50, 25]);
   });
@@ -45,8 +45,8 @@ describe("StreamWindow", () => {
   it("spans half the base around a widened window, and is exact at the base", () => {
     window = new StreamWindow(25, 100);
     expect([window.early, window.late]).toEqual([25, 25]);
-    window.reconsider(45, 0.5);
-    window.reconsider(45, 0.5);
+    window.reconsider(45, 0.6);
+    window.reconsider(45, 0.6);
     expect([window.early, window.late]).toEqual([87.5, 112.5]);
   });
 });

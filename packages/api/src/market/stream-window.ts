@@ -6,8 +6,8 @@ const CHECK_EVERY_MS = 500;
 const WIDEN_ABOVE_LAG_MS = 30;
 const NARROW_BELOW_LAG_MS = 10;
 /** Share of the time spent writing to clients above which lag is blamed on the fan-out. */
-const WIDEN_ABOVE_SHARE = 0.25;
-const NARROW_BELOW_SHARE = 0.1;
+const WIDEN_ABOVE_SHARE = 0.5;
+const NARROW_BELOW_SHARE = 0.2;
 
 /**
  * The stream's coalescing window: at most one message per client per `current` ms. It is
@@ -17,8 +17,8 @@ const NARROW_BELOW_SHARE = 0.1;
  * then every client falls behind and new connections wait in the accept queue.
  *
  * The rule, every 500 ms: when the loop's p99 delay exceeded 30 ms AND writing to clients took
- * over 25 % of that time, the window doubles (25 → 50 → 100); when the delay stayed under 10 ms
- * or the writes took under 10 %, it halves back towards 25; otherwise it holds (no flapping).
+ * over half of that time, the window doubles (25 → 50 → 100); when the delay stayed under 10 ms
+ * or the writes took under 20 %, it halves back towards 25; otherwise it holds (no flapping).
  * A loop that lags for another reason (a busy machine, a backfill) keeps 25 ms: wider would
  * only delay the few clients there are. It never passes `max` (100 ms by default, the goal's
  * whole latency budget): with quotes flowing, a change waits at most one window (at most
