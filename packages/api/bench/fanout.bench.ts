@@ -22,6 +22,11 @@ const OPEN_MS = Number(process.env.BENCH_FANOUT_OPEN_MS ?? 2_000);
 const GZIP = process.env.BENCH_FANOUT_GZIP ?? "1";
 const WARMUP_MS = 2_000;
 const tsxLoader = ["--import", import.meta.resolve("tsx")];
+/** BENCH_FANOUT_PROF=dir: the servers run under --cpu-prof, one .cpuprofile per scenario there. */
+const PROF_DIR = process.env.BENCH_FANOUT_PROF;
+const serverArgs = PROF_DIR
+  ? [...tsxLoader, "--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`]
+  : tsxLoader;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,7 +36,7 @@ function start(
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(here(file), {
     env: { ...process.env, ...env },
-    execArgv: tsxLoader,
+    execArgv: serverArgs,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {

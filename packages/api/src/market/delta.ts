@@ -1,8 +1,35 @@
-import type { CalculationEntry, Prices, SpreadSymbol } from "@spreadwatch/core";
+import type { CalculationEntry, Prices, QuoteSource, SpreadSymbol } from "@spreadwatch/core";
 import type { MarketSnapshot } from "./hub.ts";
 
 type Section = Exclude<keyof Prices, "timestamp">;
 const SECTIONS: readonly Section[] = ["cme", "mcx", "spot", "zerodha", "fx"];
+/** The section of `Prices` a quote of each source lands in (index quotes: Zerodha's fields). */
+const SECTION_OF: Record<QuoteSource, Section> = {
+  cme: "cme",
+  mcx: "mcx",
+  spot: "spot",
+  index: "zerodha",
+  fx: "fx",
+};
+
+/**
+ * What changed between two versions, as the hub reported it: the price sections quotes landed
+ * in and the spread symbols they recomputed. Only these are compared when diffing.
+ */
+export class Touched {
+  readonly sections = new Set<Section>();
+  readonly symbols = new Set<SpreadSymbol>();
+
+  add(source: QuoteSource, symbols: readonly SpreadSymbol[]): void {
+    this.sections.add(SECTION_OF[source]);
+    for (const symbol of symbols) this.symbols.add(symbol);
+  }
+
+  addAll(other: Touched): void {
+    for (const section of other.sections) this.sections.add(section);
+    for (const symbol of other.symbols) this.symbols.add(symbol);
+  }
+}
 
 /** Only the price entries that changed; one that disappeared is `null`. Sections with none are left out. */
 export type PricesDelta = {
@@ -49,6 +76,41 @@ function diffRecord(
   for (const key in to) visit(key);
   for (const key in from) if (!(key in to)) visit(key);
   return out;
+}
+
+/**
+ * The delta that turns `from` into `to` when only `touched` can differ between them: the same
+ * message as `diffSnapshots`, comparing a few entries instead of every one. A touched entry whose
+ * recomputed value equals the old one is left out, as there.
+ */
+export function diffTouched(
+  from: MarketSnapshot,
+  to: MarketSnapshot,
+  touched: Touched,
+): Extract<MarketStreamMessage, { kind: "delta" }> {
+  const prices: Record<string, unknown> = {};
+  // In SECTIONS order, so the bytes match diffSnapshots' whatever order the quotes came in.
+  for (const section of SECTIONS) {
+    if (!touched.sections.has(section)) continue;
+    const changed = diffRecord(
+      from.prices[section] as Record<string, object>,
+      to.prices[section] as Record<string, object>,
+    );
+    if (changed) prices[section] = changed;
+  }
+  prices.timestamp = to.prices.timestamp;
+  const calculations: Record<string, unknown> = {};
+  for (const symbol of touched.symbols) {
+    const a = from.calculations[symbol];
+    const b = to.calculations[symbol];
+    if (!sameEntry(a, b)) calculations[symbol] = b ?? null;
+  }
+  calculations.timestamp = to.calculations.timestamp;
+  return {
+    kind: "delta",
+    prices: prices as PricesDelta,
+    calculations: calculations as CalculationsDelta,
+  };
 }
 
 /**

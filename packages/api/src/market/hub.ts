@@ -23,7 +23,10 @@ export interface MarketSnapshot {
 export interface HubUpdate {
   quote: Quote;
   symbols: readonly SpreadSymbol[];
-  /** The hub's live state, valid during the call only: read, never keep or change. */
+  /**
+   * The hub's live state, valid during the call only: read, never keep or change. Entries here
+   * lack `perLot` (listeners read spreads); `snapshot()` is what carries it.
+   */
   calculations: Readonly<Calculations>;
   prices: Readonly<Prices>;
 }
@@ -36,7 +39,15 @@ export type HubListener = (update: HubUpdate) => void;
  */
 export class MarketHub {
   private readonly prices: Prices = emptyPrices();
+  /** Live entries, as calculated: no perLot (see `published`). */
   private readonly calculations: Calculations = { timestamp: null };
+  /**
+   * The entries snapshots share, with their standard-lot perLot: rebuilt in `snapshot()` only
+   * for the symbols changed since the last one, so a burst of quotes (or the 13 symbols a USDINR
+   * tick moves) costs one wrapper per symbol per version, not one per quote.
+   */
+  private readonly published: Calculations = { timestamp: null };
+  private readonly unpublished = new Set<SpreadSymbol>();
   private readonly listeners = new Set<HubListener>();
   private version = 0;
   private cached: { version: number; snapshot: MarketSnapshot } | undefined;
@@ -52,9 +63,10 @@ export class MarketHub {
     if (!applyQuote(this.prices, quote)) return false;
     const symbols = symbolsAffectedBy(quote);
     for (const symbol of symbols) {
-      const entry = withPerLot(calculateSymbol(symbol, this.prices, this.duties), this.costRates);
+      const entry = calculateSymbol(symbol, this.prices, this.duties);
       if (entry) this.calculations[symbol] = entry;
       else delete this.calculations[symbol];
+      this.unpublished.add(symbol);
     }
     this.calculations.timestamp = this.prices.timestamp;
     this.version++;
@@ -91,6 +103,7 @@ export class MarketHub {
    */
   snapshot(): MarketSnapshot {
     if (this.cached?.version === this.version) return this.cached.snapshot;
+    this.publishCalculations();
     const p = this.prices;
     const snapshot: MarketSnapshot = {
       prices: {
@@ -101,9 +114,20 @@ export class MarketHub {
         fx: { ...p.fx },
         timestamp: p.timestamp,
       },
-      calculations: { ...this.calculations },
+      calculations: { ...this.published },
     };
     this.cached = { version: this.version, snapshot };
     return snapshot;
+  }
+
+  /** Gives each symbol changed since the last snapshot its perLot-carrying entry. */
+  private publishCalculations(): void {
+    for (const symbol of this.unpublished) {
+      const entry = withPerLot(this.calculations[symbol], this.costRates);
+      if (entry) this.published[symbol] = entry;
+      else delete this.published[symbol];
+    }
+    this.unpublished.clear();
+    this.published.timestamp = this.calculations.timestamp;
   }
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
-import { diffSnapshots, type MarketStreamMessage } from "./delta.ts";
+import { diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
 import type { MarketHub, MarketSnapshot } from "./hub.ts";
 import {
   acceptsGzip,
@@ -11,6 +12,7 @@ import {
   packAlone,
   packFor,
 } from "./stream-encoding.ts";
+import { StreamWindow } from "./stream-window.ts";
 
 /** What a client over its stream limit is told to wait before trying again. */
 const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
@@ -28,6 +30,12 @@ interface Frame {
 
 interface Client extends ChainPosition {
   res: ServerResponse;
+  /**
+   * The response's socket once its headers and opening frames are out: later frames go to it
+   * directly as ready-made chunks (see `chunkOf`). Undefined while Node still queues the
+   * response (a request pipelined behind another), which then goes through `res.write`.
+   */
+  socket: Socket | undefined;
   /** Sent gzip (the browser asked for it): chained frames when in step, else frames alone. */
   gzip: boolean;
   address: string;
@@ -41,8 +49,10 @@ interface Client extends ChainPosition {
 }
 
 export interface BroadcasterOptions {
-  /** At most one message per client per this many ms (DESIGN §3: 25). */
+  /** At most one message per client per this many ms (DESIGN §3: 25) while the loop keeps up. */
   minIntervalMs: number;
+  /** The widest the window may grow under load (see StreamWindow); default 100. */
+  maxIntervalMs?: number;
   pingIntervalMs: number;
   /** Told to the client on connect: reconnect when nothing (not even a ping) came this long. */
   reconnectAfterInactivityMs: number;
@@ -69,6 +79,22 @@ const frame = {
   ping: { plain: Buffer.from("event: ping\ndata: \n\n") } as Frame,
 };
 
+const CRLF = Buffer.from("\r\n");
+/**
+ * Each frame's bytes as one HTTP/1.1 chunk (size line, bytes, CRLF), made once per buffer and
+ * shared: a client's message is then one `socket.write` of a shared buffer — one syscall, no
+ * per-client allocation — where `res.write` corks, queues three pieces and uncorks a tick later.
+ */
+const chunks = new WeakMap<Buffer, Buffer>();
+function chunkOf(bytes: Buffer): Buffer {
+  let chunk = chunks.get(bytes);
+  if (chunk === undefined) {
+    chunk = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, CRLF]);
+    chunks.set(bytes, chunk);
+  }
+  return chunk;
+}
+
 /**
  * Serves `market.onSnapshot` to every browser: a snapshot on connect, then deltas. tRPC's own
  * SSE path serialises and streams per subscriber, which at 1,000 subscribers spent the whole core
@@ -85,8 +111,15 @@ export class SnapshotBroadcaster {
   /** Published version: bumped when a flush finds the hub changed since the last one. */
   private version = 0;
   private hubChanged = true;
-  /** Snapshots of the recent published versions, oldest first (at most RING_VERSIONS). */
-  private readonly ring: Array<{ version: number; snapshot: MarketSnapshot }> = [];
+  /**
+   * The recent published versions, oldest first (at most RING_VERSIONS): each one's snapshot and
+   * what changed since the version before, so a delta compares only those entries.
+   */
+  private readonly ring: Array<{ version: number; snapshot: MarketSnapshot; touched: Touched }> =
+    [];
+  /** What the hub changed since the last published version. */
+  private touched = new Touched();
+  private readonly window: StreamWindow;
   /** Encoded frames for the current version: "snapshot", or the delta from a version. */
   private readonly frames = new Map<number | "snapshot", Frame>();
   /** What up-to-date gzip clients receive in order: each version's delta, and the pings. */
@@ -103,15 +136,16 @@ export class SnapshotBroadcaster {
     private readonly hub: MarketHub,
     private readonly options: BroadcasterOptions,
   ) {
-    this.unsubscribe = hub.subscribe(() => {
+    this.unsubscribe = hub.subscribe((update) => {
       this.hubChanged = true;
+      this.touched.add(update.quote.source, update.symbols);
       // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
       // the burst is in, still in the same turn of the event loop, not on its first quote.
       if (this.flushQueued) return;
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
-        this.flush();
+        this.flush(true);
       });
     });
     this.connected = frame.connected({
@@ -119,6 +153,12 @@ export class SnapshotBroadcaster {
     });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
+    this.window = new StreamWindow(options.minIntervalMs, options.maxIntervalMs ?? 100);
+  }
+
+  /** The coalescing window in force now (ms): DESIGN §3's 25, wider while the loop lags. */
+  get intervalMs(): number {
+    return this.window.current;
   }
 
   get clientCount(): number {
@@ -142,6 +182,7 @@ export class SnapshotBroadcaster {
     });
     const client: Client = {
       res,
+      socket: undefined,
       gzip,
       chainSeq: -1,
       runStart: 0,
@@ -157,6 +198,10 @@ export class SnapshotBroadcaster {
     req.on("close", () => this.remove(client));
     this.publish();
     this.send(client, performance.now());
+    // Node has written the headers and chose chunked framing, straight into the socket (a
+    // response holds `socket` only while it is the connection's current one): what follows may
+    // go to the socket after them. Otherwise (HTTP/1.0, no chunks) res.write stays.
+    if (res.socket && res.chunkedEncoding) client.socket = res.socket;
   }
 
   private atLimit(address: string): boolean {
@@ -180,6 +225,7 @@ export class SnapshotBroadcaster {
   /** Ends every stream (the browsers reconnect to the next server) and stops listening. */
   close(): void {
     this.unsubscribe();
+    this.window.close();
     clearInterval(this.pinger);
     clearTimeout(this.timer);
     for (const client of this.clients) {
@@ -195,7 +241,8 @@ export class SnapshotBroadcaster {
     if (!this.hubChanged) return;
     this.hubChanged = false;
     this.version++;
-    this.ring.push({ version: this.version, snapshot: this.hub.snapshot() });
+    this.ring.push({ version: this.version, snapshot: this.hub.snapshot(), touched: this.touched });
+    this.touched = new Touched();
     if (this.ring.length > RING_VERSIONS) this.ring.shift();
     this.frames.clear();
   }
@@ -221,24 +268,44 @@ export class SnapshotBroadcaster {
     if (bytes === undefined) {
       const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
       bytes = frame.data(
-        base ? diffSnapshots(base, current.snapshot) : { kind: "snapshot", ...current.snapshot },
+        base
+          ? diffTouched(base, current.snapshot, this.touchedSince(from as number))
+          : { kind: "snapshot", ...current.snapshot },
       );
       this.frames.set(from, bytes);
     }
     return bytes;
   }
 
-  /** Sends the latest state to every client that lacks it and may receive now; waits for the rest. */
-  private flush(): void {
+  /** What changed after `version` up to the current one (one set in the steady state). */
+  private touchedSince(version: number): Touched {
+    const start = version - (this.ring[0]?.version ?? 0) + 1;
+    if (start === this.ring.length - 1) return (this.ring[start] as { touched: Touched }).touched;
+    const union = new Touched();
+    for (let i = start; i < this.ring.length; i++)
+      union.addAll((this.ring[i] as { touched: Touched }).touched);
+    return union;
+  }
+
+  /**
+   * Sends the latest state to every client that lacks it and may receive now; waits for the rest.
+   * A new version may go to a client a little before its window ends, the timer only after it
+   * (see StreamWindow.early/late): a timer firing just before the next quotes would send the
+   * state before them and make those wait a whole window.
+   */
+  private flush(onNewVersion = false): void {
     this.publish();
     const now = performance.now();
+    const late = this.window.late;
+    const ready = onNewVersion ? this.window.early : late;
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
       if (client.blocked || client.sentVersion === this.version) continue;
-      const due = client.lastSentAt + this.options.minIntervalMs - now;
-      if (due > 0) wait = Math.min(wait, due);
-      else this.send(client, now);
+      const elapsed = now - client.lastSentAt;
+      if (elapsed >= ready) this.send(client, now);
+      else wait = Math.min(wait, late - elapsed);
     }
+    this.window.wrote(performance.now() - now);
     if (wait !== Number.POSITIVE_INFINITY && this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -261,7 +328,15 @@ export class SnapshotBroadcaster {
     client.lastSentAt = now;
     // A full socket still takes the whole frame into Node's buffer: the client will have this
     // version, so its next message is the delta from here.
-    if (!client.res.write(bytes)) this.block(client);
+    if (!this.write(client, bytes)) this.block(client);
+  }
+
+  /** One frame to one client; false when its socket's buffer is full. */
+  private write(client: Client, bytes: Buffer): boolean {
+    const socket = client.socket;
+    if (socket === undefined) return client.res.write(bytes);
+    // A socket already ended or gone (its close event not yet run) takes nothing.
+    return !socket.writable || socket.write(chunkOf(bytes));
   }
 
   /** Waits for the socket to drain; drops the client if it does not within the window. */
@@ -269,7 +344,7 @@ export class SnapshotBroadcaster {
     client.blocked = true;
     client.dropTimer = setTimeout(() => this.drop(client), this.options.blockedDropAfterMs);
     client.dropTimer.unref();
-    client.res.once("drain", () => {
+    (client.socket ?? client.res).once("drain", () => {
       clearTimeout(client.dropTimer);
       client.dropTimer = undefined;
       client.blocked = false;
@@ -294,11 +369,14 @@ export class SnapshotBroadcaster {
   }
 
   private ping(): void {
+    const started = performance.now();
     // Every reading client gets the ping at this point of its stream: it joins the chain too.
     this.chain.push(frame.ping.plain);
     for (const client of this.clients) {
-      if (!client.blocked && !client.res.write(this.encode(client, frame.ping))) this.block(client);
+      if (!client.blocked && !this.write(client, this.encode(client, frame.ping)))
+        this.block(client);
     }
+    this.window.wrote(performance.now() - started);
   }
 }
 

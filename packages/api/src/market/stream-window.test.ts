@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { StreamWindow } from "./stream-window.ts";
+
+let window: StreamWindow | undefined;
+afterEach(() => window?.close());
+
+/** The window after each check of [loop delay ms, share of time spent writing]. */
+function run(checks: Array<[number, number]>): number[] {
+  window = new StreamWindow(25, 100);
+  return checks.map(([lag, share]) => {
+    window?.reconsider(lag, share);
+    return window?.current ?? Number.NaN;
+  });
+}
+
+describe("StreamWindow", () => {
+  it("doubles while the fan-out lags the loop, up to the cap, and halves back once it keeps up", () => {
+    // 20 ms (or a 30 % share) is between the marks: the window holds.
+    expect(
+      run([
+        [5, 0.9],
+        [45, 0.6],
+        [45, 0.6],
+        [45, 0.6],
+        [20, 0.6],
+        [45, 0.3],
+        [8, 0.6],
+        [2, 0.6],
+        [2, 0.6],
+      ]),
+    ).toEqual([25, 50, 100, 100, 100, 100, 50, 25, 25]);
+  });
+
+  it("keeps 25 ms when the loop lags but the writes are not what fills it", () => {
+    expect(
+      run([
+        [80, 0.1],
+        [80, 0.4],
+        [80, 0.6],
+        [80, 0.1],
+      ]),
+    ).toEqual([25, 25, 50, 25]);
+  });
+
+  it("spans half the base around a widened window, and is exact at the base", () => {
+    window = new StreamWindow(25, 100);
+    expect([window.early, window.late]).toEqual([25, 25]);
+    window.reconsider(45, 0.6);
+    window.reconsider(45, 0.6);
+    expect([window.early, window.late]).toEqual([87.5, 112.5]);
+  });
+});
