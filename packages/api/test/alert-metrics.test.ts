@@ -8,8 +8,9 @@ import { openDatabase } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Feed } from "../src/feeds/feed.ts";
 import { DATABASE_FILE } from "../src/services.ts";
-import { crossingTime, GOLD_PARITY } from "./crossing-replay.ts";
+import { crossingTime } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { pushGoldSpread, pushLegs, storeGoldStatistics } from "./fakes/crossing-feed.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
@@ -35,17 +36,8 @@ afterEach(async () => {
   await telegram.stop();
 });
 
-/** USDINR 84 and GC 2000/2000.5, so GC_BUY = GOLD ask − GOLD_PARITY (crossing-replay.ts). */
-function legs(into: ManualFeed, ts: number) {
-  into.push({ source: "fx", key: "USDINR", price: 84, ts });
-  into.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts });
-}
-
-/** Puts GC_BUY at `spread` (to ~1e-11) with a GOLD quote at `ts`. */
-function gold(into: ManualFeed, spread: number, ts: number) {
-  const ask = GOLD_PARITY + spread;
-  into.push({ source: "mcx", key: "GOLD", bid: ask - 20, ask, ts });
-}
+const legs = pushLegs;
+const gold = pushGoldSpread;
 
 /** The trader's one GC_BUY alert (threshold, limit), then the fields the form cannot send yet. */
 async function alertWith(
@@ -105,19 +97,9 @@ function historyRows(of: TestServer) {
   }
 }
 
-/** GC_BUY 1-minute closes −10 and +10 before T: mean 0, population std 10, so z = spread / 10. */
+/** GC_BUY closes −10 and +10 before T (z = spread / 10), loaded by a restart. */
 async function seedStatistics() {
-  await server.services.store.candles.save(
-    [-10, 10].map((close, i) => ({
-      symbol: "GC_BUY",
-      timeframe: "1m",
-      timestamp: T - (3 - i) * MINUTE,
-      open: close,
-      high: close,
-      low: close,
-      close,
-    })),
-  );
+  await storeGoldStatistics(server.services.store, T);
   // The statistics load the stored closes when the server starts leading.
   feed = manualFeed();
   server = await server.restart({ feed });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { openDatabase } from "@spreadwatch/db/testing";
+import { openDatabase, type SeededFiring, seedFirings } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE } from "../src/server.ts";
 import { HttpClient } from "./http-client.ts";
@@ -28,64 +28,9 @@ async function userId(username: string): Promise<number> {
   }
 }
 
-interface ServerFiring {
-  userId: number;
-  alertId: number;
-  firedAt: number;
-  value?: number;
-  metric?: string;
-  state?: "fired" | "held";
-  note?: string | null;
-  /** One outbox row per channel: [channel, attempts, "sent" | "failed" | "pending"]. */
-  outbox?: [string, number, "sent" | "failed" | "pending"][];
-}
-
-/**
- * A server firing with its outbox rows, written beside the running server as the engine's
- * recordFirings writes them (that code lives on the engine branch).
- */
-function insertServerFiring(f: ServerFiring): number {
-  const db = openDatabase(join(server.dataDir, DATABASE_FILE));
-  try {
-    const { id } = db.sqlite
-      .prepare(
-        `INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
-           state, source, note, fired_at, created_at)
-         VALUES (?, ?, 'GC_BUY', ?, ?, 100, 'above', ?, 'server', ?, ?, ?) RETURNING id`,
-      )
-      .get(
-        f.userId,
-        f.alertId,
-        f.metric ?? "spread",
-        f.value ?? 101.25,
-        f.state ?? "fired",
-        f.note ?? null,
-        f.firedAt,
-        f.firedAt,
-      ) as { id: number };
-    for (const [channel, attempts, state] of f.outbox ?? []) {
-      db.sqlite
-        .prepare(
-          `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
-             created_at, attempts, next_attempt_at, sent_at, failed_at)
-           VALUES (?, ?, ?, ?, '', 'x', ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          f.userId,
-          f.alertId,
-          channel,
-          id,
-          f.firedAt,
-          attempts,
-          f.firedAt,
-          state === "sent" ? f.firedAt + 1 : null,
-          state === "failed" ? f.firedAt + 1 : null,
-        );
-    }
-    return id;
-  } finally {
-    db.close();
-  }
+/** A server firing with its outbox rows, written beside the running server. */
+function insertServerFiring(f: SeededFiring): number {
+  return seedFirings(join(server.dataDir, DATABASE_FILE), [f])[0] as number;
 }
 
 beforeEach(async () => {

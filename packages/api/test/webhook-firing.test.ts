@@ -3,8 +3,9 @@
 // fake receiver (signed, with the firing's Idempotency-Key), and the History shows both
 // channels delivered.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { crossingTime, GOLD_PARITY } from "./crossing-replay.ts";
+import { crossingTime } from "./crossing-replay.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { pushGoldSpread, pushLegs, storeGoldStatistics } from "./fakes/crossing-feed.ts";
 import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
 import { eventually } from "./fakes/wait.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
@@ -15,7 +16,6 @@ type ManualFeed = ReturnType<typeof manualFeed>;
 const SECRET = "a-webhook-secret-of-the-trader";
 const T = crossingTime(0);
 const SECOND = 1_000;
-const MINUTE = 60_000;
 
 let telegram: FakeTelegram;
 let receiver: FakeWebhook;
@@ -35,29 +35,15 @@ afterEach(async () => {
   await Promise.all([telegram.stop(), receiver.stop()]);
 });
 
-/** USDINR 84, GC 2000/2000.5 and a GOLD ask putting GC_BUY at `spread` (crossing-replay.ts). */
+/** GC_BUY at each of `spreads`, one second apart from T. */
 function quotes(spreads: readonly number[]) {
-  feed.push({ source: "fx", key: "USDINR", price: 84, ts: T });
-  feed.push({ source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts: T });
-  spreads.forEach((spread, i) => {
-    const ask = GOLD_PARITY + spread;
-    feed.push({ source: "mcx", key: "GOLD", bid: ask - 20, ask, ts: T + i * SECOND });
-  });
+  pushLegs(feed, T);
+  for (const [i, spread] of spreads.entries()) pushGoldSpread(feed, spread, T + i * SECOND);
 }
 
-/** GC_BUY closes −10 and +10 before T: mean 0, std 10, so z = spread / 10 once loaded. */
+/** GC_BUY closes −10 and +10 before T: z = spread / 10 once a restart loads them. */
 async function seedStatistics() {
-  await server.services.store.candles.save(
-    [-10, 10].map((close, i) => ({
-      symbol: "GC_BUY",
-      timeframe: "1m",
-      timestamp: T - (3 - i) * MINUTE,
-      open: close,
-      high: close,
-      low: close,
-      close,
-    })),
-  );
+  await storeGoldStatistics(server.services.store, T);
   feed = manualFeed();
   server = await server.restart({ feed });
 }

@@ -3,7 +3,7 @@
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/alerts-history-shoot.ts [outDir]
 import { rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { disableWithReason, historyDataDir, seedFirings } from "./alert-history-data.ts";
+import { disableWithReason, historyDataDir, seedUserFirings } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, rest } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
 import { createUsers, launchBrowser, login, newPage, startApp } from "./harness.ts";
@@ -49,7 +49,7 @@ try {
     }
     disableWithReason(dataDir, ids[2] as number, "Telegram limit 3 of 3 reached at 14:02 IST");
     const base = Date.UTC(2026, 10, 23, 8, 32, 5);
-    seedFirings(dataDir, [
+    seedUserFirings(dataDir, [
       {
         username,
         alertId: ids[0] as number,

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { disableWithReason, historyDataDir, seedFirings } from "./alert-history-data.ts";
+import { disableWithReason, historyDataDir, seedUserFirings } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, rest, trpcInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
 import { login, newPage, startApp } from "./harness.ts";
@@ -129,7 +129,7 @@ describe("the History tab", () => {
       firedAt: base - (i + 1) * 60_000,
       outbox: [["telegram", 0, "sent"]] as [string, number, "sent"][],
     }));
-    seedFirings(dataDir, [
+    seedUserFirings(dataDir, [
       ...older,
       {
         username: TRADER.username,
