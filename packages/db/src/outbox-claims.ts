@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
 import type { OutboxChannel } from "./store/store.ts";
@@ -9,6 +9,24 @@ const ofChannel = (channel: OutboxChannel | undefined) =>
   channel === undefined ? undefined : eq(telegramOutbox.channel, channel);
 
 /**
+ * With `oldestPerUser`, only each user's oldest unsent row of the channel: a later row waits
+ * behind an earlier one in flight or in its backoff. One scan of the pending rows (their index).
+ */
+function oldestOfEachUser(
+  db: Database,
+  channel: OutboxChannel | undefined,
+  oldestPerUser?: boolean,
+) {
+  if (!oldestPerUser) return undefined;
+  const heads = db
+    .select({ id: min(telegramOutbox.id) })
+    .from(telegramOutbox)
+    .where(and(ofChannel(channel), isNull(telegramOutbox.sentAt), isNull(telegramOutbox.failedAt)))
+    .groupBy(telegramOutbox.userId);
+  return inArray(telegramOutbox.id, heads);
+}
+
+/**
  * SQLite's outbox claiming: one writer at a time, so a single UPDATE … WHERE id IN (SELECT …)
  * is already exclusive; the lease columns are kept as on PostgreSQL so both behave the same.
  */
@@ -17,6 +35,7 @@ export function claimOutbox(
   claim: {
     instanceId: string;
     channel?: OutboxChannel;
+    oldestPerUser?: boolean;
     leaseMs: number;
     limit: number;
     now: number;
@@ -32,6 +51,7 @@ export function claimOutbox(
         isNull(telegramOutbox.failedAt),
         lte(telegramOutbox.nextAttemptAt, claim.now),
         or(isNull(telegramOutbox.claimedUntil), lte(telegramOutbox.claimedUntil, claim.now)),
+        oldestOfEachUser(db, claim.channel, claim.oldestPerUser),
       ),
     )
     .orderBy(asc(telegramOutbox.id))

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { OutboxChannel, OutboxStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
@@ -11,13 +11,28 @@ const ofChannel = (channel: OutboxChannel | undefined) =>
   channel === undefined ? undefined : eq(telegramOutbox.channel, channel);
 
 /**
+ * With `oldestPerUser`, only each user's oldest unsent row of the channel: a later row waits
+ * behind an earlier one in flight (locked or leased) or in its backoff, whichever instance
+ * holds it. One scan of the pending rows (their index).
+ */
+function oldestOfEachUser(db: PgDb, channel: OutboxChannel | undefined, oldestPerUser?: boolean) {
+  if (!oldestPerUser) return undefined;
+  const heads = db
+    .select({ id: min(telegramOutbox.id) })
+    .from(telegramOutbox)
+    .where(and(ofChannel(channel), isNull(telegramOutbox.sentAt), isNull(telegramOutbox.failedAt)))
+    .groupBy(telegramOutbox.userId);
+  return inArray(telegramOutbox.id, heads);
+}
+
+/**
  * Claiming as graphile/worker's getJob does: due rows whose lease is free or ran out, locked
  * with SKIP LOCKED so a second sender passes over rows the first is claiming instead of waiting
  * for them (and then taking them too), stamped with who holds them and until when.
  */
 export function pgOutbox(db: PgDb): OutboxStore {
   return {
-    async claim({ instanceId, channel, leaseMs, limit, now }) {
+    async claim({ instanceId, channel, oldestPerUser, leaseMs, limit, now }) {
       const due = db
         .select({ id: telegramOutbox.id })
         .from(telegramOutbox)
@@ -28,6 +43,7 @@ export function pgOutbox(db: PgDb): OutboxStore {
             isNull(telegramOutbox.failedAt),
             lte(telegramOutbox.nextAttemptAt, now),
             or(isNull(telegramOutbox.claimedUntil), lte(telegramOutbox.claimedUntil, now)),
+            oldestOfEachUser(db, channel, oldestPerUser),
           ),
         )
         .orderBy(asc(telegramOutbox.id))

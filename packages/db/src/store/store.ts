@@ -185,6 +185,12 @@ export interface OutboxClaim {
   instanceId: string;
   /** Only this channel's rows; every channel's when absent. */
   channel?: OutboxChannel;
+  /**
+   * Only each user's oldest unsent row (of the channel): a user's later rows wait while an
+   * earlier one is in flight or serving its backoff, so one sender can send different users'
+   * rows at once and still deliver each user's in order, even across instances.
+   */
+  oldestPerUser?: boolean;
   /** How long the rows stay claimed: a dead sender's rows come back after it. */
   leaseMs: number;
   limit: number;

@@ -69,3 +69,63 @@ describe.each(STORE_KINDS)("outbox channels (%s)", (kind) => {
     expect(again?.id).toBe(webhook);
   });
 });
+
+describe.each(STORE_KINDS)("outbox oldest row per user (%s)", (kind) => {
+  const current = useStore(kind);
+  const lease = { channel: "webhook", oldestPerUser: true, leaseMs: 30_000, limit: 10 } as const;
+
+  async function queueHooks(...users: string[]) {
+    const { store, queueOutbox } = current();
+    const ids = new Map<string, number>();
+    const queued: number[] = [];
+    for (const name of users) {
+      const user =
+        ids.get(name) ?? (await store.users.create({ username: name, passwordHash: "h" })).id;
+      ids.set(name, user);
+      const row = { userId: user, createdAt: 0, nextAttemptAt: 0 };
+      queued.push(await queueOutbox({ ...row, channel: "webhook", chatId: "", text: "{}" }));
+    }
+    return queued;
+  }
+
+  it("claims each user's oldest row only: later rows wait behind it in flight and in backoff", async () => {
+    const { store, queueOutbox } = current();
+    const [a1, b1, a2, b2] = (await queueHooks("alice", "bob", "alice", "bob")) as number[];
+    // Another channel's row of alice's does not hold her webhooks.
+    const alice = (await store.users.findByUsername("alice"))?.id as number;
+    const row = { userId: alice, createdAt: 0, nextAttemptAt: 0 };
+    await queueOutbox({ ...row, channel: "telegram", chatId: "1", text: "t" });
+
+    const first = await store.outbox.claim({ instanceId: "a", now: 1_000, ...lease });
+    expect(first.map((m) => m.id)).toEqual([a1, b1]);
+    // Both are in flight: neither user's next row may go yet, whoever claims.
+    expect(await store.outbox.claim({ instanceId: "b", now: 1_000, ...lease })).toEqual([]);
+
+    await store.outbox.markRetry(a1 as number, "a", "HTTP 500", 20_000);
+    await store.outbox.markSent(b1 as number, "a", 2_000);
+    // Alice's failed row serves its backoff and her later row waits behind it; bob goes on.
+    const next = await store.outbox.claim({ instanceId: "a", now: 3_000, ...lease });
+    expect(next.map((m) => m.id)).toEqual([b2]);
+
+    const retried = await store.outbox.claim({ instanceId: "a", now: 20_000, ...lease });
+    expect(retried.map((m) => m.id)).toEqual([a1]);
+    await store.outbox.markFailed(a1 as number, "a", "refused", 20_500);
+    const after = await store.outbox.claim({ instanceId: "a", now: 21_000, ...lease });
+    expect(after.map((m) => m.id)).toEqual([a2]);
+  });
+
+  it("two claimers at once never hold two rows of one user", async () => {
+    const { store, openAnother } = current();
+    const other = await openAnother();
+    const users = ["u0", "u1", "u2", "u3", "u4"];
+    await queueHooks(...users, ...users, ...users);
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? other : store).outbox.claim({ instanceId: `i${i}`, now: 1_000, ...lease }),
+      ),
+    );
+    const got = claims.flat();
+    expect(got.map((m) => m.userId).sort()).toEqual([...new Set(got.map((m) => m.userId))].sort());
+    expect(got).toHaveLength(5);
+  });
+});
