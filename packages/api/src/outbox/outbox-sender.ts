@@ -22,36 +22,55 @@ export type DeliveryOutcome =
 export interface ChannelDelivery {
   readonly channel: OutboxChannel;
   /**
-   * Tries once. Throwing is for the unexpected (the pass ends and is logged; the row comes back
-   * when its lease runs out) and for a send that `signal`, the shutdown, cut short.
+   * Set: up to this many rows in flight at once, each of a different user, whose own rows go
+   * strictly in order, one at a time (a row waits behind its user's earlier one, in flight or
+   * in its backoff). Absent: the channel's rows one at a time, oldest first, a row in backoff
+   * holding nobody's next (Telegram's way).
+   */
+  readonly concurrency?: number;
+  /**
+   * Tries once. Throwing is for the unexpected (logged; the row comes back when its lease runs
+   * out) and for a send that `signal`, the shutdown, cut short.
    */
   deliver(message: OutboxMessage, signal: AbortSignal): Promise<DeliveryOutcome>;
 }
 
 /**
- * Delivers one channel's queued rows oldest first, strictly one at a time: a row is marked sent
- * (its own transaction) as soon as the receiver accepted it, before the next row is even read.
- * So a crash can leave at most the one message in flight unmarked, and only that one is sent
- * again after a restart (at-least-once, at most one duplicate per crash). Each channel has its
- * own sender, so a Telegram outage never holds webhooks back, nor a slow webhook Telegram.
+ * Delivers one channel's queued rows oldest first. A row is marked sent (its own transaction)
+ * as soon as the receiver accepted it, so a crash can leave only the rows in flight unmarked,
+ * and only those are sent again after a restart (at-least-once, at most `concurrency`
+ * duplicates per crash). Each channel has its own sender, so a Telegram outage never holds
+ * webhooks back, nor a slow webhook Telegram.
+ *
+ * With a channel's `concurrency`, up to that many rows are in flight at once, each of a
+ * different user: the claim hands out only each user's oldest unsent row, so one user's slow
+ * or dead receiver holds one slot and their own later rows, never anyone else's.
  */
 export class OutboxSender {
-  private running: Promise<void> | undefined;
+  /** The claim under way: one at a time, so two never count the same free slots. */
+  private claiming: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  /** Cuts the message in flight short when a stop runs out of patience. */
+  /** The deliveries under way, by row id. */
+  private readonly inFlight = new Map<number, Promise<void>>();
+  /** Cuts the messages in flight short when a stop runs out of patience. */
   private readonly shutdown = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   /** While the channel is down nothing is tried before the failed row falls due again. */
   private pausedUntil = 0;
   private releasedOwnClaims = false;
+  private readonly concurrency: number;
+  private readonly oldestPerUser: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly delivery: ChannelDelivery,
     /** Who claims the rows: no other instance sends them while the lease runs. */
     private readonly instanceId: string,
-  ) {}
+  ) {
+    this.concurrency = Math.max(1, delivery.concurrency ?? 1);
+    this.oldestPerUser = delivery.concurrency !== undefined;
+  }
 
   start(): void {
     this.timer = setInterval(() => this.wake(), POLL_MS);
@@ -59,19 +78,23 @@ export class OutboxSender {
     this.wake();
   }
 
-  /** Starts a delivery pass, or asks the running one to look again when it ends. */
+  /**
+   * Claims rows for the free slots, or asks the claim under way to look again when it ends.
+   * Called when rows are queued, on the poll, and whenever a delivery ends (a slot is free and
+   * that user's next row may now go).
+   */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.claiming = this.fillSlots()
       .catch((error: unknown) =>
-        log.error({ err: error, channel: this.delivery.channel }, "outbox pass failed"),
+        log.error({ err: error, channel: this.delivery.channel }, "outbox claim failed"),
       )
       .finally(() => {
-        this.running = undefined;
+        this.claiming = undefined;
         if (this.again) {
           this.again = false;
           this.wake();
@@ -80,46 +103,65 @@ export class OutboxSender {
   }
 
   /**
-   * Lets the message in flight finish for up to `graceMs`, then aborts it; resolves when the
+   * Lets the messages in flight finish for up to `graceMs`, then aborts them; resolves when the
    * sender no longer touches the database. An unsent row stays queued for the next start.
    */
   async stop(graceMs = 2_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    if (!this.running) return;
     let timer: NodeJS.Timeout | undefined;
     const patience = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    await Promise.race([this.running, patience]);
+    await Promise.race([this.idle(), patience]);
     clearTimeout(timer);
     this.shutdown.abort();
-    await this.running;
+    await this.idle();
   }
 
-  /** Resolves when nothing is being sent (for tests and shutdown). */
+  /** Resolves when nothing is being claimed or sent (for tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.claiming || this.inFlight.size > 0) {
+      await Promise.all([this.claiming, ...this.inFlight.values()]);
+    }
   }
 
-  private async drain(): Promise<void> {
+  private async fillSlots(): Promise<void> {
     const { channel } = this.delivery;
     if (!this.releasedOwnClaims) {
       // A row this instance id still holds was left by a stopped or killed run of it.
       await this.store.outbox.release(this.instanceId, channel);
       this.releasedOwnClaims = true;
     }
-    while (!this.stopped && Date.now() >= this.pausedUntil) {
-      const [message] = await this.store.outbox.claim({
-        instanceId: this.instanceId,
-        channel,
-        leaseMs: CLAIM_LEASE_MS,
-        limit: 1,
-        now: Date.now(),
+    const free = this.concurrency - this.inFlight.size;
+    if (this.stopped || free <= 0 || Date.now() < this.pausedUntil) return;
+    const claimed = await this.store.outbox.claim({
+      instanceId: this.instanceId,
+      channel,
+      // Per user in order: a user's later rows wait behind their earlier one, in flight or in
+      // its backoff, since a receiver must see its firings in the order they happened.
+      oldestPerUser: this.oldestPerUser,
+      leaseMs: CLAIM_LEASE_MS,
+      limit: free,
+      now: Date.now(),
+    });
+    for (const message of claimed) this.send(message);
+  }
+
+  /** Delivers in the background; the slot it frees is filled at once. */
+  private send(message: OutboxMessage): void {
+    const sending = this.deliver(message)
+      .catch((error: unknown) =>
+        log.error(
+          { err: error, channel: this.delivery.channel, messageId: message.id },
+          "outbox delivery failed",
+        ),
+      )
+      .finally(() => {
+        this.inFlight.delete(message.id);
+        this.wake();
       });
-      if (!message) return;
-      await this.deliver(message);
-    }
+    this.inFlight.set(message.id, sending);
   }
 
   private async deliver(message: OutboxMessage): Promise<void> {

@@ -6,6 +6,13 @@ import type { Webhooks } from "./webhooks.ts";
 /** A webhook firing is retried for this long after it was queued, then given up. */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How many users' webhooks are posted at once. Each user's own rows still go one at a time in
+ * order, so one slow or dead receiver (up to WEBHOOK_TIMEOUT_MS per attempt) holds one slot
+ * and its own user's later firings, never another user's.
+ */
+export const WEBHOOK_CONCURRENCY = 8;
+
 /** The same on every retry of a firing, so the receiver can drop a second delivery. */
 export function idempotencyKeyOf(message: OutboxMessage): string {
   return message.firingId === null
@@ -16,11 +23,14 @@ export function idempotencyKeyOf(message: OutboxMessage): string {
 /**
  * Webhook outbox rows (channel "webhook"): `text` is the JSON body, signed as stored on every
  * attempt; URL and secret are the user's current ones. Any non-2xx answer or network error is
- * retried with the outbox's backoff until 24 h after the row was queued. One user's dead
- * receiver does not hold the queue: other rows go on being tried.
+ * retried with the outbox's backoff until 24 h after the row was queued. Different users' rows
+ * go out concurrently; a user whose receiver fails waits out their backoff alone, their later
+ * rows waiting behind the failed one (a receiver sees its firings in order), while everyone
+ * else's go on.
  */
 export class WebhookDelivery implements ChannelDelivery {
   readonly channel = "webhook";
+  readonly concurrency = WEBHOOK_CONCURRENCY;
 
   constructor(
     private readonly store: Store,

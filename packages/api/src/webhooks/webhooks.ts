@@ -30,6 +30,8 @@ export interface WebhookTarget {
 export class Webhooks {
   /** The resolver used on save and at send time; tests swap it to simulate DNS changes. */
   resolve: Resolver = systemResolver;
+  /** Each POST's limit; tests shorten it to see a hanging receiver time out. */
+  timeoutMs = WEBHOOK_TIMEOUT_MS;
 
   constructor(readonly allowPrivate: boolean) {}
 
@@ -52,7 +54,7 @@ export class Webhooks {
     const options = { allowPrivate: this.allowPrivate, resolve: this.resolve };
     try {
       const status = await callOutbound(
-        { attempts: 1, attemptTimeoutMs: WEBHOOK_TIMEOUT_MS },
+        { attempts: 1, attemptTimeoutMs: this.timeoutMs },
         (attemptSignal) =>
           postWebhook(target.url, body, headers, { ...options, signal: attemptSignal }),
         signal,
@@ -60,7 +62,7 @@ export class Webhooks {
       if (status >= 200 && status < 300) return { ok: true, status };
       return { ok: false, status, error: `The webhook answered HTTP ${status}.` };
     } catch (error) {
-      return { ok: false, ...failure(error) };
+      return { ok: false, ...failure(error, this.timeoutMs) };
     }
   }
 
@@ -76,10 +78,10 @@ export class Webhooks {
   }
 }
 
-function failure(error: unknown): { error: string; refused?: boolean } {
+function failure(error: unknown, timeoutMs: number): { error: string; refused?: boolean } {
   if (error instanceof WebhookRefusedError) return { error: error.message, refused: true };
   if (isOutboundTimeout(error)) {
-    return { error: `The webhook did not answer within ${WEBHOOK_TIMEOUT_MS / 1000} s.` };
+    return { error: `The webhook did not answer within ${timeoutMs / 1000} s.` };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { error: `Could not reach the webhook: ${message}` };
