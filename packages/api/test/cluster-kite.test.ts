@@ -15,13 +15,12 @@ import {
   KITE_KEY,
   KITE_SECRET,
 } from "./fakes/fake-kite.ts";
-import { frame, fullPacket } from "./fakes/kite-packets.ts";
+import { GOLD_FEB, goldFebQuote } from "./fakes/kite-packets.ts";
 import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
-const GOLD_FEB = (100 << 8) | 7;
 const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
 
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
@@ -121,15 +120,7 @@ describe("the Kite token in the database", () => {
     // The leader connects with the token saved in the database.
     await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "the leader's subscription");
     expect(kite.connections.map((c) => c.accessToken)).toEqual(["access-of-the-day"]);
-    kite.send(
-      frame(
-        fullPacket(GOLD_FEB, {
-          last: 7_650_100,
-          bids: [{ qty: 1, price: 7_650_000, orders: 1 }],
-          asks: [{ qty: 1, price: 7_650_200, orders: 1 }],
-        }),
-      ),
-    );
+    kite.send(goldFebQuote());
     // Its quotes reach the admin's instance through Redis.
     const prices = await eventually(
       () => admin.get("/api/prices"),

@@ -16,13 +16,12 @@ import {
   KITE_KEY,
   KITE_SECRET,
 } from "./fakes/fake-kite.ts";
-import { frame, fullPacket } from "./fakes/kite-packets.ts";
+import { GOLD_FEB, goldFebQuote } from "./fakes/kite-packets.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
-const GOLD_FEB = (100 << 8) | 7;
 
 let kite: FakeKite;
 let server: TestServer | undefined;
@@ -214,15 +213,7 @@ describe("the admin's Kite login", () => {
 
     await client.get(`/api/kite/callback?request_token=req-good&state=${await startLogin(client)}`);
     await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "the subscription");
-    kite.send(
-      frame(
-        fullPacket(GOLD_FEB, {
-          last: 7_650_100,
-          bids: [{ qty: 1, price: 7_650_000, orders: 1 }],
-          asks: [{ qty: 1, price: 7_650_200, orders: 1 }],
-        }),
-      ),
-    );
+    kite.send(goldFebQuote());
     const prices = await eventually(
       () => client.get("/api/prices"),
       (r) => r.body.mcx.GOLD !== undefined,

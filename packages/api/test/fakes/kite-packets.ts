@@ -126,3 +126,20 @@ export function frame(...packets: Buffer[]): Buffer {
 }
 
 export const HEARTBEAT = Buffer.from([0x00]);
+
+/** The MCX GOLD February future's instrument token in the Kite tests' instrument lists. */
+export const GOLD_FEB = (100 << 8) | 7;
+
+/**
+ * One full-mode GOLD_FEB packet: bid 76,500.00, ask 76,502.00 (Kite sends paise), last
+ * 76,501.00. What a test sends once the server subscribed, then looks for in /api/prices.
+ */
+export function goldFebQuote(): Buffer {
+  return frame(
+    fullPacket(GOLD_FEB, {
+      last: 7_650_100,
+      bids: [{ qty: 1, price: 7_650_000, orders: 1 }],
+      asks: [{ qty: 1, price: 7_650_200, orders: 1 }],
+    }),
+  );
+}
