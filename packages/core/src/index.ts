@@ -1,3 +1,4 @@
+export * from "./alert-metric.ts";
 export * from "./alert-options.ts";
 export * from "./backtest.ts";
 export * from "./calculations.ts";

@@ -1,3 +1,4 @@
+import type { AlertMetric } from "@spreadwatch/core";
 import type BetterSqlite3 from "better-sqlite3";
 import { and, count, eq, isNotNull, or } from "drizzle-orm";
 import type { Database } from "./connection.ts";
@@ -21,10 +22,6 @@ export interface AlertSettings {
   /** POST each server firing to the user's webhook. */
   webhookNotify?: boolean;
 }
-
-/** What an alert's threshold is compared with. */
-export const ALERT_METRICS = ["spread", "zscore", "percentile"] as const;
-export type AlertMetric = (typeof ALERT_METRICS)[number];
 
 export function listUserAlerts(db: Database, userId: number): Alert[] {
   return db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(alerts.id).all();

@@ -1,5 +1,6 @@
+import type { AlertMetric } from "@spreadwatch/core";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
-import type { Alert, AlertMetric } from "./alerts.ts";
+import type { Alert } from "./alerts.ts";
 import type { Database } from "./connection.ts";
 import { alertFirings, telegramOutbox } from "./schema/index.ts";
 

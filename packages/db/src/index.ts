@@ -1,5 +1,8 @@
 // The storage port the api uses (issue 11): async calls only, no driver, no SQL. The
 // synchronous query modules stay as the SQLite adapter's internals.
+
+// The metric list is domain (core); the store takes and returns it.
+export { ALERT_METRICS, type AlertMetric } from "@spreadwatch/core";
 export type {
   Alert,
   AlertChannel,
@@ -9,7 +12,6 @@ export type {
   RecordedFiring,
   WatchedAlert,
 } from "./alerts.ts";
-export { ALERT_METRICS, type AlertMetric } from "./alerts.ts";
 export type { CandleRow, StoredCandle } from "./candles.ts";
 export type { BrowserFiring, FiringChannel, FiringEntry, FiringPage } from "./firings.ts";
 export type { IdempotencyClaim, IdempotentOutcome } from "./idempotency-keys.ts";

@@ -1,10 +1,13 @@
 import {
+  ALERT_METRIC_RANGES,
+  ALERT_METRICS,
+  type AlertMetric,
   MAX_NOTIFICATION_LIMIT,
   MIN_NOTIFICATION_LIMIT,
   SOUND_IDS,
   SPREAD_SYMBOLS,
 } from "@spreadwatch/core";
-import { ALERT_METRICS, type AlertMetric, type AlertSettings } from "@spreadwatch/db";
+import type { AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 
@@ -14,18 +17,6 @@ const limit = z
   .int(limitMessage)
   .min(MIN_NOTIFICATION_LIMIT, limitMessage)
   .max(MAX_NOTIFICATION_LIMIT, limitMessage);
-
-/**
- * Where each metric's threshold may lie (issue 12 §3): a z-score beyond ±20 or a percentile
- * outside 0–100 can never be reached, so such an alert is a mistake, not a choice. A spread
- * threshold is any finite number, as before. Hysteresis is at most the metric's whole range.
- */
-export const METRIC_RANGES: Record<AlertMetric, { min: number; max: number; hysteresis: number }> =
-  {
-    spread: { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, hysteresis: 1_000_000 },
-    zscore: { min: -20, max: 20, hysteresis: 40 },
-    percentile: { min: 0, max: 100, hysteresis: 100 },
-  };
 
 const METRIC_SENTENCE = `metric must be one of ${ALERT_METRICS.join(", ")}`;
 
@@ -43,7 +34,7 @@ export function metricMismatch(
   threshold: number,
   hysteresis: number | null,
 ): string | undefined {
-  const range = METRIC_RANGES[metric];
+  const range = ALERT_METRIC_RANGES[metric];
   if (threshold < range.min || threshold > range.max)
     return `threshold for a ${metric} alert must be from ${range.min} to ${range.max}`;
   if (hysteresis !== null && hysteresis > range.hysteresis)

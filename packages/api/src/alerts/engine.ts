@@ -1,21 +1,16 @@
 import {
+  ALERT_METRICS,
+  type AlertMetric,
   armedAtStart,
   hysteresisOf,
+  isAlertMetric,
   observeCrossing,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
   type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
-import {
-  ALERT_METRICS,
-  type AlertFiring,
-  type AlertMetric,
-  type HeldCrossing,
-  type SpreadMark,
-  type Store,
-  type WatchedAlert,
-} from "@spreadwatch/db";
+import type { AlertFiring, HeldCrossing, SpreadMark, Store, WatchedAlert } from "@spreadwatch/db";
 import type { Bus } from "../bus/index.ts";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
@@ -59,13 +54,9 @@ const METRIC_KEYS = new Map<SpreadSymbol, ReadonlyArray<readonly [AlertMetric, s
   SPREAD_SYMBOLS.map((s) => [s, ALERT_METRICS.map((m) => [m, markKey(s, m)] as const)]),
 );
 
-function isMetric(value: string): value is AlertMetric {
-  return (ALERT_METRICS as readonly string[]).includes(value);
-}
-
 /** The metric an alert watches; an unknown stored value is the spread (the spec's alert). */
 function metricOf(alert: WatchedAlert): AlertMetric {
-  return isMetric(alert.metric) ? alert.metric : "spread";
+  return isAlertMetric(alert.metric) ? alert.metric : "spread";
 }
 
 function sideOf(value: string | null): ThresholdSide | undefined {
@@ -254,8 +245,8 @@ export class AlertEngine {
         const index = this.indexes.get(key);
         const value = this.valueOf(symbol, metric, key, spread, index);
         if (value === undefined || !index) continue;
-        if (hold === undefined) this.observe(symbol, metric, index, value, spread, at, firings);
-        else this.hold(symbol, metric, index, value, hold, at, held);
+        if (hold === undefined) this.observe(symbol, metric, key, index, value, spread, at, firings);
+        else this.hold(symbol, metric, key, index, value, hold, at, held);
       }
     }
     if (held.length > 0) this.queue(() => this.recordHeld(held));
@@ -289,13 +280,13 @@ export class AlertEngine {
   private observe(
     symbol: SpreadSymbol,
     metric: AlertMetric,
+    key: string,
     index: ThresholdIndex,
     value: number,
     spread: number,
     at: number,
     firings: Firing[],
   ): void {
-    const key = markKey(symbol, metric);
     const previous = this.lastValue.get(key)?.spread;
     this.lastValue.set(key, { symbol: key, spread: value, at });
     this.unsavedMarks.add(key);
@@ -327,13 +318,14 @@ export class AlertEngine {
   private hold(
     symbol: SpreadSymbol,
     metric: AlertMetric,
+    key: string,
     index: ThresholdIndex,
     value: number,
     note: string,
     at: number,
     held: HeldCrossing[],
   ): void {
-    const previous = this.lastValue.get(markKey(symbol, metric))?.spread;
+    const previous = this.lastValue.get(key)?.spread;
     if (previous === undefined) return;
     const crossed = index.crossedBy(previous, value);
     if (crossed.length === 0) return;

@@ -1,4 +1,4 @@
-import { ALERT_METRICS, type AlertMetric } from "@spreadwatch/db";
+import { type AlertMetric, isAlertMetric } from "@spreadwatch/core";
 
 /**
  * The key of the engine's stored last value of a (symbol, metric): the symbol alone for the
@@ -12,6 +12,6 @@ export function markKey(symbol: string, metric: AlertMetric): string {
 export function parseMarkKey(key: string): { symbol: string; metric: AlertMetric } | undefined {
   const [symbol, metric = "spread", ...rest] = key.split("|");
   if (!symbol || rest.length > 0) return undefined;
-  if (!(ALERT_METRICS as readonly string[]).includes(metric)) return undefined;
-  return { symbol, metric: metric as AlertMetric };
+  if (!isAlertMetric(metric)) return undefined;
+  return { symbol, metric };
 }

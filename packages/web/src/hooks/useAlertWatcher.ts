@@ -1,6 +1,7 @@
 import {
   type Calculations,
   CrossingTracker,
+  isAlertMetric,
   isSpreadSymbol,
   type SoundId,
   spreadSymbolLabel,
@@ -11,7 +12,6 @@ import { type AlertView, crossedMessage, reachedMessage } from "../alerts/texts.
 import {
   type AlertStatistics,
   formatMetricValue,
-  isMetric,
   metricLabel,
   metricValue,
 } from "../components/alerts/metric.ts";
@@ -65,7 +65,7 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
       if (!isSpreadSymbol(alert.commodityType)) continue;
       const spread = calculations[alert.commodityType]?.spread;
       if (spread === undefined) continue;
-      const metric = isMetric(alert.metric) ? alert.metric : "spread";
+      const metric = isAlertMetric(alert.metric) ? alert.metric : "spread";
       const statistics = stats?.[alert.commodityType] as AlertStatistics | undefined;
       // Without its statistics a z-score or percentile alert waits (the row says so).
       const value = metricValue(metric, spread, statistics);

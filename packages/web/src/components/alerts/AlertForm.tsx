@@ -1,6 +1,9 @@
 import {
+  ALERT_METRICS,
+  type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
+  isAlertMetric,
   MAX_NOTIFICATION_LIMIT,
   MIN_NOTIFICATION_LIMIT,
   SOUND_IDS,
@@ -17,26 +20,12 @@ import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
-import {
-  isMetric,
-  METRIC_HINTS,
-  METRIC_LABELS,
-  METRIC_RANGES,
-  METRICS,
-  type Metric,
-  thresholdRangeError,
-} from "./metric.ts";
+import { METRIC_HINTS, METRIC_LABELS, metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
 const INVALID_HYSTERESIS =
   "Please enter a number of 0 or more for the re-arm distance, or leave it empty.";
-
-/** The threshold field's placeholder: the metric's range, so a z-score of 150 is not typed. */
-function thresholdPlaceholder(metric: Metric): string | undefined {
-  const range = METRIC_RANGES[metric];
-  return range ? `${range.min} to ${range.max}` : undefined;
-}
 
 const PANEL_LIMITS = Array.from(
   { length: MAX_NOTIFICATION_LIMIT - MIN_NOTIFICATION_LIMIT + 1 },
@@ -62,8 +51,8 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
   const [enabled, setEnabled] = useState(alert?.enabled ?? true);
   const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
-  const [metric, setMetric] = useState<Metric>(
-    alert && isMetric(alert.metric) ? alert.metric : "spread",
+  const [metric, setMetric] = useState<AlertMetric>(
+    alert && isAlertMetric(alert.metric) ? alert.metric : "spread",
   );
   const [hysteresis, setHysteresis] = useState(
     alert?.hysteresis == null ? "" : String(alert.hysteresis),
@@ -137,7 +126,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
       <div className="alert-form__metric">
         <SelectField
           label="Metric"
-          options={METRICS}
+          options={ALERT_METRICS}
           value={metric}
           onChange={setMetric}
           format={(m) => METRIC_LABELS[m]}
@@ -150,7 +139,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         label="Threshold"
         value={threshold}
         onChange={setThreshold}
-        placeholder={thresholdPlaceholder(metric)}
+        placeholder={metricRangeText(metric)}
       />
       <ThresholdField
         label="Re-arm after moving back (optional)"

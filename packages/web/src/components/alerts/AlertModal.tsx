@@ -1,7 +1,9 @@
 import {
+  type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
   formatNumber,
+  isAlertMetric,
   MODAL_LIMIT_OPTIONS,
   MODAL_SOUND_IDS,
   type SoundId,
@@ -16,13 +18,7 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
-import {
-  isMetric,
-  METRIC_LABELS,
-  METRIC_RANGES,
-  type Metric,
-  thresholdRangeError,
-} from "./metric.ts";
+import { METRIC_LABELS, metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -78,7 +74,7 @@ export function AlertModal({
     if (element && !element.open) element.showModal();
   }, []);
 
-  const metric: Metric = alert && isMetric(alert.metric) ? alert.metric : "spread";
+  const metric: AlertMetric = alert && isAlertMetric(alert.metric) ? alert.metric : "spread";
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -164,7 +160,7 @@ export function AlertModal({
           label={`Alert me when ${METRIC_LABELS[metric]} reaches`}
           value={threshold}
           onChange={setThreshold}
-          placeholder={metric === "spread" ? placeholder : rangeText(metric)}
+          placeholder={metric === "spread" ? placeholder : metricRangeText(metric)}
           autoFocus
         />
         <SoundField
@@ -216,10 +212,4 @@ export function AlertModal({
       </form>
     </dialog>
   );
-}
-
-/** "-20 to 20": a statistical alert's range as the threshold's placeholder. */
-function rangeText(metric: Metric): string | undefined {
-  const range = METRIC_RANGES[metric];
-  return range && `${range.min} to ${range.max}`;
 }

@@ -1,43 +1,46 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import { formatNumber, isSpreadSymbol, spreadDecimals } from "@spreadwatch/core";
+import {
+  ALERT_METRIC_RANGES,
+  type AlertMetric,
+  formatNumber,
+  isAlertMetric,
+  isSpreadSymbol,
+  spreadDecimals,
+} from "@spreadwatch/core";
 import { formatThreshold } from "../../alerts/texts.ts";
 
-/** What an alert's threshold is compared with (issue 12 §3). */
-export const METRICS = ["spread", "zscore", "percentile"] as const;
-export type Metric = (typeof METRICS)[number];
-
-export const METRIC_LABELS: Record<Metric, string> = {
+export const METRIC_LABELS: Record<AlertMetric, string> = {
   spread: "Spread",
   zscore: "Z-score",
   percentile: "Percentile",
 };
 
 /** The form's one-line hint under the picker: what the number means. */
-export const METRIC_HINTS: Record<Metric, string> = {
+export const METRIC_HINTS: Record<AlertMetric, string> = {
   spread: "The live spread itself, in price points.",
   zscore:
     "How many standard deviations the spread is from its 20-day mean: ±2 is unusual (−20 to 20).",
   percentile: "Share of the last 20 days' 1-minute closes at or below the spread (0 to 100).",
 };
 
-/** The server's ranges (api alert-input.ts): a threshold outside them could never be reached. */
-export const METRIC_RANGES: Record<Metric, { min: number; max: number } | undefined> = {
-  spread: undefined,
-  zscore: { min: -20, max: 20 },
-  percentile: { min: 0, max: 100 },
-};
+/** A statistical metric's range (core's, as the server checks it); a spread shows none. */
+export function metricRange(metric: AlertMetric): { min: number; max: number } | undefined {
+  return metric === "spread" ? undefined : ALERT_METRIC_RANGES[metric];
+}
 
-export function isMetric(value: string): value is Metric {
-  return (METRICS as readonly string[]).includes(value);
+/** "-20 to 20": the range as a threshold field's placeholder. */
+export function metricRangeText(metric: AlertMetric): string | undefined {
+  const range = metricRange(metric);
+  return range && `${range.min} to ${range.max}`;
 }
 
 export function metricLabel(metric: string): string {
-  return isMetric(metric) ? METRIC_LABELS[metric] : metric;
+  return isAlertMetric(metric) ? METRIC_LABELS[metric] : metric;
 }
 
 /** The sentence for a threshold outside the metric's range, or undefined when it fits. */
-export function thresholdRangeError(metric: Metric, threshold: number): string | undefined {
-  const range = METRIC_RANGES[metric];
+export function thresholdRangeError(metric: AlertMetric, threshold: number): string | undefined {
+  const range = metricRange(metric);
   if (!range || (threshold >= range.min && threshold <= range.max)) return undefined;
   return `A ${METRIC_LABELS[metric]} threshold must be from ${range.min} to ${range.max}.`;
 }

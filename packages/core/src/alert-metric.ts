@@ -1,0 +1,21 @@
+/** What an alert's threshold is compared with (issue 12 §3); "spread" is the spec's alert. */
+export const ALERT_METRICS = ["spread", "zscore", "percentile"] as const;
+export type AlertMetric = (typeof ALERT_METRICS)[number];
+
+export function isAlertMetric(value: string): value is AlertMetric {
+  return (ALERT_METRICS as readonly string[]).includes(value);
+}
+
+/**
+ * Where each metric's threshold may lie: a z-score beyond ±20 or a percentile outside 0–100 can
+ * never be reached, so such an alert is a mistake, not a choice. A spread threshold is any
+ * finite number. Hysteresis is at most the metric's whole range.
+ */
+export const ALERT_METRIC_RANGES: Record<
+  AlertMetric,
+  { min: number; max: number; hysteresis: number }
+> = {
+  spread: { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, hysteresis: 1_000_000 },
+  zscore: { min: -20, max: 20, hysteresis: 40 },
+  percentile: { min: 0, max: 100, hysteresis: 100 },
+};
