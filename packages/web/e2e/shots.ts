@@ -13,24 +13,33 @@ export interface Screen {
   tag: string;
 }
 
+export interface ScreenOptions {
+  /** Default 1280 and 390. */
+  widths?: readonly number[];
+  /** Narrow screens (under 500 px) get touch, as a phone has. Default off. */
+  touchWhenNarrow?: boolean;
+}
+
 /**
- * Runs `each` on a fresh page for every screen (1280 and 390 px wide, light and dark), `height`
- * px tall when wide and 844 when narrow; then closes the browser and calls `stop`.
+ * Runs `each` on a fresh page for every screen (1280 and 390 px wide unless told, light and
+ * dark), `height` px tall when wide and 844 when narrow; then closes the browser and calls `stop`.
  */
 export async function eachScreen(
   height: number,
   stop: () => Promise<void>,
   each: (page: Page, screen: Screen) => Promise<void>,
+  options: ScreenOptions = {},
 ): Promise<void> {
   await mkdir(outDir, { recursive: true });
   const browser = await launchBrowser();
   try {
-    for (const width of [1280, 390]) {
+    for (const width of options.widths ?? [1280, 390]) {
       for (const colorScheme of ["light", "dark"] as const) {
         const page = await newPage(browser, {
           width,
           height: width > 600 ? height : 844,
           colorScheme,
+          hasTouch: options.touchWhenNarrow === true && width < 500,
         });
         await each(page, { width, colorScheme, tag: `${width}-${colorScheme}` });
         await page.context().close();
