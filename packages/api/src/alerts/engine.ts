@@ -245,7 +245,8 @@ export class AlertEngine {
         const index = this.indexes.get(key);
         const value = this.valueOf(symbol, metric, key, spread, index);
         if (value === undefined || !index) continue;
-        if (hold === undefined) this.observe(symbol, metric, key, index, value, spread, at, firings);
+        if (hold === undefined)
+          this.observe(symbol, metric, key, index, value, spread, at, firings);
         else this.hold(symbol, metric, key, index, value, hold, at, held);
       }
     }
