@@ -250,6 +250,20 @@ describe("Send test", () => {
     });
   });
 
+  it("a double click on Send test sends one POST: the second click is told a test is on its way", async () => {
+    receiver.hold("/hook");
+    const first = trader.post("/api/webhook/test");
+    await until(() => receiver.arrived.length === 1, "the first test to reach the receiver");
+    const second = await trader.post("/api/webhook/test");
+    expect(second.status).toBe(429);
+    expect(second.body.error).toBe("A test is already being sent.");
+    receiver.release("/hook");
+    expect((await first).body).toEqual({ ok: true, status: 200 });
+    expect(receiver.arrived).toHaveLength(1);
+    // Once it is answered the button works again.
+    expect((await trader.post("/api/webhook/test")).body).toEqual({ ok: true, status: 200 });
+  });
+
   it("says when the receiver cannot be reached", async () => {
     await receiver.stop();
     const res = await trader.post("/api/webhook/test");
