@@ -10,7 +10,8 @@ const START = Date.parse("2026-11-20T09:15:00.000Z");
 
 /**
  * A replay in which GC_BUY starts below 0 and crosses 0 `crossings` times, one minute apart
- * (well past the 30 s cooldown). Row k of the GOLD quotes is at START + 60 s × k.
+ * (well past the 30 s cooldown). Row k of the GOLD quotes is at START + 60 s × k, after the other
+ * two legs quoted again at the same time.
  */
 export function crossingReplay(dir: string, crossings: number, name = "crossings.csv"): string {
   const rows = [
@@ -21,7 +22,11 @@ export function crossingReplay(dir: string, crossings: number, name = "crossings
   ];
   for (let k = 1; k <= crossings; k++) {
     const ask = k % 2 === 1 ? HIGH_ASK : LOW_ASK;
-    rows.push(`${START + k * 60_000},mcx,GOLD,${ask - 20},${ask},`);
+    const ts = START + k * 60_000;
+    // GC and USDINR quoted again, unchanged, as a live market would: played fast, a leg quoted
+    // only once goes silent after FEED_SILENCE_SECONDS and its crossings are held (issue 12).
+    rows.push(`${ts},fx,USDINR,,,84`, `${ts},cme,GC,2000,2000.5,`);
+    rows.push(`${ts},mcx,GOLD,${ask - 20},${ask},`);
   }
   const file = join(dir, name);
   writeFileSync(file, `${rows.join("\n")}\n`);
