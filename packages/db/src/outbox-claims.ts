@@ -122,6 +122,27 @@ export function markClaimedFailed(
   );
 }
 
+/** Pushes the lease of the rows `instanceId` still holds, unsent, to `until`. */
+export function renewClaims(
+  db: Database,
+  ids: readonly number[],
+  instanceId: string,
+  until: number,
+): number {
+  if (ids.length === 0) return 0;
+  return db
+    .update(telegramOutbox)
+    .set({ claimedUntil: until })
+    .where(
+      and(
+        inArray(telegramOutbox.id, [...ids]),
+        eq(telegramOutbox.claimedBy, instanceId),
+        isNull(telegramOutbox.sentAt),
+      ),
+    )
+    .run().changes;
+}
+
 /** Rows an instance still holds come back at once (its sender restarted). */
 export function releaseClaims(db: Database, instanceId: string, channel?: OutboxChannel): number {
   return db

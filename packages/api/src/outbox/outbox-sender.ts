@@ -4,8 +4,19 @@ import { log } from "../log.ts";
 /** Re-check for retries that fell due even when nothing new was queued. */
 const POLL_MS = 5_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** A claimed row comes back to any sender after this, should this one die holding it. */
-const CLAIM_LEASE_MS = 60_000;
+/**
+ * A claimed row comes back to any sender after this, should this one die holding it (a new
+ * leader then sends it within the lease, not a minute later). A send may take longer (Telegram's
+ * three 20 s attempts), so the rows in flight are renewed every RENEW_EVERY_MS while they last.
+ */
+const CLAIM_LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
+
+export interface LeaseTimes {
+  leaseMs: number;
+  /** Well inside the lease, so a renewal late by a busy event loop still lands in time. */
+  renewEveryMs: number;
+}
 
 /** After n failed attempts: 10 s, 20 s, 40 s … capped at an hour. */
 export function retryDelay(attempts: number): number {
@@ -56,6 +67,7 @@ export class OutboxSender {
   /** Cuts the messages in flight short when a stop runs out of patience. */
   private readonly shutdown = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
   /** While the channel is down nothing is tried before the failed row falls due again. */
   private pausedUntil = 0;
   private releasedOwnClaims = false;
@@ -67,6 +79,7 @@ export class OutboxSender {
     private readonly delivery: ChannelDelivery,
     /** Who claims the rows: no other instance sends them while the lease runs. */
     private readonly instanceId: string,
+    private readonly lease: LeaseTimes = { leaseMs: CLAIM_LEASE_MS, renewEveryMs: RENEW_EVERY_MS },
   ) {
     this.concurrency = Math.max(1, delivery.concurrency ?? 1);
     this.oldestPerUser = delivery.concurrency !== undefined;
@@ -75,7 +88,21 @@ export class OutboxSender {
   start(): void {
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.timer.unref();
+    this.renewTimer = setInterval(() => void this.renewLeases(), this.lease.renewEveryMs);
+    this.renewTimer.unref();
     this.wake();
+  }
+
+  /** Keeps the rows in flight this sender's while their sends last, however long. */
+  private async renewLeases(): Promise<void> {
+    const ids = [...this.inFlight.keys()];
+    if (ids.length === 0) return;
+    try {
+      await this.store.outbox.renew(ids, this.instanceId, Date.now() + this.lease.leaseMs);
+    } catch (error) {
+      // The database is unreachable: no other sender can claim the rows either.
+      log.warn({ err: error, channel: this.delivery.channel }, "outbox lease renewal failed");
+    }
   }
 
   /**
@@ -109,6 +136,7 @@ export class OutboxSender {
   async stop(graceMs = 2_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.renewTimer);
     let timer: NodeJS.Timeout | undefined;
     const patience = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
@@ -141,7 +169,7 @@ export class OutboxSender {
       // Per user in order: a user's later rows wait behind their earlier one, in flight or in
       // its backoff, since a receiver must see its firings in the order they happened.
       oldestPerUser: this.oldestPerUser,
-      leaseMs: CLAIM_LEASE_MS,
+      leaseMs: this.lease.leaseMs,
       limit: free,
       now: Date.now(),
     });

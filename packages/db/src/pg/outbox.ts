@@ -85,6 +85,21 @@ export function pgOutbox(db: PgDb): OutboxStore {
         .returning({ id: telegramOutbox.id });
       return rows.length > 0;
     },
+    async renew(ids, instanceId, until) {
+      if (ids.length === 0) return 0;
+      const rows = await db
+        .update(telegramOutbox)
+        .set({ claimedUntil: until })
+        .where(
+          and(
+            inArray(telegramOutbox.id, [...ids]),
+            eq(telegramOutbox.claimedBy, instanceId),
+            isNull(telegramOutbox.sentAt),
+          ),
+        )
+        .returning({ id: telegramOutbox.id });
+      return rows.length;
+    },
     async release(instanceId, channel) {
       const rows = await db
         .update(telegramOutbox)

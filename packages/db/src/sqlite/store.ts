@@ -127,6 +127,7 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
         run(() => claims.markClaimedRetry(db, id, instanceId, error, nextAttemptAt)),
       markFailed: (id, instanceId, error, now) =>
         run(() => claims.markClaimedFailed(db, id, instanceId, error, now)),
+      renew: (ids, instanceId, until) => run(() => claims.renewClaims(db, ids, instanceId, until)),
       release: (instanceId, channel) => run(() => claims.releaseClaims(db, instanceId, channel)),
       list: () => run(() => telegram.listOutbox(db)),
     },

@@ -96,6 +96,33 @@ describe.each(STORE_KINDS)("outbox (%s)", (kind) => {
     ).toEqual([]);
   });
 
+  it("renews only its own unsent rows' lease, which then outlives the first", async () => {
+    const { store } = current();
+    const [first, second] = await queue(store, 2);
+    await store.outbox.claim({ instanceId: "a", limit: 2, ...lease });
+    await store.outbox.markSent(first as number, "a", 2_000);
+    // A stranger's renewal and the sent row change nothing; the one in flight is pushed on.
+    expect(await store.outbox.renew([first as number, second as number], "b", 90_000)).toBe(0);
+    expect(await store.outbox.renew([first as number, second as number], "a", 60_000)).toBe(1);
+    expect(await store.outbox.renew([], "a", 60_000)).toBe(0);
+    const rows = await store.outbox.list();
+    expect(rows.map((m) => [m.id, m.claimedBy, m.claimedUntil])).toEqual([
+      [first, null, null],
+      [second, "a", 60_000],
+    ]);
+    // Past the first lease, before the renewed one: still nobody else's to take.
+    expect(
+      await store.outbox.claim({ instanceId: "b", limit: 1, leaseMs: 30_000, now: 45_000 }),
+    ).toEqual([]);
+    const [taken] = await store.outbox.claim({
+      instanceId: "b",
+      limit: 1,
+      leaseMs: 30_000,
+      now: 60_000,
+    });
+    expect(taken?.id).toBe(second);
+  });
+
   it("gives a restarted claimant's rows back at once, attempts untouched", async () => {
     const { store } = current();
     const [id] = await queue(store, 2);

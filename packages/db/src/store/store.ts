@@ -214,6 +214,12 @@ export interface OutboxStore {
   /** Refused for good: no more retries. */
   markFailed(id: number, instanceId: string, error: string, now: number): Promise<boolean>;
   /**
+   * Pushes the lease of `ids` to `until`, for the rows `instanceId` still holds unsent: a send
+   * that runs long keeps its row, and the lease itself can stay short, so a row left by a
+   * killed sender comes back soon. Returns how many were renewed.
+   */
+  renew(ids: readonly number[], instanceId: string, until: number): Promise<number>;
+  /**
    * Gives back every row `instanceId` still holds, unsent and not counted as an attempt. Its
    * sender calls this when it starts: a row held then was left by a stopped or killed run of
    * the same instance, and must not wait out the lease. With `channel`, only that channel's
