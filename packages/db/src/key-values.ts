@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "./connection.ts";
+import { startsWith } from "./key-prefix.ts";
 import { keyValues } from "./schema/index.ts";
 
 export function getKeyValue(db: Database, key: string): unknown {
@@ -17,4 +18,11 @@ export function setKeyValue(db: Database, key: string, value: unknown, now: numb
 
 export function deleteKeyValue(db: Database, key: string): boolean {
   return db.delete(keyValues).where(eq(keyValues.key, key)).run().changes > 0;
+}
+
+export function deleteKeyValuesSetBefore(db: Database, prefix: string, before: number): number {
+  return db
+    .delete(keyValues)
+    .where(and(startsWith(keyValues.key, prefix), lt(keyValues.updatedAt, before)))
+    .run().changes;
 }

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
+import { startsWith } from "../key-prefix.ts";
 import type { KeyValueStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { keyValues } from "./schema/index.ts";
@@ -22,6 +23,13 @@ export function pgKeyValues(db: PgDb): KeyValueStore {
         .where(eq(keyValues.key, key))
         .returning({ key: keyValues.key });
       return rows.length > 0;
+    },
+    async deleteSetBefore(prefix, before) {
+      const rows = await db
+        .delete(keyValues)
+        .where(and(startsWith(keyValues.key, prefix), lt(keyValues.updatedAt, before)))
+        .returning({ key: keyValues.key });
+      return rows.length;
     },
   };
 }

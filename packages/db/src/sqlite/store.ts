@@ -4,7 +4,12 @@ import * as candles from "../candles.ts";
 import { type Database, type DatabaseHandle, isUniqueViolation } from "../connection.ts";
 import * as firings from "../firings.ts";
 import * as idempotency from "../idempotency-keys.ts";
-import { deleteKeyValue, getKeyValue, setKeyValue } from "../key-values.ts";
+import {
+  deleteKeyValue,
+  deleteKeyValuesSetBefore,
+  getKeyValue,
+  setKeyValue,
+} from "../key-values.ts";
 import * as loginAttempts from "../login-attempts.ts";
 import * as claims from "../outbox-claims.ts";
 import { idempotencyKeys } from "../schema/index.ts";
@@ -159,6 +164,7 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
       get: <T>(key: string) => run(() => getKeyValue(db, key) as T | undefined),
       set: (key, value, now) => run(() => setKeyValue(db, key, value, now)),
       delete: (key) => run(() => deleteKeyValue(db, key)),
+      deleteSetBefore: (prefix, before) => run(() => deleteKeyValuesSetBefore(db, prefix, before)),
     },
     close: () => (gate ? gate.pass(() => undefined).then(close) : Promise.resolve()),
   };

@@ -16,6 +16,22 @@ describe.each(STORE_KINDS)("key values and spread marks (%s)", (kind) => {
     expect(await other.keyValues.get("kite.session")).toBeUndefined();
   });
 
+  it("deletes the keys under a prefix set before a time, and only those", async () => {
+    const { store } = current();
+    await store.keyValues.set("kite.login-state.old", { userId: 1 }, 100);
+    await store.keyValues.set("kite.login-state.new", { userId: 1 }, 300);
+    await store.keyValues.set("kite.session", { accessToken: "a" }, 100);
+    // `_` and `%` are letters here, not LIKE's wildcards.
+    await store.keyValues.set("kite_login-state.x", { userId: 2 }, 100);
+    expect(await store.keyValues.deleteSetBefore("kite.login-state.", 300)).toBe(1);
+    expect(await store.keyValues.deleteSetBefore("kite.login-state.", 300)).toBe(0);
+    expect(await store.keyValues.deleteSetBefore("kite%", 1_000)).toBe(0);
+    expect(await store.keyValues.get("kite.login-state.old")).toBeUndefined();
+    expect(await store.keyValues.get("kite.login-state.new")).toEqual({ userId: 1 });
+    expect(await store.keyValues.get("kite.session")).toEqual({ accessToken: "a" });
+    expect(await store.keyValues.get("kite_login-state.x")).toEqual({ userId: 2 });
+  });
+
   it("keeps the newest spread mark per symbol", async () => {
     const { store } = current();
     await store.spreadMarks.save([

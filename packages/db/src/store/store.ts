@@ -286,6 +286,8 @@ export interface KeyValueStore {
   get<T = unknown>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown, now: number): Promise<void>;
   delete(key: string): Promise<boolean>;
+  /** Deletes the keys starting with `prefix` last set before `before`; returns how many. */
+  deleteSetBefore(prefix: string, before: number): Promise<number>;
 }
 
 /** A username already taken, in any letter case. */

@@ -23,7 +23,9 @@ export class KiteLoginStates {
     private readonly lifetimeMs = LIFETIME_MS,
   ) {}
 
+  /** A new link first clears the expired ones, so links never used do not pile up. */
   async issue(userId: number, now = Date.now()): Promise<string> {
+    await this.store.keyValues.deleteSetBefore(PREFIX, now - this.lifetimeMs);
     const token = randomBytes(24).toString("base64url");
     const issued: Issued = { userId, expiresAt: now + this.lifetimeMs };
     await this.store.keyValues.set(PREFIX + token, issued, now);
