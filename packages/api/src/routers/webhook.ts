@@ -32,9 +32,6 @@ function isControl(char: string): boolean {
 
 const NONE = { url: null, secret: null } as const;
 
-/** Tests in flight per user: one at a time, so the button cannot make the server a flood source. */
-const testing = new Set<number>();
-
 export const webhookRouter = {
   get: authedProcedure.query(async ({ ctx }) => {
     const hook = await ctx.services.store.webhooks.get(ctx.user.id);
@@ -73,21 +70,20 @@ export const webhookRouter = {
     const hook = await ctx.services.store.webhooks.get(userId);
     if (!hook)
       throw new TRPCError({ code: "BAD_REQUEST", message: "No webhook is set. Save one first." });
-    if (testing.has(userId)) {
+    const result = await ctx.services.webhooks.sendTestFor(
+      userId,
+      hook,
+      ctx.services.shutdownSignal,
+    );
+    if (!result) {
       throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: "A test is already being sent." });
     }
-    testing.add(userId);
-    try {
-      const result = await ctx.services.webhooks.sendTest(hook, ctx.services.shutdownSignal);
-      return result.ok
-        ? { ok: true, status: result.status }
-        : {
-            ok: false,
-            ...(result.status !== undefined && { status: result.status }),
-            error: result.error,
-          };
-    } finally {
-      testing.delete(userId);
-    }
+    return result.ok
+      ? { ok: true, status: result.status }
+      : {
+          ok: false,
+          ...(result.status !== undefined && { status: result.status }),
+          error: result.error,
+        };
   }),
 } satisfies TRPCRouterRecord;

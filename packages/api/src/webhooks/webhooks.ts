@@ -32,6 +32,7 @@ export class Webhooks {
   resolve: Resolver = systemResolver;
   /** Each POST's limit; tests shorten it to see a hanging receiver time out. */
   timeoutMs = WEBHOOK_TIMEOUT_MS;
+  private readonly testsInFlight = new Set<number>();
 
   constructor(readonly allowPrivate: boolean) {}
 
@@ -66,8 +67,26 @@ export class Webhooks {
     }
   }
 
-  /** The Send test button's POST: a body that says it is a test, a key of its own. */
-  sendTest(target: WebhookTarget, signal?: AbortSignal): Promise<DeliveryResult> {
+  /**
+   * The Send test button's POST for `userId`: undefined while that user's previous test is
+   * still on its way (one at a time, so the button cannot make the server a flood source).
+   */
+  async sendTestFor(
+    userId: number,
+    target: WebhookTarget,
+    signal?: AbortSignal,
+  ): Promise<DeliveryResult | undefined> {
+    if (this.testsInFlight.has(userId)) return undefined;
+    this.testsInFlight.add(userId);
+    try {
+      return await this.sendTest(target, signal);
+    } finally {
+      this.testsInFlight.delete(userId);
+    }
+  }
+
+  /** A test body that says it is a test, with an idempotency key of its own. */
+  private sendTest(target: WebhookTarget, signal?: AbortSignal): Promise<DeliveryResult> {
     const now = Date.now();
     const body = JSON.stringify({
       event: "test",
