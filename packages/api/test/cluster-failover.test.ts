@@ -9,25 +9,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatIstTimestamp } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
-import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
 import { crossingReplay, crossingTime } from "./crossing-replay.ts";
-import { FakeTelegram } from "./fake-telegram.ts";
-import { RedisServer } from "./fakes/redis-server.ts";
+import { ProcessCluster } from "./fakes/process-cluster.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
-import {
-  ADMIN,
-  listeningUrl,
-  type MainProcess,
-  manualFeed,
-  runMain,
-  startTestServer,
-} from "./server.ts";
+import { manualFeed, startTestServer } from "./server.ts";
 import { applyMessage, dataEvents } from "./stream-state.ts";
-import { alertTexts, telegramEnv, traderWithAlert } from "./telegram-trader.ts";
+import { alertTexts, traderWithAlert } from "./telegram-trader.ts";
 
 /** The alert's Telegram limit (the most allowed): reached only after the kill, by the new leader. */
 const LIMIT = 5;
@@ -37,35 +28,11 @@ const SPEED = 30;
 /** The issue's promise: another instance leads within 10 s of the leader's death. */
 const TAKEOVER_DEADLINE_MS = 10_000;
 
-interface Instance {
-  id: string;
-  main: MainProcess;
-  url: string;
-  dataDir: string;
-}
-
-let postgres: Awaited<ReturnType<typeof startPostgres>>;
-let database: Awaited<ReturnType<typeof createDatabase>>;
-let redis: RedisServer;
-let telegram: FakeTelegram;
+const cluster = new ProcessCluster();
+const telegram = cluster.telegram;
 let store: Store;
 const dir = mkdtempSync(join(tmpdir(), "spreadwatch-failover-"));
-const instances: Instance[] = [];
-let sharedEnv: Record<string, string>;
-
-async function startInstance(id: string): Promise<Instance> {
-  const dataDir = mkdtempSync(join(tmpdir(), `spreadwatch-${id}-`));
-  const main = runMain({ ...sharedEnv, INSTANCE_ID: id, DATA_DIR: dataDir });
-  const instance = { id, main, dataDir, url: "" };
-  instances.push(instance);
-  instance.url = await listeningUrl(main);
-  return instance;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the health JSON is inspected field by field
-async function health(instance: Instance): Promise<any> {
-  return (await new HttpClient(instance.url).get("/api/health")).body;
-}
+let replayEnv: Record<string, string>;
 
 /** A browser's `market.onSnapshot` stream: the state its messages build, and how many came. */
 function openStream(url: string) {
@@ -94,31 +61,17 @@ async function outboxQuiet(): Promise<number> {
 }
 
 beforeAll(async () => {
-  [postgres, redis, telegram] = await Promise.all([
-    startPostgres(),
-    new RedisServer().start(),
-    new FakeTelegram().start(),
-  ]);
-  database = await createDatabase(postgres.url);
-  const cluster = {
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    SESSION_SECRET: "a-session-secret-shared-by-every-instance",
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-    ...telegramEnv(telegram),
-  };
+  await cluster.start();
   // The trader and the alert exist before any replay plays: made through an edge instance in
   // this process (it never leads, so it plays nothing and sends nothing).
   const setup = await startTestServer({
-    env: { ...cluster, INSTANCE_ROLE: "edge", INSTANCE_ID: "setup" },
+    env: { ...cluster.env, INSTANCE_ROLE: "edge", INSTANCE_ID: "setup" },
     feed: manualFeed(),
   });
   await traderWithAlert(setup, { telegramMaxNotifications: LIMIT });
   await setup.stop();
-  store = await openStore({ kind: "postgres", url: database.url });
-  sharedEnv = {
-    ...cluster,
+  store = await openStore({ kind: "postgres", url: cluster.databaseUrl });
+  replayEnv = {
     FEED: "replay",
     REPLAY_FILE: crossingReplay(dir, CROSSINGS),
     REPLAY_SPEED: String(SPEED),
@@ -126,32 +79,19 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const { main, dataDir } of instances) {
-    main.child.kill("SIGKILL");
-    await main.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  }
   await store?.close();
-  await telegram?.stop();
-  await redis?.dispose();
-  await database?.drop();
-  postgres?.stop();
+  await cluster.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe("kill -9 of the leader", () => {
   it("the other instance leads, its stream goes on, and each crossing is sent exactly once", async () => {
-    const a = await startInstance("a");
-    await eventually(
-      () => health(a),
-      (h) => h.instance?.leader === true,
-      "a to lead",
-      30_000,
-    );
-    const b = await startInstance("b");
+    const a = await cluster.startInstance("a", replayEnv);
+    await cluster.leads(a, "a to lead", 30_000);
+    const b = await cluster.startInstance("b", replayEnv);
 
     // Exactly one leads, and both are on the bus and the database.
-    const [ha, hb] = await Promise.all([health(a), health(b)]);
+    const [ha, hb] = await Promise.all([cluster.health(a), cluster.health(b)]);
     expect([ha.instance, hb.instance]).toEqual([
       { id: "a", leader: true },
       { id: "b", leader: false },
@@ -195,16 +135,10 @@ describe("kill -9 of the leader", () => {
       );
 
       const killedAt = Date.now();
-      a.main.child.kill("SIGKILL");
-      await a.main.exited;
+      await cluster.kill(a);
       const framesAtKill = stream.count();
 
-      await eventually(
-        () => health(b),
-        (h) => h.instance?.leader === true,
-        "b to lead after a was killed",
-        TAKEOVER_DEADLINE_MS,
-      );
+      await cluster.leads(b, "b to lead after a was killed", TAKEOVER_DEADLINE_MS);
       const takeoverMs = Date.now() - killedAt;
       console.log(`failover: b leads ${takeoverMs} ms after kill -9 of the leader`);
 
@@ -238,7 +172,7 @@ describe("kill -9 of the leader", () => {
             `Notification ${i + 1} of ${LIMIT}${i + 1 === LIMIT ? " — alert now disabled" : ""}`,
         ),
       );
-      expect(await health(b)).toMatchObject({ instance: { id: "b", leader: true } });
+      expect(await cluster.health(b)).toMatchObject({ instance: { id: "b", leader: true } });
     } finally {
       stream.close();
     }
