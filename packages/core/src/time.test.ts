@@ -4,6 +4,7 @@ import {
   formatIstTime,
   formatIstTimestamp,
   formatTickLabel,
+  formatTickLabels,
   IST_TIME_ZONE,
 } from "./time.ts";
 
@@ -58,6 +59,27 @@ describe("chart time formats", () => {
   it("abbreviates September to three letters", () => {
     expect(formatChartTitle(SEPTEMBER_NOON)).toBe("Sep 05, 2026 12:00");
     expect(formatTickLabel(SEPTEMBER_NOON, "1d")).toBe("05 Sep");
+  });
+
+  it("puts the day under the first tick and each tick on a new IST day, below 1d", () => {
+    const HOUR = 3_600_000;
+    // 22:00, 23:00 IST on 21 Nov, then midnight and 01:00 on 22 Nov.
+    const ticks = [-2, -1, 0, 1].map((h) => IST_MIDNIGHT + h * HOUR);
+    expect(formatTickLabels(ticks, "1h")).toEqual([
+      "22:00\n21 Nov",
+      "23:00",
+      "00:00\n22 Nov",
+      "01:00",
+    ]);
+    // A day apart at 4h: every tick says which day, not just "00:00".
+    const days = [0, 1, 2].map((d) => IST_MIDNIGHT + d * 24 * HOUR);
+    expect(formatTickLabels(days, "4h")).toEqual([
+      "00:00\n22 Nov",
+      "00:00\n23 Nov",
+      "00:00\n24 Nov",
+    ]);
+    expect(formatTickLabels(days, "1d")).toEqual(["22 Nov", "23 Nov", "24 Nov"]);
+    expect(formatTickLabels([], "1h")).toEqual([]);
   });
 
   it("labels ticks 'dd MMM' for 1d and 'HH:mm' otherwise", () => {

@@ -84,6 +84,24 @@ export function formatChartTitle(epochMs: number | null | undefined): string {
   return `${p.month} ${p.day}, ${p.year} ${p.hour}:${p.minute}`;
 }
 
+/**
+ * A row of x-axis ticks (ascending): each one's formatTickLabel, and below 1d the first tick
+ * and every tick on a new IST day get that day under the time ("00:00\n22 Nov"), as trading
+ * charts mark day changes. Without it, ticks a day or more apart at 1h or 4h all read "00:00".
+ */
+export function formatTickLabels(ticks: readonly number[], timeframe: Timeframe): string[] {
+  let lastDay = "";
+  return ticks.map((tick) => {
+    const label = formatTickLabel(tick, timeframe);
+    if (timeframe === "1d" || !isTime(tick)) return label;
+    const p = chartParts(tick);
+    const day = `${p.day} ${p.month}`;
+    if (day === lastDay) return label;
+    lastDay = day;
+    return `${label}\n${day}`;
+  });
+}
+
 /** Chart x-axis tick in IST: 'dd MMM' ("21 Nov") for 1d candles, else 'HH:mm' ("23:24"). */
 export function formatTickLabel(epochMs: number | null | undefined, timeframe: Timeframe): string {
   if (!isTime(epochMs)) return MISSING_VALUE;

@@ -19,10 +19,6 @@ await eachScreen(
   () => app.stop(),
   async (page, { tag }) => {
     page.on("pageerror", (e) => console.error("pageerror:", e));
-    // The statistics API is not built yet: stand in for it so the bands show.
-    await page.route("**/api/spread-stats/GC_BUY?days=20", (route) =>
-      route.fulfill({ contentType: "application/json", body: '{"mean":2,"std":9}' }),
-    );
     await login(page, app.url, ADMIN.username, ADMIN.password);
     await rest(page, "POST", "/api/alerts", { commodityType: "GC_BUY", threshold: 25 });
     await rest(page, "POST", "/api/alerts", {

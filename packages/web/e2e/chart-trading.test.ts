@@ -278,6 +278,35 @@ describe("a chart to trade from", () => {
     await expect.poll(() => page().locator(".chart-threshold").count()).toBe(0);
   });
 
+  it("keeps the labels of two thresholds a tick apart from covering each other", async () => {
+    for (const threshold of [10, 9.5, 9]) {
+      await rest(page(), "POST", "/api/alerts", { commodityType: "GC_BUY", threshold });
+    }
+    await page().reload();
+    await chartWith(page(), 1500);
+    await expect.poll(() => page().locator(".chart-threshold").count()).toBe(3);
+    const boxes = [];
+    for (const threshold of ["10", "9.5", "9"]) {
+      const line = page().locator(`.chart-threshold[data-threshold='${threshold}']`);
+      const [lineBox, labelBox] = await Promise.all([
+        line.boundingBox(),
+        line.locator(".chart-threshold__label").boundingBox(),
+      ]);
+      if (!lineBox || !labelBox) throw new Error(`threshold ${threshold} not drawn`);
+      // Still beside its own line.
+      expect(Math.abs(labelBox.y + labelBox.height / 2 - lineBox.y)).toBeLessThan(40);
+      boxes.push(labelBox);
+    }
+    for (const [upper, lower] of [
+      [boxes[0], boxes[1]],
+      [boxes[1], boxes[2]],
+    ]) {
+      if (!upper || !lower) throw new Error("missing label");
+      expect(upper.y + upper.height).toBeLessThanOrEqual(lower.y + 0.5);
+    }
+    await deleteAllAlertsByRest(page());
+  });
+
   it("draws mean ± 1σ/2σ bands from the statistics when toggled on", async () => {
     // The real market.stats over the replay's 1,700 minutes (a ±30 swing: σ about 21).
     const stats = await (
@@ -314,17 +343,21 @@ describe("a chart to trade from", () => {
     await offer.waitFor({ state: "detached" });
   });
 
-  it("labels time ticks 'HH:mm' below 1d and 'dd MMM' at 1d (spec §9)", async () => {
+  it("labels time ticks 'HH:mm' below 1d, the day under a day's first, and 'dd MMM' at 1d (spec §9)", async () => {
     const labels = () =>
       page().evaluate(() => {
         const axis = window.__spreadChart?.axes[0] as { _values?: string[] } | undefined;
         return axis?._values ?? [];
       });
-    // 1,700 minutes span an IST midnight: at 1h a tick lands on it and still reads "00:00".
+    // 1,700 minutes span an IST midnight: at 1h a tick lands on it and still reads "00:00",
+    // with the new day under it; the first tick says which day the axis starts on.
+    const day = "\\d\\d [A-Z][a-z]{2}";
     await page().getByLabel("Timeframe").selectOption("1h");
     await expect.poll(async () => (await labels()).length).toBeGreaterThan(2);
-    await expect.poll(labels).toContain("00:00");
-    for (const label of await labels()) expect(label).toMatch(/^\d\d:\d\d$/);
+    await expect.poll(labels).toContainEqual(expect.stringMatching(new RegExp(`^00:00\n${day}$`)));
+    for (const label of await labels())
+      expect(label).toMatch(new RegExp(`^\\d\\d:\\d\\d(\n${day})?$`));
+    expect((await labels())[0]).toMatch(new RegExp(`\n${day}$`));
     await page().getByLabel("Timeframe").selectOption("1d");
     await expect
       .poll(async () => (await labels()).every((l) => /^\d\d [A-Z][a-z]{2}$/.test(l)))

@@ -1,6 +1,6 @@
 import {
   CHART_SERIES_LABEL,
-  formatTickLabel,
+  formatTickLabels,
   formatYTick,
   type Timeframe,
   timeframeMs,
@@ -115,9 +115,10 @@ export function chartOptions({
     axes: [
       {
         ...axis,
-        size: 34,
+        // Two lines where a tick carries its day under the time (formatTickLabels).
+        size: (_u, values) => (values?.some((v) => v.includes("\n")) ? 48 : 34),
         splits: (u, _axis, min, max) => thin(xTicks(min, max, timeframe), u),
-        values: (_u, splits) => splits.map((t) => formatTickLabel(t, timeframe)),
+        values: (_u, splits) => formatTickLabels(splits, timeframe),
       },
       {
         ...axis,

@@ -24,7 +24,9 @@ export function thresholdsPlugin(current: () => readonly ThresholdLine[]): uPlot
       },
       draw: (u) => {
         const height = u.over.clientHeight;
-        const rows = current().map((line) => {
+        const lines = [...current()].sort((a, b) => b.value - a.value);
+        const nudges = labelNudges(lines.map((line) => u.valToPos(line.value, "y")));
+        const rows = lines.map((line, i) => {
           const y = u.valToPos(line.value, "y");
           const row = document.createElement("div");
           row.className = "chart-threshold";
@@ -35,6 +37,7 @@ export function thresholdsPlugin(current: () => readonly ThresholdLine[]): uPlot
           const label = document.createElement("span");
           label.className = "chart-threshold__label";
           label.textContent = line.enabled ? `Alert ${line.label}` : `Alert ${line.label} (off)`;
+          if (nudges[i]) label.style.transform = `translateY(${nudges[i]}px)`;
           row.append(label);
           return row;
         });
@@ -42,4 +45,21 @@ export function thresholdsPlugin(current: () => readonly ThresholdLine[]): uPlot
       },
     },
   };
+}
+
+/** A label's height in px (11 px type with its line height), and the gap kept between two. */
+const LABEL_PX = 16;
+
+/**
+ * How far down each label moves (px) so none covers another: `ys` are the lines' positions,
+ * top to bottom; each label sits just above its line, or, if the one above is in the way,
+ * just below that one. Thresholds a few ticks apart stay readable.
+ */
+export function labelNudges(ys: readonly number[]): number[] {
+  let freeFrom = Number.NEGATIVE_INFINITY;
+  return ys.map((y) => {
+    const top = Math.max(y - LABEL_PX, freeFrom);
+    freeFrom = top + LABEL_PX;
+    return Math.round(top - (y - LABEL_PX));
+  });
 }
