@@ -152,7 +152,8 @@ describe("the History tab", () => {
         direction: "below",
         firedAt: base - 30_000,
         state: "held",
-        note: "MCX leg stale",
+        // As the engine words it (leg-watch.ts).
+        note: "Held: MCX GOLD quote stale (no quote for 12 s)",
       },
     ]);
     await openSection(page);
@@ -178,7 +179,9 @@ describe("the History tab", () => {
     const held = rows.nth(1);
     expect(await held.getAttribute("data-state")).toBe("held");
     expect(await held.locator("[data-col='direction']").textContent()).toBe("⬇ crossed below");
-    expect(await held.locator("[data-field='held']").textContent()).toBe("Held: MCX leg stale");
+    expect(await held.locator("[data-field='held']").textContent()).toBe(
+      "Held: MCX GOLD quote stale (no quote for 12 s)",
+    );
 
     const times = async () =>
       (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-firing-id")))).length;
@@ -230,9 +233,10 @@ describe("the History tab", () => {
     await phone.getByRole("button", { name: "Load older" }).click();
     await phone.getByRole("button", { name: "Load older" }).waitFor({ state: "detached" });
     expect(await overflow()).toBe(0);
-    // Each entry is a card: its cells stack inside the viewport.
+    // Each entry is a compact card inside the viewport: four short lines, not one per cell.
     const box = await historyRows(phone).first().boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    expect(box?.height).toBeLessThan(140);
     await phone.context().close();
   });
 });

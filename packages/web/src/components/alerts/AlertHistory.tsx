@@ -22,11 +22,17 @@ function channelText(channel: HistoryEntry["channels"][number]): string {
   return `${name}: ${channel.state} (${tries})`;
 }
 
+/** The engine's notes already say "Held: …"; a bare reason gets the word in front. */
+function heldText(note: string | null): string {
+  if (!note) return "Held";
+  return /^held\b/i.test(note) ? note : `Held: ${note}`;
+}
+
 function Channels({ entry }: { entry: HistoryEntry }) {
   if (entry.state === "held")
     return (
       <span className="history__held" data-field="held">
-        Held{entry.note ? `: ${entry.note}` : ""}
+        {heldText(entry.note)}
       </span>
     );
   if (entry.channels.length === 0) return <span className="muted">No channel</span>;
