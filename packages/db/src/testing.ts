@@ -49,5 +49,6 @@ export function createTestStore(): TestStore {
 }
 
 export { type SeededFiring, seedFirings } from "./testing/firings.ts";
+export { queueTelegramFirings } from "./testing/outbox.ts";
 // A second connection beside a running server's, for tests that age rows by hand.
 export { openDatabase };

@@ -50,3 +50,51 @@ export function disableWithReason(dataDir: string, alertId: number, reason: stri
     db.close();
   }
 }
+
+/**
+ * A History to look at: `older` spread firings a minute apart before `base` (Telegram sent),
+ * then, at `base`, a z-score firing whose webhook is still retrying, and a crossing held 30 s
+ * before it, noted as the engine words it. Newest first they read: z-score, held, older….
+ */
+export function sampleHistory(
+  username: string,
+  alertId: number,
+  base: number,
+  older: number,
+): SeededUserFiring[] {
+  return [
+    ...Array.from({ length: older }, (_, i) => ({
+      username,
+      alertId,
+      value: 100 + i,
+      threshold: 100,
+      direction: "above" as const,
+      firedAt: base - (i + 1) * 60_000,
+      outbox: [["telegram", 0, "sent"]] as [string, number, "sent"][],
+    })),
+    {
+      username,
+      alertId,
+      value: 2.31,
+      threshold: 2,
+      metric: "zscore",
+      direction: "above",
+      firedAt: base,
+      outbox: [
+        ["telegram", 0, "sent"],
+        ["webhook", 2, "pending"],
+      ],
+    },
+    {
+      username,
+      alertId,
+      value: 96.5,
+      threshold: 100,
+      direction: "below",
+      firedAt: base - 30_000,
+      state: "held",
+      // As the engine words it (leg-watch.ts).
+      note: "Held: MCX GOLD quote stale (no quote for 12 s)",
+    },
+  ];
+}

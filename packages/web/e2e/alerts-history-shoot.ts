@@ -72,7 +72,7 @@ try {
         direction: "below",
         firedAt: base - 90_000,
         state: "held",
-        note: "MCX leg stale (no quote for 14 s)",
+        note: "Held: MCX CRUDEOIL quote stale (no quote for 14 s)",
       },
       {
         username,

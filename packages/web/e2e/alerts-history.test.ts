@@ -1,7 +1,12 @@
 import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { disableWithReason, historyDataDir, seedUserFirings } from "./alert-history-data.ts";
+import {
+  disableWithReason,
+  historyDataDir,
+  sampleHistory,
+  seedUserFirings,
+} from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, rest, trpcInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
 import { login, newPage, startApp } from "./harness.ts";
@@ -120,42 +125,7 @@ describe("the History tab", () => {
     const { page } = suite;
     const alertId = await createAlert(page, { commodityType: "GC_BUY", threshold: 100 });
     const base = Date.UTC(2026, 10, 23, 8, 32, 0); // 14:02 IST
-    const older = Array.from({ length: 23 }, (_, i) => ({
-      username: TRADER.username,
-      alertId,
-      value: 100 + i,
-      threshold: 100,
-      direction: "above" as const,
-      firedAt: base - (i + 1) * 60_000,
-      outbox: [["telegram", 0, "sent"]] as [string, number, "sent"][],
-    }));
-    seedUserFirings(dataDir, [
-      ...older,
-      {
-        username: TRADER.username,
-        alertId,
-        value: 2.31,
-        threshold: 2,
-        metric: "zscore",
-        direction: "above",
-        firedAt: base,
-        outbox: [
-          ["telegram", 0, "sent"],
-          ["webhook", 2, "pending"],
-        ],
-      },
-      {
-        username: TRADER.username,
-        alertId,
-        value: 96.5,
-        threshold: 100,
-        direction: "below",
-        firedAt: base - 30_000,
-        state: "held",
-        // As the engine words it (leg-watch.ts).
-        note: "Held: MCX GOLD quote stale (no quote for 12 s)",
-      },
-    ]);
+    seedUserFirings(dataDir, sampleHistory(TRADER.username, alertId, base, 23));
     await openSection(page);
     await tab(page, "History").click();
     await historyTable(page).waitFor();

@@ -2,7 +2,7 @@
 // lease is renewed while it runs), so no other sender can claim it and send it a second time;
 // a row whose sender vanished comes back once the short lease runs out.
 import type { OutboxMessage, Store } from "@spreadwatch/db";
-import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
+import { createTestStore, queueTelegramFirings, type TestStore } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ChannelDelivery, type DeliveryOutcome, OutboxSender } from "./outbox-sender.ts";
 
@@ -10,39 +10,8 @@ const LEASE = { leaseMs: 300, renewEveryMs: 100 };
 
 /** One alert firing with a Telegram row; returns the row's id. */
 async function queueOne(store: Store): Promise<number> {
-  const user = await store.users.create({
-    username: "alice",
-    passwordHash: "h",
-    alertsEnabled: true,
-  });
-  await store.telegramLinks.save(user.id, "chat", 0);
-  const alert = await store.alerts.create(
-    user.id,
-    {
-      commodityType: "GOLD_SPREAD",
-      threshold: 1,
-      soundId: "beep",
-      enabled: true,
-      telegramNotify: true,
-      maxNotifications: 5,
-    },
-    0,
-  );
-  const [fired] = await store.alerts.recordFirings([
-    {
-      alertId: alert?.id as number,
-      symbol: "GOLD_SPREAD",
-      metric: "spread",
-      value: 2,
-      threshold: 1,
-      direction: "above",
-      at: 0,
-      now: 0,
-      text: () => "message",
-      webhookBody: () => "{}",
-    },
-  ]);
-  return fired?.outbox[0]?.id as number;
+  const [id] = await queueTelegramFirings(store, 1);
+  return id as number;
 }
 
 /** A Telegram channel whose sends hang until the test lets them go. */

@@ -1,44 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { queueTelegramFirings as queue } from "../testing/outbox.ts";
 import { STORE_KINDS, useStore } from "../testing/stores.ts";
-import type { Store } from "./store.ts";
-
-/** Queues `n` messages through the one path that writes outbox rows: alert firings. */
-async function queue(store: Store, n: number, now = 0): Promise<number[]> {
-  const user = await store.users.create({
-    username: "alice",
-    passwordHash: "h",
-    alertsEnabled: true,
-  });
-  await store.telegramLinks.save(user.id, "chat", 0);
-  const settings = {
-    commodityType: "GOLD_SPREAD",
-    threshold: 1,
-    soundId: "beep",
-    enabled: true,
-    telegramNotify: true,
-    maxNotifications: 5,
-  };
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const alert = await store.alerts.create(user.id, settings, now);
-    const [fired] = await store.alerts.recordFirings([
-      {
-        alertId: alert?.id as number,
-        symbol: "GOLD_SPREAD",
-        metric: "spread",
-        value: 2,
-        threshold: 1,
-        direction: "above",
-        at: now,
-        now,
-        text: () => `message ${i}`,
-        webhookBody: () => "{}",
-      },
-    ]);
-    ids.push(fired?.outbox[0]?.id as number);
-  }
-  return ids;
-}
 
 describe.each(STORE_KINDS)("outbox (%s)", (kind) => {
   const current = useStore(kind);
