@@ -47,6 +47,37 @@ describe("Redis bus between instances", () => {
     await expect.poll(() => alertsOnA).toEqual([{ userId: 42 }]);
   });
 
+  it("delivers what was published in one turn in one turn, so a feed's step reaches every hub whole", async () => {
+    const [leader, other] = [await bus(), await bus()];
+    // The subscriber's turns: the quotes each one delivered before a microtask could run (the
+    // stream sends a hub's changes in a microtask after them).
+    const turns: number[][] = [];
+    let turn: number[] | undefined;
+    other.subscribe("quote", (m) => {
+      if (!turn) {
+        const current: number[] = [];
+        turn = current;
+        queueMicrotask(() => {
+          turns.push(current);
+          turn = undefined;
+        });
+      }
+      turn.push(m.ts);
+    });
+    // Two steps of a feed, far larger than one socket read (64 KB), a turn of the loop apart.
+    const step = (from: number) => {
+      for (let ts = from; ts < from + 2_000; ts++) leader.publish("quote", quote(ts));
+    };
+    step(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    step(2_000);
+    await expect.poll(() => turns.flat().length, { timeout: 10_000 }).toBe(4_000);
+    expect(turns.map((ts) => [ts[0], ts.length])).toEqual([
+      [0, 2_000],
+      [2_000, 2_000],
+    ]);
+  });
+
   it("reports an outage and resumes delivery when Redis is back on the same port", async () => {
     const publisher = await bus({ downAfterMs: 300 });
     const receiver = await bus({ downAfterMs: 300 });

@@ -19,7 +19,8 @@ export interface RedisBusOptions {
 export const DEFAULT_PREFIX = "spreadwatch:";
 
 /**
- * The cluster bus: every message is JSON on the channel `<prefix><topic>`. One connection
+ * The cluster bus: messages are JSON on the channel `<prefix><topic>`, those published in one
+ * turn of the event loop as one array (see flush). One connection
  * publishes and one subscribes (a subscribing connection can do nothing else). Both reconnect by
  * themselves, forever, with a backoff capped at 2 s; the subscriber subscribes again each time.
  */
@@ -102,14 +103,16 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Bus> {
   subscriber.on("message", (channel: string, text: string) => {
     const topic = topicOf.get(channel);
     if (!topic) return;
-    let message: unknown;
+    let parsed: unknown;
     try {
-      message = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       warnEvery("bus.redis.json", 10_000, { channel }, "Redis bus message is not JSON, dropped");
       return;
     }
-    dispatch.deliver(topic, message);
+    // A batch (see publish), delivered in one go; a lone message from an older release too.
+    for (const message of Array.isArray(parsed) ? parsed : [parsed])
+      dispatch.deliver(topic, message);
   });
 
   try {
@@ -139,6 +142,9 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Bus> {
     };
   }
 
+  /** What was published in the current turn of the event loop, in order, not yet sent. */
+  let pending: { topic: Topic; message: unknown }[] = [];
+
   function publish(topic: Topic, message: unknown): void {
     if (closed) return;
     // A quote is stale a second later: while Redis is away, drop quotes rather than queue a
@@ -152,12 +158,34 @@ export async function connectRedisBus(options: RedisBusOptions): Promise<Bus> {
       );
       return;
     }
-    // Not awaited: commands on one connection go out, and so arrive, in the order they were sent.
-    publisher
-      .publish(prefix + topic, JSON.stringify(message))
-      .catch((error: Error) =>
-        warnEvery("bus.redis.publish", 10_000, { topic, err: error.message }, "publish failed"),
-      );
+    pending.push({ topic, message });
+    if (pending.length === 1) queueMicrotask(flush);
+  }
+
+  /**
+   * Sends one turn's messages, each run of one topic as one JSON array. A feed hands over a
+   * step's or a frame's quotes in one go; sent one by one they could reach a subscriber across
+   * several socket reads, and its stream would send the first part at once and hold the rest
+   * for its 25 ms window (measured: p95 29 ms on a non-leader against 4 ms in one process).
+   * As one message they reach every hub together, as they reach the leader's.
+   */
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    if (closed) return;
+    for (let start = 0; start < batch.length; ) {
+      const topic = (batch[start] as { topic: Topic }).topic;
+      let end = start + 1;
+      while (end < batch.length && batch[end]?.topic === topic) end++;
+      const messages = batch.slice(start, end).map((entry) => entry.message);
+      start = end;
+      // Not awaited: commands on one connection go out, and arrive, in the order they were sent.
+      publisher
+        .publish(prefix + topic, JSON.stringify(messages))
+        .catch((error: Error) =>
+          warnEvery("bus.redis.publish", 10_000, { topic, err: error.message }, "publish failed"),
+        );
+    }
   }
 
   return {
