@@ -94,8 +94,7 @@ export function formatTickLabels(ticks: readonly number[], timeframe: Timeframe)
   return ticks.map((tick) => {
     const label = formatTickLabel(tick, timeframe);
     if (timeframe === "1d" || !isTime(tick)) return label;
-    const p = chartParts(tick);
-    const day = `${p.day} ${p.month}`;
+    const day = formatTickLabel(tick, "1d");
     if (day === lastDay) return label;
     lastDay = day;
     return `${label}\n${day}`;

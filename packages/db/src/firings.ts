@@ -33,6 +33,11 @@ export interface FiringPage {
   limit: number;
   /** firedAt cursor, exclusive: entries strictly older than this. */
   before?: number | undefined;
+  /**
+   * Instead of `before`: the rest of a group that shares one firedAt, the entries at exactly
+   * `firedAt` with an id below `belowId` (a page's last entry), in the same order.
+   */
+  sameTime?: { firedAt: number; belowId: number } | undefined;
 }
 
 /** What a browser says it fired on; the alert supplies symbol and threshold. */
@@ -93,13 +98,25 @@ export function toFiringEntries(
   }));
 }
 
+function pageFilter(userId: number, page: FiringPage) {
+  const owner = eq(alertFirings.userId, userId);
+  const { sameTime, before } = page;
+  if (sameTime) {
+    return and(
+      owner,
+      eq(alertFirings.firedAt, sameTime.firedAt),
+      lt(alertFirings.id, sameTime.belowId),
+    );
+  }
+  return before === undefined ? owner : and(owner, lt(alertFirings.firedAt, before));
+}
+
 /** A user's History page (SQLite): newest first, ties by id, strictly before the cursor. */
 export function listFirings(db: Database, userId: number, page: FiringPage): FiringEntry[] {
-  const owner = eq(alertFirings.userId, userId);
   const rows = db
     .select()
     .from(alertFirings)
-    .where(page.before === undefined ? owner : and(owner, lt(alertFirings.firedAt, page.before)))
+    .where(pageFilter(userId, page))
     .orderBy(desc(alertFirings.firedAt), desc(alertFirings.id))
     .limit(page.limit)
     .all();

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
-import type { OutboxChannel } from "./store/store.ts";
+import type { OutboxChannel, OutboxClaim } from "./store/store.ts";
 import type { OutboxMessage } from "./telegram.ts";
 
 /** Every channel's rows, or only `channel`'s. */
@@ -30,17 +30,7 @@ function oldestOfEachUser(
  * SQLite's outbox claiming: one writer at a time, so a single UPDATE … WHERE id IN (SELECT …)
  * is already exclusive; the lease columns are kept as on PostgreSQL so both behave the same.
  */
-export function claimOutbox(
-  db: Database,
-  claim: {
-    instanceId: string;
-    channel?: OutboxChannel;
-    oldestPerUser?: boolean;
-    leaseMs: number;
-    limit: number;
-    now: number;
-  },
-): OutboxMessage[] {
+export function claimOutbox(db: Database, claim: OutboxClaim): OutboxMessage[] {
   const due = db
     .select({ id: telegramOutbox.id })
     .from(telegramOutbox)

@@ -21,11 +21,9 @@ export async function historyPage(
   const page = await store.firings.list(userId, { limit, before });
   const last = page.at(-1);
   if (page.length < limit || !last) return page;
-  const seen = new Set(page.map((entry) => entry.id));
-  const group = await store.firings.list(userId, {
+  const rest = await store.firings.list(userId, {
     limit: MAX_SAME_TIME_GROUP,
-    before: last.firedAt + 1,
+    sameTime: { firedAt: last.firedAt, belowId: last.id },
   });
-  const rest = group.filter((entry) => entry.firedAt === last.firedAt && !seen.has(entry.id));
   return [...page, ...rest];
 }

@@ -222,6 +222,12 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
     const second = await h.store.firings.list(user.id, { limit: 2, before: 300 });
     expect(second.map((e) => e.firedAt)).toEqual([200, 100]);
     expect(await h.store.firings.list(user.id, { limit: 2, before: 100 })).toEqual([]);
+    // The rest of the 300 group after the first page's last entry (ids[3]): ids[2] alone.
+    const rest = await h.store.firings.list(user.id, {
+      limit: 10,
+      sameTime: { firedAt: 300, belowId: ids[3] as number },
+    });
+    expect(rest.map((e) => e.id)).toEqual([ids[2]]);
   });
 
   it("keeps a deleted alert's history, with alertId null", async () => {

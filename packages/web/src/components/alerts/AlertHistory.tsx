@@ -22,17 +22,12 @@ function channelText(channel: HistoryEntry["channels"][number]): string {
   return `${name}: ${channel.state} (${tries})`;
 }
 
-/** The engine's notes already say "Held: …"; a bare reason gets the word in front. */
-function heldText(note: string | null): string {
-  if (!note) return "Held";
-  return /^held\b/i.test(note) ? note : `Held: ${note}`;
-}
-
 function Channels({ entry }: { entry: HistoryEntry }) {
   if (entry.state === "held")
     return (
       <span className="history__held" data-field="held">
-        {heldText(entry.note)}
+        {/* The engine words its notes "Held: <why>" (leg-watch.ts). */}
+        {entry.note || "Held"}
       </span>
     );
   if (entry.channels.length === 0) return <span className="muted">No channel</span>;
