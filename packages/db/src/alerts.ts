@@ -1,6 +1,6 @@
 import type { AlertMetric } from "@spreadwatch/core";
 import type BetterSqlite3 from "better-sqlite3";
-import { and, count, eq, isNotNull, or } from "drizzle-orm";
+import { and, count, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { type BrowserFiring, insertBrowserFiring } from "./firings.ts";
 import { alerts, telegramLinks, users, userWebhooks } from "./schema/index.ts";
@@ -107,15 +107,13 @@ export function recordBrowserTrigger(
   firing?: BrowserFiring,
 ): Alert | undefined {
   return db.transaction(() => {
-    const current = findUserAlert(db, userId, id);
-    if (!current) return undefined;
     const alert = db
       .update(alerts)
-      .set({ notificationCount: current.notificationCount + 1, lastTriggered: now })
-      .where(eq(alerts.id, id))
+      .set({ notificationCount: sql`${alerts.notificationCount} + 1`, lastTriggered: now })
+      .where(and(eq(alerts.id, id), eq(alerts.userId, userId)))
       .returning()
       .get();
-    if (firing) insertBrowserFiring(db, alert, firing, now);
+    if (alert && firing) insertBrowserFiring(db, alert, firing, now);
     return alert;
   });
 }

@@ -288,8 +288,13 @@ export class AlertEngine {
     at: number,
     firings: Firing[],
   ): void {
-    const previous = this.lastValue.get(key)?.spread;
-    this.lastValue.set(key, { symbol: key, spread: value, at });
+    const mark = this.lastValue.get(key);
+    const previous = mark?.spread;
+    // Moved on in place: this runs on every quote (takeUnsavedMarks copies what it queues).
+    if (mark) {
+      mark.spread = value;
+      mark.at = at;
+    } else this.lastValue.set(key, { symbol: key, spread: value, at });
     this.unsavedMarks.add(key);
     // The first value of a symbol only records every alert's side (spec §4).
     if (previous !== undefined) {
@@ -440,18 +445,27 @@ export class AlertEngine {
 
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
-    const text = (alert: { telegramNotificationCount: number; maxNotifications: number }) =>
-      alertMessage({
-        commodityType: symbol,
-        metric,
-        threshold: entry.threshold,
-        value,
-        spread,
-        side,
-        at,
-        count: alert.telegramNotificationCount,
-        limit: alert.maxNotifications,
-      });
+    type Counted = { telegramNotificationCount: number; maxNotifications: number };
+    // The stores ask for the Telegram text and then the webhook body (which carries the text)
+    // with the same alert, inside the write transaction: the message is built once.
+    let made: { alert: Counted; text: string } | undefined;
+    const text = (alert: Counted) => {
+      if (made?.alert !== alert) {
+        const message = alertMessage({
+          commodityType: symbol,
+          metric,
+          threshold: entry.threshold,
+          value,
+          spread,
+          side,
+          at,
+          count: alert.telegramNotificationCount,
+          limit: alert.maxNotifications,
+        });
+        made = { alert, text: message };
+      }
+      return made.text;
+    };
     return {
       alertId: entry.id,
       symbol,

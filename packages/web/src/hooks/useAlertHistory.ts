@@ -13,11 +13,11 @@ export const HISTORY_PAGE = 20;
  * The alerts' History, newest first: the first page polled like the alert list (new firings
  * appear), older pages fetched on demand with the `before` cursor and kept below it.
  */
-export function useAlertHistory(enabled: boolean) {
+export function useAlertHistory() {
   const utils = trpc.useUtils();
   const first = trpc.alerts.history.useQuery(
     { limit: HISTORY_PAGE },
-    { enabled, refetchInterval: ALERT_POLL_MS },
+    { refetchInterval: ALERT_POLL_MS },
   );
   const [older, setOlder] = useState<HistoryEntry[]>([]);
   const [olderDone, setOlderDone] = useState(false);

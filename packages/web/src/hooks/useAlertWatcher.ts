@@ -16,8 +16,8 @@ import {
   metricValue,
 } from "../components/alerts/metric.ts";
 import { trpc } from "../trpc.ts";
-import { useAlertStatistics } from "./useAlertStatistics.ts";
 import type { AlertNotification } from "./useNotifications.ts";
+import { useAllSpreadStats } from "./useSpreadStats.ts";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
 interface WatcherInput {
@@ -40,7 +40,7 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
   const tracker = useRef(new CrossingTracker<string>());
   const utils = trpc.useUtils();
   const needsStats = alerts?.some((alert) => alert.enabled && alert.metric !== "spread") ?? false;
-  const stats = useAlertStatistics(needsStats);
+  const stats = useAllSpreadStats(needsStats);
   const trigger = trpc.alerts.trigger.useMutation({
     onSettled: () => {
       void utils.alerts.list.invalidate();

@@ -5,13 +5,19 @@ import { trpc } from "../trpc.ts";
 const STATS_POLL_MS = 60_000;
 
 /**
- * The 20-day statistics of one symbol, from one `market.statsAll` request a minute shared by
- * every row of the table (React Query dedupes the identical queries).
+ * Every symbol's 20-day statistics, from one `market.statsAll` request a minute shared by every
+ * caller (React Query dedupes the identical queries): the Spread table's z column, and z-score
+ * and percentile alerts (`enabled` while any alert needs them).
  */
-export function useSpreadStats(symbol: ChartSymbol) {
+export function useAllSpreadStats(enabled = true) {
   const query = trpc.market.statsAll.useQuery(
     { days: DEFAULT_STATS_DAYS },
-    { refetchInterval: STATS_POLL_MS, retry: false, staleTime: STATS_POLL_MS / 2 },
+    { enabled, refetchInterval: STATS_POLL_MS, retry: false, staleTime: STATS_POLL_MS / 2 },
   );
-  return query.data?.stats[symbol];
+  return query.data?.stats;
+}
+
+/** One symbol's 20-day statistics (see useAllSpreadStats). */
+export function useSpreadStats(symbol: ChartSymbol) {
+  return useAllSpreadStats()?.[symbol];
 }

@@ -98,7 +98,7 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
  * with each channel's delivery state; a table on a desktop, one card per entry on a phone.
  */
 export function AlertHistory() {
-  const history = useAlertHistory(true);
+  const history = useAlertHistory();
   const { first, entries } = history;
   if (first.isPending) return <p className="muted">Loading history...</p>;
   if (first.isError && entries.length === 0)

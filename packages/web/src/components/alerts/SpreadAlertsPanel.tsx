@@ -2,9 +2,9 @@ import type { SoundId } from "@spreadwatch/core";
 import { useState } from "react";
 import { playAlertSound } from "../../alerts/sound.ts";
 import type { AlertView } from "../../alerts/texts.ts";
-import { useAlertStatistics } from "../../hooks/useAlertStatistics.ts";
 import { useAlertChanges, useAlertList } from "../../hooks/useAlerts.ts";
 import { useFlash } from "../../hooks/useFlash.ts";
+import { useAllSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { useTelegramStatus } from "../../hooks/useTelegramStatus.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../Message.tsx";
@@ -60,7 +60,7 @@ export function SpreadAlertsPanel() {
     (changes.remove.isPending && changes.remove.variables?.id) ||
     undefined;
   const alerts = list.data?.alerts;
-  const stats = useAlertStatistics(alerts?.some((a) => a.metric !== "spread") ?? false);
+  const stats = useAllSpreadStats(alerts?.some((a) => a.metric !== "spread") ?? false);
   const waiting = (alert: AlertView) =>
     waitingForStatistics(
       alert.metric,
