@@ -17,12 +17,14 @@ import { signedInSuite } from "./suite.ts";
 // into the app's database as the engine writes them, and the tests read them through the UI.
 
 const TRADER = { username: "trader", password: "trader-secret", alerts_enabled: true };
+/** A trader whose History is exactly one page long. */
+const ONE_PAGE = { username: "onepage", password: "onepage-secret", alerts_enabled: true };
 const REASON = "Telegram limit 3 of 3 reached at 14:02 IST";
 const dataDir = historyDataDir();
 
 const suite = signedInSuite({
   app: () => startApp(freshFixture({ DATA_DIR: dataDir })),
-  users: [TRADER],
+  users: [TRADER, ONE_PAGE],
   as: TRADER,
   waitFor: (page) => addAlertButton(page, "GC_BUY"),
 });
@@ -163,6 +165,26 @@ describe("the History tab", () => {
     // Newest first across both pages.
     const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent));
     expect(new Set(ids).size).toBe(25);
+  });
+
+  it("drops Load older when a history of exactly one page has nothing older", async () => {
+    const page = await newPage(suite.browser);
+    try {
+      await login(page, suite.app.url, ONE_PAGE.username, ONE_PAGE.password);
+      const alertId = await createAlert(page, { commodityType: "CL_BUY", threshold: 1 });
+      const base = Date.UTC(2026, 10, 23, 8, 32, 0);
+      seedUserFirings(dataDir, sampleHistory(ONE_PAGE.username, alertId, base, 18));
+      await page.reload();
+      await openSection(page);
+      await tab(page, "History").click();
+      await expect.poll(() => historyRows(page).count()).toBe(20);
+      const more = page.getByRole("button", { name: "Load older" });
+      await more.click();
+      await more.waitFor({ state: "detached" });
+      expect(await historyRows(page).count()).toBe(20);
+    } finally {
+      await page.context().close();
+    }
   });
 
   it("shows a browser firing reported with its value", async () => {

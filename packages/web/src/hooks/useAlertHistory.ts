@@ -36,7 +36,8 @@ export function useAlertHistory() {
   }, [first.data, older]);
 
   const firstFull = (first.data?.entries.length ?? 0) >= HISTORY_PAGE;
-  const hasOlder = older.length > 0 ? !olderDone : firstFull;
+  // A first "Load older" that finds nothing is the end too (a history of exactly one page).
+  const hasOlder = !olderDone && (older.length > 0 || firstFull);
 
   const loadOlder = useCallback(async () => {
     const last = entries.at(-1);
