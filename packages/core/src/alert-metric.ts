@@ -19,3 +19,21 @@ export const ALERT_METRIC_RANGES: Record<
   zscore: { min: -20, max: 20, hysteresis: 40 },
   percentile: { min: 0, max: 100, hysteresis: 100 },
 };
+
+/** Each metric's name, as the alert form, the list, the History and the messages write it. */
+export const ALERT_METRIC_LABELS: Record<AlertMetric, string> = {
+  spread: "Spread",
+  zscore: "Z-score",
+  percentile: "Percentile",
+};
+
+/** Decimals of a statistic's values (z-scores 2, percentiles 1); a spread uses its symbol's. */
+export const ALERT_METRIC_DECIMALS: Partial<Record<AlertMetric, number>> = {
+  zscore: 2,
+  percentile: 1,
+};
+
+/** A stored metric's name; one this release does not know, as it is. */
+export function alertMetricName(metric: string): string {
+  return isAlertMetric(metric) ? ALERT_METRIC_LABELS[metric] : metric;
+}

@@ -23,4 +23,5 @@ export * from "./staleness.ts";
 export * from "./symbol.ts";
 export * from "./time.ts";
 export * from "./timeframe.ts";
+export * from "./webhook-limits.ts";
 export * from "./zscore-backtest.ts";

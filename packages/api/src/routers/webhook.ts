@@ -1,11 +1,13 @@
+import {
+  WEBHOOK_SECRET_LENGTH_TEXT,
+  WEBHOOK_SECRET_MAX,
+  WEBHOOK_SECRET_MIN,
+  WEBHOOK_URL_MAX_LENGTH,
+} from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { authedProcedure } from "../trpc.ts";
-import { WEBHOOK_URL_MAX_LENGTH, WebhookRefusedError } from "../webhooks/webhook-target.ts";
-
-export const WEBHOOK_SECRET_MIN = 16;
-export const WEBHOOK_SECRET_MAX = 256;
-const SECRET_LENGTH = `The secret must be ${WEBHOOK_SECRET_MIN} to ${WEBHOOK_SECRET_MAX} characters long.`;
+import { WebhookRefusedError } from "../webhooks/webhook-target.ts";
 
 const webhookInput = z.object({
   url: z
@@ -19,8 +21,8 @@ const webhookInput = z.object({
   // Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
   secret: z
     .string({ error: "Please enter a secret (or press Generate)." })
-    .min(WEBHOOK_SECRET_MIN, SECRET_LENGTH)
-    .max(WEBHOOK_SECRET_MAX, SECRET_LENGTH)
+    .min(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_LENGTH_TEXT)
+    .max(WEBHOOK_SECRET_MAX, WEBHOOK_SECRET_LENGTH_TEXT)
     .refine((s) => s.trim() === s, "The secret must not start or end with a space.")
     .refine((s) => ![...s].some(isControl), "The secret must not contain control characters."),
 });

@@ -1,6 +1,9 @@
 import {
+  ALERT_METRIC_DECIMALS,
+  alertMetricName,
   formatIstTimestamp,
   formatNumber,
+  isAlertMetric,
   isSpreadSymbol,
   spreadDecimals,
   spreadSymbolLabel,
@@ -11,17 +14,10 @@ function label(symbol: string): string {
   return isSpreadSymbol(symbol) ? spreadSymbolLabel(symbol) : symbol;
 }
 
-/** How each metric is named and shown: z-scores to 2 decimals, percentiles to 1. */
-const METRIC_TEXT: Record<string, { name: string; decimals?: number }> = {
-  spread: { name: "Spread" },
-  zscore: { name: "Z-score", decimals: 2 },
-  percentile: { name: "Percentile", decimals: 1 },
-};
-
-/** "Spread 49.95", "z-score 2.00", "percentile 95.0": a metric's value as messages show it. */
+/** "49.95", "2.00", "95.0": a metric's value as messages show it (core's decimals). */
 export function formatMetricValue(metric: string, value: number, symbol: string): string {
-  const text = METRIC_TEXT[metric] ?? { name: metric };
-  return formatNumber(value, text.decimals ?? spreadDecimals(symbol));
+  const decimals = isAlertMetric(metric) ? ALERT_METRIC_DECIMALS[metric] : undefined;
+  return formatNumber(value, decimals ?? spreadDecimals(symbol));
 }
 
 /**
@@ -43,7 +39,7 @@ export function alertMessage(firing: {
   limit: number;
 }): string {
   const metric = firing.metric ?? "spread";
-  const name = (METRIC_TEXT[metric] ?? { name: metric }).name;
+  const name = alertMetricName(metric);
   const symbol = firing.commodityType;
   const direction = firing.side === "above" ? "crossed above ⬆️" : "crossed below ⬇️";
   const value = formatMetricValue(metric, firing.value, symbol);

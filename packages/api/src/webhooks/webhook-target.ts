@@ -1,9 +1,8 @@
 import { lookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { WEBHOOK_URL_MAX_LENGTH } from "@spreadwatch/core";
 import { addressRefusal } from "./address-class.ts";
-
-export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 
 export interface ResolvedAddress {
   address: string;

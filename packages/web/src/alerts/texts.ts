@@ -1,5 +1,6 @@
 import type { RouterOutputs } from "@spreadwatch/api";
 import {
+  alertMetricName,
   formatNumber,
   isSpreadSymbol,
   type SoundId,
@@ -9,7 +10,7 @@ import {
   spreadSymbolLabel,
   thresholdDecimals,
 } from "@spreadwatch/core";
-import { formatMetricThreshold, metricLabel } from "../components/alerts/metric.ts";
+import { formatMetricThreshold } from "../components/alerts/metric.ts";
 
 export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
 
@@ -56,7 +57,7 @@ export function crossedMessage(
  */
 export function alertTooltipLines(alert: AlertView): string[] {
   const threshold = formatMetricThreshold(alert.metric, alert.commodityType, alert.threshold);
-  const metric = alert.metric === "spread" ? "" : ` (${metricLabel(alert.metric)})`;
+  const metric = alert.metric === "spread" ? "" : ` (${alertMetricName(alert.metric)})`;
   const lines = [
     `Threshold: ${threshold}${metric}`,
     `Status: ${alert.enabled ? "Enabled" : "Disabled"}`,

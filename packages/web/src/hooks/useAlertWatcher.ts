@@ -1,4 +1,5 @@
 import {
+  alertMetricName,
   type Calculations,
   CrossingTracker,
   isAlertMetric,
@@ -12,7 +13,6 @@ import { type AlertView, crossedMessage, reachedMessage } from "../alerts/texts.
 import {
   type AlertStatistics,
   formatMetricValue,
-  metricLabel,
   metricValue,
 } from "../components/alerts/metric.ts";
 import { trpc } from "../trpc.ts";
@@ -105,14 +105,14 @@ function trackingKey(alert: AlertView): string {
 /** "Z-score has reached 2.00 (current: 2.31)": spec §4's message, naming the metric. */
 function metricReachedMessage(alert: AlertView, value: number): string {
   const format = (v: number) => formatMetricValue(alert.metric, alert.commodityType, v);
-  return `${metricLabel(alert.metric)} has reached ${format(alert.threshold)} (current: ${format(value)})`;
+  return `${alertMetricName(alert.metric)} has reached ${format(alert.threshold)} (current: ${format(value)})`;
 }
 
 /** "Z-score crossed above 2.00 ⬆ — now 2.31": the toast's line for a statistical alert. */
 function metricCrossedMessage(alert: AlertView, side: "above" | "below", value: number): string {
   const format = (v: number) => formatMetricValue(alert.metric, alert.commodityType, v);
   const arrow = side === "above" ? "⬆" : "⬇";
-  return `${metricLabel(alert.metric)} crossed ${side} ${format(alert.threshold)} ${arrow} — now ${format(value)}`;
+  return `${alertMetricName(alert.metric)} crossed ${side} ${format(alert.threshold)} ${arrow} — now ${format(value)}`;
 }
 
 /** A system notification, only while the tab is hidden: a visible page has its own toasts. */

@@ -1,4 +1,5 @@
 import {
+  ALERT_METRIC_LABELS,
   ALERT_METRICS,
   type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
@@ -20,7 +21,7 @@ import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
-import { METRIC_HINTS, METRIC_LABELS, metricRangeText, thresholdRangeError } from "./metric.ts";
+import { METRIC_HINTS, metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -129,7 +130,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
           options={ALERT_METRICS}
           value={metric}
           onChange={setMetric}
-          format={(m) => METRIC_LABELS[m]}
+          format={(m) => ALERT_METRIC_LABELS[m]}
         />
         <p className="field__hint" data-field="metric-hint">
           {METRIC_HINTS[metric]}

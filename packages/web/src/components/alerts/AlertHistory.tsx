@@ -1,9 +1,9 @@
-import { formatIstTimestamp } from "@spreadwatch/core";
+import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { commodityLabel } from "../../alerts/texts.ts";
 import { type HistoryEntry, useAlertHistory } from "../../hooks/useAlertHistory.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../Message.tsx";
-import { formatMetricThreshold, formatMetricValue, metricLabel } from "./metric.ts";
+import { formatMetricThreshold, formatMetricValue } from "./metric.ts";
 
 const CHANNEL_LABELS: Record<string, string> = {
   telegram: "Telegram",
@@ -72,7 +72,7 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
         {entry.alertId === null && <span className="history__deleted muted"> (alert deleted)</span>}
       </td>
       <td data-label="Metric" data-col="metric">
-        {metricLabel(entry.metric)}
+        {alertMetricName(entry.metric)}
       </td>
       <td data-label="Value" data-col="value" className="history__num">
         {formatMetricValue(entry.metric, entry.symbol, entry.value)}

@@ -1,6 +1,6 @@
-import { formatIstTimestamp } from "@spreadwatch/core";
+import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { type AlertView, alertSoundLabel, commodityLabel } from "../../alerts/texts.ts";
-import { formatMetricThreshold, metricLabel } from "./metric.ts";
+import { formatMetricThreshold } from "./metric.ts";
 
 interface AlertListItemProps {
   alert: AlertView;
@@ -42,7 +42,7 @@ export function AlertListItem({
           {alert.metric !== "spread" && (
             <>
               <span className="alert-item__metric" data-field="metric">
-                {metricLabel(alert.metric)}
+                {alertMetricName(alert.metric)}
               </span>{" "}
             </>
           )}
@@ -62,7 +62,8 @@ export function AlertListItem({
       )}
       {alert.enabled && waiting && (
         <p className="alert-item__waiting muted" data-field="waiting">
-          Waiting for statistics: this alert fires once the {metricLabel(alert.metric)} is known.
+          Waiting for statistics: this alert fires once the {alertMetricName(alert.metric)} is
+          known.
         </p>
       )}
       <dl className="alert-item__facts">

@@ -1,4 +1,5 @@
 import {
+  ALERT_METRIC_LABELS,
   type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
@@ -18,7 +19,7 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
-import { METRIC_LABELS, metricRangeText, thresholdRangeError } from "./metric.ts";
+import { metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -157,7 +158,7 @@ export function AlertModal({
         </h2>
         <ThresholdField
           // An edited z-score or percentile alert keeps its metric (the Alerts panel changes it).
-          label={`Alert me when ${METRIC_LABELS[metric]} reaches`}
+          label={`Alert me when ${ALERT_METRIC_LABELS[metric]} reaches`}
           value={threshold}
           onChange={setThreshold}
           placeholder={metric === "spread" ? placeholder : metricRangeText(metric)}

@@ -1,5 +1,7 @@
 import type { RouterOutputs } from "@spreadwatch/api";
 import {
+  ALERT_METRIC_DECIMALS,
+  ALERT_METRIC_LABELS,
   ALERT_METRIC_RANGES,
   type AlertMetric,
   formatNumber,
@@ -8,12 +10,6 @@ import {
   spreadDecimals,
 } from "@spreadwatch/core";
 import { formatThreshold } from "../../alerts/texts.ts";
-
-export const METRIC_LABELS: Record<AlertMetric, string> = {
-  spread: "Spread",
-  zscore: "Z-score",
-  percentile: "Percentile",
-};
 
 /** The form's one-line hint under the picker: what the number means. */
 export const METRIC_HINTS: Record<AlertMetric, string> = {
@@ -34,21 +30,17 @@ export function metricRangeText(metric: AlertMetric): string | undefined {
   return range && `${range.min} to ${range.max}`;
 }
 
-export function metricLabel(metric: string): string {
-  return isAlertMetric(metric) ? METRIC_LABELS[metric] : metric;
-}
-
 /** The sentence for a threshold outside the metric's range, or undefined when it fits. */
 export function thresholdRangeError(metric: AlertMetric, threshold: number): string | undefined {
   const range = metricRange(metric);
   if (!range || (threshold >= range.min && threshold <= range.max)) return undefined;
-  return `A ${METRIC_LABELS[metric]} threshold must be from ${range.min} to ${range.max}.`;
+  return `A ${ALERT_METRIC_LABELS[metric]} threshold must be from ${range.min} to ${range.max}.`;
 }
 
 /** A value of the metric as the list and the History show it. */
 export function formatMetricValue(metric: string, symbol: string, value: number): string {
-  if (metric === "zscore") return formatNumber(value, 2);
-  if (metric === "percentile") return formatNumber(value, 1);
+  const decimals = isAlertMetric(metric) ? ALERT_METRIC_DECIMALS[metric] : undefined;
+  if (decimals !== undefined) return formatNumber(value, decimals);
   return isSpreadSymbol(symbol)
     ? formatNumber(value, spreadDecimals(symbol))
     : formatThreshold(symbol, value);

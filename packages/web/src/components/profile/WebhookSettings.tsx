@@ -1,12 +1,15 @@
+import {
+  WEBHOOK_SECRET_LENGTH_TEXT,
+  WEBHOOK_SECRET_MAX,
+  WEBHOOK_SECRET_MIN,
+  WEBHOOK_URL_MAX_LENGTH,
+} from "@spreadwatch/core";
 import { type FormEvent, useEffect, useState } from "react";
 import { useFlash } from "../../hooks/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field } from "../Field.tsx";
 import { Message } from "../Message.tsx";
-
-const SECRET_MIN = 16;
-const SECRET_MAX = 256;
 
 /** 32 random bytes as hex: 64 characters, well inside the server's 16–256. */
 export function generateSecret(): string {
@@ -18,8 +21,8 @@ export function generateSecret(): string {
 function checkWebhook(url: string, secret: string): string | undefined {
   if (!url.trim()) return "Please enter the webhook URL.";
   if (!secret) return "Please enter a secret (or press Generate).";
-  if (secret.length < SECRET_MIN || secret.length > SECRET_MAX)
-    return `The secret must be ${SECRET_MIN} to ${SECRET_MAX} characters long.`;
+  if (secret.length < WEBHOOK_SECRET_MIN || secret.length > WEBHOOK_SECRET_MAX)
+    return WEBHOOK_SECRET_LENGTH_TEXT;
   return undefined;
 }
 
@@ -121,7 +124,7 @@ export function WebhookSettings() {
         autoComplete="off"
         spellCheck={false}
         placeholder="https://example.com/spreadwatch"
-        maxLength={2048}
+        maxLength={WEBHOOK_URL_MAX_LENGTH}
         value={url}
         onChange={setUrl}
       />
@@ -130,8 +133,8 @@ export function WebhookSettings() {
         name="webhookSecret"
         autoComplete="off"
         spellCheck={false}
-        placeholder={`${SECRET_MIN}–${SECRET_MAX} characters`}
-        maxLength={SECRET_MAX}
+        placeholder={`${WEBHOOK_SECRET_MIN}–${WEBHOOK_SECRET_MAX} characters`}
+        maxLength={WEBHOOK_SECRET_MAX}
         value={secret}
         onChange={setSecret}
       />
