@@ -211,6 +211,36 @@ export function limitReason(max: number, at: number, telegram: boolean): string 
   return `${kind} limit ${max} of ${max} reached at ${IST_CLOCK.format(at)} IST`;
 }
 
+/** What decides where a server firing of an alert can go now (both engines read it). */
+export interface ChannelState {
+  enabled: boolean;
+  /** The owner's alerts_enabled. */
+  permitted: boolean;
+  telegramNotify: boolean;
+  chatId: string | null;
+  webhookNotify: boolean;
+  hasWebhook: boolean;
+}
+
+/** The channels an alert can deliver to now: none when it cannot fire at all. */
+export function usableChannels(state: ChannelState | undefined): {
+  chatId: string | null;
+  webhook: boolean;
+} {
+  if (!state?.enabled || !state.permitted) return { chatId: null, webhook: false };
+  return {
+    chatId: state.telegramNotify ? state.chatId : null,
+    webhook: state.webhookNotify && state.hasWebhook,
+  };
+}
+
+/** One more firing counted against the limit: the new count, whether the alert stays on, and why not. */
+export function countFiring(sent: number, max: number, at: number, telegram: boolean) {
+  const count = sent + 1;
+  const enabled = count < max;
+  return { sent: count, enabled, reason: enabled ? null : limitReason(max, at, telegram) };
+}
+
 interface AlertRow {
   id: number;
   user_id: number;
@@ -325,13 +355,18 @@ interface EligibleRow {
   has_webhook: number;
 }
 
-/** The channels an alert can deliver to now, or none when it cannot fire at all. */
-function usableChannels(row: EligibleRow | undefined): { chatId: string | null; webhook: boolean } {
-  if (!row?.enabled || !row.alerts_enabled) return { chatId: null, webhook: false };
-  return {
-    chatId: row.telegram_notify && row.chat_id !== null ? row.chat_id : null,
-    webhook: row.webhook_notify === 1 && row.has_webhook === 1,
-  };
+/** SQLite's 0/1 columns as the engines' shared rule reads them. */
+function channelState(row: EligibleRow | undefined): ChannelState | undefined {
+  return (
+    row && {
+      enabled: row.enabled === 1,
+      permitted: row.alerts_enabled === 1,
+      telegramNotify: row.telegram_notify === 1,
+      chatId: row.chat_id,
+      webhookNotify: row.webhook_notify === 1,
+      hasWebhook: row.has_webhook === 1,
+    }
+  );
 }
 
 /**
@@ -345,19 +380,20 @@ export function recordFirings(db: Database, firings: readonly AlertFiring[]): Re
   return db.$client.transaction(() =>
     firings.map((firing): RecordedFiring => {
       const row = eligible.get(firing.alertId) as EligibleRow | undefined;
-      const { chatId, webhook } = usableChannels(row);
+      const { chatId, webhook } = usableChannels(channelState(row));
       if (!row || (chatId === null && !webhook)) return undefined;
-      const sent = row.telegram_notification_count + 1;
-      const stillEnabled = sent < row.max_notifications;
-      const reason = stillEnabled
-        ? null
-        : limitReason(row.max_notifications, firing.at, chatId !== null);
+      const { sent, enabled, reason } = countFiring(
+        row.telegram_notification_count,
+        row.max_notifications,
+        firing.at,
+        chatId !== null,
+      );
       const alert = alertFromRow(
         update.get(
           sent,
           firing.at,
           firing.direction,
-          stillEnabled ? 1 : 0,
+          enabled ? 1 : 0,
           reason,
           firing.now,
           firing.alertId,

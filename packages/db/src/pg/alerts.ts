@@ -3,9 +3,10 @@ import {
   type Alert,
   type AlertChannel,
   type AlertFiring,
+  countFiring,
   type HeldCrossing,
-  limitReason,
   type RecordedFiring,
+  usableChannels,
 } from "../alerts.ts";
 import { browserFiringRow } from "../firings.ts";
 import type { AlertStore } from "../store/store.ts";
@@ -144,16 +145,15 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
   );
   const planned = firings.map((firing) => {
     const state = states.get(firing.alertId);
-    if (!state?.enabled || !state.permitted) return undefined;
-    const chatId = state.telegramNotify ? state.chatId : null;
-    const webhook = state.webhookNotify && state.hasWebhook;
-    if (chatId === null && !webhook) return undefined;
-    state.sent += 1;
-    state.enabled = state.sent < state.max;
+    const { chatId, webhook } = usableChannels(state);
+    if (!state || (chatId === null && !webhook)) return undefined;
+    const counted = countFiring(state.sent, state.max, firing.at, chatId !== null);
+    state.sent = counted.sent;
+    state.enabled = counted.enabled;
     state.at = firing.at;
     state.now = firing.now;
     state.side = firing.direction;
-    const reason = state.enabled ? null : limitReason(state.max, firing.at, chatId !== null);
+    const { reason } = counted;
     if (reason) state.reason = reason;
     return { firing, chatId, webhook, sent: state.sent, enabled: state.enabled, reason };
   });
