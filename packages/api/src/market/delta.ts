@@ -79,6 +79,28 @@ function diffRecord(
 }
 
 /**
+ * The prices part of a delta: each section's changed entries (only `only`'s sections when
+ * given), in SECTIONS order so the bytes are the same whatever order the quotes came in.
+ */
+function diffPrices(
+  from: MarketSnapshot,
+  to: MarketSnapshot,
+  only?: ReadonlySet<Section>,
+): Record<string, unknown> {
+  const prices: Record<string, unknown> = {};
+  for (const section of SECTIONS) {
+    if (only && !only.has(section)) continue;
+    const changed = diffRecord(
+      from.prices[section] as Record<string, object>,
+      to.prices[section] as Record<string, object>,
+    );
+    if (changed) prices[section] = changed;
+  }
+  prices.timestamp = to.prices.timestamp;
+  return prices;
+}
+
+/**
  * The delta that turns `from` into `to` when only `touched` can differ between them: the same
  * message as `diffSnapshots`, comparing a few entries instead of every one. A touched entry whose
  * recomputed value equals the old one is left out, as there.
@@ -88,17 +110,7 @@ export function diffTouched(
   to: MarketSnapshot,
   touched: Touched,
 ): Extract<MarketStreamMessage, { kind: "delta" }> {
-  const prices: Record<string, unknown> = {};
-  // In SECTIONS order, so the bytes match diffSnapshots' whatever order the quotes came in.
-  for (const section of SECTIONS) {
-    if (!touched.sections.has(section)) continue;
-    const changed = diffRecord(
-      from.prices[section] as Record<string, object>,
-      to.prices[section] as Record<string, object>,
-    );
-    if (changed) prices[section] = changed;
-  }
-  prices.timestamp = to.prices.timestamp;
+  const prices = diffPrices(from, to, touched.sections);
   const calculations: Record<string, unknown> = {};
   for (const symbol of touched.symbols) {
     const a = from.calculations[symbol];
@@ -121,15 +133,7 @@ export function diffSnapshots(
   from: MarketSnapshot,
   to: MarketSnapshot,
 ): Extract<MarketStreamMessage, { kind: "delta" }> {
-  const prices: Record<string, unknown> = {};
-  for (const section of SECTIONS) {
-    const changed = diffRecord(
-      from.prices[section] as Record<string, object>,
-      to.prices[section] as Record<string, object>,
-    );
-    if (changed) prices[section] = changed;
-  }
-  prices.timestamp = to.prices.timestamp;
+  const prices = diffPrices(from, to);
   const calculations: Record<string, unknown> = {
     ...diffRecord(from.calculations, to.calculations),
     timestamp: to.calculations.timestamp,
