@@ -21,8 +21,8 @@ export interface LegWatchOptions {
 interface Leg {
   /** "CME GC", "MCX GOLD", "USDINR": as the dashboard names them. */
   label: string;
-  /** "cme:GC": how arrivals are keyed. */
-  id: string;
+  /** Where its quotes come from; with `key`, how arrivals are found. */
+  source: string;
   /** The quote key a provider serves. */
   key: string;
   read(prices: Readonly<Prices>): BookEntry | PriceEntry | undefined;
@@ -34,17 +34,17 @@ function legsOf(symbol: SpreadSymbol): Leg[] {
   return [
     {
       label: `CME ${inst.cmeKey}`,
-      id: `cme:${inst.cmeKey}`,
+      source: "cme",
       key: inst.cmeKey,
       read: (p) => p.cme[inst.cmeKey],
     },
     {
       label: `MCX ${inst.mcxKey}`,
-      id: `mcx:${inst.mcxKey}`,
+      source: "mcx",
       key: inst.mcxKey,
       read: (p) => p.mcx[inst.mcxKey],
     },
-    { label: "USDINR", id: "fx:USDINR", key: "USDINR", read: (p) => p.fx.USDINR },
+    { label: "USDINR", source: "fx", key: "USDINR", read: (p) => p.fx.USDINR },
   ];
 }
 
@@ -61,7 +61,8 @@ const PROVIDER_REFRESH_MS = 1_000;
  * times: a delayed source that delivers on time is live, and a replay is judged as it plays.
  */
 export class LegWatch {
-  private readonly arrivedAt = new Map<string, number>();
+  /** When each source's keys last quoted: by source, then key (no string built per quote). */
+  private readonly arrivedAt = new Map<string, Map<string, number>>();
   private readonly now: () => number;
   /** Legs quoted before the engine started count as arrived then: they get one window. */
   private startedAt: number;
@@ -81,7 +82,12 @@ export class LegWatch {
 
   /** Every quote the hub accepted. */
   arrived(source: string, key: string, at = this.now()): void {
-    this.arrivedAt.set(`${source}:${key}`, at);
+    let keys = this.arrivedAt.get(source);
+    if (!keys) {
+      keys = new Map();
+      this.arrivedAt.set(source, keys);
+    }
+    keys.set(key, at);
   }
 
   /** Why `symbol`'s spread must not fire alerts now, e.g. "Held: CME GC quote stale (no quote for 12 s)". */
@@ -105,7 +111,7 @@ export class LegWatch {
     if (provider?.state === "not_configured") return `${leg.label} feed not configured`;
     if (provider?.marketOpen === false) return `${leg.label} market closed`;
     const silenceMs = provider?.silenceMs ?? this.options.silenceMs;
-    const silentMs = now - (this.arrivedAt.get(leg.id) ?? this.startedAt);
+    const silentMs = now - (this.arrivedAt.get(leg.source)?.get(leg.key) ?? this.startedAt);
     if (silentMs > silenceMs) {
       return `${leg.label} quote stale (no quote for ${Math.floor(silentMs / 1000)} s)`;
     }
