@@ -157,8 +157,8 @@ export function listWatchedAlerts(db: Database, userId?: number): WatchedAlert[]
 /** Where a firing is delivered. */
 export type AlertChannel = "telegram" | "webhook";
 
-/** One crossing the server fired: what the History shows and what each channel is sent. */
-export interface AlertFiring {
+/** A threshold crossing of one alert, as a History row records it (fired or held). */
+export interface Crossing {
   alertId: number;
   symbol: string;
   /** The metric the threshold was compared with ("spread", "zscore", "percentile"). */
@@ -166,11 +166,15 @@ export interface AlertFiring {
   /** The metric's value that crossed. */
   value: number;
   threshold: number;
-  /** The side crossed into: stored as the firing's direction and the alert's lastFiredSide. */
+  /** The side crossed into: stored as the entry's direction (and a firing's lastFiredSide). */
   direction: "above" | "below";
-  /** The quote time of the crossing: stored as firedAt and lastTelegramTriggered. */
+  /** The quote time of the crossing: stored as firedAt (and a firing's lastTelegramTriggered). */
   at: number;
   now: number;
+}
+
+/** One crossing the server fired: what the History shows and what each channel is sent. */
+export interface AlertFiring extends Crossing {
   /** The Telegram text, given the alert as it is right after this firing. */
   text: (alert: Alert) => string;
   /** The webhook's JSON body, given the alert after this firing and the firing's id. */
@@ -178,17 +182,9 @@ export interface AlertFiring {
 }
 
 /** A crossing the server held back (a stale leg, a closed market): a "held" History row. */
-export interface HeldCrossing {
-  alertId: number;
-  symbol: string;
-  metric: string;
-  value: number;
-  threshold: number;
-  direction: "above" | "below";
+export interface HeldCrossing extends Crossing {
   /** Why it was held, e.g. "Held: CME GC quote stale (14 s old)". */
   note: string;
-  at: number;
-  now: number;
 }
 
 export type RecordedFiring =

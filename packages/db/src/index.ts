@@ -8,6 +8,7 @@ export type {
   AlertChannel,
   AlertFiring,
   AlertSettings,
+  Crossing,
   HeldCrossing,
   RecordedFiring,
   WatchedAlert,

@@ -10,7 +10,14 @@ import {
   type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
-import type { AlertFiring, HeldCrossing, SpreadMark, Store, WatchedAlert } from "@spreadwatch/db";
+import type {
+  AlertFiring,
+  Crossing,
+  HeldCrossing,
+  SpreadMark,
+  Store,
+  WatchedAlert,
+} from "@spreadwatch/db";
 import type { Bus } from "../bus/index.ts";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
@@ -346,17 +353,7 @@ export class AlertEngine {
       const side = this.firingSide(entry, previous, value, at);
       if (!side) continue;
       noted.add(entry.id);
-      held.push({
-        alertId: entry.id,
-        symbol,
-        metric,
-        value,
-        threshold: entry.threshold,
-        direction: side,
-        note,
-        at,
-        now,
-      });
+      held.push({ ...crossingOf(entry, symbol, metric, value, side, at, now), note });
     }
   }
 
@@ -467,14 +464,7 @@ export class AlertEngine {
       return made.text;
     };
     return {
-      alertId: entry.id,
-      symbol,
-      metric,
-      value,
-      threshold: entry.threshold,
-      direction: side,
-      at,
-      now,
+      ...crossingOf(entry, symbol, metric, value, side, at, now),
       text,
       webhookBody: (alert, firingId) =>
         webhookBody({
@@ -492,4 +482,26 @@ export class AlertEngine {
         }),
     };
   }
+}
+
+/** The History row's part of a crossing, fired or held. */
+function crossingOf(
+  entry: WatchEntry,
+  symbol: SpreadSymbol,
+  metric: AlertMetric,
+  value: number,
+  side: ThresholdSide,
+  at: number,
+  now: number,
+): Crossing {
+  return {
+    alertId: entry.id,
+    symbol,
+    metric,
+    value,
+    threshold: entry.threshold,
+    direction: side,
+    at,
+    now,
+  };
 }
