@@ -1,5 +1,5 @@
 import type { AlertMetric } from "@spreadwatch/core";
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, type Column, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Alert } from "./alerts.ts";
 import type { Database } from "./connection.ts";
 import { alertFirings, telegramOutbox } from "./schema/index.ts";
@@ -98,17 +98,21 @@ export function toFiringEntries(
   }));
 }
 
-function pageFilter(userId: number, page: FiringPage) {
-  const owner = eq(alertFirings.userId, userId);
+/**
+ * Which of a user's History rows a page reads (`before`, or the rest of a `sameTime` group).
+ * Column by column, so the SQLite and PostgreSQL tables share it.
+ */
+export function firingPageFilter(
+  columns: { userId: Column; firedAt: Column; id: Column },
+  userId: number,
+  page: FiringPage,
+) {
+  const owner = eq(columns.userId, userId);
   const { sameTime, before } = page;
   if (sameTime) {
-    return and(
-      owner,
-      eq(alertFirings.firedAt, sameTime.firedAt),
-      lt(alertFirings.id, sameTime.belowId),
-    );
+    return and(owner, eq(columns.firedAt, sameTime.firedAt), lt(columns.id, sameTime.belowId));
   }
-  return before === undefined ? owner : and(owner, lt(alertFirings.firedAt, before));
+  return before === undefined ? owner : and(owner, lt(columns.firedAt, before));
 }
 
 /** A user's History page (SQLite): newest first, ties by id, strictly before the cursor. */
@@ -116,7 +120,7 @@ export function listFirings(db: Database, userId: number, page: FiringPage): Fir
   const rows = db
     .select()
     .from(alertFirings)
-    .where(pageFilter(userId, page))
+    .where(firingPageFilter(alertFirings, userId, page))
     .orderBy(desc(alertFirings.firedAt), desc(alertFirings.id))
     .limit(page.limit)
     .all();

@@ -1,28 +1,20 @@
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
-import { type FiringEntry, type FiringPage, toFiringEntries } from "../firings.ts";
+import { asc, desc, inArray } from "drizzle-orm";
+import {
+  type FiringEntry,
+  type FiringPage,
+  firingPageFilter,
+  toFiringEntries,
+} from "../firings.ts";
 import type { FiringStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { alertFirings, telegramOutbox } from "./schema/index.ts";
 
 /** A user's History page: the firing rows, then their outbox rows in one more round trip. */
-function pageFilter(userId: number, page: FiringPage) {
-  const owner = eq(alertFirings.userId, userId);
-  const { sameTime, before } = page;
-  if (sameTime) {
-    return and(
-      owner,
-      eq(alertFirings.firedAt, sameTime.firedAt),
-      lt(alertFirings.id, sameTime.belowId),
-    );
-  }
-  return before === undefined ? owner : and(owner, lt(alertFirings.firedAt, before));
-}
-
 async function listFirings(db: PgDb, userId: number, page: FiringPage): Promise<FiringEntry[]> {
   const rows = await db
     .select()
     .from(alertFirings)
-    .where(pageFilter(userId, page))
+    .where(firingPageFilter(alertFirings, userId, page))
     .orderBy(desc(alertFirings.firedAt), desc(alertFirings.id))
     .limit(page.limit);
   if (rows.length === 0) return [];
