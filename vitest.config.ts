@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["packages/api/{src,test}/**/*.test.ts"],
+          // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
+          globalSetup: ["packages/api/test/production-build-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -26,6 +28,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["packages/web/e2e/**/*.test.ts"],
+          globalSetup: ["packages/api/test/production-build-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
           fileParallelism: false,

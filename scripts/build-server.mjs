@@ -90,6 +90,11 @@ await build({
   format: "esm",
   target: "node20",
   sourcemap: true,
+  // Keep every function's and class's own `name`: esbuild renames a class on a name clash
+  // (abort-controller's AbortSignal became AbortSignal2), and node-fetch, under grammY, accepts a
+  // signal only when its class is named "AbortSignal": without this every Telegram call from the
+  // bundle failed as "network error" while the sources worked (README, "What `pnpm start` runs").
+  keepNames: true,
   // Bundled CommonJS packages (pino, pg) call `require`; ESM output has none of its own.
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

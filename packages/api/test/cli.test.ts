@@ -1,10 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli/users.ts", import.meta.url));
 
 let server: TestServer;
 beforeEach(async () => {
@@ -12,9 +10,9 @@ beforeEach(async () => {
 });
 afterEach(() => server.stop());
 
-/** `pnpm users …` as an operator runs it, against the running server's DATA_DIR. */
+/** `pnpm users …` as an operator runs it (the CLI's bundle), against the running server's DATA_DIR. */
 function users(...args: string[]) {
-  const run = spawnSync(process.execPath, ["--import", "tsx", CLI, ...args], {
+  const run = spawnSync(process.execPath, [START_SCRIPT, "users", ...args], {
     env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir },
     encoding: "utf8",
   });

@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import {
   FakeKite,
   instrumentRow,
@@ -20,8 +20,6 @@ import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
 
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 let database: Awaited<ReturnType<typeof createDatabase>>;
@@ -132,7 +130,7 @@ describe("the Kite token in the database", () => {
   });
 
   it("the kite CLI reads the same session from PostgreSQL", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", CLI, "status"], {
+    const run = spawnSync(process.execPath, [START_SCRIPT, "kite", "status"], {
       env: { PATH: process.env.PATH ?? "", DATA_DIR: dir, DATABASE_URL: database.url },
       encoding: "utf8",
     });

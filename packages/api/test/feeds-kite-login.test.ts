@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import {
   KITE_SESSION_KEY,
   kiteSessionExpiry,
@@ -20,8 +20,6 @@ import { GOLD_FEB, goldFebQuote } from "./fakes/kite-packets.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli/kite.ts", import.meta.url));
 
 let kite: FakeKite;
 let server: TestServer | undefined;
@@ -269,7 +267,7 @@ describe("the kite CLI", () => {
     dataDir: string,
     ...args: string[]
   ): Promise<{ code: number | null; out: string; err: string }> {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+    const child = spawn(process.execPath, [START_SCRIPT, "kite", ...args], {
       env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, ...kiteEnv() },
     });
     let out = "";

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Quote } from "@spreadwatch/core";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { loadConfig } from "../src/config.ts";
 import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 
 export const ADMIN = { username: "admin", password: "admin-password-1" } as const;
 
@@ -93,11 +93,14 @@ export interface MainProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the server exactly as `pnpm start` does (node + tsx + main.ts) with the given env. */
+/**
+ * Runs the server exactly as `pnpm start` does (`node scripts/start.mjs`, which runs the bundle
+ * in packages/api/dist) with the given env: what the process-level tests prove is what ships.
+ */
 export function runMain(env: Record<string, string>): MainProcess {
   let out = "";
   let err = "";
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+  const child = spawn(process.execPath, [START_SCRIPT], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
@@ -55,8 +56,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Starts the real server (the api package's start script) on an ephemeral port with a fresh
- * data directory, serving the web build that `pnpm test` made beforehand.
+ * Starts the real server as `pnpm start` runs it (the bundle in packages/api/dist) on an ephemeral
+ * port with a fresh data directory, serving the web build that `pnpm test` made beforehand.
  */
 export async function startApp(options: StartOptions): Promise<RestartableApp> {
   if (!existsSync(WEB_DIST)) {
@@ -103,9 +104,9 @@ export async function startApp(options: StartOptions): Promise<RestartableApp> {
   }
 }
 
-/** `pnpm start` in its own process group, so stopping it reaches pnpm, tsx and node alike. */
+/** `pnpm start`'s script in its own process group, so stopping it reaches every process it made. */
 function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn("pnpm", ["--filter", "@spreadwatch/api", "start"], {
+  return spawn(process.execPath, [START_SCRIPT], {
     cwd: REPO_ROOT,
     env,
     detached: true,
@@ -144,7 +145,7 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
   if (pid === undefined || !groupAlive(pid)) return;
   signalGroup(pid, "SIGTERM");
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  // pnpm may exit before the server it started, so wait for the whole group, not just pnpm.
+  // Wait for the whole group, not just the process spawned: nothing it started may linger.
   while (groupAlive(pid)) {
     if (Date.now() > deadline) {
       signalGroup(pid, "SIGKILL");

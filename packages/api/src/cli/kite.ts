@@ -1,5 +1,5 @@
 // The daily Kite Connect login for servers without a browser at hand:
-//   pnpm --filter @spreadwatch/api kite login-url   print the login URL; open it anywhere and log in
+//   pnpm kite login-url                              print the login URL; open it anywhere and log in
 //   … kite session <request_token|URL>              trade the token from the redirect for the day's access token
 //   … kite status                                   show the stored session
 // Reads DATA_DIR (or DATABASE_URL), KITE_API_KEY, KITE_API_SECRET (and KITE_API_ROOT, KITE_LOGIN_URL)

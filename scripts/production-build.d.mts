@@ -1,0 +1,7 @@
+// Types for production-build.mjs, which the TypeScript test set-up imports.
+export const ROOT: string;
+export const START_SCRIPT: string;
+export const WEB_INDEX: string;
+export function bundlePath(entry: "main" | "users" | "kite"): string;
+export function bundleIsStale(entry?: "main" | "users" | "kite"): boolean;
+export function ensureBuilt(options?: { web?: boolean; entry?: "main" | "users" | "kite" }): void;
