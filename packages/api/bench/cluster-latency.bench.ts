@@ -12,13 +12,14 @@
 // turn, in rounds whose order rotates, so every column sees the same machine. Printed, never
 // asserted.
 //   BENCH_CLUSTER_ROUNDS=6  BENCH_CLUSTER_SECONDS=5  BENCH_CLUSTER_CLIENTS=10
-import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, fork, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore, type StoreConfig } from "@spreadwatch/db";
 import { createDatabase } from "@spreadwatch/db/testing/postgres";
+import { ensureBuilt, START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { DATABASE_FILE } from "../src/services.ts";
 import { RedisServer } from "../test/fakes/redis-server.ts";
 import { startDurablePostgres } from "./durable-postgres.ts";
@@ -34,21 +35,15 @@ const WARMUP_MS = 2_000;
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const root = here("../../../");
-const bundle = join(root, "packages/api/dist/main.mjs");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => loadavg().map((n) => n.toFixed(2));
 
-/** The current code, bundled as production runs it; the tsx-loaded sources if that fails. */
+/** The current code as `pnpm start` runs it (the bundle, built or brought up to date first). */
 function serverCommand(): { args: string[]; how: string } {
-  try {
-    execFileSync(process.execPath, [join(root, "scripts/build-server.mjs")], { stdio: "pipe" });
-  } catch (error) {
-    console.error(`cluster: bundle build failed (${(error as Error).message.split("\n")[0]})`);
-  }
-  if (existsSync(bundle)) return { args: [bundle], how: "bundle: node packages/api/dist/main.mjs" };
+  ensureBuilt({ web: false });
   return {
-    args: ["--import", import.meta.resolve("tsx"), here("../src/main.ts")],
-    how: "NO BUNDLE: node --import tsx src/main.ts",
+    args: [START_SCRIPT],
+    how: "pnpm start: node scripts/start.mjs (packages/api/dist/main.mjs)",
   };
 }
 
