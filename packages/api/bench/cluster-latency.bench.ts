@@ -34,7 +34,6 @@ const READY_TIMEOUT_MS = 90_000;
 const WARMUP_MS = 2_000;
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const root = here("../../../");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => loadavg().map((n) => n.toFixed(2));
 
