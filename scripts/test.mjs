@@ -46,6 +46,16 @@ const run = spawnSync(
   { stdio: "inherit" },
 );
 
+/** Where the minutes go: the ten slowest test files, so a slow one is seen when it lands. */
+function printSlowest(files) {
+  const slowest = files
+    .map((f) => ({ name: f.name.replace(`${process.cwd()}/`, ""), ms: f.endTime - f.startTime }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  console.log("\nSlowest test files:");
+  for (const f of slowest) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.name}`);
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -58,6 +68,7 @@ try {
   failed += result.testResults.filter(
     (f) => f.status === "failed" && f.assertionResults.length === 0,
   ).length;
+  printSlowest(result.testResults);
 } catch {
   failed = Math.max(failed, 1);
 }
