@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "core", include: ["packages/core/src/**/*.test.ts"] } },
+      { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
       {
         test: {
           name: "db",

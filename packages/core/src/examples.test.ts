@@ -1,5 +1,4 @@
-// The examples are scripts, not core; their test lives here because vitest's core project
-// collects tests from src only. It keeps the output shown in README.md true.
+// The examples are scripts, not core; this test keeps the output README.md shows for them true.
 import { describe, expect, it } from "vitest";
 import { backtestReplay, formatReport, parseReplayCsv } from "../examples/replay-csv.ts";
 
