@@ -1,9 +1,10 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompress } from "./scripts/precompress.ts";
 
 // In development the API runs separately (`pnpm start` on :3000); in production it serves dist/.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     // The browser's Host passes through, so the server's same-origin check for writes holds in dev too.
     proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: false } },

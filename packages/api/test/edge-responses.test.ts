@@ -126,6 +126,40 @@ describe("every error is JSON { error }", () => {
     expect(trpc.headers["retry-after"]).toBe("42");
     expect(trpc.body.error.message).toBe("Slow down.");
   });
+
+  // tRPC refuses these before any procedure runs; its body is JSON and must say so, or a client
+  // that trusts Content-Type (or nosniff) cannot read the reason.
+  const LOGIN = JSON.stringify({ 0: { username: "a", password: "b" } });
+  it.each([
+    ["a batch mixing a mutation and a query", "POST", "auth.login,users.list?batch=1", LOGIN, 400],
+    ["the same batch over GET", "GET", "auth.login,users.list?batch=1", undefined, 400],
+    [
+      "a batch mixing a subscription",
+      "GET",
+      "market.onSnapshot,market.prices?batch=1",
+      undefined,
+      400,
+    ],
+    ["a body that is not JSON", "POST", "auth.login", "{", 400],
+    ["a batch body that is not an object", "POST", "auth.login?batch=1", "[1]", 400],
+    ["a mutation without a content type", "DELETE", "auth.logout", undefined, 415],
+    ["OPTIONS on a procedure", "OPTIONS", "market.prices", undefined, 415],
+    ["a query over POST", "POST", "users.list", "{}", 405],
+    ["an unknown procedure", "GET", "nope", undefined, 404],
+  ])(
+    "tRPC: %s gets a JSON error labelled application/json",
+    async (_name, method, path, body, status) => {
+      const res = await fetch(`${server.url}/api/trpc/${path}`, {
+        method,
+        ...(body !== undefined && { body, headers: { "content-type": "application/json" } }),
+      });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      const json = await res.json();
+      const first = Array.isArray(json) ? json[0] : json;
+      expect(first.error.message).toEqual(expect.any(String));
+    },
+  );
 });
 
 describe("REST passes Idempotency-Key to the procedures that take it", () => {

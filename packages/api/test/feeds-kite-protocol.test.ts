@@ -227,14 +227,23 @@ describe("Kite ticks as quotes", () => {
     expect(
       kiteQuote("CRUDEOIL", { token: GOLD, mode: "full", lastPrice: 1, bid: 72155, ask: null }, 5),
     ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: 72155, ask: null });
-    // No book at all but a trade: the last price, marked last-only.
+    // Both sides empty after a trade: the book is empty now, not the last price on both sides.
     expect(
       kiteQuote(
         "CRUDEOIL",
         { token: GOLD, mode: "full", lastPrice: 72150, bid: null, ask: null },
         5,
       ),
-    ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: 72150, ask: 72150, lastOnly: true });
+    ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: null, ask: null });
+    // No depth in the packet at all (quote mode): the last price, marked last-only.
+    expect(kiteQuote("CRUDEOIL", { token: GOLD, mode: "quote", lastPrice: 72150 }, 5)).toEqual({
+      source: "mcx",
+      key: "CRUDEOIL",
+      ts: 5,
+      bid: 72150,
+      ask: 72150,
+      lastOnly: true,
+    });
     // Neither a book nor a trade: the book is empty now.
     expect(
       kiteQuote(

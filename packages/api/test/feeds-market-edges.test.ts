@@ -163,6 +163,25 @@ describe("market edge cases through the real server", () => {
     expect(calc.CL_SELL.spread).toBeCloseTo(72155 - 81.52 * 88.5, 6);
   });
 
+  it("clears both sides of an emptied book even after a trade, and builds no spread on it", async () => {
+    // Both best levels at quantity 0 (price bytes left over) while the last trade was 72140: the
+    // book is empty now, not a last-only quote with the last price on both sides.
+    sendBook([level(7_215_500, 0)], [level(7_216_000, 0)], 7_214_000);
+    const now = await eventually(
+      prices,
+      (p) => p.mcx.CRUDEOIL?.bid === undefined,
+      "the emptied book",
+    );
+    expect(now.mcx.CRUDEOIL?.ask).toBeUndefined();
+    expect(now.mcx.CRUDEOIL?.lastOnly).toBeUndefined();
+    const calc = await calculations();
+    expect(calc.CL_BUY).toBeUndefined();
+    expect(calc.CL_SELL).toBeUndefined();
+    // A book again: both spreads come back.
+    sendBook([level(7_213_000)], [level(7_214_000)]);
+    await eventually(calculations, (c) => c.CL_BUY && c.CL_SELL, "the spreads back");
+  });
+
   it("shows a crossed book as sent but computes no spread from it", async () => {
     sendBook([level(7_215_500)], [level(7_214_000)]);
     const now = await eventually(prices, (p) => p.mcx.CRUDEOIL?.bid === 72155, "the crossed book");

@@ -84,6 +84,38 @@ describe("webhook settings", () => {
     expect((await alice.get("/api/webhook")).body).toEqual(NONE);
   });
 
+  // IPv6 spellings of IPv4 addresses: the IPv4 address they reach is what is judged. The URL
+  // parser rewrites ::127.0.0.1 as ::7f00:1, which the reason then names.
+  it.each([
+    ["[::127.0.0.1]", /::7f00:1 \(it reaches 127\.0\.0\.1\) is a loopback address/],
+    ["[::169.254.169.254]", /::a9fe:a9fe \(it reaches 169\.254\.169\.254\) is a link-local/],
+    ["[64:ff9b::7f00:1]", /\(it reaches 127\.0\.0\.1\) is a loopback address/],
+    ["[64:ff9b::a9fe:a9fe]", /\(it reaches 169\.254\.169\.254\) is a link-local/],
+    ["[2002:7f00:1::]", /\(it reaches 127\.0\.0\.1\) is a loopback address/],
+    ["[2002:a9fe:a9fe::]", /\(it reaches 169\.254\.169\.254\) is a link-local/],
+    ["[::ffff:0:a9fe:a9fe]", /\(it reaches 169\.254\.169\.254\) is a link-local/],
+    ["[::ffff:127.0.0.1]", /\(it reaches 127\.0\.0\.1\) is a loopback address/],
+    ["[2001::1]", /2001::1 \(it reaches 255\.255\.255\.254\) is a reserved/],
+    ["[100::1]", /100::1 is a reserved, multicast or special-purpose address/],
+  ])("refuses https://%s/ (IPv4 inside IPv6, or a special-purpose range)", async (host, reason) => {
+    const res = await alice.put("/api/webhook", { url: `https://${host}/hook`, secret: SECRET });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^Refused: /);
+    expect(res.body.error).toMatch(reason);
+    expect((await alice.get("/api/webhook")).body).toEqual(NONE);
+  });
+
+  it.each([
+    "https://[2606:4700:4700::1111]/hook",
+    "https://[64:ff9b::808:808]/hook",
+    "https://[2002:808:808::1]/hook",
+    "https://8.8.8.8/hook",
+  ])("accepts %s (public, or carrying a public IPv4 address)", async (url) => {
+    const res = await alice.put("/api/webhook", { url, secret: SECRET });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toBe(url);
+  });
+
   it("refuses a host name that resolves to loopback (localhost, by the system's resolver)", async () => {
     const { resolve } = server.services.webhooks;
     const { systemResolver } = await import("../src/webhooks/webhook-target.ts");
@@ -173,6 +205,60 @@ describe("strangers", () => {
 });
 
 describe("the address is checked again at send time", () => {
+  const hostile = [
+    "::7f00:1",
+    "::a9fe:a9fe",
+    "64:ff9b::7f00:1",
+    "64:ff9b::a9fe:a9fe",
+    "2002:7f00:1::",
+    "2002:a9fe:a9fe::",
+    "::ffff:0:a9fe:a9fe",
+    "2001::1",
+    "100::1",
+  ];
+
+  it.each(hostile)(
+    "a host that resolves to %s on send is refused before connecting",
+    async (address) => {
+      dns.set("rebind.example.com", ["93.184.216.34"]);
+      const saved = await alice.put("/api/webhook", {
+        url: "https://rebind.example.com/hook",
+        secret: SECRET,
+      });
+      expect(saved.status).toBe(200);
+      dns.set("rebind.example.com", [address]);
+      const test = await alice.post("/api/webhook/test");
+      expect(test.status).toBe(200);
+      expect(test.body).toEqual({
+        ok: false,
+        error: expect.stringMatching(
+          new RegExp(
+            `^Refused: rebind\\.example\\.com resolves to ${address.replace(/\./g, "\\.")} `,
+          ),
+        ),
+      });
+    },
+  );
+
+  it.each(hostile)(
+    "a stored https://[%s]/ (saved before this check existed) is refused on send",
+    async (address) => {
+      const userId = (await server.services.store.users.findByUsername("alice"))?.id as number;
+      await server.services.store.webhooks.save(
+        userId,
+        `https://[${address}]/hook`,
+        SECRET,
+        Date.now(),
+      );
+      const test = await alice.post("/api/webhook/test");
+      expect(test.status).toBe(200);
+      expect(test.body).toEqual({
+        ok: false,
+        error: expect.stringMatching(/^Refused: .* is a (loopback|link-local|reserved)/),
+      });
+    },
+  );
+
   it("DNS rebinding: a host public on save and private on send is refused before connecting", async () => {
     dns.set("rebind.example.com", ["93.184.216.34"]);
     const saved = await alice.put("/api/webhook", {

@@ -1,11 +1,32 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { join, sep } from "node:path";
+import { type ServeStaticOptions, serveStatic } from "@hono/node-server/serve-static";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
+
+/**
+ * The build writes `.br` and `.gz` beside each text file (packages/web/scripts/precompress.ts);
+ * serveStatic picks the one the browser's Accept-Encoding asks for. A Range request gets the
+ * original bytes, so a range never splits a compressed stream.
+ */
+function precompressed(options: ServeStaticOptions<AppEnv>, cacheFor: (path: string) => string) {
+  const onFound = (path: string, c: Context<AppEnv>) => {
+    c.header("cache-control", cacheFor(path));
+    // serveStatic says Vary only when it picked a compressed file; the original varies too, or a
+    // shared cache could hand it to every browser.
+    const encoded = c.res.headers.has("content-encoding");
+    if (!encoded && (existsSync(`${path}.br`) || existsSync(`${path}.gz`)))
+      c.header("vary", "Accept-Encoding", { append: true });
+  };
+  const compressed = serveStatic<AppEnv>({ ...options, precompressed: true, onFound });
+  const identity = serveStatic<AppEnv>({ ...options, onFound });
+  const handler: MiddlewareHandler<AppEnv> = (c, next) =>
+    (c.req.header("range") ? identity : compressed)(c, next);
+  return handler;
+}
 
 /**
  * Serves the built web app; unknown paths get index.html so client-side routes survive a reload.
@@ -19,19 +40,14 @@ export function staticFiles(webDist: string): Hono<AppEnv> {
     );
     return app;
   }
-  const cacheFor = (path: string) =>
-    path.startsWith(join(webDist, "assets")) ? IMMUTABLE : REVALIDATE;
+  const assets = join(webDist, "assets") + sep;
   app.get(
     "*",
-    serveStatic({ root: webDist, onFound: (path, c) => c.header("cache-control", cacheFor(path)) }),
+    precompressed({ root: webDist }, (path) => (path.startsWith(assets) ? IMMUTABLE : REVALIDATE)),
   );
   app.get(
     "*",
-    serveStatic({
-      root: webDist,
-      path: "index.html",
-      onFound: (_path, c) => c.header("cache-control", REVALIDATE),
-    }),
+    precompressed({ root: webDist, path: "index.html" }, () => REVALIDATE),
   );
   return app;
 }

@@ -24,11 +24,23 @@ function decodablePath(url: string): boolean {
   }
 }
 
+/**
+ * tRPC answers a request it refuses before running any procedure (a batch mixing queries and
+ * mutations, a body that is not JSON) with a JSON body but no Content-Type, which the Response
+ * then labels text/plain. Every body it writes outside the event stream is JSON.
+ */
+function labelledJson(response: Response): Response {
+  const type = response.headers.get("content-type");
+  if (response.body === null || (type !== null && !type.startsWith("text/plain"))) return response;
+  response.headers.set("content-type", "application/json");
+  return response;
+}
+
 /** tRPC over the fetch adapter; the body limit and write checks ran before it, as for REST. */
 export function trpcHandler(createContext: ContextFactory): Handler<AppEnv> {
-  return (c) => {
+  return async (c) => {
     if (!decodablePath(c.req.url)) return errorBody(404, "No procedure at this path");
-    return fetchRequestHandler({
+    const response = await fetchRequestHandler({
       endpoint: TRPC_BASE_PATH,
       req: c.req.raw,
       router: appRouter,
@@ -38,5 +50,6 @@ export function trpcHandler(createContext: ContextFactory): Handler<AppEnv> {
         if (error.code === "INTERNAL_SERVER_ERROR") c.set("failure", error.cause ?? error);
       },
     });
+    return labelledJson(response);
   };
 }
