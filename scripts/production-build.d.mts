@@ -4,4 +4,5 @@ export const START_SCRIPT: string;
 export const WEB_INDEX: string;
 export function bundlePath(entry: "main" | "users" | "kite"): string;
 export function bundleIsStale(entry?: "main" | "users" | "kite"): boolean;
+export function webIsStale(): boolean;
 export function ensureBuilt(options?: { web?: boolean; entry?: "main" | "users" | "kite" }): void;

@@ -29,25 +29,40 @@ function newest(dir) {
   return latest;
 }
 
+const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+
 /** True when a source, the lockfile or the bundler script changed after the bundle was made. */
 export function bundleIsStale(entry = "main") {
-  const bundle = bundlePath(entry);
-  const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
   const sources = Math.max(
     ...["api", "core", "db"].map((p) => newest(join(ROOT, "packages", p, "src"))),
-    statSync(join(ROOT, "pnpm-lock.yaml")).mtimeMs,
-    statSync(join(ROOT, "scripts/build-server.mjs")).mtimeMs,
+    mtime(join(ROOT, "pnpm-lock.yaml")),
+    mtime(join(ROOT, "scripts/build-server.mjs")),
   );
-  return built < sources;
+  return mtime(bundlePath(entry)) < sources;
+}
+
+/** True when the web app was never built or its sources (or core's) changed since. */
+export function webIsStale() {
+  const web = (path) => join(ROOT, "packages/web", path);
+  const sources = Math.max(
+    newest(web("src")),
+    newest(web("public")),
+    newest(web("scripts")),
+    mtime(web("index.html")),
+    mtime(web("vite.config.ts")),
+    newest(join(ROOT, "packages/core/src")),
+    mtime(join(ROOT, "pnpm-lock.yaml")),
+  );
+  return mtime(WEB_INDEX) < sources;
 }
 
 /**
- * Builds the web app when it was never built and the server bundle when it is missing or older
- * than its sources, so a pulled (or edited) checkout never runs yesterday's code.
+ * Builds the web app and the server bundle when either is missing or older than its sources, so
+ * a pulled (or edited) checkout never runs yesterday's code.
  */
 export function ensureBuilt({ web = true, entry = "main" } = {}) {
-  if (web && !existsSync(WEB_INDEX)) {
-    console.log("Building the web app (first start)…");
+  if (web && webIsStale()) {
+    console.log("Building the web app…");
     run("pnpm", ["--filter", "@spreadwatch/web", "build"]);
   }
   if (bundleIsStale(entry)) {

@@ -35,6 +35,12 @@ describe("the web app is served from the same port", () => {
     expect(res.headers.get("cache-control")).toContain("immutable");
   });
 
+  it("a hashed asset that is not there is a 404, not the HTML page", async () => {
+    const res = await fetch(`${server.url}/assets/app-old999.js`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
   it("never answers an API path with the HTML page", async () => {
     const res = await fetch(`${server.url}/api/advanced-chart`);
     expect(res.status).toBe(404);

@@ -45,6 +45,9 @@ export function staticFiles(webDist: string): Hono<AppEnv> {
     "*",
     precompressed({ root: webDist }, (path) => (path.startsWith(assets) ? IMMUTABLE : REVALIDATE)),
   );
+  // A hashed asset that is not there (a tab still open from the build before a deploy asks for
+  // its old chunk) is a 404, never the HTML page parsed as a script.
+  app.get("/assets/*", (c) => c.json({ error: "Not found" }, 404));
   app.get(
     "*",
     precompressed({ root: webDist, path: "index.html" }, () => REVALIDATE),
