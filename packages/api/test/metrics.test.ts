@@ -6,6 +6,7 @@ import { get } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
+import { startCluster } from "./fakes/cluster.ts";
 import { pushCrossings } from "./fakes/crossing-feed.ts";
 import { FakeWebhook } from "./fakes/fake-webhook.ts";
 import { eventually, until } from "./fakes/wait.ts";
@@ -289,4 +290,41 @@ describe("GET /metrics with the token", () => {
       "the stream to be counted as gone",
     );
   }, 30_000);
+});
+
+describe("GET /metrics on two instances (PostgreSQL and Redis)", () => {
+  it("each says whether it leads; both count the leader's quotes and see the shared outbox", async () => {
+    const cluster = await startCluster({ METRICS_TOKEN: TOKEN });
+    cleanups.push(() => cluster.stop());
+    const { leader, other, feed } = cluster;
+    await traderWithAlert(other, { telegramMaxNotifications: 5 });
+    await eventually(
+      async () => leader.services.alertEngine.watchedCount,
+      (n) => n === 1,
+      "the leader to watch the alert",
+    );
+    // Telegram hangs: the firing's message stays in the outbox, which both instances report.
+    cluster.telegram.hang();
+    pushCrossings(feed, 1);
+    const both = () => Promise.all([scrape(leader), scrape(other)]);
+    const [ml, mo] = await eventually(
+      both,
+      (ms) =>
+        ms.every(
+          (m) =>
+            m.value("spreadwatch_quotes_received_total", { key: "GOLD" }) === 2 &&
+            m.value("spreadwatch_outbox_pending", { channel: "telegram" }) === 1,
+        ),
+      "both instances to count the quotes and the queued message",
+    );
+    expect(ml.value("spreadwatch_leader", { instance_id: "leader" })).toBe(1);
+    expect(mo.value("spreadwatch_leader", { instance_id: "other" })).toBe(0);
+    // Only the leader sends: the other instance never attempted a delivery.
+    expect(ml.value("spreadwatch_delivery_attempts_total", { channel: "telegram" })).toBe(1);
+    expect(mo.value("spreadwatch_delivery_attempts_total", { channel: "telegram" })).toBe(0);
+    for (const m of [ml, mo])
+      expect(
+        m.value("spreadwatch_outbox_oldest_age_seconds", { channel: "telegram" }),
+      ).toBeGreaterThanOrEqual(0);
+  }, 120_000);
 });
