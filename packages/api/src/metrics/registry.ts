@@ -1,12 +1,10 @@
 import type { OutboxBacklog } from "@spreadwatch/db";
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
-import type { FeedHealthReport, FeedMonitor } from "../feeds/providers/monitor.ts";
-import { warnEvery } from "../log.ts";
-import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
-import type { Services } from "../services.ts";
-import { type DeliveryCounts, OUTBOX_CHANNELS } from "./delivery-counts.ts";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { FeedHealthReport } from "../feeds/providers/monitor.ts";
+import type { DeliveryCounts } from "./delivery-counts.ts";
+import { outboxGauges } from "./outbox-gauges.ts";
 import type { QuoteTally } from "./quote-tally.ts";
-import type { MetricsEndpoint } from "./route.ts";
+import { counter, gauge, type Labels } from "./scraped.ts";
 
 /** Where each metric's value is read when Prometheus scrapes; nothing here runs in between. */
 export interface MetricSources {
@@ -24,48 +22,6 @@ export interface MetricSources {
   /** Logins refused for too many attempts, by the limit that refused them (auth/throttle.ts). */
   loginRefusals: Readonly<Record<string, number>>;
   now?: () => number;
-}
-
-type Labels<L extends string> = Partial<Record<L, string>>;
-
-/** A counter whose values are counted elsewhere, as plain numbers, and copied in on scrape. */
-function counter<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-  read: () => Iterable<[Labels<L>, number]>,
-): void {
-  new Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [labels, value] of read()) this.inc(labels, value);
-    },
-  });
-}
-
-/** A gauge read on scrape; series missing from `read` are not reported. */
-function gauge<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-  read: () => Iterable<[Labels<L>, number]>,
-): void {
-  new Gauge({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [labels, value] of read()) this.set(labels, value);
-    },
-  });
 }
 
 /** Which provider serves each key, as the feed reports it; a feed without providers serves all. */
@@ -184,71 +140,4 @@ export function createMetricsRegistry(sources: MetricSources): Registry {
     () => Object.entries(sources.loginRefusals).map(([scope, n]) => [{ scope }, n]),
   );
   return registry;
-}
-
-/**
- * The outbox's backlog, shared by every instance (it is in the database). The registry collects
- * its metrics concurrently, so both gauges join one read per scrape; a database that cannot
- * answer leaves them empty for that scrape rather than failing the whole page.
- */
-function outboxGauges(
-  registry: Registry,
-  read: () => Promise<OutboxBacklog[]>,
-  now: () => number,
-): void {
-  let reading: Promise<Map<string, OutboxBacklog> | undefined> | undefined;
-  const backlog = () => {
-    reading ??= read()
-      .then((rows) => new Map(rows.map((row) => [row.channel, row])))
-      .catch((error: unknown) => {
-        warnEvery("metrics-outbox", 60_000, { err: error }, "metrics: could not read the outbox");
-        return undefined;
-      })
-      .finally(() => {
-        reading = undefined;
-      });
-    return reading;
-  };
-  const perChannel = (value: (row: OutboxBacklog | undefined) => number) =>
-    async function (this: Gauge<"channel">) {
-      const rows = await backlog();
-      this.reset();
-      if (rows === undefined) return;
-      for (const channel of OUTBOX_CHANNELS) this.set({ channel }, value(rows.get(channel)));
-    };
-  new Gauge({
-    name: "spreadwatch_outbox_pending",
-    help: "Outbox messages neither delivered nor given up yet, by channel.",
-    labelNames: ["channel"],
-    registers: [registry],
-    collect: perChannel((row) => row?.pending ?? 0),
-  });
-  new Gauge({
-    name: "spreadwatch_outbox_oldest_age_seconds",
-    help: "Age of the oldest message still in the outbox, by channel (0 when none waits).",
-    labelNames: ["channel"],
-    registers: [registry],
-    collect: perChannel((row) =>
-      row?.oldestCreatedAt == null ? 0 : Math.max(0, now() - row.oldestCreatedAt) / 1000,
-    ),
-  });
-}
-
-/** /metrics for a running server when METRICS_TOKEN is set; undefined (no such path) otherwise. */
-export function metricsEndpoint(
-  token: string | undefined,
-  parts: { services: Services; snapshots: SnapshotBroadcaster; monitor: FeedMonitor },
-): MetricsEndpoint | undefined {
-  if (token === undefined) return undefined;
-  const { services, snapshots, monitor } = parts;
-  const registry = createMetricsRegistry({
-    stream: snapshots,
-    quotes: monitor.quotes,
-    feeds: () => monitor.report(),
-    deliveries: services.deliveries,
-    outboxBacklog: () => services.store.outbox.backlog(),
-    instance: services.instance,
-    loginRefusals: services.loginThrottle.refusals,
-  });
-  return { token, registry };
 }
