@@ -104,6 +104,16 @@ const envSchema = z
       .number({ error: "must be a number of seconds > 0" })
       .positive("must be a number of seconds > 0")
       .default(30),
+    METRICS_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .min(16, "must be at least 16 characters (e.g. the output of: openssl rand -hex 32)")
+        .regex(
+          /^[\x21-\x7e]+$/,
+          "must be printable ASCII without spaces (it is sent as a Bearer token)",
+        )
+        .optional(),
+    ),
     ...dutyShape,
     ...costEnvShape,
     ...clusterEnvShape,
@@ -159,6 +169,7 @@ const SECRET_NAMES = new Set([
   "TELEGRAM_BOT_TOKEN",
   "KITE_API_KEY",
   "KITE_API_SECRET",
+  "METRICS_TOKEN",
 ]);
 
 const URL_NAMES = new Set<string>(CLUSTER_URL_NAMES);
@@ -245,6 +256,8 @@ function toConfig(env: Env) {
     streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,
     /** A live stream whose client has not read for this long is dropped. */
     streamBlockedDropMs: env.STREAM_BLOCKED_DROP_SECONDS * 1000,
+    /** Set: GET /metrics serves Prometheus text to `Authorization: Bearer <token>`; unset: no such path. */
+    metricsToken: env.METRICS_TOKEN,
     /** DATABASE_URL, REDIS_URL, INSTANCE_ROLE, INSTANCE_ID (DESIGN §9). */
     ...toClusterConfig(env),
   };

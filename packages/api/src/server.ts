@@ -12,6 +12,7 @@ import { createHttpServer } from "./http/node-server.ts";
 import { LeaderRole } from "./leader/leader-role.ts";
 import type { MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
+import { metricsEndpoint } from "./metrics/endpoint.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { type Services, startServices } from "./services.ts";
 import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
@@ -104,6 +105,7 @@ export async function startServer({
     webDist,
     snapshots,
     trustedProxies: config.trustedProxies,
+    metrics: metricsEndpoint(config.metricsToken, { services, snapshots, monitor }),
   });
   const server = createHttpServer(app);
   let address: AddressInfo;

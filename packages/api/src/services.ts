@@ -11,6 +11,7 @@ import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
+import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import type { OutboxSenders } from "./outbox/outbox-sender.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { storedCloses } from "./stats/stored-closes.ts";
@@ -29,6 +30,8 @@ export function dutiesFrom(config: Config): Duties {
 export interface Services extends AppServices {
   /** The leader's outbox senders (Telegram, webhooks) while this instance leads (new per term). */
   sender: OutboxSenders | undefined;
+  /** What every term's senders delivered, for /metrics. */
+  deliveries: DeliveryCounts;
   stop(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startServices(
     notifier,
     webhooks: new Webhooks(config.webhookAllowPrivate),
     sender: undefined,
+    deliveries: new DeliveryCounts(),
     shutdownSignal: shutdown.signal,
     health: { feeds: () => feedMonitor.report(), startedAt: Date.now() },
     kite: config.kite,

@@ -29,6 +29,7 @@ export type {
   IdempotencyStore,
   KeyValueStore,
   LoginAttemptStore,
+  OutboxBacklog,
   OutboxChannel,
   OutboxClaim,
   OutboxStore,

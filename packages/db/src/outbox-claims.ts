@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
-import type { OutboxChannel, OutboxClaim } from "./store/store.ts";
+import type { OutboxBacklog, OutboxChannel, OutboxClaim } from "./store/store.ts";
 import type { OutboxMessage } from "./telegram.ts";
 
 /** Every channel's rows, or only `channel`'s. */
@@ -146,4 +146,18 @@ export function releaseClaims(db: Database, instanceId: string, channel?: Outbox
       ),
     )
     .run().changes;
+}
+
+/** Each channel's undelivered rows: how many, and when the oldest was queued. */
+export function outboxBacklog(db: Database): OutboxBacklog[] {
+  return db
+    .select({
+      channel: telegramOutbox.channel,
+      pending: count(),
+      oldestCreatedAt: min(telegramOutbox.createdAt),
+    })
+    .from(telegramOutbox)
+    .where(and(isNull(telegramOutbox.sentAt), isNull(telegramOutbox.failedAt)))
+    .groupBy(telegramOutbox.channel)
+    .all() as OutboxBacklog[];
 }

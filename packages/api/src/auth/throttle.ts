@@ -68,6 +68,9 @@ function tooManyAttempts(verdict: Extract<LoginAttemptVerdict, { allowed: false 
  * a limit.
  */
 export class LoginThrottle {
+  /** Logins refused by each limit since start, for /metrics. */
+  readonly refusals = { user_address: 0, address: 0 };
+
   constructor(
     private readonly store: Store,
     private readonly limits: LoginLimits = LOGIN_LIMITS,
@@ -85,7 +88,10 @@ export class LoginThrottle {
       { usernameKey, address: from, now },
       this.limits,
     );
-    if (!verdict.allowed) throw tooManyAttempts(verdict);
+    if (!verdict.allowed) {
+      this.refusals[verdict.scope]++;
+      throw tooManyAttempts(verdict);
+    }
     return { succeeded: () => this.store.loginAttempts.clear(usernameKey, from).then(() => {}) };
   }
 }

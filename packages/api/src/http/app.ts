@@ -2,6 +2,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { type AppServices, createContext } from "../context.ts";
 import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
+import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
 import { restRoutes } from "../rest/adapter.ts";
 import { clientAddress } from "./client-address.ts";
 import type { AppEnv, ContextFactory } from "./env.ts";
@@ -19,6 +20,8 @@ export interface AppOptions {
   snapshots: SnapshotBroadcaster;
   /** How many reverse proxies append to X-Forwarded-For (config.trustedProxies). */
   trustedProxies: number;
+  /** Set when METRICS_TOKEN is: GET /metrics for Prometheus. */
+  metrics?: MetricsEndpoint | undefined;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface AppOptions {
  * edge rules (security headers, header count, cross-site writes, JSON bodies, body size, JSON
  * errors, one log line per failed request) are declared here once for every path.
  */
-export function createApp({ services, webDist, snapshots, trustedProxies }: AppOptions) {
+export function createApp({ services, webDist, snapshots, trustedProxies, metrics }: AppOptions) {
   const headers = securityHeaders(webDist);
   const context: ContextFactory = (c, resHeaders) =>
     createContext(services, {
@@ -57,6 +60,9 @@ export function createApp({ services, webDist, snapshots, trustedProxies }: AppO
   app.route("/", restRoutes(context));
   app.all("/api", notFound);
   app.all("/api/*", notFound);
+  // Off unless configured, and then never served as the web app's page either.
+  if (metrics) app.route("/", metricsRoute(metrics));
+  else app.all(METRICS_PATH, notFound);
   app.route("/", staticFiles(webDist));
   return app;
 }

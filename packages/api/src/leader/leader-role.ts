@@ -112,7 +112,9 @@ export class LeaderRole {
     const channels: ChannelDelivery[] = [new WebhookDelivery(services.store, services.webhooks)];
     if (services.notifier) channels.push(new TelegramDelivery(services.notifier));
     services.sender = new OutboxSenders(
-      channels.map((channel) => new OutboxSender(services.store, channel, id)),
+      channels.map(
+        (channel) => new OutboxSender(services.store, services.deliveries.counting(channel), id),
+      ),
     );
     services.sender.start();
     await feed.start((quote) => services.bus.publish("quote", quote));

@@ -131,6 +131,9 @@ export class SnapshotBroadcaster {
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
+  messagesSent = 0;
+  bytesSent = 0;
 
   constructor(
     private readonly hub: MarketHub,
@@ -324,6 +327,7 @@ export class SnapshotBroadcaster {
       this.chainVersion = this.version;
     }
     const bytes = this.encode(client, f);
+    this.messagesSent++;
     client.sentVersion = this.version;
     client.lastSentAt = now;
     // A full socket still takes the whole frame into Node's buffer: the client will have this
@@ -334,6 +338,7 @@ export class SnapshotBroadcaster {
   /** One frame to one client; false when its socket's buffer is full. */
   private write(client: Client, bytes: Buffer): boolean {
     const socket = client.socket;
+    this.bytesSent += bytes.length;
     if (socket === undefined) return client.res.write(bytes);
     // A socket already ended or gone (its close event not yet run) takes nothing.
     return !socket.writable || socket.write(chunkOf(bytes));

@@ -20,9 +20,10 @@ export interface TestCluster {
 
 /**
  * Two in-process instances on one real PostgreSQL (a fresh database) and one real redis-server,
- * with a fake Telegram on loopback: "leader" leads, "other" serves and waits.
+ * with a fake Telegram on loopback: "leader" leads, "other" serves and waits. `extraEnv` goes to
+ * both.
  */
-export async function startCluster(): Promise<TestCluster> {
+export async function startCluster(extraEnv: Record<string, string> = {}): Promise<TestCluster> {
   const [postgres, redis, telegram] = await Promise.all([
     startPostgres(),
     new RedisServer().start(),
@@ -34,6 +35,7 @@ export async function startCluster(): Promise<TestCluster> {
     REDIS_URL: redis.url,
     SESSION_SECRET: "a-session-secret-shared-by-both-servers",
     ...telegramEnv(telegram),
+    ...extraEnv,
   };
   const feed = manualFeed();
   const leader = await startTestServer({ env: { ...env, INSTANCE_ID: "leader" }, feed });

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
-import type { OutboxChannel, OutboxStore } from "../store/store.ts";
+import { and, asc, count, eq, inArray, isNull, lte, min, or, sql } from "drizzle-orm";
+import type { OutboxBacklog, OutboxChannel, OutboxStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
 import { telegramOutbox } from "./schema/index.ts";
 
@@ -113,6 +113,18 @@ export function pgOutbox(db: PgDb): OutboxStore {
         )
         .returning({ id: telegramOutbox.id });
       return rows.length;
+    },
+    async backlog() {
+      const rows = await db
+        .select({
+          channel: telegramOutbox.channel,
+          pending: count(),
+          oldestCreatedAt: min(telegramOutbox.createdAt),
+        })
+        .from(telegramOutbox)
+        .where(and(isNull(telegramOutbox.sentAt), isNull(telegramOutbox.failedAt)))
+        .groupBy(telegramOutbox.channel);
+      return rows as OutboxBacklog[];
     },
     list: () => db.select().from(telegramOutbox).orderBy(asc(telegramOutbox.id)),
   };

@@ -134,6 +134,7 @@ function bind(db: Database, gate: Gate | undefined, close: () => Promise<void>):
         run(() => claims.markClaimedFailed(db, id, instanceId, error, now)),
       renew: (ids, instanceId, until) => run(() => claims.renewClaims(db, ids, instanceId, until)),
       release: (instanceId, channel) => run(() => claims.releaseClaims(db, instanceId, channel)),
+      backlog: () => run(() => claims.outboxBacklog(db)),
       list: () => run(() => telegram.listOutbox(db)),
     },
     webhooks: {

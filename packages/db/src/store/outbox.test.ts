@@ -130,4 +130,34 @@ describe.each(STORE_KINDS)("outbox (%s)", (kind) => {
       lastError: "bot blocked",
     });
   });
+
+  it("reports each channel's undelivered rows and when the oldest was queued", async () => {
+    const { store, queueOutbox } = current();
+    expect(await store.outbox.backlog()).toEqual([]);
+    const [sent, failed] = (await queue(store, 3, 7_000)) as [number, number, number];
+    const user = await store.users.findByUsername("alice");
+    const webhook = {
+      userId: user?.id as number,
+      channel: "webhook" as const,
+      chatId: "",
+      text: "{}",
+    };
+    await queueOutbox({ ...webhook, createdAt: 9_000, nextAttemptAt: 9_000 });
+    await queueOutbox({ ...webhook, createdAt: 8_000, nextAttemptAt: 8_000 });
+    await store.outbox.claim({
+      instanceId: "a",
+      limit: 2,
+      channel: "telegram",
+      leaseMs: 9,
+      now: 7_000,
+    });
+    await store.outbox.markSent(sent, "a", 10_000);
+    await store.outbox.markFailed(failed, "a", "bot blocked", 10_000);
+    // Sent and given-up rows are history, not backlog: one Telegram row and both webhooks wait.
+    const backlog = await store.outbox.backlog();
+    expect(backlog.sort((a, b) => a.channel.localeCompare(b.channel))).toEqual([
+      { channel: "telegram", pending: 1, oldestCreatedAt: 7_000 },
+      { channel: "webhook", pending: 2, oldestCreatedAt: 8_000 },
+    ]);
+  });
 });

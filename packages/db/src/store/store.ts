@@ -197,6 +197,14 @@ export interface OutboxClaim {
   now: number;
 }
 
+/** A channel's undelivered rows (neither sent nor given up), for the operator's metrics. */
+export interface OutboxBacklog {
+  channel: OutboxChannel;
+  pending: number;
+  /** When the oldest of them was queued (epoch ms); null when none is pending. */
+  oldestCreatedAt: number | null;
+}
+
 export interface OutboxStore {
   /**
    * Claims due, unclaimed (or lease-expired) rows, oldest first. Two claimers never get the
@@ -227,6 +235,8 @@ export interface OutboxStore {
    * how many.
    */
   release(instanceId: string, channel?: OutboxChannel): Promise<number>;
+  /** Each channel that has undelivered rows, with how many and the oldest's age (one indexed scan). */
+  backlog(): Promise<OutboxBacklog[]>;
   list(): Promise<OutboxMessage[]>;
 }
 

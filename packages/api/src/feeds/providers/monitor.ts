@@ -1,5 +1,6 @@
 import type { Quote } from "@spreadwatch/core";
 import { log } from "../../log.ts";
+import { QuoteTally } from "../../metrics/quote-tally.ts";
 import type { Feed } from "../feed.ts";
 import { DEFAULT_SILENCE_MS, HealthTracker, type ProviderHealth } from "./health.ts";
 
@@ -24,6 +25,8 @@ export class FeedMonitor {
   private lastAcceptedAt: number | null = null;
   private readonly fallback: HealthTracker | undefined;
   private readonly staleAfterMs: number;
+  /** Accepted quotes per source and key, for /metrics. */
+  readonly quotes = new QuoteTally();
 
   constructor(
     private readonly feed: Feed,
@@ -45,6 +48,7 @@ export class FeedMonitor {
   /** Called for every quote the hub accepted. */
   accepted(quote: Quote): void {
     this.lastAcceptedAt = this.now();
+    this.quotes.count(quote);
     if (this.fallback) {
       this.fallback.keys.add(quote.key);
       this.fallback.quote();

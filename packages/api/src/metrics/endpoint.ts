@@ -1,0 +1,24 @@
+import type { FeedMonitor } from "../feeds/providers/monitor.ts";
+import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
+import type { Services } from "../services.ts";
+import { createMetricsRegistry } from "./registry.ts";
+import type { MetricsEndpoint } from "./route.ts";
+
+/** /metrics for a running server when METRICS_TOKEN is set; undefined (no such path) otherwise. */
+export function metricsEndpoint(
+  token: string | undefined,
+  parts: { services: Services; snapshots: SnapshotBroadcaster; monitor: FeedMonitor },
+): MetricsEndpoint | undefined {
+  if (token === undefined) return undefined;
+  const { services, snapshots, monitor } = parts;
+  const registry = createMetricsRegistry({
+    stream: snapshots,
+    quotes: monitor.quotes,
+    feeds: () => monitor.report(),
+    deliveries: services.deliveries,
+    outboxBacklog: () => services.store.outbox.backlog(),
+    instance: services.instance,
+    loginRefusals: services.loginThrottle.refusals,
+  });
+  return { token, registry };
+}
