@@ -29,6 +29,7 @@ import { CHAT, telegramEnv } from "./telegram-trader.ts";
 const SECRET = "a-webhook-secret-of-the-trader";
 const GC = { bid: 2650, ask: 2650.4 };
 const USDINR = 84;
+const METRICS_TOKEN = "a-metrics-token-for-the-scraper";
 
 let dir: string;
 let kite: FakeKite;
@@ -122,6 +123,7 @@ beforeAll(async () => {
     KITE_WS_ROOT: kite.wsUrl,
     KITE_LOGIN_URL: `${kite.url}/connect/login`,
     WEBHOOK_ALLOW_PRIVATE: "true",
+    METRICS_TOKEN,
     ...telegramEnv(telegram),
   });
   url = await listeningUrl(main);
@@ -232,5 +234,18 @@ describe("pnpm start, against a fake of every outbound integration", () => {
       symbol: "GC_BUY",
       threshold,
     });
+  });
+
+  it("/metrics: 401 without the token, Prometheus text with it, counting what this run did", async () => {
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const res = await fetch(`${url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(text).toMatch(/^spreadwatch_quotes_received_total\{[^}]*key="GOLD"[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^spreadwatch_leader\{instance_id="[^"]+"\} 1$/m);
   });
 });
