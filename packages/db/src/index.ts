@@ -1,25 +1,17 @@
-// The storage port the api uses (issue 11): async calls only, no driver, no SQL. The
-// synchronous query modules stay as the SQLite adapter's internals.
+// The storage port the api uses: async calls only, no driver, no SQL (store/), and the two
+// adapters behind it (sqlite/, pg/).
 
-// The metric list is domain (core); the store takes and returns it.
-export { ALERT_METRICS, type AlertMetric } from "@spreadwatch/core";
-export type {
-  Alert,
-  AlertChannel,
-  AlertFiring,
-  AlertSettings,
-  Crossing,
-  HeldCrossing,
-  RecordedFiring,
-  WatchedAlert,
-} from "./alerts.ts";
-export type { CandleRow, StoredCandle } from "./candles.ts";
-export type { BrowserFiring, FiringChannel, FiringEntry, FiringPage } from "./firings.ts";
-export type { IdempotencyClaim, IdempotentOutcome } from "./idempotency-keys.ts";
-export { acquireLeadership, type Leadership, type LeadershipOptions } from "./leadership.ts";
-export type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "./login-attempts.ts";
-export type { Session, SessionEnd, SessionEndReason } from "./sessions.ts";
+export { acquireLeadership, type Leadership, type LeadershipOptions } from "./pg/leadership.ts";
 export { sqliteStore } from "./sqlite/store.ts";
+export {
+  ALERT_METRICS,
+  type AlertMetric,
+  type CrossingSide,
+  type FiringSource,
+  type FiringState,
+  type OutboxChannel,
+  type SessionEndReason,
+} from "./store/enums.ts";
 export { openStore, type StoreConfig } from "./store/open.ts";
 export type {
   AlertStore,
@@ -29,11 +21,9 @@ export type {
   IdempotencyStore,
   KeyValueStore,
   LoginAttemptStore,
-  OutboxChannel,
   OutboxClaim,
   OutboxStore,
   SessionStore,
-  SpreadMark,
   SpreadMarkStore,
   Store,
   TelegramLinkStore,
@@ -41,6 +31,34 @@ export type {
   WebhookStore,
 } from "./store/store.ts";
 export { UsernameTakenError } from "./store/store.ts";
-export type { OutboxMessage, TelegramLink } from "./telegram.ts";
-export type { NewUser, User, UserPermission, UserSummary } from "./users.ts";
-export type { UserWebhook } from "./webhooks.ts";
+export type {
+  Alert,
+  AlertChannel,
+  AlertFiring,
+  AlertSettings,
+  BrowserFiring,
+  CandleRow,
+  Crossing,
+  FiringChannel,
+  FiringEntry,
+  FiringPage,
+  HeldCrossing,
+  IdempotencyClaim,
+  IdempotentOutcome,
+  LoginAttempt,
+  LoginAttemptVerdict,
+  LoginLimits,
+  NewUser,
+  OutboxMessage,
+  RecordedFiring,
+  Session,
+  SessionEnd,
+  SpreadMark,
+  StoredCandle,
+  TelegramLink,
+  User,
+  UserPermission,
+  UserSummary,
+  UserWebhook,
+  WatchedAlert,
+} from "./store/types.ts";

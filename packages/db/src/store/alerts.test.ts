@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Alert, AlertFiring, AlertSettings } from "../alerts.ts";
 import { STORE_KINDS, useStore } from "../testing/stores.ts";
 import type { Store } from "./store.ts";
+import type { Alert, AlertFiring, AlertSettings } from "./types.ts";
 
 const settings: AlertSettings = {
   commodityType: "GOLD_SPREAD",
@@ -327,7 +327,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const held = {
       alertId: a.id,
       symbol: "GOLD_SPREAD",
-      metric: "spread",
+      metric: "spread" as const,
       value: 1251,
       threshold: 1250.5,
       direction: "above" as const,
@@ -365,5 +365,19 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "held", "server", held.note, 700],
       [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "fired", "server", null, 800],
     ]);
+  });
+
+  it("deleting a user removes their alerts, chat link and queued messages, not another's", async () => {
+    const { store } = current();
+    const alice = await watchedUser(store, "alice");
+    const bob = await watchedUser(store, "bob");
+    const mine = await created(store.alerts.create(alice.id, settings, 100));
+    const theirs = await created(store.alerts.create(bob.id, settings, 100));
+    await store.alerts.recordFirings([firing(mine.id, 500), firing(theirs.id, 500)]);
+    expect(await store.users.delete(alice.id, 600)).toBe(true);
+    expect(await store.alerts.listByUser(alice.id)).toEqual([]);
+    expect(await store.telegramLinks.find(alice.id)).toBeUndefined();
+    expect((await store.outbox.list()).map((m) => m.userId)).toEqual([bob.id]);
+    expect(await store.alerts.listByUser(bob.id)).toHaveLength(1);
   });
 });

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import type { AlertSettings } from "../alerts.ts";
-import { openDatabase } from "../connection.ts";
 import { postgresStore } from "../pg/store.ts";
+import { openDatabase } from "../sqlite/connection.ts";
 import { sqliteStore } from "../sqlite/store.ts";
 import { createDatabase } from "../testing/postgres.ts";
 import { STORE_KINDS, type StoreKind } from "../testing/stores.ts";
 import type { Store } from "./store.ts";
+import type { AlertSettings } from "./types.ts";
 
 const settings: AlertSettings = {
   commodityType: "GC_BUY",

@@ -1,4 +1,4 @@
-import { openDatabase } from "../connection.ts";
+import { openDatabase } from "../sqlite/connection.ts";
 
 /** A History row as the alert engine (or a browser trigger) writes it, for tests to seed. */
 export interface SeededFiring {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing.ts";
 import { openDatabase } from "./connection.ts";
-import { createTestDatabase, type TestDatabase } from "./testing.ts";
-import { countUsers, createUser, findUserByUsername } from "./users.ts";
+import { sqliteStore } from "./store.ts";
 
 let test: TestDatabase | undefined;
 afterEach(() => {
@@ -30,20 +30,20 @@ describe("openDatabase", () => {
     expect(test.sqlite.pragma("synchronous", { simple: true })).toBe(1);
   });
 
-  it("creates a missing parent directory and keeps data across close and reopen", () => {
+  it("creates a missing parent directory and keeps data across close and reopen", async () => {
     const dir = mkdtempSync(join(tmpdir(), "spreadwatch-db-"));
     try {
       const file = join(dir, "nested", "data", "spreadwatch.sqlite");
       const first = openDatabase(file);
-      createUser(first.db, { username: "alice", passwordHash: "s:h" });
+      await sqliteStore(first).users.create({ username: "alice", passwordHash: "s:h" });
       first.close();
       first.close();
 
       // Reopening runs the migrator again; it must see them applied and leave data alone.
-      const second = openDatabase(file);
-      expect(countUsers(second.db)).toBe(1);
-      expect(findUserByUsername(second.db, "alice")?.passwordHash).toBe("s:h");
-      second.close();
+      const second = sqliteStore(openDatabase(file));
+      expect(await second.users.count()).toBe(1);
+      expect((await second.users.findByUsername("alice"))?.passwordHash).toBe("s:h");
+      await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

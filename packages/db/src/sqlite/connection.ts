@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import * as schema from "./schema/index.ts";
+import * as schema from "./schema.ts";
 
 /** The drizzle database every query function takes first. */
 export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
@@ -16,7 +16,7 @@ export interface DatabaseHandle {
   close(): void;
 }
 
-const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.url));
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
 /** Opens (creating if needed) the SQLite file and brings its schema up to the committed migrations. */
 export function openDatabase(file: string): DatabaseHandle {

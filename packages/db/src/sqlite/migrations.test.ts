@@ -8,7 +8,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { expect, it } from "vitest";
 import { openDatabase } from "./connection.ts";
 
-const migrations = fileURLToPath(new URL("../drizzle", import.meta.url));
+const migrations = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
 /** A database as a release with only the first `count` migrations left it. */
 function migrateUpTo(file: string, dir: string, count: number): void {
@@ -46,6 +46,23 @@ it("rebuilding the hand-made WITHOUT ROWID candle table keeps every stored candl
     expect(after.sql).not.toMatch(/WITHOUT ROWID/);
     upgraded.close();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// drizzle cannot express WITHOUT ROWID, and the hand-edited 0003 left drizzle-kit's snapshot
+// describing another table than the file made; 0006 rebuilt it as the schema says.
+it("spread candles are stored as the drizzle schema describes them, keyed by (symbol, timeframe, timestamp)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "spreadwatch-migrate-"));
+  const db = openDatabase(join(dir, "new.sqlite"));
+  try {
+    const ddl = db.sqlite
+      .prepare("SELECT sql FROM sqlite_master WHERE name = 'spread_candles'")
+      .get() as { sql: string };
+    expect(ddl.sql).not.toMatch(/WITHOUT ROWID/);
+    expect(ddl.sql).toMatch(/PRIMARY KEY\(`symbol`, `timeframe`, `timestamp`\)/);
+  } finally {
+    db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createDatabase } from "../testing/postgres.ts";
 import { acquireLeadership, type Leadership } from "./leadership.ts";
-import { createDatabase } from "./testing/postgres.ts";
 
 /** A contender: whether it leads, how often it found the lock taken, whether it lost. */
 function contender(url: string | undefined) {
