@@ -124,7 +124,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
       enabled: alerts.enabled,
       telegramNotify: alerts.telegramNotify,
       webhookNotify: alerts.webhookNotify,
-      sent: alerts.telegramNotificationCount,
+      sent: alerts.serverFiringCount,
       max: alerts.maxNotifications,
       chatId: telegramLinks.chatId,
       hasWebhook: sql<boolean>`${userWebhooks.userId} IS NOT NULL`,
@@ -166,7 +166,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
   // Array parameters (sql.param), not one placeholder per value: a storm can touch thousands.
   const column = <T>(pick: (state: (typeof touched)[number]) => T) => sql.param(touched.map(pick));
   await tx.execute(sql`
-    UPDATE alerts SET telegram_notification_count = v.sent, last_telegram_triggered = v.at,
+    UPDATE alerts SET server_firing_count = v.sent, last_telegram_triggered = v.at,
            last_fired_side = v.side, enabled = v.enabled,
            disabled_reason = coalesce(v.reason, alerts.disabled_reason), updated_at = v.now
       FROM unnest(${column((t) => t.id)}::int[], ${column((t) => t.sent)}::int[],
@@ -187,7 +187,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
     ...p,
     alert: {
       ...(stored.get(p.firing.alertId) as Alert),
-      telegramNotificationCount: p.sent,
+      serverFiringCount: p.sent,
       enabled: p.enabled,
       lastTelegramTriggered: p.firing.at,
       lastFiredSide: p.firing.direction,
@@ -216,7 +216,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
   const param = <T>(pick: (row: (typeof queued)[number]) => T) => sql.param(queued.map(pick));
   // The builder's one-placeholder-per-value INSERT cost ~0.25 ms a row in a storm; arrays don't.
   const { rows: outbox } = await tx.execute<{ id: number }>(sql`
-    INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text, created_at,
+    INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text, created_at,
                                  next_attempt_at)
     SELECT v.user_id, v.alert_id, v.channel, v.firing_id, v.chat_id, v.text, v.now, v.now
       FROM unnest(${param((r) => r.userId)}::int[], ${param((r) => r.alertId)}::int[],

@@ -3,7 +3,7 @@ import { firingPageFilter, outboxStates } from "../store/queries.ts";
 import { toFiringEntries } from "../store/rules.ts";
 import type { FiringStore } from "../store/store.ts";
 import type { PgDb } from "./connection.ts";
-import { alertFirings, telegramOutbox } from "./schema.ts";
+import { alertFirings, outbox } from "./schema.ts";
 
 /** A user's History page: the firing rows, then their outbox rows in one more round trip. */
 export function pgFirings(db: PgDb): FiringStore {
@@ -17,11 +17,11 @@ export function pgFirings(db: PgDb): FiringStore {
         .limit(page.limit);
       if (rows.length === 0) return [];
       const ofPage = inArray(
-        telegramOutbox.firingId,
+        outbox.firingId,
         rows.map((r) => r.id),
       );
-      const outbox = db.select(outboxStates(telegramOutbox)).from(telegramOutbox).where(ofPage);
-      return toFiringEntries(rows, await outbox.orderBy(asc(telegramOutbox.id)));
+      const states = db.select(outboxStates(outbox)).from(outbox).where(ofPage);
+      return toFiringEntries(rows, await states.orderBy(asc(outbox.id)));
     },
   };
 }

@@ -14,7 +14,7 @@ import {
 } from "../store/queries.ts";
 import type { OutboxStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
-import { telegramOutbox as outbox } from "./schema.ts";
+import { outbox } from "./schema.ts";
 
 /**
  * Claiming as graphile/worker's getJob does: due rows whose lease is free or ran out, locked

@@ -74,7 +74,7 @@ export const alerts = pgTable(
     enabled: flag("enabled").notNull().default(true),
     telegramNotify: flag("telegram_notify").notNull().default(false),
     maxNotifications: integer("max_notifications").notNull().default(1),
-    telegramNotificationCount: integer("telegram_notification_count").notNull().default(0),
+    serverFiringCount: integer("server_firing_count").notNull().default(0),
     notificationCount: integer("notification_count").notNull().default(0),
     lastTriggered: epochMs("last_triggered"),
     lastTelegramTriggered: epochMs("last_telegram_triggered"),
@@ -94,7 +94,7 @@ export const alerts = pgTable(
 
 export const spreadMarks = pgTable("spread_marks", {
   symbol: text("symbol").primaryKey(),
-  spread: doublePrecision("spread").notNull(),
+  value: doublePrecision("value").notNull(),
   at: epochMs("at").notNull(),
 });
 
@@ -138,8 +138,8 @@ export const telegramLinks = pgTable("telegram_links", {
 });
 
 /** Claimed by one sender at a time under a lease (see outbox.ts). */
-export const telegramOutbox = pgTable(
-  "telegram_outbox",
+export const outbox = pgTable(
+  "outbox",
   {
     id: serial("id"),
     userId: integer("user_id")
@@ -160,8 +160,8 @@ export const telegramOutbox = pgTable(
     claimedUntil: epochMs("claimed_until"),
   },
   (table) => [
-    index("telegram_outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
-    index("telegram_outbox_firing_idx").on(table.firingId),
+    index("outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    index("outbox_firing_idx").on(table.firingId),
   ],
 );
 

@@ -126,7 +126,7 @@ interface AlertRow {
   enabled: number;
   telegram_notify: number;
   max_notifications: number;
-  telegram_notification_count: number;
+  server_firing_count: number;
   notification_count: number;
   last_triggered: number | null;
   last_telegram_triggered: number | null;
@@ -150,7 +150,7 @@ function alertFromRow(row: AlertRow): Alert {
     enabled: row.enabled === 1,
     telegramNotify: row.telegram_notify === 1,
     maxNotifications: row.max_notifications,
-    telegramNotificationCount: row.telegram_notification_count,
+    serverFiringCount: row.server_firing_count,
     notificationCount: row.notification_count,
     lastTriggered: row.last_triggered,
     lastTelegramTriggered: row.last_telegram_triggered,
@@ -174,7 +174,7 @@ function firingStatements(db: Database): FiringStatements {
     const sqlite = db.$client;
     statements = {
       eligible: sqlite.prepare(
-        `SELECT a.enabled, a.telegram_notify, a.webhook_notify, a.telegram_notification_count,
+        `SELECT a.enabled, a.telegram_notify, a.webhook_notify, a.server_firing_count,
                 a.max_notifications, u.alerts_enabled, l.chat_id, w.user_id IS NOT NULL AS has_webhook
            FROM alerts a
            JOIN users u ON u.id = a.user_id
@@ -183,7 +183,7 @@ function firingStatements(db: Database): FiringStatements {
           WHERE a.id = ?`,
       ),
       update: sqlite.prepare(
-        `UPDATE alerts SET telegram_notification_count = ?, last_telegram_triggered = ?,
+        `UPDATE alerts SET server_firing_count = ?, last_telegram_triggered = ?,
                 last_fired_side = ?, enabled = ?, disabled_reason = coalesce(?, disabled_reason),
                 updated_at = ?
           WHERE id = ? RETURNING *`,
@@ -199,7 +199,7 @@ function firingStatements(db: Database): FiringStatements {
          SELECT user_id, id, ?, ?, ?, ?, ?, 'held', 'server', ?, ?, ? FROM alerts WHERE id = ?`,
       ),
       enqueue: sqlite.prepare(
-        `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+        `INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text,
                                       created_at, next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ),
@@ -223,7 +223,7 @@ interface EligibleRow {
   enabled: number;
   telegram_notify: number;
   webhook_notify: number;
-  telegram_notification_count: number;
+  server_firing_count: number;
   max_notifications: number;
   alerts_enabled: number;
   chat_id: string | null;
@@ -258,7 +258,7 @@ function recordFirings(db: Database, firings: readonly AlertFiring[]): RecordedF
       const { chatId, webhook } = usableChannels(channelState(row));
       if (!row || (chatId === null && !webhook)) return undefined;
       const { sent, enabled, reason } = countFiring(
-        row.telegram_notification_count,
+        row.server_firing_count,
         row.max_notifications,
         firing.at,
         chatId !== null,

@@ -2,7 +2,7 @@ import { asc, desc, inArray } from "drizzle-orm";
 import { firingPageFilter, outboxStates } from "../store/queries.ts";
 import { toFiringEntries } from "../store/rules.ts";
 import type { FiringStore } from "../store/store.ts";
-import { alertFirings, telegramOutbox } from "./schema.ts";
+import { alertFirings, outbox } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
 /** A user's History page: the firing rows, then their outbox rows. */
@@ -19,13 +19,13 @@ export function sqliteFirings({ db, run }: Sqlite): FiringStore {
           .all();
         if (rows.length === 0) return [];
         const ids = rows.map((r) => r.id);
-        const outbox = db
-          .select(outboxStates(telegramOutbox))
-          .from(telegramOutbox)
-          .where(inArray(telegramOutbox.firingId, ids))
-          .orderBy(asc(telegramOutbox.id))
+        const states = db
+          .select(outboxStates(outbox))
+          .from(outbox)
+          .where(inArray(outbox.firingId, ids))
+          .orderBy(asc(outbox.id))
           .all();
-        return toFiringEntries(rows, outbox);
+        return toFiringEntries(rows, states);
       }),
   };
 }

@@ -13,7 +13,7 @@ import {
   unsent,
 } from "../store/queries.ts";
 import type { OutboxStore } from "../store/store.ts";
-import { telegramOutbox as outbox } from "./schema.ts";
+import { outbox } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
 /**

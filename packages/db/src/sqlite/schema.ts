@@ -74,7 +74,8 @@ export const alerts = sqliteTable(
     telegramNotify: flag("telegram_notify").notNull().default(false),
     /** The one notification limit (1–5); the spec's maxNotifications and telegramMaxNotifications. */
     maxNotifications: integer("max_notifications").notNull().default(1),
-    telegramNotificationCount: integer("telegram_notification_count").notNull().default(0),
+    /** Server firings counted against the limit, whichever channels they went to. */
+    serverFiringCount: integer("server_firing_count").notNull().default(0),
     notificationCount: integer("notification_count").notNull().default(0),
     lastTriggered: epochMs("last_triggered"),
     lastTelegramTriggered: epochMs("last_telegram_triggered"),
@@ -100,13 +101,15 @@ export const alerts = sqliteTable(
 );
 
 /**
- * The last spread the alert engine saw per symbol: every alert's side of its threshold follows
- * from it, so a new leader starts from here and neither fires a crossing twice nor invents one.
+ * The last value the alert engine saw per symbol and metric (the key: "GC_BUY", "GC_BUY|zscore"):
+ * every alert's side of its threshold follows from it, so a new leader starts from here and
+ * neither fires a crossing twice nor invents one.
  */
 export const spreadMarks = sqliteTable("spread_marks", {
   symbol: text("symbol").primaryKey(),
-  spread: real("spread").notNull(),
-  /** The quote time of that spread, epoch ms. */
+  /** The metric's value: the spread itself, or its z-score or percentile. */
+  value: real("value").notNull(),
+  /** The quote time of that value, epoch ms. */
   at: epochMs("at").notNull(),
 });
 
@@ -162,12 +165,12 @@ export const telegramLinks = sqliteTable("telegram_links", {
 });
 
 /**
- * Messages to deliver, Telegram's and webhooks' (the table kept its first name). A firing writes
- * its row in the same transaction as the alert's count, and the sender marks it sent, so a
- * restart resends only what was never delivered.
+ * Messages to deliver, one row per channel of a firing (Telegram's text, a webhook's body). A
+ * firing writes its rows in the same transaction as the alert's count, and each channel's sender
+ * marks its rows sent, so a restart resends only what was never delivered.
  */
-export const telegramOutbox = sqliteTable(
-  "telegram_outbox",
+export const outbox = sqliteTable(
+  "outbox",
   {
     id: serial("id"),
     userId: integer("user_id")
@@ -193,8 +196,8 @@ export const telegramOutbox = sqliteTable(
     claimedUntil: epochMs("claimed_until"),
   },
   (table) => [
-    index("telegram_outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
-    index("telegram_outbox_firing_idx").on(table.firingId),
+    index("outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    index("outbox_firing_idx").on(table.firingId),
   ],
 );
 

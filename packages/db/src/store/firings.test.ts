@@ -133,7 +133,7 @@ interface OutboxRow {
 
 async function insertOutbox(h: Harness, o: OutboxRow): Promise<void> {
   await h.exec(
-    `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+    `INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text,
        created_at, attempts, next_attempt_at, sent_at, failed_at)
      VALUES ($1, $2, $3, $4, '', 'x', 1, $5, 1, $6, $7) RETURNING id`,
     [o.userId, o.alertId, o.channel, o.firingId, o.attempts, o.sentAt ?? null, o.failedAt ?? null],
@@ -297,7 +297,7 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
     const { user, alert } = await userWithAlert(h.store, "alice");
     const reason = "Telegram limit 3 of 3 reached at 14:02 IST";
     await h.exec(
-      "UPDATE alerts SET enabled = $1, disabled_reason = $2, telegram_notification_count = 3 WHERE id = $3",
+      "UPDATE alerts SET enabled = $1, disabled_reason = $2, server_firing_count = 3 WHERE id = $3",
       [kind === "sqlite" ? 0 : false, reason, alert.id],
     );
     expect(await h.store.alerts.find(user.id, alert.id)).toMatchObject({
@@ -311,7 +311,7 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
     expect(await h.store.alerts.update(user.id, alert.id, { enabled: true }, 3)).toMatchObject({
       enabled: true,
       disabledReason: null,
-      telegramNotificationCount: 0,
+      serverFiringCount: 0,
     });
   });
 });

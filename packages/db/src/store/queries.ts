@@ -203,6 +203,6 @@ export const setBefore = (
 /** The upsert of a mark: only a newer (or as new) one replaces what is stored. */
 export const markUpsert = <T extends Columns<"symbol" | "at">>(marks: T) => ({
   target: marks.symbol as T["symbol"],
-  set: { spread: sql`excluded.spread`, at: sql`excluded.at` },
+  set: { value: sql`excluded.value`, at: sql`excluded.at` },
   setWhere: sql`excluded.at >= ${marks.at}`,
 });

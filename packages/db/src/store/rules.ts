@@ -68,7 +68,7 @@ export function alertChange(current: Alert, patch: Partial<AlertSettings>, now: 
   const rearmed = patch.enabled === true && !current.enabled;
   return {
     ...patch,
-    ...(rearmed && { telegramNotificationCount: 0, disabledReason: null }),
+    ...(rearmed && { serverFiringCount: 0, disabledReason: null }),
     updatedAt: now,
   };
 }

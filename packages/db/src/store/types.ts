@@ -61,7 +61,7 @@ export interface Alert {
   /** The one notification limit (1–5); the spec's maxNotifications and telegramMaxNotifications. */
   maxNotifications: number;
   /** Server firings counted against maxNotifications, whichever channels they went to. */
-  telegramNotificationCount: number;
+  serverFiringCount: number;
   /** Browser firings (the API's notificationCount). */
   notificationCount: number;
   lastTriggered: number | null;
@@ -185,11 +185,11 @@ export interface FiringPage {
 /**
  * The alert engine's last value per symbol and metric: where a new leader's crossing state
  * starts. `symbol` is the mark's key: the spread symbol for the spread ("GC_BUY"), the symbol
- * and the metric for the others ("GC_BUY|zscore"); `spread` is that metric's value.
+ * and the metric for the others ("GC_BUY|zscore"); `value` is that metric's value.
  */
 export interface SpreadMark {
   symbol: string;
-  spread: number;
+  value: number;
   at: number;
 }
 

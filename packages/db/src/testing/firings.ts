@@ -30,7 +30,7 @@ export function seedFirings(file: string, firings: readonly SeededFiring[]): num
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'server', ?, ?, ?) RETURNING id`,
     );
     const outbox = db.sqlite.prepare(
-      `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+      `INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text,
          created_at, attempts, next_attempt_at, sent_at, failed_at)
        VALUES (?, ?, ?, ?, '', 'seeded', ?, ?, ?, ?, ?)`,
     );

@@ -5,7 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { openDatabase } from "../sqlite/connection.ts";
-import { telegramOutbox } from "../sqlite/schema.ts";
+import { outbox } from "../sqlite/schema.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
 import { createDatabase } from "./postgres.ts";
@@ -46,7 +46,7 @@ export interface QueuedOutboxRow {
 function queueSqliteOutbox(file: string, row: QueuedOutboxRow): number {
   const handle = openDatabase(file);
   try {
-    return handle.db.insert(telegramOutbox).values(row).returning().get().id;
+    return handle.db.insert(outbox).values(row).returning().get().id;
   } finally {
     handle.close();
   }
@@ -112,7 +112,7 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
         },
         queueOutbox: async (row) => {
           const { rows } = await (admin as pg.Client).query<{ id: number }>(
-            `INSERT INTO telegram_outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
+            `INSERT INTO outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
             [row.userId, row.channel, row.chatId, row.text, row.createdAt, row.nextAttemptAt],
           );
