@@ -31,34 +31,5 @@ export type {
   WebhookStore,
 } from "./store/store.ts";
 export { UsernameTakenError } from "./store/store.ts";
-export type {
-  Alert,
-  AlertChannel,
-  AlertFiring,
-  AlertSettings,
-  BrowserFiring,
-  CandleRow,
-  Crossing,
-  FiringChannel,
-  FiringEntry,
-  FiringPage,
-  HeldCrossing,
-  IdempotencyClaim,
-  IdempotentOutcome,
-  LoginAttempt,
-  LoginAttemptVerdict,
-  LoginLimits,
-  NewUser,
-  OutboxMessage,
-  RecordedFiring,
-  Session,
-  SessionEnd,
-  SpreadMark,
-  StoredCandle,
-  TelegramLink,
-  User,
-  UserPermission,
-  UserSummary,
-  UserWebhook,
-  WatchedAlert,
-} from "./store/types.ts";
+// Every type a Store call takes or returns.
+export type * from "./store/types.ts";

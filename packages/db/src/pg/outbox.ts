@@ -1,17 +1,6 @@
 import { asc, inArray, min, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import {
-  claimable,
-  claimedBy,
-  failedChange,
-  heldBy,
-  mine,
-  RELEASED,
-  renewable,
-  retryChange,
-  sentChange,
-  unsent,
-} from "../store/queries.ts";
+import { outboxQueries } from "../store/queries.ts";
 import type { OutboxStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
 import { outbox } from "./schema.ts";
@@ -22,6 +11,7 @@ import { outbox } from "./schema.ts";
  * for them (and then taking them too), stamped with who holds them and until when.
  */
 export function pgOutbox(db: PgDb): OutboxStore {
+  const q = outboxQueries(outbox);
   const change = (set: PgUpdateSetSource<typeof outbox>, where: SQL | undefined) =>
     changed(db.update(outbox).set(set).where(where));
   return {
@@ -29,27 +19,27 @@ export function pgOutbox(db: PgDb): OutboxStore {
       const heads = db
         .select({ id: min(outbox.id) })
         .from(outbox)
-        .where(unsent(outbox, claim.channel))
+        .where(q.unsent(claim.channel))
         .groupBy(outbox.userId);
       const due = db
         .select({ id: outbox.id })
         .from(outbox)
-        .where(claimable(outbox, claim, heads))
+        .where(q.claimable(claim, heads))
         .orderBy(asc(outbox.id))
         .limit(claim.limit)
         .for("update", { skipLocked: true });
-      const claimed = db.update(outbox).set(claimedBy(claim)).where(inArray(outbox.id, due));
+      const claimed = db.update(outbox).set(q.claimed(claim)).where(inArray(outbox.id, due));
       return (await claimed.returning()).sort((a, b) => a.id - b.id);
     },
     markSent: async (id, instanceId, now) =>
-      (await change(sentChange(now), mine(outbox, id, instanceId))) > 0,
+      (await change(q.sent(now), q.mine(id, instanceId))) > 0,
     markRetry: async (id, instanceId, error, nextAttemptAt) =>
-      (await change(retryChange(outbox, error, nextAttemptAt), mine(outbox, id, instanceId))) > 0,
+      (await change(q.retry(error, nextAttemptAt), q.mine(id, instanceId))) > 0,
     markFailed: async (id, instanceId, error, now) =>
-      (await change(failedChange(error, now), mine(outbox, id, instanceId))) > 0,
+      (await change(q.failed(error, now), q.mine(id, instanceId))) > 0,
     renew: async (ids, instanceId, until) =>
-      ids.length === 0 ? 0 : change({ claimedUntil: until }, renewable(outbox, ids, instanceId)),
-    release: (instanceId, channel) => change(RELEASED, heldBy(outbox, instanceId, channel)),
+      ids.length === 0 ? 0 : change({ claimedUntil: until }, q.renewable(ids, instanceId)),
+    release: (instanceId, channel) => change(q.released, q.heldBy(instanceId, channel)),
     list: () => db.select().from(outbox).orderBy(asc(outbox.id)),
   };
 }

@@ -25,6 +25,10 @@ import {
 const epochMs = (name: string) => bigint(name, { mode: "number" });
 const flag = (name: string) => boolean(name);
 const serial = (name: string) => integer(name).primaryKey().generatedAlwaysAsIdentity();
+/** The user a row belongs to: it goes when they go. */
+const owner = () => integer("user_id").references(() => users.id, { onDelete: "cascade" });
+/** The alert a row tells of: kept (null) when the alert is deleted, so the history stays true. */
+const alertOf = () => integer("alert_id").references(() => alerts.id, { onDelete: "set null" });
 
 export const users = pgTable("users", {
   id: serial("id"),
@@ -40,9 +44,7 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     createdAt: epochMs("created_at").notNull(),
     lastSeenAt: epochMs("last_seen_at").notNull(),
   },
@@ -64,9 +66,7 @@ export const alerts = pgTable(
   "alerts",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     commodityType: text("commodity_type").notNull(),
     threshold: doublePrecision("threshold").notNull(),
     direction: text("direction").notNull().default("reaches"),
@@ -102,10 +102,8 @@ export const alertFirings = pgTable(
   "alert_firings",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    userId: owner().notNull(),
+    alertId: alertOf(),
     symbol: text("symbol").notNull(),
     metric: text("metric", { enum: ALERT_METRICS }).notNull(),
     value: doublePrecision("value").notNull(),
@@ -121,18 +119,14 @@ export const alertFirings = pgTable(
 );
 
 export const userWebhooks = pgTable("user_webhooks", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: owner().primaryKey(),
   url: text("url").notNull(),
   secret: text("secret").notNull(),
   updatedAt: epochMs("updated_at").notNull(),
 });
 
 export const telegramLinks = pgTable("telegram_links", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: owner().primaryKey(),
   chatId: text("chat_id").notNull(),
   connectedAt: epochMs("connected_at").notNull(),
 });
@@ -142,10 +136,8 @@ export const outbox = pgTable(
   "outbox",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    userId: owner().notNull(),
+    alertId: alertOf(),
     channel: text("channel", { enum: OUTBOX_CHANNELS }).notNull().default("telegram"),
     firingId: integer("firing_id").references(() => alertFirings.id, { onDelete: "set null" }),
     chatId: text("chat_id").notNull(),
@@ -197,9 +189,7 @@ export const loginAttempts = pgTable(
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     key: text("key").notNull(),
     fingerprint: text("fingerprint").notNull(),
     response: text("response").notNull(),

@@ -17,7 +17,7 @@ import type {
   HeldCrossing,
   RecordedFiring,
 } from "../store/types.ts";
-import type { Database } from "./connection.ts";
+import { changed, type Database } from "./connection.ts";
 import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./schema.ts";
 import { saveMarks } from "./spread-marks.ts";
 import type { Sqlite } from "./store.ts";
@@ -57,13 +57,7 @@ export function sqliteAlerts({ db, run }: Sqlite): AlertStore {
         }),
       ),
     delete: (userId, id) =>
-      run(
-        () =>
-          db
-            .delete(alerts)
-            .where(owned(alerts, userId, id))
-            .run().changes > 0,
-      ),
+      run(() => changed(db.delete(alerts).where(owned(alerts, userId, id))) > 0),
     recordBrowserTrigger: (userId, id, now, firing) =>
       run(() =>
         db.transaction(() => {

@@ -3,7 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore } from "../store/store.ts";
 import type { StoredCandle } from "../store/types.ts";
-import type { Database } from "./connection.ts";
+import { changed, type Database } from "./connection.ts";
 import { spreadCandles } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -56,12 +56,8 @@ export function sqliteCandles({ db, run }: Sqlite): CandleStore {
         return db.select().from(spreadCandles).where(ofTimeframe).limit(1).all().length > 0;
       }),
     prune: (timeframe, cutoff) =>
-      run(
-        () =>
-          db
-            .delete(spreadCandles)
-            .where(candlesBefore(spreadCandles, timeframe, cutoff))
-            .run().changes,
+      run(() =>
+        changed(db.delete(spreadCandles).where(candlesBefore(spreadCandles, timeframe, cutoff))),
       ),
     all: (symbol, timeframe) => recent({ symbol, timeframe, limit: Number.MAX_SAFE_INTEGER }),
   };

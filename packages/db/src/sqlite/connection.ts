@@ -50,3 +50,6 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** How many rows an UPDATE or DELETE touched. */
+export const changed = (query: { run(): { changes: number } }): number => query.run().changes;

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { setBefore } from "../store/queries.ts";
 import type { KeyValueStore } from "../store/store.ts";
+import { changed } from "./connection.ts";
 import { keyValues } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -19,15 +20,8 @@ export function sqliteKeyValues({ db, run }: Sqlite): KeyValueStore {
           .onConflictDoUpdate({ target: keyValues.key, set })
           .run();
       }),
-    delete: (key) =>
-      run(() => db.delete(keyValues).where(eq(keyValues.key, key)).run().changes > 0),
+    delete: (key) => run(() => changed(db.delete(keyValues).where(eq(keyValues.key, key))) > 0),
     deleteSetBefore: (prefix, before) =>
-      run(
-        () =>
-          db
-            .delete(keyValues)
-            .where(setBefore(keyValues, prefix, before))
-            .run().changes,
-      ),
+      run(() => changed(db.delete(keyValues).where(setBefore(keyValues, prefix, before)))),
   };
 }

@@ -3,7 +3,7 @@ import { attemptScopes, attemptsOf } from "../store/queries.ts";
 import { attemptRow, loginVerdict } from "../store/rules.ts";
 import type { LoginAttemptStore } from "../store/store.ts";
 import type { LoginAttemptVerdict } from "../store/types.ts";
-import type { Database } from "./connection.ts";
+import { changed, type Database } from "./connection.ts";
 import { loginAttempts } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -48,12 +48,8 @@ export function sqliteLoginAttempts({ db, run }: Sqlite): LoginAttemptStore {
         ),
       ),
     clear: (usernameKey, address) =>
-      run(
-        () =>
-          db
-            .delete(loginAttempts)
-            .where(attemptsOf(loginAttempts, usernameKey, address))
-            .run().changes,
+      run(() =>
+        changed(db.delete(loginAttempts).where(attemptsOf(loginAttempts, usernameKey, address))),
       ),
     count: () => run(() => db.select({ n: count() }).from(loginAttempts).get()?.n ?? 0),
   };

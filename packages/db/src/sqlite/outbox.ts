@@ -1,18 +1,8 @@
 import { asc, inArray, min, type SQL } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import {
-  claimable,
-  claimedBy,
-  failedChange,
-  heldBy,
-  mine,
-  RELEASED,
-  renewable,
-  retryChange,
-  sentChange,
-  unsent,
-} from "../store/queries.ts";
+import { outboxQueries } from "../store/queries.ts";
 import type { OutboxStore } from "../store/store.ts";
+import { changed } from "./connection.ts";
 import { outbox } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -21,42 +11,39 @@ import type { Sqlite } from "./store.ts";
  * is already exclusive; the lease columns are kept as on PostgreSQL so both behave the same.
  */
 export function sqliteOutbox({ db, run }: Sqlite): OutboxStore {
+  const q = outboxQueries(outbox);
   const change = (set: SQLiteUpdateSetSource<typeof outbox>, where: SQL | undefined) =>
-    db.update(outbox).set(set).where(where).run().changes;
+    changed(db.update(outbox).set(set).where(where));
   return {
     claim: (claim) =>
       run(() => {
         const heads = db
           .select({ id: min(outbox.id) })
           .from(outbox)
-          .where(unsent(outbox, claim.channel))
+          .where(q.unsent(claim.channel))
           .groupBy(outbox.userId);
         const due = db
           .select({ id: outbox.id })
           .from(outbox)
-          .where(claimable(outbox, claim, heads))
+          .where(q.claimable(claim, heads))
           .orderBy(asc(outbox.id))
           .limit(claim.limit);
-        const claimed = db.update(outbox).set(claimedBy(claim)).where(inArray(outbox.id, due));
+        const claimed = db.update(outbox).set(q.claimed(claim)).where(inArray(outbox.id, due));
         return claimed
           .returning()
           .all()
           .sort((a, b) => a.id - b.id);
       }),
-    markSent: (id, instanceId, now) =>
-      run(() => change(sentChange(now), mine(outbox, id, instanceId)) > 0),
+    markSent: (id, instanceId, now) => run(() => change(q.sent(now), q.mine(id, instanceId)) > 0),
     markRetry: (id, instanceId, error, nextAttemptAt) =>
-      run(
-        () => change(retryChange(outbox, error, nextAttemptAt), mine(outbox, id, instanceId)) > 0,
-      ),
+      run(() => change(q.retry(error, nextAttemptAt), q.mine(id, instanceId)) > 0),
     markFailed: (id, instanceId, error, now) =>
-      run(() => change(failedChange(error, now), mine(outbox, id, instanceId)) > 0),
+      run(() => change(q.failed(error, now), q.mine(id, instanceId)) > 0),
     renew: (ids, instanceId, until) =>
       run(() =>
-        ids.length === 0 ? 0 : change({ claimedUntil: until }, renewable(outbox, ids, instanceId)),
+        ids.length === 0 ? 0 : change({ claimedUntil: until }, q.renewable(ids, instanceId)),
       ),
-    release: (instanceId, channel) =>
-      run(() => change(RELEASED, heldBy(outbox, instanceId, channel))),
+    release: (instanceId, channel) => run(() => change(q.released, q.heldBy(instanceId, channel))),
     list: () => run(() => db.select().from(outbox).orderBy(asc(outbox.id)).all()),
   };
 }

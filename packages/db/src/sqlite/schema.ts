@@ -16,6 +16,10 @@ import {
 const epochMs = (name: string) => integer(name);
 const flag = (name: string) => integer(name, { mode: "boolean" });
 const serial = (name: string) => integer(name).primaryKey({ autoIncrement: true });
+/** The user a row belongs to: it goes when they go. */
+const owner = () => integer("user_id").references(() => users.id, { onDelete: "cascade" });
+/** The alert a row tells of: kept (null) when the alert is deleted, so the history stays true. */
+const alertOf = () => integer("alert_id").references(() => alerts.id, { onDelete: "set null" });
 
 export const users = sqliteTable("users", {
   id: serial("id"),
@@ -34,9 +38,7 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     createdAt: epochMs("created_at").notNull(),
     lastSeenAt: epochMs("last_seen_at").notNull(),
   },
@@ -63,9 +65,7 @@ export const alerts = sqliteTable(
   "alerts",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     commodityType: text("commodity_type").notNull(),
     threshold: real("threshold").notNull(),
     direction: text("direction").notNull().default("reaches"),
@@ -122,11 +122,8 @@ export const alertFirings = sqliteTable(
   "alert_firings",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** Kept (null) when the alert is deleted: the history stays true. */
-    alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    userId: owner().notNull(),
+    alertId: alertOf(),
     symbol: text("symbol").notNull(),
     metric: text("metric", { enum: ALERT_METRICS }).notNull(),
     value: real("value").notNull(),
@@ -146,9 +143,7 @@ export const alertFirings = sqliteTable(
 
 /** A user's webhook: every server firing of an alert with webhookNotify is POSTed here, signed. */
 export const userWebhooks = sqliteTable("user_webhooks", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: owner().primaryKey(),
   url: text("url").notNull(),
   /** The HMAC-SHA256 key of X-Spreadwatch-Signature; the user's own, shown to them only. */
   secret: text("secret").notNull(),
@@ -157,9 +152,7 @@ export const userWebhooks = sqliteTable("user_webhooks", {
 
 /** A user's confirmed Telegram chat: stored only after Telegram accepted a message to it. */
 export const telegramLinks = sqliteTable("telegram_links", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: owner().primaryKey(),
   chatId: text("chat_id").notNull(),
   connectedAt: epochMs("connected_at").notNull(),
 });
@@ -173,10 +166,8 @@ export const outbox = sqliteTable(
   "outbox",
   {
     id: serial("id"),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
+    userId: owner().notNull(),
+    alertId: alertOf(),
     channel: text("channel", { enum: OUTBOX_CHANNELS }).notNull().default("telegram"),
     /** The firing this message tells of (its History entry); webhooks derive their Idempotency-Key from it. */
     firingId: integer("firing_id").references(() => alertFirings.id, { onDelete: "set null" }),
@@ -249,9 +240,7 @@ export const loginAttempts = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: owner().notNull(),
     key: text("key").notNull(),
     /** The procedure and a digest of its input: the same key with another request is refused. */
     fingerprint: text("fingerprint").notNull(),

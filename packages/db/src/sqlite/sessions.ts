@@ -2,7 +2,7 @@ import { eq, lt, type SQL } from "drizzle-orm";
 import type { SessionEndReason } from "../store/enums.ts";
 import { sessionsOf } from "../store/queries.ts";
 import type { SessionStore } from "../store/store.ts";
-import type { Database } from "./connection.ts";
+import { changed, type Database } from "./connection.ts";
 import { sessionEnds, sessions } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -49,14 +49,13 @@ export function sqliteSessions({ db, run }: Sqlite): SessionStore {
       run(() => db.select().from(sessionEnds).where(eq(sessionEnds.sessionId, id)).get()),
     touch: (id, now) =>
       run(
-        () =>
-          db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run().changes > 0,
+        () => changed(db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id))) > 0,
       ),
     end: async (id, reason, now) => (await end(eq(sessions.id, id), reason, now)) > 0,
     endAllOfUser: (userId, reason, now, keepId) =>
       end(sessionsOf(sessions, userId, keepId), reason, now),
     endIdleSince: (cutoff, now) => end(lt(sessions.lastSeenAt, cutoff), "expired", now),
     pruneEnds: (cutoff) =>
-      run(() => db.delete(sessionEnds).where(lt(sessionEnds.endedAt, cutoff)).run().changes),
+      run(() => changed(db.delete(sessionEnds).where(lt(sessionEnds.endedAt, cutoff)))),
   };
 }

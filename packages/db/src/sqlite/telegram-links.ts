@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { TelegramLinkStore } from "../store/store.ts";
+import { changed } from "./connection.ts";
 import { telegramLinks } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -15,6 +16,6 @@ export function sqliteTelegramLinks({ db, run }: Sqlite): TelegramLinkStore {
           .onConflictDoUpdate({ target: telegramLinks.userId, set })
           .run();
       }),
-    delete: (userId) => run(() => db.delete(telegramLinks).where(theirs(userId)).run().changes > 0),
+    delete: (userId) => run(() => changed(db.delete(telegramLinks).where(theirs(userId))) > 0),
   };
 }

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { sessionsOf, summaryColumns, userColumns } from "../store/queries.ts";
 import { newUserRow, permissionChange, usernameKey } from "../store/rules.ts";
 import { UsernameTakenError, type UserStore } from "../store/store.ts";
-import { isUniqueViolation } from "./connection.ts";
+import { changed, isUniqueViolation } from "./connection.ts";
 import { sessions, users } from "./schema.ts";
 import { endSessionsWhere } from "./sessions.ts";
 import type { Sqlite } from "./store.ts";
@@ -10,7 +10,7 @@ import type { Sqlite } from "./store.ts";
 export function sqliteUsers({ db, run }: Sqlite): UserStore {
   const byId = (id: number) => eq(users.id, id);
   const setHash = (id: number, passwordHash: string) =>
-    db.update(users).set({ passwordHash }).where(byId(id)).run().changes > 0;
+    changed(db.update(users).set({ passwordHash }).where(byId(id))) > 0;
   return {
     create: (user) =>
       run(() => {
@@ -35,8 +35,7 @@ export function sqliteUsers({ db, run }: Sqlite): UserStore {
     setPermission: (id, permission, value) =>
       run(
         () =>
-          db.update(users).set(permissionChange(permission, value)).where(byId(id)).run().changes >
-          0,
+          changed(db.update(users).set(permissionChange(permission, value)).where(byId(id))) > 0,
       ),
     setPasswordHash: (id, passwordHash) => run(() => setHash(id, passwordHash)),
     changePassword: (id, passwordHash, now, keepSessionId) =>
@@ -51,7 +50,7 @@ export function sqliteUsers({ db, run }: Sqlite): UserStore {
       run(() =>
         db.transaction(() => {
           endSessionsWhere(db, sessionsOf(sessions, id), "user_deleted", now);
-          return db.delete(users).where(byId(id)).run().changes > 0;
+          return changed(db.delete(users).where(byId(id))) > 0;
         }),
       ),
   };

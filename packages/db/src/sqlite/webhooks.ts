@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { WebhookStore } from "../store/store.ts";
+import { changed } from "./connection.ts";
 import { userWebhooks } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
@@ -17,6 +18,6 @@ export function sqliteWebhooks({ db, run }: Sqlite): WebhookStore {
           .returning()
           .get();
       }),
-    delete: (userId) => run(() => db.delete(userWebhooks).where(theirs(userId)).run().changes > 0),
+    delete: (userId) => run(() => changed(db.delete(userWebhooks).where(theirs(userId))) > 0),
   };
 }

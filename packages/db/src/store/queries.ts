@@ -94,62 +94,56 @@ type OutboxColumns = Columns<
 export const outboxStates = <T extends OutboxColumns & Columns<"firingId">>(outbox: T) =>
   pick(outbox, ["firingId", "channel", "attempts", "sentAt", "failedAt"]);
 
-/** Rows not sent and not given up, of every channel or only `channel`'s. */
-export const unsent = (outbox: OutboxColumns, channel?: OutboxChannel) =>
-  and(
-    channel === undefined ? undefined : eq(outbox.channel, channel),
-    isNull(outbox.sentAt),
-    isNull(outbox.failedAt),
-  );
-
 /**
- * Rows a claim may take: unsent, due, with a free or run-out lease; with `oldestPerUser` only
- * `heads`, each user's oldest unsent row (a later one waits behind it, in flight or backing off).
+ * The outbox's conditions and changes over one dialect's table: which rows a claim, a mark, a
+ * renewal or a release touches, and what it sets.
  */
-export const claimable = (outbox: OutboxColumns, claim: OutboxClaim, heads: SQLWrapper) =>
-  and(
-    unsent(outbox, claim.channel),
-    lte(outbox.nextAttemptAt, claim.now),
-    or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, claim.now)),
-    claim.oldestPerUser ? inArray(outbox.id, heads) : undefined,
-  );
-
-/** The claim a claim sets. */
-export const claimedBy = (claim: OutboxClaim) => ({
-  claimedBy: claim.instanceId,
-  claimedUntil: claim.now + claim.leaseMs,
-});
-
-/** Row `id`, while `instanceId` holds it. */
-export const mine = (outbox: OutboxColumns, id: number, instanceId: string) =>
-  and(eq(outbox.id, id), eq(outbox.claimedBy, instanceId));
-
-export const RELEASED = { claimedBy: null, claimedUntil: null };
-
-export const sentChange = (now: number) => ({ sentAt: now, ...RELEASED });
-export const retryChange = (outbox: OutboxColumns, error: string, nextAttemptAt: number) => ({
-  attempts: sql`${outbox.attempts} + 1`,
-  lastError: error,
-  nextAttemptAt,
-  ...RELEASED,
-});
-export const failedChange = (error: string, now: number) => ({
-  failedAt: now,
-  lastError: error,
-  ...RELEASED,
-});
-
-/** The rows of `ids` that `instanceId` still holds, unsent. */
-export const renewable = (outbox: OutboxColumns, ids: readonly number[], instanceId: string) =>
-  and(inArray(outbox.id, [...ids]), eq(outbox.claimedBy, instanceId), isNull(outbox.sentAt));
-
-/** Every row `instanceId` still holds unsent (of `channel`). */
-export const heldBy = (outbox: OutboxColumns, instanceId: string, channel?: OutboxChannel) =>
-  and(
-    eq(outbox.claimedBy, instanceId),
-    channel === undefined ? undefined : eq(outbox.channel, channel),
-    isNull(outbox.sentAt),
-  );
+export function outboxQueries(outbox: OutboxColumns) {
+  const ofChannel = (channel?: OutboxChannel) =>
+    channel === undefined ? undefined : eq(outbox.channel, channel);
+  const released = { claimedBy: null, claimedUntil: null };
+  return {
+    /** Rows not sent and not given up, of every channel or only `channel`'s. */
+    unsent: (channel?: OutboxChannel) =>
+      and(ofChannel(channel), isNull(outbox.sentAt), isNull(outbox.failedAt)),
+    /**
+     * Rows a claim may take: unsent, due, with a free or run-out lease; with `oldestPerUser`
+     * only `heads`, each user's oldest unsent row (a later one waits behind it, in flight or
+     * backing off).
+     */
+    claimable: (claim: OutboxClaim, heads: SQLWrapper) =>
+      and(
+        ofChannel(claim.channel),
+        isNull(outbox.sentAt),
+        isNull(outbox.failedAt),
+        lte(outbox.nextAttemptAt, claim.now),
+        or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, claim.now)),
+        claim.oldestPerUser ? inArray(outbox.id, heads) : undefined,
+      ),
+    claimed: (claim: OutboxClaim) => ({
+      claimedBy: claim.instanceId,
+      claimedUntil: claim.now + claim.leaseMs,
+    }),
+    /** Row `id`, while `instanceId` holds it. */
+    mine: (id: number, instanceId: string) =>
+      and(eq(outbox.id, id), eq(outbox.claimedBy, instanceId)),
+    sent: (now: number) => ({ sentAt: now, ...released }),
+    retry: (error: string, nextAttemptAt: number) => ({
+      attempts: sql`${outbox.attempts} + 1`,
+      lastError: error,
+      nextAttemptAt,
+      ...released,
+    }),
+    failed: (error: string, now: number) => ({ failedAt: now, lastError: error, ...released }),
+    /** The rows of `ids` that `instanceId` still holds, unsent. */
+    renewable: (ids: readonly number[], instanceId: string) =>
+      and(inArray(outbox.id, [...ids]), eq(outbox.claimedBy, instanceId), isNull(outbox.sentAt)),
+    /** Every row `instanceId` still holds unsent (of `channel`), and giving them back. */
+    heldBy: (instanceId: string, channel?: OutboxChannel) =>
+      and(eq(outbox.claimedBy, instanceId), ofChannel(channel), isNull(outbox.sentAt)),
+    released,
+  };
+}
 
 type CandleColumns = Columns<"symbol" | "timeframe" | "timestamp" | "open" | "high" | "low">;
 

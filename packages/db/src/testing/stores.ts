@@ -27,10 +27,11 @@ export interface StoreUnderTest {
    */
   queueOutbox(row: QueuedOutboxRow): Promise<number>;
   /**
-   * Runs plain SQL beside the store (rows no store call writes or reads yet); a query's rows
-   * come back as the driver gives them (PostgreSQL bigints as strings).
+   * Runs plain SQL beside the store (rows no store call writes or reads yet), with PostgreSQL's
+   * $1… placeholders on both engines; a query's rows come back as the driver gives them
+   * (PostgreSQL bigints as strings).
    */
-  sql(statement: string): Promise<Record<string, unknown>[]>;
+  sql(statement: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
 }
 
 export interface QueuedOutboxRow {
@@ -69,12 +70,18 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
         store: await openStore({ kind: "sqlite", file }),
         openAnother: async () => (current as StoreUnderTest).store,
         queueOutbox: async (row) => queueSqliteOutbox(file, row),
-        sql: async (statement) => {
+        sql: async (statement, params = []) => {
+          // PostgreSQL's $n placeholders as SQLite's ?, one value per occurrence.
+          const values: unknown[] = [];
+          const text = statement.replace(/\$(\d+)/g, (_, n) => {
+            values.push(params[Number(n) - 1]);
+            return "?";
+          });
           const raw = new BetterSqlite3(file);
           try {
-            const prepared = raw.prepare(statement);
-            if (prepared.reader) return prepared.all() as Record<string, unknown>[];
-            prepared.run();
+            const prepared = raw.prepare(text);
+            if (prepared.reader) return prepared.all(...values) as Record<string, unknown>[];
+            prepared.run(...values);
             return [];
           } finally {
             raw.close();
@@ -118,7 +125,8 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
           );
           return (rows[0] as { id: number }).id;
         },
-        sql: async (statement) => (await (admin as pg.Client).query(statement)).rows,
+        sql: async (statement, params) =>
+          (await (admin as pg.Client).query(statement, params ? [...params] : undefined)).rows,
       };
       return async () => {
         await Promise.all(others.splice(0).map((s) => s.close()));
