@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/schema/index.ts",
+  schema: "./src/sqlite/schema.ts",
   out: "./drizzle",
 });

@@ -153,7 +153,7 @@ function sqliteBench(): BenchStore {
                          max_notifications, created_at, updated_at)
      VALUES (?, ?, ?, 'beep', 1, 1, ?, ?, ?)`,
   );
-  const count = sqlite.prepare("SELECT count(*) FROM telegram_outbox").pluck();
+  const count = sqlite.prepare("SELECT count(*) FROM outbox").pluck();
   const pastFiring = sqlite.prepare(
     `INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
                                 state, source, fired_at, created_at)
@@ -242,9 +242,7 @@ async function postgresBench(server: BenchPostgres, synchronousCommit: boolean) 
       await admin.query("ANALYZE");
     },
     async outboxRows() {
-      const { rows } = await admin.query<{ n: string }>(
-        "SELECT count(*) AS n FROM telegram_outbox",
-      );
+      const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM outbox");
       return Number(rows[0]?.n);
     },
     async close() {

@@ -128,7 +128,7 @@ console.log(
 );
 
 // One timing per update, and how many outbox rows it wrote (read outside the timed part).
-const maxOutboxId = sqlite.prepare("SELECT coalesce(max(id), 0) FROM telegram_outbox").pluck();
+const maxOutboxId = sqlite.prepare("SELECT coalesce(max(id), 0) FROM outbox").pluck();
 let outboxId = maxOutboxId.get() as number;
 interface UpdateTiming {
   ms: number;

@@ -136,7 +136,7 @@ describe("alert metrics", () => {
     });
     expect(row?.value).toBeCloseTo(2.5, 9);
     expect(await server.services.store.alerts.find(userId, alertId)).toMatchObject({
-      telegramNotificationCount: 1,
+      serverFiringCount: 1,
       lastFiredSide: "above",
     });
   });
@@ -233,7 +233,7 @@ describe("hysteresis", () => {
     ]);
     expect(await server.services.store.alerts.find(userId, alertId)).toMatchObject({
       lastFiredSide: "above",
-      telegramNotificationCount: 2,
+      serverFiringCount: 2,
     });
   });
 });

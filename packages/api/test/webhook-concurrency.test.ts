@@ -61,7 +61,7 @@ function queueFiring(who: Trader): Queued {
     const body = JSON.stringify({ event: "alert.fired", firingId, symbol: "GC_BUY" });
     const row = sql
       .prepare(
-        `INSERT INTO telegram_outbox (user_id, channel, firing_id, chat_id, text, created_at, next_attempt_at)
+        `INSERT INTO outbox (user_id, channel, firing_id, chat_id, text, created_at, next_attempt_at)
          VALUES (?, 'webhook', ?, '', ?, ?, ?)`,
       )
       .run(users[who], firingId, body, now, now);
@@ -76,9 +76,7 @@ function queueFiring(who: Trader): Queued {
 function age(id: number): void {
   const handle = openDatabase(join(server.dataDir, DATABASE_FILE));
   try {
-    handle.db.$client
-      .prepare("UPDATE telegram_outbox SET next_attempt_at = 0 WHERE id = ?")
-      .run(id);
+    handle.db.$client.prepare("UPDATE outbox SET next_attempt_at = 0 WHERE id = ?").run(id);
   } finally {
     handle.close();
   }

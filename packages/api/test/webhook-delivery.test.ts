@@ -76,7 +76,7 @@ function queueFiring(createdAt = Date.now()): { id: number; firingId: number; bo
     });
     const row = sql
       .prepare(
-        `INSERT INTO telegram_outbox (user_id, channel, firing_id, chat_id, text, created_at, next_attempt_at)
+        `INSERT INTO outbox (user_id, channel, firing_id, chat_id, text, created_at, next_attempt_at)
          VALUES (?, 'webhook', ?, '', ?, ?, ?)`,
       )
       .run(userId, firingId, body, createdAt, createdAt);
@@ -87,9 +87,7 @@ function queueFiring(createdAt = Date.now()): { id: number; firingId: number; bo
 
 /** Makes a row due now (its backoff served) and wakes the senders. */
 function age(id: number): void {
-  direct((sql) =>
-    sql.prepare("UPDATE telegram_outbox SET next_attempt_at = 0 WHERE id = ?").run(id),
-  );
+  direct((sql) => sql.prepare("UPDATE outbox SET next_attempt_at = 0 WHERE id = ?").run(id));
   server.services.sender?.wake();
 }
 
@@ -216,7 +214,7 @@ describe("webhook delivery", () => {
     direct((sql) =>
       sql
         .prepare(
-          `INSERT INTO telegram_outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
+          `INSERT INTO outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
            VALUES (?, 'telegram', '4242', 'hello', ?, 0)`,
         )
         .run(userId, Date.now()),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DatabaseHandle, openDatabase } from "./connection.ts";
+import { type DatabaseHandle, openDatabase } from "./sqlite/connection.ts";
 import { sqliteStore } from "./sqlite/store.ts";
 import type { Store } from "./store/store.ts";
 

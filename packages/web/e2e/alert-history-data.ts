@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../api/src/services.ts";
-import { openDatabase } from "../../db/src/connection.ts";
+import { openDatabase } from "../../db/src/sqlite/connection.ts";
 import { type SeededFiring, seedFirings } from "../../db/src/testing/firings.ts";
 
 /** A data directory the test owns, so it can reach the app's database beside it. */

@@ -1,4 +1,4 @@
-import type { Alert, AlertMetric } from "@spreadwatch/db";
+import type { Alert } from "@spreadwatch/db";
 
 /**
  * An alert as spec §3 spells it. The one stored limit is reported both ways: the panel reads
@@ -14,12 +14,12 @@ export function toAlertView(alert: Alert) {
     enabled: alert.enabled,
     telegramNotify: alert.telegramNotify,
     telegramMaxNotifications: alert.maxNotifications,
-    telegramNotificationCount: alert.telegramNotificationCount,
+    telegramNotificationCount: alert.serverFiringCount,
     maxNotifications: alert.maxNotifications === 1 ? null : alert.maxNotifications,
     notificationCount: alert.notificationCount,
     lastTriggered: alert.lastTriggered,
     lastTelegramTriggered: alert.lastTelegramTriggered,
-    metric: alert.metric as AlertMetric,
+    metric: alert.metric,
     hysteresis: alert.hysteresis,
     webhookNotify: alert.webhookNotify,
     /** Why the server switched the alert off (its limit), until it is re-enabled. */

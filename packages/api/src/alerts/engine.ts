@@ -134,7 +134,7 @@ export class AlertEngine {
       const key = markKey(symbol, "spread");
       const spread = this.hub.snapshot().calculations[symbol]?.spread;
       if (spread === undefined || this.lastValue.has(key)) continue;
-      this.lastValue.set(key, { symbol: key, spread, at: Date.now() });
+      this.lastValue.set(key, { symbol: key, value: spread, at: Date.now() });
     }
     this.replace(watched, undefined, false);
     const offHub = this.hub.subscribe((update) => this.onUpdate(update));
@@ -233,7 +233,7 @@ export class AlertEngine {
         armed: known.armed,
       };
     }
-    entry.armed = armedAtStart(entry, this.lastValue.get(key)?.spread);
+    entry.armed = armedAtStart(entry, this.lastValue.get(key)?.value);
     return entry;
   }
 
@@ -296,12 +296,12 @@ export class AlertEngine {
     firings: Firing[],
   ): void {
     const mark = this.lastValue.get(key);
-    const previous = mark?.spread;
+    const previous = mark?.value;
     // Moved on in place: this runs on every quote (takeUnsavedMarks copies what it queues).
     if (mark) {
-      mark.spread = value;
+      mark.value = value;
       mark.at = at;
-    } else this.lastValue.set(key, { symbol: key, spread: value, at });
+    } else this.lastValue.set(key, { symbol: key, value, at });
     this.unsavedMarks.add(key);
     // The first value of a symbol only records every alert's side (spec §4).
     if (previous !== undefined) {
@@ -338,7 +338,7 @@ export class AlertEngine {
     at: number,
     held: HeldCrossing[],
   ): void {
-    const previous = this.lastValue.get(key)?.spread;
+    const previous = this.lastValue.get(key)?.value;
     if (previous === undefined) return;
     const crossed = index.crossedBy(previous, value);
     if (crossed.length === 0) return;
@@ -442,7 +442,7 @@ export class AlertEngine {
 
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
-    type Counted = { telegramNotificationCount: number; maxNotifications: number };
+    type Counted = { serverFiringCount: number; maxNotifications: number };
     // The stores ask for the Telegram text and then the webhook body (which carries the text)
     // with the same alert, inside the write transaction: the message is built once.
     let made: { alert: Counted; text: string } | undefined;
@@ -456,7 +456,7 @@ export class AlertEngine {
           spread,
           side,
           at,
-          count: alert.telegramNotificationCount,
+          count: alert.serverFiringCount,
           limit: alert.maxNotifications,
         });
         made = { alert, text: message };
@@ -476,7 +476,7 @@ export class AlertEngine {
           threshold: entry.threshold,
           direction: side,
           firedAt: at,
-          count: alert.telegramNotificationCount,
+          count: alert.serverFiringCount,
           limit: alert.maxNotifications,
           text: text(alert),
         }),

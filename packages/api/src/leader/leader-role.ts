@@ -5,7 +5,7 @@ import { backfillIfEmpty } from "../history/backfill.ts";
 import { log } from "../log.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "../outbox/outbox-sender.ts";
 import { dutiesFrom, type Services } from "../services.ts";
-import { TelegramDelivery } from "../telegram/outbox-sender.ts";
+import { TelegramDelivery } from "../telegram/telegram-delivery.ts";
 import { WebhookDelivery } from "../webhooks/webhook-delivery.ts";
 
 /** Who claims outbox rows; one process on its own file keeps one name across restarts. */

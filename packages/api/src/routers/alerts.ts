@@ -1,5 +1,4 @@
 import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
-import type { AlertMetric } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import {
@@ -62,7 +61,7 @@ export const alertsRouter = {
     if (!current) throw notFound();
     // The alert as it would be stored: changing only the metric must still fit the threshold.
     const why = metricMismatch(
-      patch.metric ?? (current.metric as AlertMetric),
+      patch.metric ?? current.metric,
       patch.threshold ?? current.threshold,
       patch.hysteresis === undefined ? current.hysteresis : patch.hysteresis,
     );

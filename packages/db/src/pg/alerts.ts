@@ -1,31 +1,38 @@
-import { and, count, eq, isNotNull, or, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { owned, watchedFilter } from "../store/queries.ts";
 import {
-  type Alert,
-  type AlertChannel,
-  type AlertFiring,
+  alertChange,
+  browserFiringRow,
   countFiring,
-  type HeldCrossing,
-  type RecordedFiring,
+  newAlertRow,
   usableChannels,
-} from "../alerts.ts";
-import { browserFiringRow } from "../firings.ts";
+} from "../store/rules.ts";
 import type { AlertStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./schema/index.ts";
+import type {
+  Alert,
+  AlertChannel,
+  AlertFiring,
+  HeldCrossing,
+  RecordedFiring,
+} from "../store/types.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./schema.ts";
 import { saveMarks } from "./spread-marks.ts";
 
-const owned = (userId: number, id: number) => and(eq(alerts.id, id), eq(alerts.userId, userId));
-
 export function pgAlerts(db: PgDb): AlertStore {
+  const countOf = async (tx: PgDb, userId: number) => {
+    const [row] = await tx.select({ n: count() }).from(alerts).where(eq(alerts.userId, userId));
+    return row?.n ?? 0;
+  };
   return {
     listByUser: (userId) =>
       db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(alerts.id),
-    async countByUser(userId) {
-      const [row] = await db.select({ n: count() }).from(alerts).where(eq(alerts.userId, userId));
-      return row?.n ?? 0;
-    },
+    countByUser: (userId) => countOf(db, userId),
     async find(userId, id) {
-      const [alert] = await db.select().from(alerts).where(owned(userId, id));
+      const [alert] = await db
+        .select()
+        .from(alerts)
+        .where(owned(alerts, userId, id));
       return alert;
     },
     create: (userId, settings, now, maxPerUser) =>
@@ -33,58 +40,51 @@ export function pgAlerts(db: PgDb): AlertStore {
         if (maxPerUser !== undefined) {
           // The owner's row lock queues a user's parallel creates, so the count stays true.
           await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-          const [row] = await tx
-            .select({ n: count() })
-            .from(alerts)
-            .where(eq(alerts.userId, userId));
-          if ((row?.n ?? 0) >= maxPerUser) return undefined;
+          if ((await countOf(tx, userId)) >= maxPerUser) return undefined;
         }
         const [alert] = await tx
           .insert(alerts)
-          .values({ ...settings, userId, createdAt: now, updatedAt: now })
+          .values(newAlertRow(userId, settings, now))
           .returning();
         return alert;
       }),
     update: (userId, id, patch, now) =>
       db.transaction(async (tx) => {
-        const [current] = await tx.select().from(alerts).where(owned(userId, id)).for("update");
+        const [current] = await tx
+          .select()
+          .from(alerts)
+          .where(owned(alerts, userId, id))
+          .for("update");
         if (!current) return undefined;
-        const rearmed = patch.enabled === true && !current.enabled;
-        const [alert] = await tx
-          .update(alerts)
-          .set({
-            ...patch,
-            ...(rearmed && { telegramNotificationCount: 0, disabledReason: null }),
-            updatedAt: now,
-          })
-          .where(eq(alerts.id, id))
-          .returning();
+        const change = alertChange(current, patch, now);
+        const [alert] = await tx.update(alerts).set(change).where(eq(alerts.id, id)).returning();
         return alert;
       }),
-    async delete(userId, id) {
-      const rows = await db.delete(alerts).where(owned(userId, id)).returning({ id: alerts.id });
-      return rows.length > 0;
-    },
+    delete: async (userId, id) =>
+      (await changed(db.delete(alerts).where(owned(alerts, userId, id)))) > 0,
     recordBrowserTrigger: (userId, id, now, firing) =>
       db.transaction(async (tx) => {
+        const counted = {
+          notificationCount: sql`${alerts.notificationCount} + 1`,
+          lastTriggered: now,
+        };
         const [alert] = await tx
           .update(alerts)
-          .set({ notificationCount: sql`${alerts.notificationCount} + 1`, lastTriggered: now })
-          .where(owned(userId, id))
+          .set(counted)
+          .where(owned(alerts, userId, id))
           .returning();
         if (alert && firing)
           await tx.insert(alertFirings).values(browserFiringRow(alert, firing, now));
         return alert;
       }),
     async listWatched(userId) {
-      const telegram = and(eq(alerts.telegramNotify, true), isNotNull(telegramLinks.chatId));
-      const webhook = and(eq(alerts.webhookNotify, true), isNotNull(userWebhooks.userId));
-      const conditions = [
-        eq(alerts.enabled, true),
-        eq(users.alertsEnabled, true),
-        or(telegram, webhook),
-      ];
-      if (userId !== undefined) conditions.push(eq(alerts.userId, userId));
+      const { telegram, webhook, where } = watchedFilter(
+        alerts,
+        users.alertsEnabled,
+        telegramLinks.chatId,
+        userWebhooks.userId,
+        userId,
+      );
       const rows = await db
         .select({
           alert: alerts,
@@ -95,7 +95,7 @@ export function pgAlerts(db: PgDb): AlertStore {
         .innerJoin(users, eq(users.id, alerts.userId))
         .leftJoin(telegramLinks, eq(telegramLinks.userId, alerts.userId))
         .leftJoin(userWebhooks, eq(userWebhooks.userId, alerts.userId))
-        .where(and(...conditions))
+        .where(where)
         .orderBy(alerts.id);
       return rows.map(({ alert, chatId, webhook }) => ({ ...alert, chatId, webhook }));
     },
@@ -124,7 +124,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
       enabled: alerts.enabled,
       telegramNotify: alerts.telegramNotify,
       webhookNotify: alerts.webhookNotify,
-      sent: alerts.telegramNotificationCount,
+      sent: alerts.serverFiringCount,
       max: alerts.maxNotifications,
       chatId: telegramLinks.chatId,
       hasWebhook: sql<boolean>`${userWebhooks.userId} IS NOT NULL`,
@@ -166,7 +166,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
   // Array parameters (sql.param), not one placeholder per value: a storm can touch thousands.
   const column = <T>(pick: (state: (typeof touched)[number]) => T) => sql.param(touched.map(pick));
   await tx.execute(sql`
-    UPDATE alerts SET telegram_notification_count = v.sent, last_telegram_triggered = v.at,
+    UPDATE alerts SET server_firing_count = v.sent, last_telegram_triggered = v.at,
            last_fired_side = v.side, enabled = v.enabled,
            disabled_reason = coalesce(v.reason, alerts.disabled_reason), updated_at = v.now
       FROM unnest(${column((t) => t.id)}::int[], ${column((t) => t.sent)}::int[],
@@ -187,7 +187,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
     ...p,
     alert: {
       ...(stored.get(p.firing.alertId) as Alert),
-      telegramNotificationCount: p.sent,
+      serverFiringCount: p.sent,
       enabled: p.enabled,
       lastTelegramTriggered: p.firing.at,
       lastFiredSide: p.firing.direction,
@@ -216,7 +216,7 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
   const param = <T>(pick: (row: (typeof queued)[number]) => T) => sql.param(queued.map(pick));
   // The builder's one-placeholder-per-value INSERT cost ~0.25 ms a row in a storm; arrays don't.
   const { rows: outbox } = await tx.execute<{ id: number }>(sql`
-    INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text, created_at,
+    INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text, created_at,
                                  next_attempt_at)
     SELECT v.user_id, v.alert_id, v.channel, v.firing_id, v.chat_id, v.text, v.now, v.now
       FROM unnest(${param((r) => r.userId)}::int[], ${param((r) => r.alertId)}::int[],

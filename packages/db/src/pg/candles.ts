@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
-import type { StoredCandle } from "../candles.ts";
+import { desc, eq, sql } from "drizzle-orm";
+import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { spreadCandles } from "./schema/index.ts";
+import type { StoredCandle } from "../store/types.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { spreadCandles } from "./schema.ts";
 
 /** Rows per statement: big enough to amortise the round trip, small enough to stay responsive. */
 const ROWS_PER_INSERT = 5_000;
@@ -25,25 +26,12 @@ function mergeBuckets(candles: readonly StoredCandle[]): StoredCandle[] {
 
 export function pgCandles(db: PgDb): CandleStore {
   const recent = async (query: CandleQuery) => {
-    const conditions = [
-      eq(spreadCandles.symbol, query.symbol),
-      eq(spreadCandles.timeframe, query.timeframe),
-    ];
-    if (query.from !== undefined) conditions.push(gte(spreadCandles.timestamp, query.from));
-    if (query.to !== undefined) conditions.push(lt(spreadCandles.timestamp, query.to));
-    const rows = await db
-      .select({
-        timestamp: spreadCandles.timestamp,
-        open: spreadCandles.open,
-        high: spreadCandles.high,
-        low: spreadCandles.low,
-        close: spreadCandles.close,
-      })
+    const newest = db
+      .select(ohlc(spreadCandles))
       .from(spreadCandles)
-      .where(and(...conditions))
-      .orderBy(desc(spreadCandles.timestamp))
-      .limit(Math.min(query.limit, Number.MAX_SAFE_INTEGER));
-    return rows.reverse();
+      .where(candleRange(spreadCandles, query))
+      .orderBy(desc(spreadCandles.timestamp));
+    return (await newest.limit(Math.min(query.limit, Number.MAX_SAFE_INTEGER))).reverse();
   };
   return {
     async save(candles) {
@@ -72,19 +60,11 @@ export function pgCandles(db: PgDb): CandleStore {
     },
     recent,
     async has(timeframe) {
-      const rows = await db
-        .select({ t: spreadCandles.timestamp })
-        .from(spreadCandles)
-        .where(eq(spreadCandles.timeframe, timeframe))
-        .limit(1);
-      return rows.length > 0;
+      const ofTimeframe = eq(spreadCandles.timeframe, timeframe);
+      return (await db.select().from(spreadCandles).where(ofTimeframe).limit(1)).length > 0;
     },
-    async prune(timeframe, cutoff) {
-      const result = await db
-        .delete(spreadCandles)
-        .where(and(eq(spreadCandles.timeframe, timeframe), lt(spreadCandles.timestamp, cutoff)));
-      return result.rowCount ?? 0;
-    },
+    prune: (timeframe, cutoff) =>
+      changed(db.delete(spreadCandles).where(candlesBefore(spreadCandles, timeframe, cutoff))),
     all: (symbol, timeframe) => recent({ symbol, timeframe, limit: Number.MAX_SAFE_INTEGER }),
   };
 }

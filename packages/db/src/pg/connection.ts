@@ -4,7 +4,7 @@ import { drizzle, type NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import pg from "pg";
-import * as schema from "./schema/index.ts";
+import * as schema from "./schema.ts";
 
 /** The pool's database or a transaction on it: every query function takes either. */
 export type PgDb = PgDatabase<
@@ -44,4 +44,9 @@ export function isPgUniqueViolation(error: unknown): boolean {
     if ((e as { code?: unknown }).code === "23505") return true;
   }
   return false;
+}
+
+/** How many rows an UPDATE or DELETE touched. */
+export async function changed(query: PromiseLike<{ rowCount: number | null }>): Promise<number> {
+  return (await query).rowCount ?? 0;
 }

@@ -1,16 +1,15 @@
-import { and, count, eq, lte, sql } from "drizzle-orm";
-import type { IdempotentOutcome } from "../idempotency-keys.ts";
+import { count, lte, sql } from "drizzle-orm";
+import { keyOf } from "../store/queries.ts";
+import { earlierOutcome } from "../store/rules.ts";
 import type { IdempotencyStore, Store } from "../store/store.ts";
+import type { IdempotencyClaim, IdempotentOutcome } from "../store/types.ts";
 import type { PgDb } from "./connection.ts";
-import { idempotencyKeys } from "./schema/index.ts";
+import { idempotencyKeys as keys } from "./schema.ts";
 
 /** `bind` makes the Store the create callback gets, on the same transaction. */
 export function pgIdempotency(db: PgDb, bind: (tx: PgDb) => Store): IdempotencyStore {
   return {
-    runOnce: <T>(
-      claim: Parameters<IdempotencyStore["runOnce"]>[0],
-      create: (store: Store) => Promise<T>,
-    ) =>
+    runOnce: <T>(claim: IdempotencyClaim, create: (store: Store) => Promise<T>) =>
       db.transaction(async (tx): Promise<IdempotentOutcome<T>> => {
         const { userId, key, fingerprint, now } = claim;
         // Requests with one key queue here (on any instance) until the first has committed,
@@ -18,23 +17,21 @@ export function pgIdempotency(db: PgDb, bind: (tx: PgDb) => Store): IdempotencyS
         await tx.execute(
           sql`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency:${userId}:${key}`}, 0))`,
         );
-        await tx.delete(idempotencyKeys).where(lte(idempotencyKeys.createdAt, now - claim.ttlMs));
+        await tx.delete(keys).where(lte(keys.createdAt, now - claim.ttlMs));
         const [earlier] = await tx
           .select()
-          .from(idempotencyKeys)
-          .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-        if (earlier) {
-          if (earlier.fingerprint !== fingerprint) return { kind: "mismatch" };
-          return { kind: "replayed", response: JSON.parse(earlier.response) as unknown };
-        }
+          .from(keys)
+          .where(keyOf(keys, userId, key));
+        if (earlier) return earlierOutcome(earlier, fingerprint);
         const response = await create(bind(tx));
+        const stored = JSON.stringify(response);
         await tx
-          .insert(idempotencyKeys)
-          .values({ userId, key, fingerprint, response: JSON.stringify(response), createdAt: now });
+          .insert(keys)
+          .values({ userId, key, fingerprint, response: stored, createdAt: now });
         return { kind: "created", response };
       }),
     async count() {
-      const [row] = await db.select({ n: count() }).from(idempotencyKeys);
+      const [row] = await db.select({ n: count() }).from(keys);
       return row?.n ?? 0;
     },
   };

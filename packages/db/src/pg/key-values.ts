@@ -1,8 +1,8 @@
-import { and, eq, lt } from "drizzle-orm";
-import { startsWith } from "../key-prefix.ts";
+import { eq } from "drizzle-orm";
+import { setBefore } from "../store/queries.ts";
 import type { KeyValueStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { keyValues } from "./schema/index.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { keyValues } from "./schema.ts";
 
 export function pgKeyValues(db: PgDb): KeyValueStore {
   return {
@@ -11,25 +11,14 @@ export function pgKeyValues(db: PgDb): KeyValueStore {
       return row && (JSON.parse(row.value) as T);
     },
     async set(key, value, now) {
-      const json = JSON.stringify(value);
+      const set = { value: JSON.stringify(value), updatedAt: now };
       await db
         .insert(keyValues)
-        .values({ key, value: json, updatedAt: now })
-        .onConflictDoUpdate({ target: keyValues.key, set: { value: json, updatedAt: now } });
+        .values({ key, ...set })
+        .onConflictDoUpdate({ target: keyValues.key, set });
     },
-    async delete(key) {
-      const rows = await db
-        .delete(keyValues)
-        .where(eq(keyValues.key, key))
-        .returning({ key: keyValues.key });
-      return rows.length > 0;
-    },
-    async deleteSetBefore(prefix, before) {
-      const rows = await db
-        .delete(keyValues)
-        .where(and(startsWith(keyValues.key, prefix), lt(keyValues.updatedAt, before)))
-        .returning({ key: keyValues.key });
-      return rows.length;
-    },
+    delete: async (key) => (await changed(db.delete(keyValues).where(eq(keyValues.key, key)))) > 0,
+    deleteSetBefore: (prefix, before) =>
+      changed(db.delete(keyValues).where(setBefore(keyValues, prefix, before))),
   };
 }

@@ -1,14 +1,14 @@
-import { and, count, desc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
+import { count, desc, lte, type SQL, sql } from "drizzle-orm";
+import { attemptScopes, attemptsOf } from "../store/queries.ts";
+import { attemptRow, loginVerdict } from "../store/rules.ts";
 import type { LoginAttemptStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { loginAttempts } from "./schema/index.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { loginAttempts } from "./schema.ts";
 
 /** When a scope is full: the limit-th most recent attempt in the window ages out. */
 async function fullUntil(tx: PgDb, where: SQL | undefined, limit: number, windowMs: number) {
-  const [row] = await tx
-    .select({ at: loginAttempts.attemptedAt })
-    .from(loginAttempts)
-    .where(where)
+  const newest = tx.select({ at: loginAttempts.attemptedAt }).from(loginAttempts).where(where);
+  const [row] = await newest
     .orderBy(desc(loginAttempts.attemptedAt))
     .limit(1)
     .offset(limit - 1);
@@ -17,34 +17,26 @@ async function fullUntil(tx: PgDb, where: SQL | undefined, limit: number, window
 
 export function pgLoginAttempts(db: PgDb): LoginAttemptStore {
   return {
-    begin: ({ usernameKey, address, now }, limits) =>
+    begin: (attempt, limits) =>
       db.transaction(async (tx) => {
         // Both limits count attempts from this address, so a transaction-scoped lock on the
         // address queues every attempt that could push either over, on every instance.
         await tx.execute(
-          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`login:${address}`}, 0))`,
+          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`login:${attempt.address}`}, 0))`,
         );
-        const since = now - limits.windowMs;
+        const since = attempt.now - limits.windowMs;
         await tx.delete(loginAttempts).where(lte(loginAttempts.attemptedAt, since));
-        const recent = gt(loginAttempts.attemptedAt, since);
-        const fromAddress = eq(loginAttempts.address, address);
-        const pair = and(eq(loginAttempts.usernameKey, usernameKey), fromAddress, recent);
-        const pairFull = await fullUntil(tx, pair, limits.perUserAddress, limits.windowMs);
-        if (pairFull !== undefined)
-          return { allowed: false, scope: "user_address", retryAfterMs: pairFull - now } as const;
-        const all = and(fromAddress, recent);
-        const addressFull = await fullUntil(tx, all, limits.perAddress, limits.windowMs);
-        if (addressFull !== undefined)
-          return { allowed: false, scope: "address", retryAfterMs: addressFull - now } as const;
-        await tx.insert(loginAttempts).values({ usernameKey, address, attemptedAt: now });
-        return { allowed: true } as const;
+        const scopes = attemptScopes(loginAttempts, attempt, since);
+        const verdict = loginVerdict(
+          attempt.now,
+          await fullUntil(tx, scopes.pair, limits.perUserAddress, limits.windowMs),
+          await fullUntil(tx, scopes.address, limits.perAddress, limits.windowMs),
+        );
+        if (verdict.allowed) await tx.insert(loginAttempts).values(attemptRow(attempt));
+        return verdict;
       }),
-    async clear(usernameKey, address) {
-      const result = await db
-        .delete(loginAttempts)
-        .where(and(eq(loginAttempts.usernameKey, usernameKey), eq(loginAttempts.address, address)));
-      return result.rowCount ?? 0;
-    },
+    clear: (usernameKey, address) =>
+      changed(db.delete(loginAttempts).where(attemptsOf(loginAttempts, usernameKey, address))),
     async count() {
       const [row] = await db.select({ n: count() }).from(loginAttempts);
       return row?.n ?? 0;

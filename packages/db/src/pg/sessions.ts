@@ -1,8 +1,9 @@
-import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
-import type { SessionEndReason } from "../sessions.ts";
+import { eq, lt, type SQL, sql } from "drizzle-orm";
+import type { SessionEndReason } from "../store/enums.ts";
+import { sessionsOf } from "../store/queries.ts";
 import type { SessionStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { sessionEnds, sessions, users } from "./schema/index.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { sessionEnds, sessions, users } from "./schema.ts";
 
 /** Deletes the matching sessions and leaves a tombstone saying why; returns how many. */
 export async function endSessionsWhere(
@@ -28,13 +29,15 @@ export async function endSessionsWhere(
 }
 
 export function pgSessions(db: PgDb): SessionStore {
+  const end = (where: SQL | undefined, reason: SessionEndReason, now: number) =>
+    db.transaction((tx) => endSessionsWhere(tx, where, reason, now));
   return {
     create: (userId, id, now) =>
       db.transaction(async (tx) => {
         // The user's row lock queues concurrent logins of one user (on any instance), so the
         // later one sees and ends the earlier one's session: never two active sessions.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-        const ended = await endSessionsWhere(tx, eq(sessions.userId, userId), "replaced", now);
+        const ended = await endSessionsWhere(tx, sessionsOf(sessions, userId), "replaced", now);
         await tx.insert(sessions).values({ id, userId, createdAt: now, lastSeenAt: now });
         return ended;
       }),
@@ -43,32 +46,15 @@ export function pgSessions(db: PgDb): SessionStore {
       return session;
     },
     async findEnd(id) {
-      const [end] = await db.select().from(sessionEnds).where(eq(sessionEnds.sessionId, id));
-      return end;
+      const [ended] = await db.select().from(sessionEnds).where(eq(sessionEnds.sessionId, id));
+      return ended;
     },
-    async touch(id, now) {
-      const rows = await db
-        .update(sessions)
-        .set({ lastSeenAt: now })
-        .where(eq(sessions.id, id))
-        .returning({ id: sessions.id });
-      return rows.length > 0;
-    },
-    end: async (id, reason, now) =>
-      (await db.transaction((tx) => endSessionsWhere(tx, eq(sessions.id, id), reason, now))) > 0,
-    endAllOfUser: (userId, reason, now, keepId) => {
-      const theirs = eq(sessions.userId, userId);
-      const where = keepId ? and(theirs, ne(sessions.id, keepId)) : theirs;
-      return db.transaction((tx) => endSessionsWhere(tx, where, reason, now));
-    },
-    endIdleSince: (cutoff, now) =>
-      db.transaction((tx) => endSessionsWhere(tx, lt(sessions.lastSeenAt, cutoff), "expired", now)),
-    async pruneEnds(cutoff) {
-      const rows = await db
-        .delete(sessionEnds)
-        .where(lt(sessionEnds.endedAt, cutoff))
-        .returning({ id: sessionEnds.sessionId });
-      return rows.length;
-    },
+    touch: async (id, now) =>
+      (await changed(db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)))) > 0,
+    end: async (id, reason, now) => (await end(eq(sessions.id, id), reason, now)) > 0,
+    endAllOfUser: (userId, reason, now, keepId) =>
+      end(sessionsOf(sessions, userId, keepId), reason, now),
+    endIdleSince: (cutoff, now) => end(lt(sessions.lastSeenAt, cutoff), "expired", now),
+    pruneEnds: (cutoff) => changed(db.delete(sessionEnds).where(lt(sessionEnds.endedAt, cutoff))),
   };
 }

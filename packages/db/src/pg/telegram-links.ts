@@ -1,26 +1,22 @@
 import { eq } from "drizzle-orm";
 import type { TelegramLinkStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { telegramLinks } from "./schema/index.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { telegramLinks } from "./schema.ts";
 
 export function pgTelegramLinks(db: PgDb): TelegramLinkStore {
+  const theirs = (userId: number) => eq(telegramLinks.userId, userId);
   return {
     async find(userId) {
-      const [link] = await db.select().from(telegramLinks).where(eq(telegramLinks.userId, userId));
+      const [link] = await db.select().from(telegramLinks).where(theirs(userId));
       return link;
     },
     async save(userId, chatId, now) {
+      const set = { chatId, connectedAt: now };
       await db
         .insert(telegramLinks)
-        .values({ userId, chatId, connectedAt: now })
-        .onConflictDoUpdate({ target: telegramLinks.userId, set: { chatId, connectedAt: now } });
+        .values({ userId, ...set })
+        .onConflictDoUpdate({ target: telegramLinks.userId, set });
     },
-    async delete(userId) {
-      const rows = await db
-        .delete(telegramLinks)
-        .where(eq(telegramLinks.userId, userId))
-        .returning({ id: telegramLinks.userId });
-      return rows.length > 0;
-    },
+    delete: async (userId) => (await changed(db.delete(telegramLinks).where(theirs(userId)))) > 0,
   };
 }

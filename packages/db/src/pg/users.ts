@@ -1,34 +1,22 @@
-import { and, count, eq, ne } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
+import { sessionsOf, summaryColumns, userColumns } from "../store/queries.ts";
+import { newUserRow, permissionChange, usernameKey } from "../store/rules.ts";
 import { UsernameTakenError, type UserStore } from "../store/store.ts";
-import { isPgUniqueViolation, type PgDb } from "./connection.ts";
-import { sessions, users } from "./schema/index.ts";
+import { changed, isPgUniqueViolation, type PgDb } from "./connection.ts";
+import { sessions, users } from "./schema.ts";
 import { endSessionsWhere } from "./sessions.ts";
 
-const userColumns = {
-  id: users.id,
-  username: users.username,
-  passwordHash: users.passwordHash,
-  isAdmin: users.isAdmin,
-  alertsEnabled: users.alertsEnabled,
-  createdAt: users.createdAt,
-};
-const { passwordHash: _hash, ...summaryColumns } = userColumns;
-
 export function pgUsers(db: PgDb): UserStore {
+  const byId = (id: number) => eq(users.id, id);
+  const setHash = async (tx: PgDb, id: number, passwordHash: string) =>
+    (await changed(tx.update(users).set({ passwordHash }).where(byId(id)))) > 0;
   return {
     async create(user) {
       try {
         const [created] = await db
           .insert(users)
-          .values({
-            username: user.username,
-            usernameKey: user.username.toLowerCase(),
-            passwordHash: user.passwordHash,
-            isAdmin: user.isAdmin ?? false,
-            alertsEnabled: user.alertsEnabled ?? false,
-            createdAt: user.createdAt ?? Date.now(),
-          })
-          .returning(userColumns);
+          .values(newUserRow(user))
+          .returning(userColumns(users));
         if (!created) throw new Error("INSERT … RETURNING returned no row");
         return created;
       } catch (error) {
@@ -37,56 +25,38 @@ export function pgUsers(db: PgDb): UserStore {
       }
     },
     async findByUsername(username) {
-      const [user] = await db
-        .select(userColumns)
-        .from(users)
-        .where(eq(users.usernameKey, username.toLowerCase()));
+      const byKey = eq(users.usernameKey, usernameKey(username));
+      const [user] = await db.select(userColumns(users)).from(users).where(byKey);
       return user;
     },
     async findById(id) {
-      const [user] = await db.select(userColumns).from(users).where(eq(users.id, id));
+      const [user] = await db.select(userColumns(users)).from(users).where(byId(id));
       return user;
     },
-    list: () => db.select(summaryColumns).from(users).orderBy(users.id),
+    list: () => db.select(summaryColumns(users)).from(users).orderBy(users.id),
     async count() {
       const [row] = await db.select({ n: count() }).from(users);
       return row?.n ?? 0;
     },
-    async setPermission(id, permission, value) {
-      const set = permission === "is_admin" ? { isAdmin: value } : { alertsEnabled: value };
-      const rows = await db
-        .update(users)
-        .set(set)
-        .where(eq(users.id, id))
-        .returning({ id: users.id });
-      return rows.length > 0;
-    },
-    async setPasswordHash(id, passwordHash) {
-      const rows = await db
-        .update(users)
-        .set({ passwordHash })
-        .where(eq(users.id, id))
-        .returning({ id: users.id });
-      return rows.length > 0;
-    },
+    setPermission: async (id, permission, value) =>
+      (await changed(db.update(users).set(permissionChange(permission, value)).where(byId(id)))) >
+      0,
+    setPasswordHash: (id, passwordHash) => setHash(db, id, passwordHash),
     changePassword: (id, passwordHash, now, keepSessionId) =>
       db.transaction(async (tx) => {
-        const rows = await tx
-          .update(users)
-          .set({ passwordHash })
-          .where(eq(users.id, id))
-          .returning({ id: users.id });
-        if (rows.length === 0) return false;
-        const theirs = eq(sessions.userId, id);
-        const where = keepSessionId ? and(theirs, ne(sessions.id, keepSessionId)) : theirs;
-        await endSessionsWhere(tx, where, "password_changed", now);
+        if (!(await setHash(tx, id, passwordHash))) return false;
+        await endSessionsWhere(
+          tx,
+          sessionsOf(sessions, id, keepSessionId),
+          "password_changed",
+          now,
+        );
         return true;
       }),
     delete: (id, now) =>
       db.transaction(async (tx) => {
-        await endSessionsWhere(tx, eq(sessions.userId, id), "user_deleted", now);
-        const rows = await tx.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-        return rows.length > 0;
+        await endSessionsWhere(tx, sessionsOf(sessions, id), "user_deleted", now);
+        return (await changed(tx.delete(users).where(byId(id)))) > 0;
       }),
   };
 }

@@ -1,29 +1,25 @@
 import { eq } from "drizzle-orm";
 import type { WebhookStore } from "../store/store.ts";
-import type { PgDb } from "./connection.ts";
-import { userWebhooks } from "./schema/index.ts";
+import { changed, type PgDb } from "./connection.ts";
+import { userWebhooks } from "./schema.ts";
 
 export function pgWebhooks(db: PgDb): WebhookStore {
+  const theirs = (userId: number) => eq(userWebhooks.userId, userId);
   return {
     async get(userId) {
-      const [row] = await db.select().from(userWebhooks).where(eq(userWebhooks.userId, userId));
+      const [row] = await db.select().from(userWebhooks).where(theirs(userId));
       return row;
     },
     async save(userId, url, secret, now) {
+      const set = { url, secret, updatedAt: now };
       const [row] = await db
         .insert(userWebhooks)
-        .values({ userId, url, secret, updatedAt: now })
-        .onConflictDoUpdate({ target: userWebhooks.userId, set: { url, secret, updatedAt: now } })
+        .values({ userId, ...set })
+        .onConflictDoUpdate({ target: userWebhooks.userId, set })
         .returning();
       if (!row) throw new Error("saving the webhook returned no row");
       return row;
     },
-    async delete(userId) {
-      const rows = await db
-        .delete(userWebhooks)
-        .where(eq(userWebhooks.userId, userId))
-        .returning({ userId: userWebhooks.userId });
-      return rows.length > 0;
-    },
+    delete: async (userId) => (await changed(db.delete(userWebhooks).where(theirs(userId)))) > 0,
   };
 }

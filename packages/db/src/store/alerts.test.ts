@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Alert, AlertFiring, AlertSettings } from "../alerts.ts";
 import { STORE_KINDS, useStore } from "../testing/stores.ts";
 import type { Store } from "./store.ts";
+import type { Alert, AlertFiring, AlertSettings } from "./types.ts";
 
 const settings: AlertSettings = {
   commodityType: "GOLD_SPREAD",
@@ -37,9 +37,8 @@ function firing(alertId: number, at: number, extra: Partial<AlertFiring> = {}): 
     direction: "above",
     at,
     now: at + 10,
-    text: (alert) => `fired ${alert.telegramNotificationCount}`,
-    webhookBody: (alert, firingId) =>
-      JSON.stringify({ firingId, count: alert.telegramNotificationCount }),
+    text: (alert) => `fired ${alert.serverFiringCount}`,
+    webhookBody: (alert, firingId) => JSON.stringify({ firingId, count: alert.serverFiringCount }),
     ...extra,
   };
 }
@@ -60,7 +59,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       id: alert?.id,
       userId: alice.id,
       direction: "reaches",
-      telegramNotificationCount: 0,
+      serverFiringCount: 0,
       notificationCount: 0,
       lastTriggered: null,
       lastTelegramTriggered: null,
@@ -106,10 +105,10 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       store.alerts.create(alice.id, { ...settings, maxNotifications: 1 }, 1),
     );
     const [fired] = await store.alerts.recordFirings([firing(id, 50)]);
-    expect(fired?.alert).toMatchObject({ enabled: false, telegramNotificationCount: 1 });
+    expect(fired?.alert).toMatchObject({ enabled: false, serverFiringCount: 1 });
     expect(await store.alerts.update(alice.id, id, { enabled: true }, 70)).toMatchObject({
       enabled: true,
-      telegramNotificationCount: 0,
+      serverFiringCount: 0,
     });
   });
 
@@ -180,15 +179,15 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const a = await created(store.alerts.create(alice.id, settings, 1));
     const off = await created(store.alerts.create(alice.id, { ...settings, enabled: false }, 1));
     const marks = [
-      { symbol: "GOLD_SPREAD", spread: 1251, at: 500 },
-      { symbol: "GOLD_SPREAD|zscore", spread: 2.1, at: 500 },
+      { symbol: "GOLD_SPREAD", value: 1251, at: 500 },
+      { symbol: "GOLD_SPREAD|zscore", value: 2.1, at: 500 },
     ];
     const first = await store.alerts.recordFirings(
       [firing(a.id, 500), firing(off.id, 500), firing(999, 500)],
       marks,
     );
     expect(first[0]?.alert).toMatchObject({
-      telegramNotificationCount: 1,
+      serverFiringCount: 1,
       lastTelegramTriggered: 500,
       lastFiredSide: "above",
       enabled: true,
@@ -202,7 +201,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     ]);
     const reason = "Telegram limit 2 of 2 reached at 14:02 IST";
     expect(second?.alert).toMatchObject({
-      telegramNotificationCount: 2,
+      serverFiringCount: 2,
       enabled: false,
       lastFiredSide: "below",
       disabledReason: reason,
@@ -279,20 +278,20 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const { store } = current();
     const alice = await watchedUser(store, "alice");
     const a = await created(store.alerts.create(alice.id, settings, 1));
-    const text = (alert: Alert) => `${alert.telegramNotificationCount}/${alert.enabled}`;
+    const text = (alert: Alert) => `${alert.serverFiringCount}/${alert.enabled}`;
     const results = await store.alerts.recordFirings([
       firing(a.id, 10, { text }),
       firing(a.id, 20, { text, direction: "below" }),
       firing(a.id, 30, { text }),
     ]);
-    expect(results.map((r) => r && [r.alert.telegramNotificationCount, r.alert.enabled])).toEqual([
+    expect(results.map((r) => r && [r.alert.serverFiringCount, r.alert.enabled])).toEqual([
       [1, true],
       [2, false],
       undefined,
     ]);
     expect((await store.outbox.list()).map((m) => m.text)).toEqual(["1/true", "2/false"]);
     expect(await store.alerts.find(alice.id, a.id)).toMatchObject({
-      telegramNotificationCount: 2,
+      serverFiringCount: 2,
       enabled: false,
       lastTelegramTriggered: 20,
       lastFiredSide: "below",
@@ -315,7 +314,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
         }),
       ]),
     ).rejects.toThrow("message could not be built");
-    expect((await store.alerts.find(alice.id, a.id))?.telegramNotificationCount).toBe(0);
+    expect((await store.alerts.find(alice.id, a.id))?.serverFiringCount).toBe(0);
     expect(await store.outbox.list()).toEqual([]);
     expect((await store.alerts.recordFirings([firing(a.id, 2)]))[0]?.firingId).toBeGreaterThan(0);
   });
@@ -327,7 +326,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     const held = {
       alertId: a.id,
       symbol: "GOLD_SPREAD",
-      metric: "spread",
+      metric: "spread" as const,
       value: 1251,
       threshold: 1250.5,
       direction: "above" as const,
@@ -338,7 +337,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     expect(await store.alerts.recordHeld([held, { ...held, alertId: 999 }])).toBe(1);
     expect(await store.alerts.recordHeld([])).toBe(0);
     expect(await store.alerts.find(alice.id, a.id)).toMatchObject({
-      telegramNotificationCount: 0,
+      serverFiringCount: 0,
       lastFiredSide: null,
       enabled: true,
     });
@@ -365,5 +364,19 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "held", "server", held.note, 700],
       [a.id, "GOLD_SPREAD", "spread", 1251, 1250.5, "above", "fired", "server", null, 800],
     ]);
+  });
+
+  it("deleting a user removes their alerts, chat link and queued messages, not another's", async () => {
+    const { store } = current();
+    const alice = await watchedUser(store, "alice");
+    const bob = await watchedUser(store, "bob");
+    const mine = await created(store.alerts.create(alice.id, settings, 100));
+    const theirs = await created(store.alerts.create(bob.id, settings, 100));
+    await store.alerts.recordFirings([firing(mine.id, 500), firing(theirs.id, 500)]);
+    expect(await store.users.delete(alice.id, 600)).toBe(true);
+    expect(await store.alerts.listByUser(alice.id)).toEqual([]);
+    expect(await store.telegramLinks.find(alice.id)).toBeUndefined();
+    expect((await store.outbox.list()).map((m) => m.userId)).toEqual([bob.id]);
+    expect(await store.alerts.listByUser(bob.id)).toHaveLength(1);
   });
 });

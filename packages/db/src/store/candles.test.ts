@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StoredCandle } from "../candles.ts";
 import { STORE_KINDS, useStore } from "../testing/stores.ts";
+import type { StoredCandle } from "./types.ts";
 
 const candle = (timestamp: number, price: number, timeframe = "1m"): StoredCandle => ({
   symbol: "GOLD_SPREAD",

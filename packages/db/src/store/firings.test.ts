@@ -1,15 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import type { AlertSettings } from "../alerts.ts";
-import { openDatabase } from "../connection.ts";
-import { postgresStore } from "../pg/store.ts";
-import { sqliteStore } from "../sqlite/store.ts";
-import { createDatabase } from "../testing/postgres.ts";
-import { STORE_KINDS, type StoreKind } from "../testing/stores.ts";
+import { describe, expect, it } from "vitest";
+import { STORE_KINDS, type StoreUnderTest, useStore } from "../testing/stores.ts";
 import type { Store } from "./store.ts";
+import type { AlertSettings } from "./types.ts";
 
 const settings: AlertSettings = {
   commodityType: "GC_BUY",
@@ -19,78 +11,6 @@ const settings: AlertSettings = {
   telegramNotify: true,
   maxNotifications: 3,
 };
-
-/**
- * The store plus a raw connection to the same data: the engine branch writes server firings
- * and their outbox rows (recordFirings); here they are written by hand, as that code would.
- */
-interface Harness {
-  store: Store;
-  exec(sql: string, params: unknown[]): Promise<{ id: number }[]>;
-}
-
-function useHarness(kind: StoreKind): () => Harness {
-  let current: Harness | undefined;
-  if (kind === "sqlite") {
-    beforeEach(() => {
-      const dir = mkdtempSync(join(tmpdir(), "spreadwatch-firings-"));
-      const handle = openDatabase(join(dir, "test.sqlite"));
-      const store = sqliteStore(handle);
-      current = {
-        store,
-        exec: async (sql, params) => {
-          // Postgres' $n placeholders as SQLite's ?, one value per occurrence.
-          const values: unknown[] = [];
-          const text = sql.replace(/\$(\d+)/g, (_, n) => {
-            values.push(params[Number(n) - 1]);
-            return "?";
-          });
-          const statement = handle.sqlite.prepare(text);
-          if (statement.reader) return statement.all(...values) as { id: number }[];
-          statement.run(...values);
-          return [];
-        },
-      };
-      return async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    });
-  } else {
-    let database: Awaited<ReturnType<typeof createDatabase>> | undefined;
-    let store: Store | undefined;
-    let client: pg.Client | undefined;
-    beforeAll(async () => {
-      database = await createDatabase(inject("postgresUrl"));
-      store = await postgresStore(database.url);
-      client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-    });
-    beforeEach(async () => {
-      const c = client as pg.Client;
-      const { rows } = await c.query<{ name: string }>(
-        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
-      );
-      await c.query(
-        `TRUNCATE ${rows.map((r) => `"${r.name}"`).join(", ")} RESTART IDENTITY CASCADE`,
-      );
-      current = {
-        store: store as Store,
-        exec: async (sql, params) =>
-          (await c.query(sql, params)).rows.map((r) => ({ ...r, id: Number(r.id) })),
-      };
-    });
-    afterAll(async () => {
-      await client?.end();
-      await store?.close();
-      await database?.drop();
-    });
-  }
-  return () => {
-    if (!current) throw new Error("no harness outside a test");
-    return current;
-  };
-}
 
 interface ServerFiring {
   userId: number;
@@ -103,8 +23,8 @@ interface ServerFiring {
 }
 
 /** A server firing row, as the engine's recordFirings/recordHeld write it. */
-async function insertFiring(h: Harness, f: ServerFiring): Promise<number> {
-  const [row] = await h.exec(
+async function insertFiring(h: StoreUnderTest, f: ServerFiring): Promise<number> {
+  const [row] = await h.sql(
     `INSERT INTO alert_firings (user_id, alert_id, symbol, metric, value, threshold, direction,
        state, source, note, fired_at, created_at)
      VALUES ($1, $2, 'GC_BUY', $3, $4, 100, 'above', $5, 'server', $6, $7, $7) RETURNING id`,
@@ -118,7 +38,7 @@ async function insertFiring(h: Harness, f: ServerFiring): Promise<number> {
       f.firedAt,
     ],
   );
-  return (row as { id: number }).id;
+  return Number(row?.id);
 }
 
 interface OutboxRow {
@@ -131,9 +51,9 @@ interface OutboxRow {
   failedAt?: number | null;
 }
 
-async function insertOutbox(h: Harness, o: OutboxRow): Promise<void> {
-  await h.exec(
-    `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+async function insertOutbox(h: StoreUnderTest, o: OutboxRow): Promise<void> {
+  await h.sql(
+    `INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text,
        created_at, attempts, next_attempt_at, sent_at, failed_at)
      VALUES ($1, $2, $3, $4, '', 'x', 1, $5, 1, $6, $7) RETURNING id`,
     [o.userId, o.alertId, o.channel, o.firingId, o.attempts, o.sentAt ?? null, o.failedAt ?? null],
@@ -148,7 +68,7 @@ async function userWithAlert(store: Store, username: string) {
 }
 
 describe.each(STORE_KINDS)("firings (%s)", (kind) => {
-  const current = useHarness(kind);
+  const current = useStore(kind);
 
   it("lists the user's own entries newest first, with channels from the outbox rows", async () => {
     const h = current();
@@ -296,8 +216,8 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
     const h = current();
     const { user, alert } = await userWithAlert(h.store, "alice");
     const reason = "Telegram limit 3 of 3 reached at 14:02 IST";
-    await h.exec(
-      "UPDATE alerts SET enabled = $1, disabled_reason = $2, telegram_notification_count = 3 WHERE id = $3",
+    await h.sql(
+      "UPDATE alerts SET enabled = $1, disabled_reason = $2, server_firing_count = 3 WHERE id = $3",
       [kind === "sqlite" ? 0 : false, reason, alert.id],
     );
     expect(await h.store.alerts.find(user.id, alert.id)).toMatchObject({
@@ -311,7 +231,7 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
     expect(await h.store.alerts.update(user.id, alert.id, { enabled: true }, 3)).toMatchObject({
       enabled: true,
       disabledReason: null,
-      telegramNotificationCount: 0,
+      serverFiringCount: 0,
     });
   });
 });

@@ -35,16 +35,16 @@ describe.each(STORE_KINDS)("key values and spread marks (%s)", (kind) => {
   it("keeps the newest spread mark per symbol", async () => {
     const { store } = current();
     await store.spreadMarks.save([
-      { symbol: "B", spread: 1, at: 100 },
-      { symbol: "A", spread: 2, at: 100 },
+      { symbol: "B", value: 1, at: 100 },
+      { symbol: "A", value: 2, at: 100 },
     ]);
     await store.spreadMarks.save([
-      { symbol: "B", spread: 3, at: 200 },
-      { symbol: "A", spread: 9, at: 50 },
+      { symbol: "B", value: 3, at: 200 },
+      { symbol: "A", value: 9, at: 50 },
     ]);
     expect(await store.spreadMarks.list()).toEqual([
-      { symbol: "A", spread: 2, at: 100 },
-      { symbol: "B", spread: 3, at: 200 },
+      { symbol: "A", value: 2, at: 100 },
+      { symbol: "B", value: 3, at: 200 },
     ]);
   });
 });

@@ -49,4 +49,16 @@ describe.each(STORE_KINDS)("login attempts (%s)", (kind) => {
     );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(3);
   });
+
+  it("forgets attempts older than the window, so the table stays bounded", async () => {
+    const { store } = current();
+    for (let i = 0; i < 3; i++)
+      await store.loginAttempts.begin(
+        { usernameKey: `u${i}`, address: `10.0.1.${i}`, now: 0 },
+        limits,
+      );
+    const late = { usernameKey: "late", address: "10.0.2.1", now: limits.windowMs };
+    expect(await store.loginAttempts.begin(late, limits)).toEqual({ allowed: true });
+    expect(await store.loginAttempts.count()).toBe(1);
+  });
 });

@@ -1,5 +1,5 @@
-import { openDatabase } from "../connection.ts";
 import { postgresStore } from "../pg/store.ts";
+import { openDatabase } from "../sqlite/connection.ts";
 import { sqliteStore } from "../sqlite/store.ts";
 import type { Store } from "./store.ts";
 

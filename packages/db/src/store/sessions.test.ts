@@ -73,4 +73,18 @@ describe.each(STORE_KINDS)("sessions (%s)", (kind) => {
     expect(await store.sessions.findEnd("old")).toBeUndefined();
     expect(await store.sessions.findEnd("new")).toBeDefined();
   });
+
+  it("rolls a login back whole when its session cannot be stored, and refuses unknown users", async () => {
+    const { store } = current();
+    const alice = await store.users.create(newUser("alice"));
+    const bob = await store.users.create(newUser("bob"));
+    await store.sessions.create(alice.id, "a1", 1);
+    await store.sessions.create(bob.id, "b1", 2);
+    // "b1" is taken: the insert fails, so alice's old session must survive.
+    await expect(store.sessions.create(alice.id, "b1", 3)).rejects.toThrow();
+    expect(await store.sessions.find("a1")).toMatchObject({ userId: alice.id });
+    expect(await store.sessions.findEnd("a1")).toBeUndefined();
+    await expect(store.sessions.create(9999, "ghost", 4)).rejects.toThrow();
+    expect(await store.sessions.find("ghost")).toBeUndefined();
+  });
 });

@@ -1,19 +1,32 @@
+import type { OutboxChannel, SessionEndReason } from "./enums.ts";
 import type {
   Alert,
   AlertFiring,
   AlertSettings,
+  BrowserFiring,
+  CandleRow,
+  FiringEntry,
+  FiringPage,
   HeldCrossing,
+  IdempotencyClaim,
+  IdempotentOutcome,
+  LoginAttempt,
+  LoginAttemptVerdict,
+  LoginLimits,
+  NewUser,
+  OutboxMessage,
   RecordedFiring,
+  Session,
+  SessionEnd,
+  SpreadMark,
+  StoredCandle,
+  TelegramLink,
+  User,
+  UserPermission,
+  UserSummary,
+  UserWebhook,
   WatchedAlert,
-} from "../alerts.ts";
-import type { CandleRow, StoredCandle } from "../candles.ts";
-import type { BrowserFiring, FiringEntry, FiringPage } from "../firings.ts";
-import type { IdempotencyClaim, IdempotentOutcome } from "../idempotency-keys.ts";
-import type { LoginAttempt, LoginAttemptVerdict, LoginLimits } from "../login-attempts.ts";
-import type { Session, SessionEnd, SessionEndReason } from "../sessions.ts";
-import type { OutboxMessage, TelegramLink } from "../telegram.ts";
-import type { NewUser, User, UserPermission, UserSummary } from "../users.ts";
-import type { UserWebhook } from "../webhooks.ts";
+} from "./types.ts";
 
 /**
  * The storage port: everything the api does with the database, as async calls grouped by noun.
@@ -154,17 +167,6 @@ export interface FiringStore {
   list(userId: number, page: FiringPage): Promise<FiringEntry[]>;
 }
 
-/**
- * The alert engine's last value per symbol and metric: where a new leader's crossing state
- * starts. `symbol` is the mark's key: the spread symbol for the spread ("GC_BUY"), the symbol
- * and the metric for the others ("GC_BUY|zscore"); `spread` is that metric's value.
- */
-export interface SpreadMark {
-  symbol: string;
-  spread: number;
-  at: number;
-}
-
 export interface SpreadMarkStore {
   list(): Promise<SpreadMark[]>;
   /** Upserts; an older mark never overwrites a newer one (a late writer cannot rewind state). */
@@ -176,9 +178,6 @@ export interface TelegramLinkStore {
   save(userId: number, chatId: string, now: number): Promise<void>;
   delete(userId: number): Promise<boolean>;
 }
-
-/** Outbox channels: each has its own sender, so one channel's outage never holds another's rows. */
-export type OutboxChannel = "telegram" | "webhook";
 
 export interface OutboxClaim {
   /** Who sends; only this instance may then mark the rows. */

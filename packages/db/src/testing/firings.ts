@@ -1,4 +1,4 @@
-import { openDatabase } from "../connection.ts";
+import { openDatabase } from "../sqlite/connection.ts";
 
 /** A History row as the alert engine (or a browser trigger) writes it, for tests to seed. */
 export interface SeededFiring {
@@ -30,7 +30,7 @@ export function seedFirings(file: string, firings: readonly SeededFiring[]): num
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'server', ?, ?, ?) RETURNING id`,
     );
     const outbox = db.sqlite.prepare(
-      `INSERT INTO telegram_outbox (user_id, alert_id, channel, firing_id, chat_id, text,
+      `INSERT INTO outbox (user_id, alert_id, channel, firing_id, chat_id, text,
          created_at, attempts, next_attempt_at, sent_at, failed_at)
        VALUES (?, ?, ?, ?, '', 'seeded', ?, ?, ?, ?, ?)`,
     );

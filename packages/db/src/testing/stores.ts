@@ -4,8 +4,8 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
-import { openDatabase } from "../connection.ts";
-import { telegramOutbox } from "../schema/index.ts";
+import { openDatabase } from "../sqlite/connection.ts";
+import { outbox } from "../sqlite/schema.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
 import { createDatabase } from "./postgres.ts";
@@ -27,10 +27,11 @@ export interface StoreUnderTest {
    */
   queueOutbox(row: QueuedOutboxRow): Promise<number>;
   /**
-   * Runs plain SQL beside the store (rows no store call writes or reads yet); a query's rows
-   * come back as the driver gives them (PostgreSQL bigints as strings).
+   * Runs plain SQL beside the store (rows no store call writes or reads yet), with PostgreSQL's
+   * $1… placeholders on both engines; a query's rows come back as the driver gives them
+   * (PostgreSQL bigints as strings).
    */
-  sql(statement: string): Promise<Record<string, unknown>[]>;
+  sql(statement: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
 }
 
 export interface QueuedOutboxRow {
@@ -46,7 +47,7 @@ export interface QueuedOutboxRow {
 function queueSqliteOutbox(file: string, row: QueuedOutboxRow): number {
   const handle = openDatabase(file);
   try {
-    return handle.db.insert(telegramOutbox).values(row).returning().get().id;
+    return handle.db.insert(outbox).values(row).returning().get().id;
   } finally {
     handle.close();
   }
@@ -69,12 +70,18 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
         store: await openStore({ kind: "sqlite", file }),
         openAnother: async () => (current as StoreUnderTest).store,
         queueOutbox: async (row) => queueSqliteOutbox(file, row),
-        sql: async (statement) => {
+        sql: async (statement, params = []) => {
+          // PostgreSQL's $n placeholders as SQLite's ?, one value per occurrence.
+          const values: unknown[] = [];
+          const text = statement.replace(/\$(\d+)/g, (_, n) => {
+            values.push(params[Number(n) - 1]);
+            return "?";
+          });
           const raw = new BetterSqlite3(file);
           try {
-            const prepared = raw.prepare(statement);
-            if (prepared.reader) return prepared.all() as Record<string, unknown>[];
-            prepared.run();
+            const prepared = raw.prepare(text);
+            if (prepared.reader) return prepared.all(...values) as Record<string, unknown>[];
+            prepared.run(...values);
             return [];
           } finally {
             raw.close();
@@ -112,13 +119,14 @@ export function useStore(kind: StoreKind): () => StoreUnderTest {
         },
         queueOutbox: async (row) => {
           const { rows } = await (admin as pg.Client).query<{ id: number }>(
-            `INSERT INTO telegram_outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
+            `INSERT INTO outbox (user_id, channel, chat_id, text, created_at, next_attempt_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
             [row.userId, row.channel, row.chatId, row.text, row.createdAt, row.nextAttemptAt],
           );
           return (rows[0] as { id: number }).id;
         },
-        sql: async (statement) => (await (admin as pg.Client).query(statement)).rows,
+        sql: async (statement, params) =>
+          (await (admin as pg.Client).query(statement, params ? [...params] : undefined)).rows,
       };
       return async () => {
         await Promise.all(others.splice(0).map((s) => s.close()));

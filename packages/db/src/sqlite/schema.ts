@@ -1,0 +1,266 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  ALERT_METRICS,
+  CROSSING_SIDES,
+  FIRING_SOURCES,
+  FIRING_STATES,
+  OUTBOX_CHANNELS,
+  SESSION_END_REASONS,
+} from "../store/enums.ts";
+
+// The SQLite schema. pg/schema.ts declares the same tables, in the same order, with the same
+// columns and enumerations (schema-sync.test.ts holds them to it); what each column means is
+// said here once.
+
+/** Epoch ms everywhere: SQLite's integer is 64-bit. */
+const epochMs = (name: string) => integer(name);
+const flag = (name: string) => integer(name, { mode: "boolean" });
+const serial = (name: string) => integer(name).primaryKey({ autoIncrement: true });
+/** The user a row belongs to: it goes when they go. */
+const owner = () => integer("user_id").references(() => users.id, { onDelete: "cascade" });
+/** The alert a row tells of: kept (null) when the alert is deleted, so the history stays true. */
+const alertOf = () => integer("alert_id").references(() => alerts.id, { onDelete: "set null" });
+
+export const users = sqliteTable("users", {
+  id: serial("id"),
+  username: text("username").notNull(),
+  // The lower-cased username: uniqueness without regard to case is the index's job, not the app's.
+  usernameKey: text("username_key").notNull().unique(),
+  // scrypt "salt:hash"; the format belongs to the api, the database only stores it.
+  passwordHash: text("password_hash").notNull(),
+  isAdmin: flag("is_admin").notNull().default(false),
+  alertsEnabled: flag("alerts_enabled").notNull().default(false),
+  createdAt: epochMs("created_at").notNull(),
+});
+
+/** One row per live login; a login deletes the user's other rows (one active session). */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: owner().notNull(),
+    createdAt: epochMs("created_at").notNull(),
+    lastSeenAt: epochMs("last_seen_at").notNull(),
+  },
+  (table) => [index("sessions_user_id_idx").on(table.userId)],
+);
+
+/**
+ * Why a session stopped being valid, kept for a while after its `sessions` row is gone, so the
+ * browser still holding its cookie can be told "you signed in elsewhere" rather than just "401".
+ */
+export const sessionEnds = sqliteTable(
+  "session_ends",
+  {
+    sessionId: text("session_id").primaryKey(),
+    userId: integer("user_id").notNull(),
+    reason: text("reason", { enum: SESSION_END_REASONS }).notNull(),
+    endedAt: epochMs("ended_at").notNull(),
+  },
+  (table) => [index("session_ends_ended_at_idx").on(table.endedAt)],
+);
+
+/** A spread alert (spec §3). Browser firings and server firings are counted separately. */
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: serial("id"),
+    userId: owner().notNull(),
+    commodityType: text("commodity_type").notNull(),
+    threshold: real("threshold").notNull(),
+    direction: text("direction").notNull().default("reaches"),
+    soundId: text("sound_id").notNull().default("beep"),
+    enabled: flag("enabled").notNull().default(true),
+    telegramNotify: flag("telegram_notify").notNull().default(false),
+    /** The one notification limit (1–5); the spec's maxNotifications and telegramMaxNotifications. */
+    maxNotifications: integer("max_notifications").notNull().default(1),
+    /** Server firings counted against the limit, whichever channels they went to. */
+    serverFiringCount: integer("server_firing_count").notNull().default(0),
+    notificationCount: integer("notification_count").notNull().default(0),
+    lastTriggered: epochMs("last_triggered"),
+    lastTelegramTriggered: epochMs("last_telegram_triggered"),
+    /** What the threshold is compared with: "spread" (the spec's), "zscore" or "percentile". */
+    metric: text("metric", { enum: ALERT_METRICS }).notNull().default("spread"),
+    /**
+     * Re-arm distance in the metric's units: after a firing the alert fires again only once the
+     * value has moved back this far from the threshold. Null: re-arms on the next crossing back.
+     */
+    hysteresis: real("hysteresis"),
+    webhookNotify: flag("webhook_notify").notNull().default(false),
+    /** The side the last server firing crossed into: where re-arming starts. */
+    lastFiredSide: text("last_fired_side", { enum: CROSSING_SIDES }),
+    /** Why the server switched the alert off (e.g. its limit), shown until it is re-enabled. */
+    disabledReason: text("disabled_reason"),
+    createdAt: epochMs("created_at").notNull(),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (table) => [
+    index("alerts_user_id_idx").on(table.userId),
+    index("alerts_commodity_enabled_idx").on(table.commodityType, table.enabled),
+  ],
+);
+
+/**
+ * The last value the alert engine saw per symbol and metric (the key: "GC_BUY", "GC_BUY|zscore"):
+ * every alert's side of its threshold follows from it, so a new leader starts from here and
+ * neither fires a crossing twice nor invents one.
+ */
+export const spreadMarks = sqliteTable("spread_marks", {
+  symbol: text("symbol").primaryKey(),
+  /** The metric's value: the spread itself, or its z-score or percentile. */
+  value: real("value").notNull(),
+  /** The quote time of that value, epoch ms. */
+  at: epochMs("at").notNull(),
+});
+
+/**
+ * Every firing of an alert, and every crossing held back (a stale leg, a closed market): the
+ * alerts' History. Deliveries per channel are the outbox rows that point here (firing_id);
+ * a firing made in a browser (source "browser") has the browser's sound as its only channel.
+ */
+export const alertFirings = sqliteTable(
+  "alert_firings",
+  {
+    id: serial("id"),
+    userId: owner().notNull(),
+    alertId: alertOf(),
+    symbol: text("symbol").notNull(),
+    metric: text("metric", { enum: ALERT_METRICS }).notNull(),
+    value: real("value").notNull(),
+    threshold: real("threshold").notNull(),
+    /** The side crossed into: "above" (value ≥ threshold) or "below". */
+    direction: text("direction", { enum: CROSSING_SIDES }).notNull(),
+    state: text("state", { enum: FIRING_STATES }).notNull(),
+    source: text("source", { enum: FIRING_SOURCES }).notNull().default("server"),
+    /** Why a crossing was held, or a remark on a firing (e.g. the limit it reached). */
+    note: text("note"),
+    /** The quote time of the crossing. */
+    firedAt: epochMs("fired_at").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+  },
+  (table) => [index("alert_firings_user_fired_idx").on(table.userId, table.firedAt, table.id)],
+);
+
+/** A user's webhook: every server firing of an alert with webhookNotify is POSTed here, signed. */
+export const userWebhooks = sqliteTable("user_webhooks", {
+  userId: owner().primaryKey(),
+  url: text("url").notNull(),
+  /** The HMAC-SHA256 key of X-Spreadwatch-Signature; the user's own, shown to them only. */
+  secret: text("secret").notNull(),
+  updatedAt: epochMs("updated_at").notNull(),
+});
+
+/** A user's confirmed Telegram chat: stored only after Telegram accepted a message to it. */
+export const telegramLinks = sqliteTable("telegram_links", {
+  userId: owner().primaryKey(),
+  chatId: text("chat_id").notNull(),
+  connectedAt: epochMs("connected_at").notNull(),
+});
+
+/**
+ * Messages to deliver, one row per channel of a firing (Telegram's text, a webhook's body). A
+ * firing writes its rows in the same transaction as the alert's count, and each channel's sender
+ * marks its rows sent, so a restart resends only what was never delivered.
+ */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: serial("id"),
+    userId: owner().notNull(),
+    alertId: alertOf(),
+    channel: text("channel", { enum: OUTBOX_CHANNELS }).notNull().default("telegram"),
+    /** The firing this message tells of (its History entry); webhooks derive their Idempotency-Key from it. */
+    firingId: integer("firing_id").references(() => alertFirings.id, { onDelete: "set null" }),
+    /** Telegram's chat; empty for a webhook, whose URL and secret are read at send time. */
+    chatId: text("chat_id").notNull(),
+    /** Telegram's text, or a webhook's JSON body (signed as is, byte for byte, on every retry). */
+    text: text("text").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: epochMs("next_attempt_at").notNull(),
+    sentAt: epochMs("sent_at"),
+    /** Set when the channel refused the message for good (bot blocked, chat gone): no more retries. */
+    failedAt: epochMs("failed_at"),
+    lastError: text("last_error"),
+    /** The instance sending the row; with claimedUntil, a lease that outlives a dead sender. */
+    claimedBy: text("claimed_by"),
+    claimedUntil: epochMs("claimed_until"),
+  },
+  (table) => [
+    index("outbox_pending_idx").on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    index("outbox_firing_idx").on(table.firingId),
+  ],
+);
+
+/**
+ * OHLC candles of every spread, per timeframe. 1-minute candles are the record; coarser
+ * timeframes are kept beside them (built by core from the same samples) so a chart of a year
+ * reads at most 1,500 rows instead of aggregating half a million.
+ */
+export const spreadCandles = sqliteTable(
+  "spread_candles",
+  {
+    symbol: text("symbol").notNull(),
+    timeframe: text("timeframe").notNull(),
+    /** Start of the candle's bucket, epoch ms (buckets aligned to Asia/Kolkata). */
+    timestamp: epochMs("timestamp").notNull(),
+    open: real("open").notNull(),
+    high: real("high").notNull(),
+    low: real("low").notNull(),
+    close: real("close").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] })],
+);
+
+/**
+ * One row per login attempt that was let through to the password check, written before the
+ * check runs, so attempts still in flight count against the limit. A success deletes its
+ * (username, address) rows; everything leaves once it is older than the window.
+ */
+export const loginAttempts = sqliteTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey(),
+    /** The lower-cased username as typed: unknown usernames are limited like real ones. */
+    usernameKey: text("username_key").notNull(),
+    address: text("address").notNull(),
+    attemptedAt: epochMs("attempted_at").notNull(),
+  },
+  (table) => [
+    index("login_attempts_pair_idx").on(table.usernameKey, table.address, table.attemptedAt),
+    index("login_attempts_address_idx").on(table.address, table.attemptedAt),
+    index("login_attempts_attempted_at_idx").on(table.attemptedAt),
+  ],
+);
+
+/**
+ * A create a user asked for under an Idempotency-Key, with the answer it got, so a double
+ * submit or a retry gets the same answer instead of a second record. Kept for a day.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: owner().notNull(),
+    key: text("key").notNull(),
+    /** The procedure and a digest of its input: the same key with another request is refused. */
+    fingerprint: text("fingerprint").notNull(),
+    /** The JSON answer of the first request, replayed as is. */
+    response: text("response").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.key] }),
+    index("idempotency_keys_created_at_idx").on(table.createdAt),
+  ],
+);
+
+/**
+ * Small pieces of server state every instance must see the same way (the day's Kite access
+ * token), kept in the database instead of a file one box owns.
+ */
+export const keyValues = sqliteTable("key_values", {
+  key: text("key").primaryKey(),
+  /** JSON, as the caller wrote it. */
+  value: text("value").notNull(),
+  updatedAt: epochMs("updated_at").notNull(),
+});

@@ -1,0 +1,31 @@
+/**
+ * The enumerations the database stores, defined once: both schemas type their text columns
+ * with them and the port's types are their unions.
+ */
+export { ALERT_METRICS, type AlertMetric } from "@spreadwatch/core";
+
+/** Why a session ended (a tombstone tells the browser still holding its cookie). */
+export const SESSION_END_REASONS = [
+  "replaced",
+  "password_changed",
+  "user_deleted",
+  "expired",
+  "logged_out",
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+/** Where a server firing is delivered; each channel has its own sender. */
+export const OUTBOX_CHANNELS = ["telegram", "webhook"] as const;
+export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
+
+/** The side of its threshold a value crossed into. */
+export const CROSSING_SIDES = ["above", "below"] as const;
+export type CrossingSide = (typeof CROSSING_SIDES)[number];
+
+/** A History row: a firing, or a crossing the server held back. */
+export const FIRING_STATES = ["fired", "held"] as const;
+export type FiringState = (typeof FIRING_STATES)[number];
+
+/** Who fired: the server's engine, or a user's browser. */
+export const FIRING_SOURCES = ["server", "browser"] as const;
+export type FiringSource = (typeof FIRING_SOURCES)[number];
