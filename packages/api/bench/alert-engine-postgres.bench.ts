@@ -283,12 +283,17 @@ async function measure(bench: BenchStore) {
   // 1. Load: a fresh engine reading every watched alert, STARTS times.
   const startMs: number[] = [];
   let engine: AlertEngine | undefined;
+  let stopListening: (() => void) | undefined;
   for (let i = 0; i < STARTS; i++) {
     await engine?.stop();
+    stopListening?.();
     engine = new AlertEngine(store, hub, wake);
     const t0 = performance.now();
     await engine.start();
     startMs.push(performance.now() - t0);
+    // As the composition root wires it on the leader (composition.ts).
+    const current = engine;
+    stopListening = hub.subscribe((update) => current.onUpdate(update));
   }
   if (!engine) throw new Error("no engine");
   if (engine.watchedCount !== ALERTS)

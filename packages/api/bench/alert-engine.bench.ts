@@ -108,11 +108,12 @@ const engine = new AlertEngine(
   () => {
     wakes++;
   },
-  undefined,
   { legs: { silenceMs: Number.POSITIVE_INFINITY } },
 );
 const startStarted = performance.now();
 await engine.start();
+// As the composition root wires it on the leader (composition.ts).
+hub.subscribe((update) => engine.onUpdate(update));
 const startMs = performance.now() - startStarted;
 const watchedAtStart = engine.watchedCount;
 console.log(

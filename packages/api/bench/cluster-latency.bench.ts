@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { openStore, type StoreConfig } from "@spreadwatch/db";
 import { createDatabase } from "@spreadwatch/db/testing/postgres";
 import { ensureBuilt, START_SCRIPT } from "../../../scripts/production-build.mjs";
-import { DATABASE_FILE } from "../src/services.ts";
+import { DATABASE_FILE } from "../src/composition.ts";
 import { RedisServer } from "../test/fakes/redis-server.ts";
 import { startDurablePostgres } from "./durable-postgres.ts";
 import type { ClientsReply, ClientsRequest } from "./fanout-clients.ts";

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { compose, type Services } from "./composition.ts";
 import type { Config } from "./config.ts";
 import { openConfiguredStore } from "./database.ts";
 import type { Feed } from "./feeds/feed.ts";
@@ -11,13 +12,9 @@ import { createApp } from "./http/app.ts";
 import { createHttpServer } from "./http/node-server.ts";
 import { LeaderRole } from "./leader/leader-role.ts";
 import type { MarketHub } from "./market/hub.ts";
-import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
-import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
-import { type Services, startServices } from "./services.ts";
-import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
 
-export { DATABASE_FILE, dutiesFrom } from "./services.ts";
+export { DATABASE_FILE, dutiesFrom } from "./composition.ts";
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 export interface ServerOptions {
@@ -89,17 +86,15 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const { store, feed } = await openStoreAndFeed(config, feedOption);
   const monitor = new FeedMonitor(feed);
-  const services = await startServices(config, log, monitor, store);
-  const leader = new LeaderRole(config, services, feed, log);
+  const { services, snapshots, leaderWork, stop } = await compose(
+    config,
+    store,
+    feed,
+    monitor,
+    log,
+  );
+  const leader = new LeaderRole(config, leaderWork);
   services.instance.isLeader = () => leader.isLeader;
-  const snapshots = new SnapshotBroadcaster(services.hub, {
-    minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
-    pingIntervalMs: SSE_PING_INTERVAL_MS,
-    reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
-    limitPerAddress: config.streamLimitPerAddress,
-    trustedProxies: config.trustedProxies,
-    blockedDropAfterMs: config.streamBlockedDropMs,
-  });
   const app = createApp({
     services,
     webDist,
@@ -114,8 +109,7 @@ export async function startServer({
     address = await listen(server, config.port, config.host);
   } catch (error) {
     await leader.end();
-    snapshots.close();
-    await services.stop();
+    await stop();
     await services.store.close();
     throw error;
   }
@@ -125,8 +119,7 @@ export async function startServer({
   const close = () => {
     closing ??= (async () => {
       await leader.end();
-      snapshots.close();
-      await services.stop();
+      await stop();
       await closeHttp(server);
       await services.store.close();
     })();

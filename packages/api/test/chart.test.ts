@@ -114,6 +114,7 @@ describe("GET /api/chart-data/{commodity}", () => {
 });
 
 describe("simulator backfill", () => {
+  // The first start writes ~560,000 candles: 7-10 s on a quiet machine, more on a busy one.
   it("fills 30 days of 1-minute history on first start, once, consistent across timeframes", async () => {
     const sim = await startTestServer({ env: { FEED: "simulator" } });
     try {
@@ -144,5 +145,5 @@ describe("simulator backfill", () => {
     } finally {
       await sim.stop().catch(() => undefined);
     }
-  });
+  }, 60_000);
 });

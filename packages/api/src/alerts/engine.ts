@@ -18,7 +18,6 @@ import type {
   Store,
   WatchedAlert,
 } from "@spreadwatch/db";
-import type { Bus } from "../bus/index.ts";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
@@ -98,15 +97,12 @@ export class AlertEngine {
    */
   private writes: Promise<void> = Promise.resolve();
   private markSaver: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly hub: MarketHub,
     /** Called after firings were queued, to wake the outbox senders. */
     private readonly onQueued: () => void,
-    /** Where alert changes arrive from, made on any instance. */
-    private readonly bus?: Bus,
     private readonly options: AlertEngineOptions = {},
   ) {
     this.legs = new LegWatch(options.legs ?? { silenceMs: 10_000 });
@@ -137,33 +133,35 @@ export class AlertEngine {
       this.lastValue.set(key, { symbol: key, value: spread, at: Date.now() });
     }
     this.replace(watched, undefined, false);
-    const offHub = this.hub.subscribe((update) => this.onUpdate(update));
-    // Queued like the writes: two reloads of one user must apply in the order they were asked
-    // for (on a pool the older read can finish last and would bring back a deleted alert).
-    const offBus = this.bus?.subscribe("alerts.changed", ({ userId }) => {
-      this.queue(() => this.refreshUser(userId));
-    });
-    // The bus is at most once: changes published while Redis was away are lost, so everything
-    // is read again when it comes back (queued behind earlier writes and reloads).
-    const offState = this.bus?.onState((state) => {
-      if (state === "connected")
-        this.queue(async () => this.replace(await this.store.alerts.listWatched()));
-    });
-    this.unsubscribe = () => {
-      offHub();
-      offBus?.();
-      offState?.();
-    };
     this.markSaver = setInterval(() => this.queue(() => this.saveMarks()), MARK_SAVE_INTERVAL_MS);
     this.markSaver.unref();
   }
 
-  /** Stops taking quotes at once; resolves when the writes already queued are done. */
+  /**
+   * Resolves when the writes already queued are done. The composition root stops handing it
+   * quotes and bus events first (composition.ts).
+   */
   async stop(): Promise<void> {
-    this.unsubscribe?.();
     clearInterval(this.markSaver);
     this.queue(() => this.saveMarks());
     await this.writes;
+  }
+
+  /**
+   * An alert, a permission or a Telegram link of `userId` changed (on any instance). Queued like
+   * the writes: two reloads of one user must apply in the order they were asked for (on a pool
+   * the older read can finish last and would bring back a deleted alert).
+   */
+  alertsChanged(userId: number): void {
+    this.queue(() => this.refreshUser(userId));
+  }
+
+  /**
+   * The bus is at most once: changes published while Redis was away are lost, so everything is
+   * read again when it comes back (queued behind earlier writes and reloads).
+   */
+  busReconnected(): void {
+    this.queue(async () => this.replace(await this.store.alerts.listWatched()));
   }
 
   /** Re-reads one user's watched alerts: after an alert change, a permission toggle or a (dis)connect. */
@@ -237,7 +235,8 @@ export class AlertEngine {
     return entry;
   }
 
-  private onUpdate(update: HubUpdate): void {
+  /** Every accepted quote while this instance leads (composition.ts wires the hub to it). */
+  onUpdate(update: HubUpdate): void {
     const at = update.quote.ts;
     this.legs.arrived(update.quote.source, update.quote.key);
     const firings: Firing[] = [];

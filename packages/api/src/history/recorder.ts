@@ -10,7 +10,7 @@ import {
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
-import type { HubUpdate, MarketHub } from "../market/hub.ts";
+import type { HubUpdate } from "../market/hub.ts";
 
 /** Closed candles are written in batches, off the quote path. */
 const WRITE_INTERVAL_MS = 1_000;
@@ -26,13 +26,11 @@ export class HistoryRecorder {
   private pending: StoredCandle[] = [];
   /** Saves run one after another: a bucket's later close must land after its earlier one. */
   private writes: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | undefined;
   private writer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Store,
-    private readonly hub: MarketHub,
     private readonly retentionMs: number,
     /** Told of every closed 1-minute candle (the spread statistics are fed from here). */
     private readonly onMinuteClosed?: (symbol: ChartSymbol, candle: Candle) => void,
@@ -48,7 +46,6 @@ export class HistoryRecorder {
       }
       this.builders.set(symbol, perTimeframe);
     }
-    this.unsubscribe = this.hub.subscribe((update) => this.onUpdate(update));
     this.writer = setInterval(
       () => void this.inBackground("write candles", () => this.writePending()),
       WRITE_INTERVAL_MS,
@@ -64,7 +61,6 @@ export class HistoryRecorder {
 
   /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
   async stop(): Promise<void> {
-    this.unsubscribe?.();
     clearInterval(this.writer);
     clearInterval(this.pruner);
     for (const [symbol, perTimeframe] of this.builders) {
@@ -110,7 +106,8 @@ export class HistoryRecorder {
     }
   }
 
-  private onUpdate(update: HubUpdate): void {
+  /** Every accepted quote while this instance leads (composition.ts wires the hub to it). */
+  onUpdate(update: HubUpdate): void {
     const affected = chartSymbolsAffectedBy(update.quote);
     if (affected.length === 0) return;
     const values = chartSymbolValues(update.calculations, update.prices);

@@ -1,21 +1,17 @@
 import { acquireLeadership, type Leadership } from "@spreadwatch/db";
 import type { Config } from "../config.ts";
-import type { Feed } from "../feeds/feed.ts";
-import { backfillIfEmpty } from "../history/backfill.ts";
 import { log } from "../log.ts";
-import { type ChannelDelivery, OutboxSender, OutboxSenders } from "../outbox/outbox-sender.ts";
-import { dutiesFrom, type Services } from "../services.ts";
-import { TelegramDelivery } from "../telegram/telegram-delivery.ts";
-import { WebhookDelivery } from "../webhooks/webhook-delivery.ts";
 
-/** Who claims outbox rows; one process on its own file keeps one name across restarts. */
-const EMBEDDED_INSTANCE_ID = "embedded";
+/** What only the leader runs (composition.ts builds it): started on winning, stopped on losing. */
+export interface LeaderWork {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 /**
- * The work only one instance may do (DESIGN §9): the feeds (publishing each quote on the bus),
- * the history recorder, the alert engine and the outbox senders (Telegram, webhooks). Embedded, this process leads
- * at once; on PostgreSQL it leads while it holds the advisory lock, stops all of it the moment
- * the lock is lost, and contends again. INSTANCE_ROLE=edge never contends.
+ * Who leads. Embedded, this process leads at once; on PostgreSQL it leads while it holds the
+ * advisory lock, stops the leader's work the moment the lock is lost, and contends again.
+ * INSTANCE_ROLE=edge never contends.
  */
 export class LeaderRole {
   private leadership: Leadership | undefined;
@@ -25,9 +21,7 @@ export class LeaderRole {
 
   constructor(
     private readonly config: Config,
-    private readonly services: Services,
-    private readonly feed: Feed,
-    private readonly notice: (text: string) => void,
+    private readonly work: LeaderWork,
   ) {}
 
   get isLeader(): boolean {
@@ -95,38 +89,14 @@ export class LeaderRole {
   }
 
   private async lead(): Promise<void> {
-    const { services, config, feed } = this;
     this.leading = true;
-    log.info({ instanceId: config.instanceId }, "this instance leads");
-    await backfillIfEmpty(
-      services.store,
-      feed.history?.bind(feed),
-      dutiesFrom(config),
-      this.notice,
-    );
-    await services.recorder.start();
-    // After the backfill, so a first start's statistics include the history it just made.
-    await services.stats.start();
-    await services.alertEngine.start();
-    const id = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
-    const channels: ChannelDelivery[] = [new WebhookDelivery(services.store, services.webhooks)];
-    if (services.notifier) channels.push(new TelegramDelivery(services.notifier));
-    services.sender = new OutboxSenders(
-      channels.map(
-        (channel) => new OutboxSender(services.store, services.deliveries.counting(channel), id),
-      ),
-    );
-    services.sender.start();
-    await feed.start((quote) => services.bus.publish("quote", quote));
+    log.info({ instanceId: this.config.instanceId }, "this instance leads");
+    await this.work.start();
   }
 
   private async stepDown(): Promise<void> {
     if (!this.leading) return;
     this.leading = false;
-    const { services } = this;
-    await this.feed.stop();
-    await services.alertEngine.stop();
-    await services.recorder.stop();
-    await services.sender?.stop();
+    await this.work.stop();
   }
 }

@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
 import { diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
-import type { MarketHub, MarketSnapshot } from "./hub.ts";
+import type { HubUpdate, MarketHub, MarketSnapshot } from "./hub.ts";
 import {
   acceptsGzip,
   type ChainPosition,
@@ -130,7 +130,6 @@ export class SnapshotBroadcaster {
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
-  private readonly unsubscribe: () => void;
   /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
   messagesSent = 0;
   bytesSent = 0;
@@ -139,24 +138,26 @@ export class SnapshotBroadcaster {
     private readonly hub: MarketHub,
     private readonly options: BroadcasterOptions,
   ) {
-    this.unsubscribe = hub.subscribe((update) => {
-      this.hubChanged = true;
-      this.touched.add(update.quote.source, update.symbols);
-      // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
-      // the burst is in, still in the same turn of the event loop, not on its first quote.
-      if (this.flushQueued) return;
-      this.flushQueued = true;
-      queueMicrotask(() => {
-        this.flushQueued = false;
-        this.flush(true);
-      });
-    });
     this.connected = frame.connected({
       reconnectAfterInactivityMs: options.reconnectAfterInactivityMs,
     });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
     this.window = new StreamWindow(options.minIntervalMs, options.maxIntervalMs ?? 100);
+  }
+
+  /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
+  onUpdate(update: HubUpdate): void {
+    this.hubChanged = true;
+    this.touched.add(update.quote.source, update.symbols);
+    // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
+    // the burst is in, still in the same turn of the event loop, not on its first quote.
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      this.flush(true);
+    });
   }
 
   /** The coalescing window in force now (ms): DESIGN §3's 25, wider while the loop lags. */
@@ -227,7 +228,6 @@ export class SnapshotBroadcaster {
 
   /** Ends every stream (the browsers reconnect to the next server) and stops listening. */
   close(): void {
-    this.unsubscribe();
     this.window.close();
     clearInterval(this.pinger);
     clearTimeout(this.timer);

@@ -1,0 +1,212 @@
+// The composition root: every running part of a server, built in order, and who listens to whom.
+// Nothing subscribes itself in a constructor; every arrow of the picture below is one line here.
+//
+//   every instance                               leader only (while it holds leadership)
+//   ──────────────                               ─────────────────────────────────────────
+//   bus "quote" ──▶ hub ──▶ stream (SSE)         feed ──▶ bus "quote"
+//                       └─▶ feed monitor         hub ──▶ recorder ──▶ statistics (minute closes)
+//                                                hub ──▶ alert engine ──▶ store: History + outbox
+//                                                bus "alerts.changed" ──▶ alert engine
+//                                                outbox ──▶ senders ──▶ Telegram, webhook
+//
+// docs/architecture.md walks through the same paths with the files that carry them.
+import { type Duties, defaultDuties } from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
+import { AlertEngine } from "./alerts/engine.ts";
+import { ensureFirstAdmin } from "./auth/first-admin.ts";
+import { loadSessionSecret } from "./auth/session-secret.ts";
+import { LoginThrottle } from "./auth/throttle.ts";
+import { type Bus, connectRedisBus, createInProcessBus } from "./bus/index.ts";
+import type { Config } from "./config.ts";
+import type { AppServices } from "./context.ts";
+import type { Feed } from "./feeds/feed.ts";
+import type { FeedMonitor } from "./feeds/providers/monitor.ts";
+import { backfillIfEmpty } from "./history/backfill.ts";
+import { HistoryRecorder } from "./history/recorder.ts";
+import type { LeaderWork } from "./leader/leader-role.ts";
+import { warnEvery } from "./log.ts";
+import { MarketHub } from "./market/hub.ts";
+import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
+import { DeliveryCounts } from "./metrics/delivery-counts.ts";
+import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
+import { SpreadStatsService } from "./stats/spread-stats-service.ts";
+import { storedCloses } from "./stats/stored-closes.ts";
+import { createNotifier } from "./telegram/notifier.ts";
+import { TelegramDelivery } from "./telegram/telegram-delivery.ts";
+import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
+import { WebhookDelivery } from "./webhooks/webhook-delivery.ts";
+import { Webhooks } from "./webhooks/webhooks.ts";
+
+export { DATABASE_FILE } from "./database.ts";
+
+const SESSION_SWEEP_MS = 60 * 60 * 1000;
+/** Who claims outbox rows; one process on its own file keeps one name across restarts. */
+const EMBEDDED_INSTANCE_ID = "embedded";
+
+export function dutiesFrom(config: Config): Duties {
+  return { ...defaultDuties(), ...config.duties };
+}
+
+/** The running parts of a server behind its HTTP port. */
+export interface Services extends AppServices {
+  /** The leader's outbox senders (Telegram, webhooks) while this instance leads (new per term). */
+  sender: OutboxSenders | undefined;
+  /** What every term's senders delivered, for /metrics. */
+  deliveries: DeliveryCounts;
+}
+
+/** A composed server: its services, its stream, the leader's work, and how to stop them. */
+export interface Composition {
+  services: Services;
+  snapshots: SnapshotBroadcaster;
+  /** Started and stopped by LeaderRole as leadership comes and goes. */
+  leaderWork: LeaderWork;
+  /** After the leader's work has stopped: the stream, the sweeper, the bus. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds every part on the opened store (closed here should the start fail) and wires them.
+ * `notice` gets start-up messages meant for a person (the first admin's password, the backfill).
+ */
+export async function compose(
+  config: Config,
+  store: Store,
+  feed: Feed,
+  monitor: FeedMonitor,
+  notice: (text: string) => void,
+): Promise<Composition> {
+  let bus: Bus;
+  try {
+    await ensureFirstAdmin(
+      store,
+      { username: config.adminUsername, password: config.adminPassword },
+      notice,
+    );
+    bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const hub = new MarketHub(dutiesFrom(config), config.costRates);
+  const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
+  const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
+    stats.minuteClosed(symbol, candle.timestamp, candle.close),
+  );
+  const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
+    metrics: stats,
+    legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
+  });
+  const snapshots = new SnapshotBroadcaster(hub, {
+    minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
+    pingIntervalMs: SSE_PING_INTERVAL_MS,
+    reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
+    limitPerAddress: config.streamLimitPerAddress,
+    trustedProxies: config.trustedProxies,
+    blockedDropAfterMs: config.streamBlockedDropMs,
+  });
+  const shutdown = new AbortController();
+  const services: Services = {
+    hub,
+    store,
+    bus,
+    instance: { id: config.instanceId, isLeader: () => false },
+    auth: {
+      password: loadSessionSecret(config.dataDir, config.sessionSecret),
+      cookieSecure: config.cookieSecure,
+      idleMs: config.sessionIdleMs,
+    },
+    loginThrottle: new LoginThrottle(store),
+    alertEngine,
+    recorder,
+    stats,
+    notifier: createNotifier(config.telegram),
+    webhooks: new Webhooks(config.webhookAllowPrivate),
+    sender: undefined,
+    deliveries: new DeliveryCounts(),
+    shutdownSignal: shutdown.signal,
+    health: { feeds: () => monitor.report(), startedAt: Date.now() },
+    kite: config.kite,
+  };
+
+  // Every instance: the bus feeds the hub (only the leader's feeds publish quotes); the hub feeds
+  // the stream every browser reads.
+  bus.subscribe("quote", (quote) => {
+    if (hub.ingest(quote)) monitor.accepted(quote);
+  });
+  hub.subscribe((update) => snapshots.onUpdate(update));
+
+  // Leader only, in this order: history first (a first start's statistics include the backfill),
+  // then the engine, the senders, and last the feed, so no quote arrives before its listeners.
+  let leaderListeners: Array<() => void> = [];
+  const leaderWork: LeaderWork = {
+    async start() {
+      await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), notice);
+      await recorder.start();
+      await stats.start();
+      await alertEngine.start();
+      leaderListeners = [
+        hub.subscribe((update) => recorder.onUpdate(update)),
+        hub.subscribe((update) => alertEngine.onUpdate(update)),
+        bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
+        bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
+      ];
+      services.sender = startSenders(config, services);
+      await feed.start((quote) => bus.publish("quote", quote));
+    },
+    async stop() {
+      await feed.stop();
+      for (const stopListening of leaderListeners) stopListening();
+      leaderListeners = [];
+      await alertEngine.stop();
+      await recorder.stop();
+      await services.sender?.stop();
+    },
+  };
+
+  await sweepSessions(services);
+  const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
+  sweeper.unref();
+  return {
+    services,
+    snapshots,
+    leaderWork,
+    async stop() {
+      snapshots.close();
+      clearInterval(sweeper);
+      shutdown.abort();
+      await bus.close();
+    },
+  };
+}
+
+/** One outbox sender per channel (webhooks always; Telegram when a bot token is set). */
+function startSenders(config: Config, services: Services): OutboxSenders {
+  const id = config.databaseUrl ? config.instanceId : EMBEDDED_INSTANCE_ID;
+  const channels: ChannelDelivery[] = [new WebhookDelivery(services.store, services.webhooks)];
+  if (services.notifier) channels.push(new TelegramDelivery(services.notifier));
+  const senders = new OutboxSenders(
+    channels.map(
+      (channel) => new OutboxSender(services.store, services.deliveries.counting(channel), id),
+    ),
+  );
+  senders.start();
+  return senders;
+}
+
+/** Ends idle sessions and forgets old end reasons. */
+async function sweepSessions(services: AppServices): Promise<void> {
+  const now = Date.now();
+  await services.store.sessions.endIdleSince(now - services.auth.idleMs, now);
+  await services.store.sessions.pruneEnds(now - services.auth.idleMs);
+}
+
+/** The hourly sweep failing (database busy) must not crash the server; the next one retries. */
+async function sweepSessionsInBackground(services: AppServices): Promise<void> {
+  try {
+    await sweepSessions(services);
+  } catch (error) {
+    warnEvery("session-sweep", 60 * 60 * 1000, { err: error }, "could not sweep idle sessions");
+  }
+}
