@@ -13,6 +13,7 @@ import { useMediaQuery, useTapForDetails } from "../hooks/useMediaQuery.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
 import { spreadInputs } from "../market/inputMarks.ts";
 import { legProblems } from "../market/legProblems.ts";
+import { MAX_BELLS } from "./alerts/AlertBells.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { BottomSheet } from "./BottomSheet.tsx";
 import { Panel } from "./Panel.tsx";
@@ -29,11 +30,14 @@ interface SpreadTableProps {
 
 /** Phones: CME, MCX (and any other wide column) move into the row's details sheet. */
 const COMPACT_TABLE = "(max-width: 480px)";
+/** Narrow tablets keep every column, with room for one alert button: more fold into a count. */
+const FEW_BELLS = "(max-width: 640px)";
 
 /** Spec §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
 export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
   const tapForDetails = useTapForDetails();
   const compact = useMediaQuery(COMPACT_TABLE);
+  const maxBells = useMediaQuery(FEW_BELLS) ? 1 : MAX_BELLS;
   const [details, setDetails] = useState<SpreadSymbol>();
   return (
     <Panel title="Spread" className="panel--spread">
@@ -81,6 +85,8 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
                   alerts={alerts}
                   freshness={freshness}
                   onDetails={tapForDetails ? setDetails : undefined}
+                  onAlertList={setDetails}
+                  maxBells={maxBells}
                   compact={compact}
                 />
               );

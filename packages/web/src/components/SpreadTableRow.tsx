@@ -30,6 +30,10 @@ interface SpreadTableRowProps {
   freshness: FreshnessContext;
   /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
   onDetails?: (symbol: SpreadSymbol) => void;
+  /** Shows the row's details on any screen: a row with more alerts than bells opens its list. */
+  onAlertList: (symbol: SpreadSymbol) => void;
+  /** Alert buttons the Alerts cell shows before its plus (AlertBells' `max`). */
+  maxBells: number;
   /** Phones: the compact row (CME and MCX move into the details, one bell with a count). */
   compact: boolean;
 }
@@ -55,6 +59,8 @@ export function SpreadTableRow({
   alerts,
   freshness,
   onDetails,
+  onAlertList,
+  maxBells,
   compact,
 }: SpreadTableRowProps) {
   // Phones hide the z column; the same 20-day z rides beside the spread as a chip.
@@ -123,6 +129,8 @@ export function SpreadTableRow({
               alerts={rowAlerts}
               onEdit={(alert) => alerts.onEdit(symbol, alert)}
               onAdd={() => alerts.onAdd(symbol)}
+              onMore={() => onAlertList(symbol)}
+              max={maxBells}
             />
           )}
         </td>

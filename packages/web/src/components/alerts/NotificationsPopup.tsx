@@ -7,9 +7,9 @@ const VISIBLE = 3;
 
 /**
  * Spec §2 "Alert Notifications popup" as toasts: the newest three, "n more" for the rest of the
- * ten, Clear All and a dismiss per item. It sits where the Spread table is not (bottom right
- * beside it on desktops, a strip below the page's scrolling area on phones and tablets) and
- * publishes its height as --toast-space, which the modals keep clear of.
+ * ten, Clear All and a dismiss per item. It is a strip along the bottom of the screen and
+ * publishes its height as --toast-space: the dashboard's scrolling box ends there, so no toast
+ * covers a table, and the modals keep clear of it.
  */
 export function NotificationsPopup({ notifications }: { notifications: Notifications }) {
   const { items, dismiss, clear } = notifications;
@@ -76,7 +76,7 @@ function Toast({ item, onDismiss }: { item: AlertNotification; onDismiss: () => 
 
 /**
  * Keeps --toast-space on the root element at the height the toasts take from the bottom of the
- * viewport (0 without toasts), so a modal can centre itself in the space above them.
+ * viewport (0 without toasts), so the dashboard and a modal can keep to the space above them.
  */
 function useToastSpace(present: boolean) {
   const region = useRef<HTMLElement>(null);
