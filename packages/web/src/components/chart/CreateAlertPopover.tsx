@@ -9,11 +9,14 @@ interface CreateAlertPopoverProps {
   top: number;
   onCreate: (threshold: number) => void;
   onClose: () => void;
+  /** Opened from the keyboard: the button takes focus. */
+  autoFocus?: boolean;
 }
 
 /**
- * The small popover a click (or long press) on a price level opens: one button,
- * "Create alert at 123.45". Escape or a press elsewhere closes it.
+ * The small popover a click (or long press, or Enter on the focused plot) on a price level
+ * opens: one button, "Create alert at 123.45", at the level as the axis showed it (not rounded
+ * again). Escape or a press elsewhere closes it.
  */
 export function CreateAlertPopover({
   value,
@@ -22,9 +25,10 @@ export function CreateAlertPopover({
   top,
   onCreate,
   onClose,
+  autoFocus = false,
 }: CreateAlertPopoverProps) {
   const box = useRef<HTMLDivElement>(null);
-  const threshold = Number(value.toFixed(decimals));
+  const threshold = value;
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
@@ -50,6 +54,8 @@ export function CreateAlertPopover({
         type="button"
         className="button button--small button--primary"
         onClick={() => onCreate(threshold)}
+        // biome-ignore lint/a11y/noAutofocus: only when the keyboard asked for it, from the plot
+        autoFocus={autoFocus}
       >
         Create alert at {formatNumber(threshold, decimals)}
       </button>
