@@ -22,6 +22,14 @@ const suite = signedOutSuite({
   page: false,
 });
 
+// Every describe sees GC_BUY's alerts at 120 (on) and 135 (off), whichever runs alone.
+beforeAll(async () => {
+  const page = await newPage(suite.browser);
+  await login(page, suite.app.url, TRADER.username, TRADER.password);
+  await seedAlerts(page);
+  await page.context().close();
+});
+
 /** Presses Tab until the focused element matches `selector` (at most `limit` times). */
 async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
   for (let i = 0; i < limit; i++) {
@@ -81,8 +89,6 @@ describe("on a desktop (1400 px, keyboard)", () => {
   beforeAll(async () => {
     page = await newPage(suite.browser, { width: 1400, height: 900 });
     await login(page, suite.app.url, TRADER.username, TRADER.password);
-    await seedAlerts(page);
-    await page.reload();
     await spreadRow(page, "GC_BUY").locator("button.bell[data-alert-id]").first().waitFor();
   });
   afterAll(async () => {
@@ -210,6 +216,12 @@ describe("the chart by keyboard (1400 px)", () => {
     await page.keyboard.press("Enter");
     const offer = page.getByRole("button", { name: /^Create alert at / });
     await offer.waitFor();
+    // At the latest candle, by the panel's right edge, yet whole inside the panel.
+    const panel = await page.getByRole("region", { name: "Spread chart" }).boundingBox();
+    const box = await page.getByTestId("chart-popover").boundingBox();
+    if (!panel || !box) throw new Error("no panel or offer");
+    expect(box.x).toBeGreaterThanOrEqual(panel.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
     // The offer takes focus, at the price the axis shows.
     expect(await focused(page)).toMatch(/Create alert at/);
     expect(await offer.textContent()).toBe(`Create alert at ${formatNumber(Number(level), 2)}`);

@@ -1,5 +1,8 @@
 import { formatNumber } from "@spreadwatch/core";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+
+/** The least room kept between the popover and the chart panel's sides. */
+const EDGE_PX = 4;
 
 interface CreateAlertPopoverProps {
   value: number;
@@ -29,6 +32,17 @@ export function CreateAlertPopover({
 }: CreateAlertPopoverProps) {
   const box = useRef<HTMLDivElement>(null);
   const threshold = value;
+  // Centred on the pick, but kept inside the chart panel: a pick near its right edge (the
+  // keyboard's starts at the latest candle) would otherwise run off a phone's screen.
+  const [shiftX, setShiftX] = useState(0);
+  useLayoutEffect(() => {
+    const element = box.current;
+    const panel = element?.offsetParent;
+    if (!element || !panel) return;
+    const half = element.offsetWidth / 2;
+    const inside = Math.min(Math.max(left, half + EDGE_PX), panel.clientWidth - half - EDGE_PX);
+    setShiftX(inside - left);
+  }, [left]);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
@@ -49,7 +63,12 @@ export function CreateAlertPopover({
   }, []);
 
   return (
-    <div ref={box} className="chart-popover" style={{ left, top }} data-testid="chart-popover">
+    <div
+      ref={box}
+      className="chart-popover"
+      style={{ left: left + shiftX, top }}
+      data-testid="chart-popover"
+    >
       <button
         type="button"
         className="button button--small button--primary"
