@@ -75,6 +75,20 @@ export function fixtureCsv(endMs: number): string {
 }
 
 /**
+ * The fixture's quotes as replay rows, all stamped `ts`, with MCX prices moved by `mcxShift`
+ * (a share: 0.0003 is 3 bp up), for history whose spreads vary around the fixture's.
+ */
+export function freshQuotes(ts: number, mcxShift: number): string[] {
+  const shifted = (source: string, value: number | undefined) =>
+    value === undefined || source !== "mcx" ? value : Number((value * (1 + mcxShift)).toFixed(2));
+  return QUOTES.map(([source, key, bid, ask, price]) =>
+    [ts, source, key, cell(shifted(source, bid)), cell(shifted(source, ask)), cell(price)].join(
+      ",",
+    ),
+  );
+}
+
+/**
  * startApp's options for replaying the fixture, stamped a minute ahead so the quotes are still
  * fresh however long start-up takes.
  */

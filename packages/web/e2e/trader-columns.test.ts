@@ -151,9 +151,11 @@ describe("z", () => {
     const size = Math.abs(stats.z);
     const want = size < 1 ? "z--calm" : size < 2 ? "z--watch" : stats.z > 0 ? "z--high" : "z--low";
     expect(await z.getAttribute("class")).toContain(want);
-    expect(await z.getAttribute("title")).toContain(
-      `20-day percentile ${stats.percentile.toFixed(1)}`,
-    );
+    await z.getByRole("button").hover();
+    await expect
+      .poll(() => suite.page.getByRole("tooltip").textContent())
+      .toContain(`20-day percentile ${stats.percentile.toFixed(1)}`);
+    await suite.page.mouse.move(0, 0);
     // GC_SELL's bid never moved: σ 0, no z.
     expect((await api("/api/spread-stats/GC_SELL")).z).toBeNull();
     expect(await cell(suite.page, "GC_SELL", "z").textContent()).toBe("–");

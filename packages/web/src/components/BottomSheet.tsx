@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import { useReturnFocus } from "../hooks/useReturnFocus.ts";
 
 interface BottomSheetProps {
   title: ReactNode;
@@ -14,6 +15,7 @@ interface BottomSheetProps {
 export function BottomSheet({ title, children, onClose }: BottomSheetProps) {
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
+  useReturnFocus(dialog);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();

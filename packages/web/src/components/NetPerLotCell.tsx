@@ -9,7 +9,7 @@ import {
 } from "@spreadwatch/core";
 import { useCostRates } from "../hooks/useCostRates.ts";
 import { useLotChoice } from "../hooks/useLotChoice.ts";
-import { Tooltip } from "./alerts/Tooltip.tsx";
+import { TooltipButton } from "./TooltipButton.tsx";
 
 const rupees = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
 const paise = new Intl.NumberFormat("en-IN", {
@@ -55,28 +55,14 @@ export function NetPerLotCell({
   const sign = lot.netInr > 0 ? "positive" : lot.netInr < 0 ? "negative" : undefined;
   return (
     <td className={`num net-per-lot col--wide ${sign ?? ""}`} data-col="net-per-lot">
-      <Tooltip content={<Breakdown lot={lot} />}>
-        {(handlers) => (
-          <button
-            type="button"
-            className="cell-button"
-            data-net-inr={lot.netInr}
-            data-contract={lot.contract}
-            aria-label={`Net per ${lot.contract} lot ${paise.format(lot.netInr)} rupees, show breakdown`}
-            {...handlers}
-            // A tap focuses the button (iOS does not by itself), which shows the breakdown;
-            // without scrolling, since a scroll hides the tooltip again.
-            onClick={(event) => event.currentTarget.focus({ preventScroll: true })}
-            // A tap's emulated mouse leaves at once; a focused (tapped, clicked) button keeps
-            // its breakdown until it loses focus.
-            onMouseLeave={(event) => {
-              if (event.currentTarget !== document.activeElement) handlers.onMouseLeave();
-            }}
-          >
-            {formatNetInr(lot.netInr)}
-          </button>
-        )}
-      </Tooltip>
+      <TooltipButton
+        details={<Breakdown lot={lot} />}
+        // Begins with the text it shows, so speech input ("click +5,048") finds it.
+        label={`${formatNetInr(lot.netInr)} rupees net per ${lot.contract} lot, show breakdown`}
+        data={{ "data-net-inr": lot.netInr, "data-contract": lot.contract }}
+      >
+        {formatNetInr(lot.netInr)}
+      </TooltipButton>
     </td>
   );
 }

@@ -10,8 +10,10 @@ import {
   spreadSymbolLabel,
 } from "@spreadwatch/core";
 import { type AlertView, alertTooltipLines } from "../alerts/texts.ts";
+import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
 import { AlertBell } from "./alerts/AlertBells.tsx";
+import type { ZStats } from "./ZScoreCell.tsx";
 
 /** The per-lot figures another change adds to calculation entries; read only when present. */
 interface PerLotView {
@@ -51,6 +53,7 @@ export function RowDetails(props: RowDetailsProps) {
   const { symbol, entry, prices, missing } = props;
   const shown = entry ?? rowPrices(symbol, prices);
   const perLot = perLotOf(entry);
+  const stats = useSpreadStats(symbol);
   return (
     <div className="row-details" data-details={symbol}>
       <dl className="row-details__facts">
@@ -65,6 +68,7 @@ export function RowDetails(props: RowDetailsProps) {
       <p className="row-details__parity" data-field="parity">
         {entry ? parityBreakdown(entry) : missing}
       </p>
+      {stats && <ZFacts stats={stats} />}
       {perLot && <PerLotFacts perLot={perLot} />}
       {props.alerts && (
         <RowAlertList
@@ -103,6 +107,29 @@ function Fact({ label, value, className }: { label: string; value: string; class
       <dt>{label}</dt>
       <dd className={className}>{value}</dd>
     </div>
+  );
+}
+
+/** The desktop z column and its tooltip, written out: a phone has neither the column nor hover. */
+function ZFacts({ stats }: { stats: ZStats }) {
+  return (
+    <section className="row-details__section" aria-label="20-day statistics">
+      <h3 className="row-details__heading">
+        20 days · {formatNumber(stats.n, 0)} one-minute closes
+      </h3>
+      {stats.z === null || stats.z === undefined ? (
+        <p className="muted row-details__empty" data-field="z">
+          Not enough history for a z-score.
+        </p>
+      ) : (
+        <dl className="row-details__facts" data-field="z">
+          <Fact label="z" value={formatSigned(stats.z, 2)} />
+          <Fact label="Percentile" value={formatNumber(stats.percentile, 1)} />
+          <Fact label="Mean" value={formatNumber(stats.mean, 2)} />
+          <Fact label="σ" value={formatNumber(stats.std, 2)} />
+        </dl>
+      )}
+    </section>
   );
 }
 

@@ -1,5 +1,6 @@
 import { type ChartSymbol, formatNumber, formatSigned } from "@spreadwatch/core";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
+import { TooltipButton } from "./TooltipButton.tsx";
 
 /** |z| < 1 ordinary, 1–2 worth a look, ≥ 2 unusual (coloured by which way). */
 function zClass(z: number): string {
@@ -9,28 +10,58 @@ function zClass(z: number): string {
   return z > 0 ? "z--high" : "z--low";
 }
 
-/** Issue 12 §2's z column: the live spread against its 20-day 1-minute closes. */
+/** The statistics behind a z, one line each: what the tooltip and the phone's sheet show. */
+export interface ZStats {
+  z?: number | null;
+  percentile?: number | null;
+  mean?: number | null;
+  std?: number | null;
+  n: number;
+}
+
+export function zStatsLines(stats: ZStats): string[] {
+  return [
+    `20-day percentile ${formatNumber(stats.percentile, 1)}`,
+    `mean ${formatNumber(stats.mean, 2)}, σ ${formatNumber(stats.std, 2)}`,
+    `${formatNumber(stats.n, 0)} one-minute closes`,
+  ];
+}
+
+/**
+ * Issue 12 §2's z column: the live spread against its 20-day 1-minute closes. The statistics
+ * behind it show on hover, keyboard focus or a tap.
+ */
 export function ZScoreCell({ symbol }: { symbol: ChartSymbol }) {
   const stats = useSpreadStats(symbol);
   const z = stats?.z;
-  if (z === null || z === undefined)
+  if (!stats || z === null || z === undefined) {
+    const why = stats && `Not enough history (${stats.n} closes in 20 days)`;
     return (
-      <td
-        className="num z muted col--wide"
-        data-col="z"
-        title={stats ? `Not enough history (${stats.n} closes in 20 days)` : undefined}
-      >
-        –
+      <td className="num z muted col--wide" data-col="z">
+        {why ? (
+          <TooltipButton details={why} label={`– z-score: ${why}`}>
+            –
+          </TooltipButton>
+        ) : (
+          "–"
+        )}
       </td>
     );
-  const title = [
-    `20-day percentile ${formatNumber(stats?.percentile, 1)}`,
-    `mean ${formatNumber(stats?.mean, 2)}, σ ${formatNumber(stats?.std, 2)}`,
-    `${formatNumber(stats?.n, 0)} one-minute closes`,
-  ].join(" · ");
+  }
   return (
-    <td className={`num z col--wide ${zClass(z)}`} data-col="z" data-z={z} title={title}>
-      {formatSigned(z, 2)}
+    <td className={`num z col--wide ${zClass(z)}`} data-col="z" data-z={z}>
+      <TooltipButton
+        details={
+          <ul className="tooltip__lines">
+            {zStatsLines(stats).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        }
+        label={`${formatSigned(z, 2)} z-score, show 20-day statistics`}
+      >
+        {formatSigned(z, 2)}
+      </TooltipButton>
     </td>
   );
 }

@@ -56,11 +56,17 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   // SEAM: the statistics engineer's market.stats feeds this (see useChartBands).
   const bands = useChartBands(shown.commodity);
   const alerts = useChartAlerts(shown.commodity, user.alerts_enabled);
-  const [pick, setPick] = useState<{ value: number; left: number; top: number }>();
+  const [pick, setPick] = useState<{
+    value: number;
+    left: number;
+    top: number;
+    keyboard: boolean;
+  }>();
   const onPick = (p: LevelPick) => {
     const box = panel.current?.getBoundingClientRect();
     if (!alerts.canCreate || !box) return;
-    setPick({ value: p.value, left: p.clientX - box.left, top: p.clientY - box.top });
+    const { value, keyboard = false } = p;
+    setPick({ value, left: p.clientX - box.left, top: p.clientY - box.top, keyboard });
   };
 
   return (
@@ -93,7 +99,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}
-        <ChartNotes symbol={commodity} />
+        <ChartNotes symbol={commodity} canCreateAlerts={alerts.canCreate} />
         <section
           ref={panel}
           className="panel chart"
@@ -121,11 +127,16 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               decimals={spreadDecimals(shown.commodity)}
               left={pick.left}
               top={pick.top}
+              autoFocus={pick.keyboard}
               onCreate={(threshold) => {
                 setPick(undefined);
                 alerts.create(threshold);
               }}
-              onClose={() => setPick(undefined)}
+              onClose={() => {
+                setPick(undefined);
+                // Escape from an offer the keyboard opened goes back to the price it was at.
+                if (pick.keyboard) plot.current?.focus();
+              }}
             />
           )}
           <Overlay status={state.status} loading={chart.loading} />

@@ -15,6 +15,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
@@ -53,6 +54,7 @@ export function AlertModal({
 }: AlertModalProps) {
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
+  useReturnFocus(dialog);
   const changes = useAlertChanges();
   const submission = useSubmissionKey();
   const [threshold, setThreshold] = useState(

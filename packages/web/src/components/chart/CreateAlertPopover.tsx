@@ -1,5 +1,8 @@
 import { formatNumber } from "@spreadwatch/core";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+
+/** The least room kept between the popover and the chart panel's sides. */
+const EDGE_PX = 4;
 
 interface CreateAlertPopoverProps {
   value: number;
@@ -9,11 +12,14 @@ interface CreateAlertPopoverProps {
   top: number;
   onCreate: (threshold: number) => void;
   onClose: () => void;
+  /** Opened from the keyboard: the button takes focus. */
+  autoFocus?: boolean;
 }
 
 /**
- * The small popover a click (or long press) on a price level opens: one button,
- * "Create alert at 123.45". Escape or a press elsewhere closes it.
+ * The small popover a click (or long press, or Enter on the focused plot) on a price level
+ * opens: one button, "Create alert at 123.45", at the level as the axis showed it (not rounded
+ * again). Escape or a press elsewhere closes it.
  */
 export function CreateAlertPopover({
   value,
@@ -22,9 +28,21 @@ export function CreateAlertPopover({
   top,
   onCreate,
   onClose,
+  autoFocus = false,
 }: CreateAlertPopoverProps) {
   const box = useRef<HTMLDivElement>(null);
-  const threshold = Number(value.toFixed(decimals));
+  const threshold = value;
+  // Centred on the pick, but kept inside the chart panel: a pick near its right edge (the
+  // keyboard's starts at the latest candle) would otherwise run off a phone's screen.
+  const [shiftX, setShiftX] = useState(0);
+  useLayoutEffect(() => {
+    const element = box.current;
+    const panel = element?.offsetParent;
+    if (!element || !panel) return;
+    const half = element.offsetWidth / 2;
+    const inside = Math.min(Math.max(left, half + EDGE_PX), panel.clientWidth - half - EDGE_PX);
+    setShiftX(inside - left);
+  }, [left]);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
@@ -45,11 +63,18 @@ export function CreateAlertPopover({
   }, []);
 
   return (
-    <div ref={box} className="chart-popover" style={{ left, top }} data-testid="chart-popover">
+    <div
+      ref={box}
+      className="chart-popover"
+      style={{ left: left + shiftX, top }}
+      data-testid="chart-popover"
+    >
       <button
         type="button"
         className="button button--small button--primary"
         onClick={() => onCreate(threshold)}
+        // biome-ignore lint/a11y/noAutofocus: only when the keyboard asked for it, from the plot
+        autoFocus={autoFocus}
       >
         Create alert at {formatNumber(threshold, decimals)}
       </button>

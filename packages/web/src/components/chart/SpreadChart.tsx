@@ -18,6 +18,8 @@ import { type ChartView, homeView, sameView, showsView, toPlotData } from "./vie
 
 export interface SpreadChartHandle {
   resetZoom(): void;
+  /** Focuses the plot (its keyboard price level), e.g. when an offer picked there closes. */
+  focus(): void;
 }
 
 interface SpreadChartProps {
@@ -82,6 +84,9 @@ export function SpreadChart(props: SpreadChartProps) {
         plot.setScale("x", home.x);
         plot.setScale("y", home.y);
       });
+    },
+    focus() {
+      plotRef.current?.over.focus({ preventScroll: true });
     },
   }));
 

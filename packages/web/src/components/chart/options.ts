@@ -12,6 +12,7 @@ import type { ChartColors } from "./colors.ts";
 import { cursorValuePlugin, lastValuePlugin } from "./plugins/axisTags.ts";
 import { type Bands, bandsPlugin } from "./plugins/bands.ts";
 import { candlesPlugin } from "./plugins/candles.ts";
+import { keyboardLevelPlugin } from "./plugins/keyboardLevel.ts";
 import { legendPlugin } from "./plugins/legend.ts";
 import { type LevelPick, levelPickPlugin } from "./plugins/levelPick.ts";
 import { olderEdgePlugin } from "./plugins/olderEdge.ts";
@@ -80,6 +81,7 @@ export function chartOptions({
     touchPlugin({ minXRange: 2 * timeframeMs(timeframe) }),
     olderEdgePlugin(live.onReachOldest),
     levelPickPlugin(live.onPick),
+    keyboardLevelPlugin(live.onPick),
     zoomBadgePlugin(),
   ];
   if (kind === "candles") {

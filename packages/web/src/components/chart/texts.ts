@@ -8,6 +8,12 @@ export const ZOOM_HINT =
 export const TOUCH_ZOOM_HINT =
   "Pinch to zoom, drag with one finger to pan, long-press a price to create an alert.";
 
+/** What the keys do on the focused plot (keyboardLevel.ts). */
+export function keyboardHint(canCreateAlerts: boolean): string {
+  const keys = "Keyboard: Tab to the chart, ↑ ↓ move the price line, ← → step through candles";
+  return canCreateAlerts ? `${keys}, Enter creates an alert at the price.` : `${keys}.`;
+}
+
 /** A finger is the main pointer: phones and tablets, not a laptop that also has a touch screen. */
 export const TOUCH_SCREEN = "(pointer: coarse)";
 

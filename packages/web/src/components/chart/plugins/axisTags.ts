@@ -10,6 +10,15 @@ function axisTag(className: string): HTMLDivElement {
   return tag;
 }
 
+/**
+ * The price level at `top` px from the plot's top, as the y axis writes it: rounded once, to the
+ * axis tags' decimals. The crosshair's tag and "Create alert at …" both read it, so the offer is
+ * always the price shown under the pointer or finger.
+ */
+export function levelAt(u: uPlot, top: number): number {
+  return Number(formatYTick(u.posToVal(top, "y")));
+}
+
 /** Places the tag at `value` on the y axis; hidden when the value is outside the y range. */
 function place(u: uPlot, tag: HTMLElement, value: number | null | undefined): void {
   const y = value == null ? Number.NaN : u.valToPos(value, "y");
@@ -58,7 +67,7 @@ export function cursorValuePlugin(): uPlot.Plugin {
           tag.hidden = true;
           return;
         }
-        place(u, tag, u.posToVal(top, "y"));
+        place(u, tag, levelAt(u, top));
       },
     },
   };

@@ -1,11 +1,14 @@
 import type uPlot from "uplot";
+import { levelAt } from "./axisTags.ts";
 
 export interface LevelPick {
-  /** The y value under the pointer. */
+  /** The price level picked, as the y axis shows it (levelAt). */
   value: number;
   /** Where it was picked, in viewport px. */
   clientX: number;
   clientY: number;
+  /** Picked with the keyboard: the offer takes focus, and gives it back to the plot. */
+  keyboard?: boolean;
 }
 
 /** A press this long without moving picks on touch screens, where there is no click. */
@@ -23,17 +26,26 @@ export function levelPickPlugin(onPick: (pick: LevelPick) => void): uPlot.Plugin
       ready: (u) => {
         const over = u.over;
         let down: { x: number; y: number; timer?: ReturnType<typeof setTimeout> } | undefined;
+        // uPlot moves its crosshair on mouse events only, and a long press sends none until the
+        // finger lifts, when the browser's emulated mouse lands a fraction of a pixel away: the
+        // crosshair stays where the press picked, so its axis tag keeps showing the price
+        // offered, until the next press.
+        let held: [left: number, top: number] | undefined;
+        const move = u.cursor.move ?? ((_u: uPlot, left: number, top: number) => [left, top]);
+        u.cursor.move = (self, left, top) => held ?? move(self, left, top);
         const pick = (clientX: number, clientY: number, touch: boolean) => {
-          // A mouse pick takes the crosshair's own position, so the offer matches the value
-          // the axis tag shows; a touch has no crosshair to match.
+          const box = over.getBoundingClientRect();
+          if (touch) {
+            held = [clientX - box.left, clientY - box.top];
+            u.setCursor({ left: held[0], top: held[1] });
+          }
+          // Either way the offer is the crosshair's own price, rounded as its tag is.
           const cursorTop = u.cursor.top;
-          const top =
-            !touch && cursorTop != null && cursorTop >= 0
-              ? cursorTop
-              : clientY - over.getBoundingClientRect().top;
-          onPick({ value: u.posToVal(top, "y"), clientX, clientY });
+          const top = cursorTop != null && cursorTop >= 0 ? cursorTop : clientY - box.top;
+          onPick({ value: levelAt(u, top), clientX, clientY });
         };
         over.addEventListener("pointerdown", (e) => {
+          held = undefined;
           // A second finger while one is down makes a pinch (touch.ts), never a long press.
           if (e.button !== 0 || e.shiftKey || (e.pointerType === "touch" && down)) {
             clearTimeout(down?.timer);

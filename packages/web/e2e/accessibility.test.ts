@@ -1,0 +1,150 @@
+import { rmSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { a11yReplayCsv, seedAlerts, seedHistory } from "./a11y-fixture.ts";
+import { historyDataDir } from "./alert-history-data.ts";
+import { addAlertButton, alertsPanel, modal, spreadRow } from "./alerts.ts";
+import { expectAccessible } from "./axe.ts";
+import { login, newPage, startApp } from "./harness.ts";
+import { signedOutSuite } from "./suite.ts";
+
+/**
+ * axe-core on every screen, dialog and sheet, at 1400 px (desktop) and 390 px (phone), light
+ * and dark: no serious or critical violation (contrast, names, roles, labels). One server and
+ * one browser for the file; a browser context per size and colour scheme.
+ */
+const TRADER = {
+  username: "trader",
+  password: "trader-secret",
+  is_admin: true,
+  alerts_enabled: true,
+};
+const dataDir = historyDataDir();
+
+const suite = signedOutSuite({
+  app: () => startApp({ feed: "replay", replayCsv: a11yReplayCsv(), env: { DATA_DIR: dataDir } }),
+  users: [TRADER],
+  page: false,
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  const page = await newPage(suite.browser);
+  await login(page, suite.app.url, TRADER.username, TRADER.password);
+  const { enabled } = await seedAlerts(page);
+  seedHistory(dataDir, TRADER.username, enabled);
+  await page.context().close();
+});
+
+const SCREENS = [
+  { width: 1400, height: 900, scheme: "light" },
+  { width: 1400, height: 900, scheme: "dark" },
+  { width: 390, height: 844, scheme: "light" },
+  { width: 390, height: 844, scheme: "dark" },
+] as const;
+
+async function openSection(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: /Show Alerts Section|Hide Alerts Section/ });
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await page.getByRole("tablist", { name: "Alerts section" }).waitFor();
+}
+
+describe.each(SCREENS)("at $width px, $scheme", ({ width, height, scheme }) => {
+  const phone = width < 480;
+  let page: Page;
+  beforeAll(async () => {
+    page = await newPage(suite.browser, { width, height, colorScheme: scheme });
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+  const where = (screen: string) => `${screen} (${width} px, ${scheme})`;
+
+  it("the login screen", async () => {
+    await page.goto(`${suite.app.url}/login`);
+    await page.getByRole("button", { name: "Login" }).waitFor();
+    await expectAccessible(page, where("login"));
+  });
+
+  it("the dashboard, with alert bells and the z column", async () => {
+    await login(page, suite.app.url, TRADER.username, TRADER.password);
+    // A phone's row has one bell with the count; a desktop's a bell per alert.
+    const bell = phone ? "button[data-alert-count='2']" : "button.bell[data-alert-id]";
+    await spreadRow(page, "GC_BUY").locator(bell).first().waitFor();
+    if (!phone) await page.locator("tr[data-symbol='GC_BUY'] [data-col='z'][data-z]").waitFor();
+    await expectAccessible(page, where("dashboard"));
+  });
+
+  it("the alerts section", async () => {
+    await openSection(page);
+    await alertsPanel(page).locator(".alert-item[data-enabled='false']").waitFor();
+    await expectAccessible(page, where("alerts section"));
+  });
+
+  it("the History tab", async () => {
+    await page.getByRole("tab", { name: "History", exact: true }).click();
+    await page.getByRole("table", { name: "Alert history" }).locator("tbody tr").first().waitFor();
+    await expectAccessible(page, where("History"));
+    await page.getByRole("tab", { name: "Alerts", exact: true }).click();
+  });
+
+  it("the alert modal", async () => {
+    await addAlertButton(page, "SI_BUY").click();
+    await modal(page).waitFor();
+    await expectAccessible(page, where("alert modal"));
+    await page.keyboard.press("Escape");
+    await modal(page).waitFor({ state: "detached" });
+  });
+
+  it(phone ? "the row's details sheet" : "the z and per-lot breakdowns", async () => {
+    if (phone) {
+      await spreadRow(page, "GC_BUY").getByRole("button", { name: "GC_BUY" }).click();
+      const sheet = page.getByRole("dialog", { name: /GC_BUY/ });
+      await sheet.waitFor();
+      await expectAccessible(page, where("details sheet"));
+      await page.keyboard.press("Escape");
+      await sheet.waitFor({ state: "detached" });
+      return;
+    }
+    await spreadRow(page, "GC_BUY").locator("[data-col='net-per-lot'] button").focus();
+    await page.getByRole("tooltip").waitFor();
+    await expectAccessible(page, where("per-lot breakdown"));
+    await spreadRow(page, "GC_BUY").locator("[data-col='z'] button").focus();
+    await page
+      .getByRole("tooltip")
+      .getByText(/percentile/)
+      .waitFor();
+    await expectAccessible(page, where("z breakdown"));
+  });
+
+  it("the Profile page", async () => {
+    await page.goto(`${suite.app.url}/profile`);
+    await page.getByRole("button", { name: "Update Password" }).waitFor();
+    await expectAccessible(page, where("Profile"));
+  });
+
+  it("the Admin page", async () => {
+    await page.goto(`${suite.app.url}/admin`);
+    await page.getByRole("table").first().locator("tbody tr").first().waitFor();
+    await expectAccessible(page, where("Admin"));
+  });
+
+  it("the chart, its alert lines, its Create alert offer and the modal it opens", async () => {
+    await page.goto(`${suite.app.url}/advanced-chart`);
+    await page.getByLabel("Timeframe").selectOption("1m");
+    await page.waitForFunction(() => (window.__spreadChart?.data[0].length ?? 0) > 30);
+    await page.locator(".chart-threshold--disabled").waitFor();
+    await expectAccessible(page, where("chart"));
+    const plot = await page.locator(".u-over").boundingBox();
+    if (!plot) throw new Error("no plot");
+    await page.mouse.click(plot.x + plot.width / 2, plot.y + plot.height / 3);
+    const offer = page.getByRole("button", { name: /^Create alert at / });
+    await offer.waitFor();
+    await expectAccessible(page, where("chart's Create alert offer"));
+    await offer.click();
+    await modal(page).waitFor();
+    await expectAccessible(page, where("chart's alert modal"));
+    await page.keyboard.press("Escape");
+    await modal(page).waitFor({ state: "detached" });
+  });
+});

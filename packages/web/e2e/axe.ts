@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Locator, Page } from "playwright-core";
+
+// axe-core's own types describe the browser global; only the fields read here are typed.
+interface AxeNode {
+  target: unknown[];
+  html: string;
+  failureSummary?: string;
+}
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: AxeNode[];
+}
+
+// Evaluated through the DevTools protocol, which the app's Content-Security-Policy (no inline
+// scripts) does not apply to, unlike page.addScriptTag.
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+/** What fails the check: a user who relies on assistive technology is blocked or badly slowed. */
+const BLOCKING = new Set(["serious", "critical"]);
+
+export interface AxeOptions {
+  /** Only this part of the page (a dialog, a sheet); default the whole document. */
+  within?: Locator;
+}
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules plus best practices) on the page as it is now and
+ * returns its serious and critical violations, one readable line per failing element.
+ */
+export async function axeViolations(page: Page, options: AxeOptions = {}): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.evaluate(AXE_SOURCE);
+  }
+  const scope = options.within ? await options.within.elementHandle() : null;
+  const violations = await page.evaluate(async (root) => {
+    // biome-ignore lint/suspicious/noExplicitAny: the injected axe global has no types here
+    const axe = (window as any).axe;
+    const result = await axe.run(root ?? document, {
+      resultTypes: ["violations"],
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+      },
+    });
+    return result.violations as AxeViolation[];
+  }, scope);
+  return violations
+    .filter((v) => BLOCKING.has(v.impact ?? ""))
+    .flatMap((v) =>
+      v.nodes.map(
+        (node) =>
+          `${v.impact} ${v.id} (${v.help}) at ${node.target.join(" ")}\n    ${node.html.slice(0, 200)}\n    ${(node.failureSummary ?? "").replaceAll("\n", "\n    ")}`,
+      ),
+    );
+}
+
+/** Throws, listing every element, when axe finds a serious or critical violation. */
+export async function expectAccessible(
+  page: Page,
+  where: string,
+  options: AxeOptions = {},
+): Promise<void> {
+  const found = await axeViolations(page, options);
+  if (found.length > 0) {
+    throw new Error(
+      `${found.length} serious/critical axe violations on ${where}:\n${found.join("\n")}`,
+    );
+  }
+}
