@@ -4,7 +4,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATABASE_FILE } from "../../api/src/services.ts";
+import { DATABASE_FILE } from "../../api/src/composition.ts";
 import { openDatabase } from "../../db/src/sqlite/connection.ts";
 import { type SeededFiring, seedFirings } from "../../db/src/testing/firings.ts";
 
