@@ -332,7 +332,8 @@ describe("firing records", () => {
     });
     expect(await server.services.store.alerts.find(userId, alertId)).toMatchObject({
       enabled: false,
-      disabledReason: "Telegram limit 1 of 1 reached at 14:45 IST",
+      // One limit for both channels, named after them.
+      disabledReason: "Telegram + Webhook limit 1 of 1 reached at 14:45 IST",
     });
   });
 });

@@ -61,7 +61,11 @@ describe("login", () => {
       status: "authenticated",
       user: { id: 1, username: "admin", is_admin: true, alerts_enabled: true },
     });
-    expect((await client.get("/api/auth/heartbeat")).body).toEqual({ valid: true });
+    // A live beat names the user as they are now, so an open page sees a permission change.
+    expect((await client.get("/api/auth/heartbeat")).body).toEqual({
+      valid: true,
+      user: { id: 1, username: "admin", is_admin: true, alerts_enabled: true },
+    });
     expect((await client.post("/api/auth/logout")).body).toEqual({ status: "success" });
     expect((await client.get("/api/auth/status")).body).toEqual({ status: "unauthenticated" });
     expect((await client.get("/api/auth/heartbeat")).body).toEqual({
@@ -122,7 +126,7 @@ describe("one active session per user", () => {
     await createUser(admin.client, "trader", "trader-pass-1");
     const trader = await signedIn("trader", "trader-pass-1");
     expect(trader.res.body.another_session_logged_out).toBe(false);
-    expect((await admin.client.get("/api/auth/heartbeat")).body).toEqual({ valid: true });
+    expect((await admin.client.get("/api/auth/heartbeat")).body).toMatchObject({ valid: true });
   });
 
   it("a session idle longer than the limit is ended as expired", async () => {
@@ -184,7 +188,7 @@ describe("change password", () => {
       status: 200,
       body: { status: "success", message: "Password updated successfully" },
     });
-    expect((await phone.client.get("/api/auth/heartbeat")).body).toEqual({ valid: true });
+    expect((await phone.client.get("/api/auth/heartbeat")).body).toMatchObject({ valid: true });
 
     const old = await desk.post("/api/auth/login", {
       username: "trader",

@@ -71,6 +71,23 @@ describe("admin user management", () => {
     expect(await listUsers()).toHaveLength(1);
   });
 
+  it("a permission the admin grants reaches the user's next heartbeat, session intact", async () => {
+    await admin.post("/api/auth/users", { username: "bob", password: "bob-password" });
+    const bob = new HttpClient(server.url);
+    await bob.post("/api/auth/login", { username: "bob", password: "bob-password" });
+    const user = { id: 2, username: "bob", is_admin: false };
+    expect((await bob.get("/api/auth/heartbeat")).body).toEqual({
+      valid: true,
+      user: { ...user, alerts_enabled: false },
+    });
+    await admin.put("/api/auth/users/2/permissions", { permission: "alerts_enabled", value: true });
+    expect((await bob.get("/api/auth/heartbeat")).body).toEqual({
+      valid: true,
+      user: { ...user, alerts_enabled: true },
+    });
+    expect((await bob.get("/api/alerts")).status).toBe(200);
+  });
+
   it("deleting a user ends their session, and their browser is told why", async () => {
     await admin.post("/api/auth/users", { username: "bob", password: "bob-password" });
     const bob = new HttpClient(server.url);

@@ -109,3 +109,74 @@ describe("a firing reaches Telegram and the webhook, and the History says so", (
     });
   });
 });
+
+describe("a webhook-only alert (Telegram off)", () => {
+  it("keeps firing up to its limit, then is switched off naming the webhook", async () => {
+    // Telegram is connected but not ticked: every firing goes to the webhook alone.
+    const { trader, alertId } = await setup.traderWithAlert(server, {
+      threshold: 0,
+      telegramNotify: false,
+      webhookNotify: true,
+      // The modal's field, as a trader running a bot raises it there.
+      maxNotifications: 3,
+    });
+    expect((await trader.put("/api/webhook", { url: receiver.url, secret: SECRET })).status).toBe(
+      200,
+    );
+    // Below, above, below, above, below: four crossings 40 s apart (past the 30 s cooldown).
+    pushLegs(feed, T);
+    for (const [i, spread] of [-10, 10, -10, 10, -10].entries())
+      pushGoldSpread(feed, spread, T + i * 40 * SECOND);
+    await setup.settled(server);
+
+    const bodies = receiver.received.map((post) => JSON.parse(post.body));
+    expect(bodies.map((b) => [b.event, b.direction, b.count, b.limit])).toEqual([
+      ["alert.fired", "above", 1, 3],
+      ["alert.fired", "below", 2, 3],
+      ["alert.fired", "above", 3, 3],
+    ]);
+    expect(setup.alertTexts(telegram)).toEqual([]);
+    const { body } = await trader.get("/api/alerts");
+    expect(body.alerts).toEqual([
+      expect.objectContaining({
+        id: alertId,
+        enabled: false,
+        telegramNotify: false,
+        webhookNotify: true,
+        telegramNotificationCount: 3,
+        telegramMaxNotifications: 3,
+        lastTelegramTriggered: T + 3 * 40 * SECOND,
+        disabledReason: expect.stringMatching(/^Webhook limit 3 of 3 reached at \d\d:\d\d IST$/),
+      }),
+    ]);
+  });
+
+  it("starts its count again when the trader switches it back on", async () => {
+    const { trader, alertId } = await setup.traderWithAlert(server, {
+      telegramNotify: false,
+      webhookNotify: true,
+    });
+    await trader.put("/api/webhook", { url: receiver.url, secret: SECRET });
+    pushLegs(feed, T);
+    pushGoldSpread(feed, -10, T);
+    pushGoldSpread(feed, 10, T + SECOND);
+    await setup.settled(server);
+    expect(receiver.received).toHaveLength(1);
+    // The default limit is 1: switched off after the first firing, and on again by the trader.
+    const off = (await trader.get("/api/alerts")).body.alerts[0];
+    expect(off).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringMatching(/^Webhook/),
+    });
+    const on = await trader.put(`/api/alerts/${alertId}`, { enabled: true });
+    expect(on.body.alert).toMatchObject({ enabled: true, telegramNotificationCount: 0 });
+    await eventually(
+      async () => server.services.alertEngine.watchedCount,
+      (n) => n === 1,
+      "the engine to watch the re-enabled alert",
+    );
+    pushGoldSpread(feed, -10, T + 40 * SECOND);
+    await setup.settled(server);
+    expect(receiver.received.map((post) => JSON.parse(post.body).count)).toEqual([1, 1]);
+  });
+});

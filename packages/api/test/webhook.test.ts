@@ -158,6 +158,20 @@ describe("webhook settings", () => {
     expect((await alice.get("/api/webhook")).body).toEqual(NONE);
   });
 
+  it("names every problem at once: an http:// URL with a short secret", async () => {
+    const res = await alice.put("/api/webhook", {
+      url: "http://hooks.example.com/hook",
+      secret: "too-short",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(
+      "The webhook URL must start with https://. The secret must be 16 to 256 characters long.",
+    );
+    const garbled = await alice.put("/api/webhook", { url: "not a url", secret: "x" });
+    expect(garbled.body.error).toMatch(/not a valid URL.*The secret must be 16 to 256/);
+    expect((await alice.get("/api/webhook")).body).toEqual(NONE);
+  });
+
   it("refuses a missing URL and a body that is not an object", async () => {
     const empty = await alice.put("/api/webhook", { url: "  ", secret: SECRET });
     expect(empty.body.error).toMatch(/Please enter the webhook URL/);

@@ -142,6 +142,8 @@ describe("the create/edit modal", () => {
       threshold: -250.5,
       soundId: "chime",
       telegramNotify: true,
+      // Not in the spec's modal: the webhook channel, off unless ticked.
+      webhookNotify: false,
       direction: "reaches",
       enabled: true,
       maxNotifications: 3,

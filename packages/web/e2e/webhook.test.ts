@@ -39,15 +39,27 @@ describe("Webhook on the profile", () => {
     expect(await button("Remove").isDisabled()).toBe(true);
   });
 
-  it("asks for a URL and a long enough secret before sending anything", async () => {
+  it("asks for a URL and a long enough secret before sending anything, all at once", async () => {
     const sent = recordRequests(suite.page, procedure("webhook.save"));
     await button("Save").click();
-    await text("Please enter the webhook URL.").waitFor();
-    await urlField().fill(receiver.url);
+    await text(
+      "Please enter the webhook URL. Please enter a secret (or press Generate).",
+    ).waitFor();
+    await urlField().fill("https://hooks.example.com/hook");
     await secretField().fill("short");
     await button("Save").click();
     await text("The secret must be 16 to 256 characters long.").waitFor();
+    await urlField().fill("ftp://hooks.example.com/hook");
+    await button("Save").click();
+    await text(
+      "The webhook URL must start with https://. The secret must be 16 to 256 characters long.",
+    ).waitFor();
     expect(sent).toEqual([]);
+    // Whether http:// may be used is the server's setting (allowed here): it answers.
+    await urlField().fill(receiver.url);
+    await button("Save").click();
+    await text("The secret must be 16 to 256 characters long.").waitFor();
+    expect(sent).toHaveLength(1);
   });
 
   it("shows the server's refusal of a link-local address inline", async () => {

@@ -59,9 +59,13 @@ export const authRouter = {
     return { status: "unauthenticated" as const };
   }),
 
+  /**
+   * A live session also says who it is now, so an open page picks up what an admin changed
+   * (alerts_enabled granted or taken away) at its next beat, without a reload.
+   */
   heartbeat: publicProcedure.query(async ({ ctx }) => {
     const state = await resolveSession(ctx);
-    if (state.kind === "valid") return { valid: true as const };
+    if (state.kind === "valid") return { valid: true as const, user: toUserView(state.user) };
     return {
       valid: false as const,
       reason: state.kind === "ended" ? state.reason : ("not_authenticated" as const),

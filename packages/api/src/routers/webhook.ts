@@ -9,6 +9,18 @@ import { z } from "zod";
 import { authedProcedure } from "../trpc.ts";
 import { WebhookRefusedError } from "../webhooks/webhook-target.ts";
 
+// Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
+const secretRules = z
+  .string()
+  .min(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_LENGTH_TEXT)
+  .max(WEBHOOK_SECRET_MAX, WEBHOOK_SECRET_LENGTH_TEXT)
+  .refine((s) => s.trim() === s, "The secret must not start or end with a space.")
+  .refine((s) => ![...s].some(isControl), "The secret must not contain control characters.");
+
+/**
+ * Only the shape here: the secret's rules are checked in `save` beside the URL's, so a form
+ * with both wrong hears about both at once.
+ */
 const webhookInput = z.object({
   url: z
     .string({ error: "Please enter the webhook URL." })
@@ -18,13 +30,7 @@ const webhookInput = z.object({
       WEBHOOK_URL_MAX_LENGTH,
       `The webhook URL is too long (at most ${WEBHOOK_URL_MAX_LENGTH} characters).`,
     ),
-  // Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
-  secret: z
-    .string({ error: "Please enter a secret (or press Generate)." })
-    .min(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_LENGTH_TEXT)
-    .max(WEBHOOK_SECRET_MAX, WEBHOOK_SECRET_LENGTH_TEXT)
-    .refine((s) => s.trim() === s, "The secret must not start or end with a space.")
-    .refine((s) => ![...s].some(isControl), "The secret must not contain control characters."),
+  secret: z.string({ error: "Please enter a secret (or press Generate)." }),
 });
 
 function isControl(char: string): boolean {
@@ -42,9 +48,16 @@ export const webhookRouter = {
 
   /** Checked (scheme, length, every address the host resolves to) before anything is stored. */
   save: authedProcedure.input(webhookInput).mutation(async ({ ctx, input }) => {
+    const { webhooks } = ctx.services;
+    const secretProblem = secretRules.safeParse(input.secret).error?.issues[0]?.message;
+    if (secretProblem) {
+      // The URL's own syntax and scheme are named too; its host is resolved only for a good pair.
+      const problems = [webhooks.syntaxProblem(input.url), secretProblem];
+      throw new TRPCError({ code: "BAD_REQUEST", message: problems.filter(Boolean).join(" ") });
+    }
     let url: string;
     try {
-      url = await ctx.services.webhooks.check(input.url);
+      url = await webhooks.check(input.url);
     } catch (error) {
       if (!(error instanceof WebhookRefusedError)) throw error;
       throw new TRPCError({ code: "BAD_REQUEST", message: error.message });

@@ -36,6 +36,17 @@ export class Webhooks {
 
   constructor(readonly allowPrivate: boolean) {}
 
+  /** What is wrong with the URL's syntax or scheme (nothing is resolved); undefined if nothing. */
+  syntaxProblem(text: string): string | undefined {
+    try {
+      parseWebhookUrl(text, this.allowPrivate);
+      return undefined;
+    } catch (error) {
+      if (error instanceof WebhookRefusedError) return error.message;
+      throw error;
+    }
+  }
+
   /** The URL as it will be stored, or a WebhookRefusedError saying what is wrong with it. */
   async check(text: string): Promise<string> {
     const url = parseWebhookUrl(text, this.allowPrivate);

@@ -147,7 +147,10 @@ async function recordFirings(tx: PgDb, firings: readonly AlertFiring[]): Promise
     const state = states.get(firing.alertId);
     const { chatId, webhook } = usableChannels(state);
     if (!state || (chatId === null && !webhook)) return undefined;
-    const counted = countFiring(state.sent, state.max, firing.at, chatId !== null);
+    const counted = countFiring(state.sent, state.max, firing.at, {
+      telegram: chatId !== null,
+      webhook,
+    });
     state.sent = counted.sent;
     state.enabled = counted.enabled;
     state.at = firing.at;

@@ -255,7 +255,7 @@ function recordFirings(db: Database, firings: readonly AlertFiring[]): RecordedF
         row.server_firing_count,
         row.max_notifications,
         firing.at,
-        chatId !== null,
+        { telegram: chatId !== null, webhook },
       );
       const alert = alertFromRow(
         update.get(

@@ -261,7 +261,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     ]);
     expect(results[1]?.alert).toMatchObject({
       enabled: false,
-      disabledReason: "Notification limit 1 of 1 reached at 14:02 IST",
+      disabledReason: "Webhook limit 1 of 1 reached at 14:02 IST",
     });
     const [bothFiring, hookFiring] = results.map((r) => r?.firingId as number);
     expect(bothFiring).toBeLessThan(hookFiring as number);
@@ -272,6 +272,16 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
       ["webhook", hookFiring, "", JSON.stringify({ firingId: hookFiring, count: 1 })],
     ]);
     expect(outbox.map((m) => m.id)).toEqual(results.flatMap((r) => r?.outbox.map((o) => o.id)));
+    // One limit for both channels: the second firing, to both, is the second of 2.
+    const [last] = await store.alerts.recordFirings([
+      firing(both.id, AT_1402_IST + 1, { metric: "zscore", value: 1.9, direction: "below" }),
+    ]);
+    expect(last?.outbox.map((o) => o.channel)).toEqual(["telegram", "webhook"]);
+    expect(last?.alert).toMatchObject({
+      serverFiringCount: 2,
+      enabled: false,
+      disabledReason: "Telegram + Webhook limit 2 of 2 reached at 14:02 IST",
+    });
   });
 
   it("the same alert fired twice in one batch counts twice and stops at its limit", async () => {

@@ -20,13 +20,29 @@ const IST_CLOCK = new Intl.DateTimeFormat("en-GB", {
   hourCycle: "h23",
 });
 
+/** The server channels a firing went to: what its limit is named after. */
+export interface FiringChannels {
+  telegram: boolean;
+  webhook: boolean;
+}
+
+/**
+ * The name of the one limit an alert's server channels share (README "Spread alerts"): the
+ * channels themselves, "Telegram", "Webhook" or "Telegram + Webhook", so a webhook-only alert
+ * never reads as a Telegram one.
+ */
+function limitName(channels: FiringChannels): string {
+  if (channels.telegram && channels.webhook) return "Telegram + Webhook";
+  return channels.webhook ? "Webhook" : "Telegram";
+}
+
 /**
  * Why the server switched an alert off at its limit: "Telegram limit 3 of 3 reached at 14:02 IST"
- * (or "Notification limit …" when the firing did not go to Telegram), at the crossing's time.
+ * ("Webhook limit …", "Telegram + Webhook limit …" by where the last firing went), at the
+ * crossing's time.
  */
-export function limitReason(max: number, at: number, telegram: boolean): string {
-  const kind = telegram ? "Telegram" : "Notification";
-  return `${kind} limit ${max} of ${max} reached at ${IST_CLOCK.format(at)} IST`;
+export function limitReason(max: number, at: number, channels: FiringChannels): string {
+  return `${limitName(channels)} limit ${max} of ${max} reached at ${IST_CLOCK.format(at)} IST`;
 }
 
 /** What decides where a server firing of an alert can go now (both engines read it). */
@@ -53,10 +69,10 @@ export function usableChannels(state: ChannelState | undefined): {
 }
 
 /** One more firing counted against the limit: the new count, whether the alert stays on, and why not. */
-export function countFiring(sent: number, max: number, at: number, telegram: boolean) {
+export function countFiring(sent: number, max: number, at: number, channels: FiringChannels) {
   const count = sent + 1;
   const enabled = count < max;
-  return { sent: count, enabled, reason: enabled ? null : limitReason(max, at, telegram) };
+  return { sent: count, enabled, reason: enabled ? null : limitReason(max, at, channels) };
 }
 
 /**

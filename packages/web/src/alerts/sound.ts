@@ -35,22 +35,25 @@ function playTone(pitch: number): void {
 }
 
 /**
- * Plays an alert sound at a pitch. A file that cannot play (missing, blocked by the browser's
- * autoplay rules) falls back to a tone; if that fails too the trader still has the popup, so
- * the failure is only a warning (spec §8).
+ * Plays an alert sound at a pitch; resolves false when nothing could play. A file that cannot
+ * play (missing, blocked by the browser's autoplay rules) falls back to a tone; if that fails
+ * too the trader still has the popup, so the failure is only a warning (spec §8).
  */
-export async function playAlertSound(id: SoundId, pitch: number = PITCH_DEFAULT): Promise<void> {
+export async function playAlertSound(id: SoundId, pitch: number = PITCH_DEFAULT): Promise<boolean> {
   try {
     const audio = new Audio(soundUrl(id));
     audio.playbackRate = pitch;
     // A faster rate should sound higher, not just shorter.
     audio.preservesPitch = false;
     await audio.play();
+    return true;
   } catch (playError) {
     try {
       playTone(pitch);
+      return true;
     } catch (toneError) {
       console.warn(`Alert sound "${id}" could not play`, playError, toneError);
+      return false;
     }
   }
 }

@@ -52,6 +52,20 @@ export function crossedMessage(
 }
 
 /**
+ * The server channels an alert has ticked, as its one notification limit is named (README
+ * "Spread alerts"): "Telegram", "Webhook" or "Telegram + Webhook"; undefined with neither, when
+ * only the browser alerts and no limit ever switches it off.
+ */
+export function serverChannels(alert: {
+  telegramNotify: boolean;
+  webhookNotify: boolean;
+}): string | undefined {
+  if (alert.telegramNotify && alert.webhookNotify) return "Telegram + Webhook";
+  if (alert.telegramNotify) return "Telegram";
+  return alert.webhookNotify ? "Webhook" : undefined;
+}
+
+/**
  * The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. A z-score
  * or percentile alert names its metric after the threshold, so "2.00" is not read as a spread.
  */
@@ -63,6 +77,7 @@ export function alertTooltipLines(alert: AlertView): string[] {
     `Status: ${alert.enabled ? "Enabled" : "Disabled"}`,
     `Sound: ${alertSoundLabel(alert.soundId)}`,
     `Telegram: ${alert.telegramNotify ? "Yes" : "No"}`,
+    ...(alert.webhookNotify ? ["Webhook: Yes"] : []),
     `Limit: ${alert.telegramMaxNotifications}`,
     `Count: ${alert.notificationCount}`,
   ];
@@ -71,9 +86,10 @@ export function alertTooltipLines(alert: AlertView): string[] {
     lines.push(`Re-arms after moving back: ${rearm}`);
   }
   if (alert.disabledReason) lines.push(alert.disabledReason);
-  if (alert.telegramNotify) {
+  const channels = serverChannels(alert);
+  if (channels) {
     lines.push(
-      `Telegram sent: ${alert.telegramNotificationCount}/${alert.telegramMaxNotifications}`,
+      `${channels} sent: ${alert.telegramNotificationCount}/${alert.telegramMaxNotifications}`,
     );
   }
   return lines;

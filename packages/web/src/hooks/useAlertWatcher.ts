@@ -16,11 +16,14 @@ import {
   metricValue,
 } from "../components/alerts/metric.ts";
 import { trpc } from "../trpc.ts";
+import { useAlertTabs } from "./useAlertTabs.ts";
 import type { AlertNotification } from "./useNotifications.ts";
 import { useAllSpreadStats } from "./useSpreadStats.ts";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
 interface WatcherInput {
+  /** The signed-in user: the tabs of one login share one watcher. */
+  userId: number;
   /** The user's alerts; undefined while not loaded (or without the permission). */
   alerts: AlertView[] | undefined;
   calculations: Calculations | undefined;
@@ -34,26 +37,34 @@ interface WatcherInput {
  * Disabled and deleted alerts are forgotten, so one that comes back learns its side afresh.
  * The mute switch silences the sound only; with "Notify me when hidden" on (and permission
  * given), a firing while the tab is hidden also shows a system notification.
+ *
+ * Of several tabs of one login only the leading one (useAlertTabs) acts on a firing; the others
+ * keep their crossing state in step (so one can take over at once) and show the leader's toast.
  */
-export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput): void {
+export function useAlertWatcher({ userId, alerts, calculations, notify }: WatcherInput): void {
   // Keyed by alert and metric: a metric change re-learns the side, like a threshold change.
   const tracker = useRef(new CrossingTracker<string>());
   const utils = trpc.useUtils();
   const needsStats = alerts?.some((alert) => alert.enabled && alert.metric !== "spread") ?? false;
   const stats = useAllSpreadStats(needsStats);
+  const refresh = () => {
+    void utils.alerts.list.invalidate();
+    void utils.alerts.history.invalidate();
+  };
+  const tabs = useAlertTabs(userId, { onFired: notify, onRecorded: refresh });
   const trigger = trpc.alerts.trigger.useMutation({
     onSettled: () => {
-      void utils.alerts.list.invalidate();
-      void utils.alerts.history.invalidate();
+      refresh();
+      tabs.announce({ kind: "recorded" });
     },
   });
   const triggerRef = useRef(trigger.mutate);
   triggerRef.current = trigger.mutate;
   const [muted] = useStoredFlag(MUTE_KEY);
   const [notifyHidden] = useStoredFlag(NOTIFY_HIDDEN_KEY);
-  // Read at firing time without re-running the crossing effect when a switch flips.
-  const switches = useRef({ muted, notifyHidden });
-  switches.current = { muted, notifyHidden };
+  // Read at firing time without re-running the crossing effect when a switch or the lead flips.
+  const live = useRef({ muted, notifyHidden, leading: tabs.leading, announce: tabs.announce });
+  live.current = { muted, notifyHidden, leading: tabs.leading, announce: tabs.announce };
 
   useEffect(() => {
     if (!alerts) return;
@@ -75,16 +86,17 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
         value,
         now,
       );
-      if (!side) continue;
+      // A following tab has seen the crossing too; the leading tab fires it, once.
+      if (!side || !live.current.leading) continue;
       // What it fired on goes with the trigger, so the History shows browser firings too.
       triggerRef.current({ id: alert.id, value, metric, direction: side });
-      if (!switches.current.muted) void playAlertSound(alert.soundId as SoundId, pitchFor(side));
+      if (!live.current.muted) void playAlertSound(alert.soundId as SoundId, pitchFor(side));
       const title = spreadSymbolLabel(alert.commodityType);
       const crossed =
         metric === "spread"
           ? crossedMessage(alert.commodityType, side, alert.threshold, spread)
           : metricCrossedMessage(alert, side, value);
-      notify({
+      const notification = {
         title,
         message:
           metric === "spread"
@@ -92,8 +104,10 @@ export function useAlertWatcher({ alerts, calculations, notify }: WatcherInput):
             : metricReachedMessage(alert, value),
         crossed,
         at: now,
-      });
-      if (switches.current.notifyHidden) showSystemNotification(`${title} ${crossed}`, alert.id);
+      };
+      notify(notification);
+      live.current.announce({ kind: "fired", notification });
+      if (live.current.notifyHidden) showSystemNotification(`${title} ${crossed}`, alert.id);
     }
   }, [alerts, calculations, notify, stats]);
 }

@@ -37,7 +37,12 @@ export function Dashboard({ user }: { user: SessionUser }) {
   const list = useAlertList(alertsOn);
   const alerts = alertsOn ? list.data?.alerts : undefined;
   const notifications = useNotifications();
-  useAlertWatcher({ alerts, calculations: snapshot?.calculations, notify: notifications.add });
+  useAlertWatcher({
+    userId: user.id,
+    alerts,
+    calculations: snapshot?.calculations,
+    notify: notifications.add,
+  });
   const [sectionShown, setSectionShown] = useState(false);
   const [modal, setModal] = useState<ModalTarget>();
 

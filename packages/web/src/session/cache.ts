@@ -37,6 +37,25 @@ export function signIn(queryClient: QueryClient, user: SessionUser): void {
   setStatus(queryClient, { status: "authenticated", user });
 }
 
+/**
+ * The signed-in user as the server has them now (the heartbeat's answer), written only when
+ * something changed, e.g. an admin granted alerts, so a plain beat re-renders nothing. Another
+ * user means someone signed in as them in another tab of this browser: this page becomes theirs
+ * as after a login, without the first user's data.
+ */
+export function refreshUser(queryClient: QueryClient, user: SessionUser): void {
+  const current = queryClient.getQueryData<AuthStatus>(authStatusKey);
+  if (current?.status !== "authenticated") return;
+  const was = current.user;
+  if (was.id !== user.id) signIn(queryClient, user);
+  else if (
+    was.username !== user.username ||
+    was.is_admin !== user.is_admin ||
+    was.alerts_enabled !== user.alerts_enabled
+  )
+    setStatus(queryClient, { status: "authenticated", user });
+}
+
 /** Logout (spec §4): clear the user; the route guards then send the browser to /login. */
 export function signOut(queryClient: QueryClient): void {
   dropPrivateData(queryClient);

@@ -15,11 +15,12 @@ import {
 } from "@spreadwatch/core";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import type { AlertView } from "../../alerts/texts.ts";
+import { type AlertView, serverChannels } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
 import { METRIC_HINTS, metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
@@ -154,14 +155,11 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
         <Checkbox label="Webhook" checked={webhook} onChange={setWebhook} />
       </div>
-      {webhook && (
-        <p className="field__hint alert-form__wide">
-          Set the webhook URL on the <Link href="/profile">Profile</Link> page.
-        </p>
-      )}
-      {telegram && (
+      {webhook && <WebhookHint />}
+      {/* One limit for the server's channels, counted per firing (README "Spread alerts"). */}
+      {(telegram || webhook) && (
         <LimitField
-          label="Telegram Notification Limit"
+          label={`${serverChannels({ telegramNotify: telegram, webhookNotify: webhook })} Notification Limit`}
           options={PANEL_LIMITS}
           value={limit}
           onChange={setLimit}
@@ -174,4 +172,33 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
       </div>
     </form>
   );
+}
+
+/** Where a ticked Webhook posts to: the saved webhook's host, or where to set one. */
+function WebhookHint() {
+  const saved = trpc.webhook.get.useQuery();
+  if (!saved.data) return null;
+  const url = saved.data.url;
+  return (
+    <p className="field__hint alert-form__wide" data-field="webhook-hint">
+      {url ? (
+        <>
+          Firings are POSTed to {hostOf(url)} (change it on the <Link href="/profile">Profile</Link>{" "}
+          page).
+        </>
+      ) : (
+        <>
+          Set the webhook URL on the <Link href="/profile">Profile</Link> page.
+        </>
+      )}
+    </p>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

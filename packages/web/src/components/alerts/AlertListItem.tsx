@@ -1,16 +1,25 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
-import { type AlertView, alertSoundLabel, commodityLabel } from "../../alerts/texts.ts";
+import { useEffect, useState } from "react";
+import {
+  type AlertView,
+  alertSoundLabel,
+  commodityLabel,
+  serverChannels,
+} from "../../alerts/texts.ts";
 import { formatMetricThreshold } from "./metric.ts";
 
 interface AlertListItemProps {
   alert: AlertView;
   /** Where Telegram stands for this user; an alert asking for it says when it cannot send. */
   telegram: { configured: boolean; connected: boolean } | undefined;
+  /** Whether the user saved a webhook; undefined while unknown. */
+  webhookSet?: boolean;
   busy: boolean;
   /** A z-score or percentile alert whose statistics the browser does not have yet. */
   waiting?: boolean;
   onToggle: () => void;
-  onTest: () => void;
+  /** Plays the alert's sound; resolves false when nothing could play. */
+  onTest: () => Promise<boolean>;
   onEdit: () => void;
   onDelete: () => void;
 }
@@ -22,10 +31,47 @@ function telegramState(alert: AlertView, telegram: AlertListItemProps["telegram"
   return "On";
 }
 
+/** How long the Test button's "Playing…" stays: about one alert sound. */
+const TEST_FEEDBACK_MS = 1_500;
+
+type TestState = "idle" | "playing" | "failed";
+
+/** The Test button's state: "playing" (or "failed") for a moment after each press. */
+function useTestFeedback(test: () => Promise<boolean>) {
+  const [state, setState] = useState<{ value: TestState; press: number }>({
+    value: "idle",
+    press: 0,
+  });
+  useEffect(() => {
+    if (state.value === "idle") return;
+    const timer = setTimeout(() => setState((s) => ({ ...s, value: "idle" })), TEST_FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const press = () => {
+    const number = state.press + 1;
+    setState({ value: "playing", press: number });
+    void test().then((played) => {
+      // Only this press's answer counts: a later press has its own.
+      if (!played) setState((s) => (s.press === number ? { ...s, value: "failed" } : s));
+    });
+  };
+  return { state: state.value, press };
+}
+
+/**
+ * The labels of the server's count and last delivery, by the channels the alert has ticked
+ * ("Webhook Limit", "Last webhook"); the spec's Telegram labels when it has neither.
+ */
+function serverLabels(alert: AlertView): { limit: string; last: string } {
+  const channels = serverChannels(alert) ?? "Telegram";
+  return { limit: `${channels} Limit`, last: `Last ${channels.replace("Webhook", "webhook")}` };
+}
+
 /** One alert in the Spread Alerts panel, with every field spec §2 lists. */
 export function AlertListItem({
   alert,
   telegram,
+  webhookSet,
   busy,
   waiting = false,
   onToggle,
@@ -34,6 +80,8 @@ export function AlertListItem({
   onDelete,
 }: AlertListItemProps) {
   const title = commodityLabel(alert.commodityType);
+  const labels = serverLabels(alert);
+  const test = useTestFeedback(onTest);
   return (
     <li className="alert-item" data-alert-id={alert.id} data-enabled={alert.enabled}>
       <div className="alert-item__head">
@@ -86,17 +134,17 @@ export function AlertListItem({
         {alert.webhookNotify && (
           <div>
             <dt>Webhook</dt>
-            <dd data-field="webhook">On</dd>
+            <dd data-field="webhook">{webhookSet === false ? "On (no webhook set)" : "On"}</dd>
           </div>
         )}
         <div>
-          <dt>Telegram Limit</dt>
+          <dt>{labels.limit}</dt>
           <dd data-field="telegram-limit">
             {alert.telegramNotificationCount}/{alert.telegramMaxNotifications}
           </dd>
         </div>
         <div>
-          <dt>Last Telegram</dt>
+          <dt>{labels.last}</dt>
           <dd data-field="last-telegram">
             {alert.lastTelegramTriggered
               ? formatIstTimestamp(alert.lastTelegramTriggered)
@@ -114,7 +162,12 @@ export function AlertListItem({
         <button type="button" className="button button--small" onClick={onToggle} disabled={busy}>
           {alert.enabled ? "Disable" : "Enable"}
         </button>
-        <button type="button" className="button button--small" onClick={onTest}>
+        <button
+          type="button"
+          className="button button--small"
+          data-playing={test.state === "playing" || undefined}
+          onClick={test.press}
+        >
           Test
         </button>
         <button type="button" className="button button--small" onClick={onEdit}>
@@ -128,6 +181,10 @@ export function AlertListItem({
         >
           Delete
         </button>
+        <span className="alert-item__test muted" role="status" data-field="test-state">
+          {test.state === "playing" && `▶ Playing ${alertSoundLabel(alert.soundId)}…`}
+          {test.state === "failed" && "The sound could not play"}
+        </span>
       </div>
     </li>
   );

@@ -66,6 +66,7 @@ export function AlertModal({
   );
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
   const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
+  const [webhook, setWebhook] = useState(alert?.webhookNotify ?? false);
   const [limit, setLimit] = useState(alert?.telegramMaxNotifications ?? DEFAULT_NOTIFICATION_LIMIT);
   const [enabled, setEnabled] = useState(alert?.enabled ?? true);
   const [deletingAll, setDeletingAll] = useState(false);
@@ -96,6 +97,7 @@ export function AlertModal({
       threshold: value,
       soundId,
       telegramNotify: telegram,
+      webhookNotify: webhook,
       direction: "reaches" as const,
       enabled,
       // Spec §5: the modal sends null for 1.
@@ -173,7 +175,9 @@ export function AlertModal({
           onChange={setSoundId}
         />
         <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
-        {telegram && (
+        <Checkbox label="Send to Webhook" checked={webhook} onChange={setWebhook} />
+        {/* One limit for the server's channels, counted per firing (README "Spread alerts"). */}
+        {(telegram || webhook) && (
           <LimitField
             label="Notification Limit"
             options={MODAL_LIMIT_OPTIONS}
@@ -184,33 +188,38 @@ export function AlertModal({
         )}
         <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
         <div className="modal__actions">
+          {/* Deleting belongs to editing: a new alert's dialog offers no Delete All. */}
           {alert && (
-            <button
-              type="button"
-              className="button button--danger"
-              onClick={deleteOne}
-              disabled={busy}
-            >
-              Delete
-            </button>
+            <div className="modal__action-group">
+              <button
+                type="button"
+                className="button button--danger"
+                onClick={deleteOne}
+                disabled={busy}
+              >
+                Delete
+              </button>
+              {symbolAlerts.length > 1 && (
+                <button
+                  type="button"
+                  className="button button--danger"
+                  onClick={() => void deleteAll()}
+                  disabled={busy}
+                >
+                  Delete All
+                </button>
+              )}
+            </div>
           )}
-          {symbolAlerts.length > 1 && (
-            <button
-              type="button"
-              className="button button--danger"
-              onClick={() => void deleteAll()}
-              disabled={busy}
-            >
-              Delete All
+          {/* Cancel and the submit button wrap together, never one without the other. */}
+          <div className="modal__action-group modal__action-group--main">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
             </button>
-          )}
-          <span className="modal__spacer" />
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {alert ? "Update Alert" : "Create Alert"}
-          </button>
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {alert ? "Update Alert" : "Create Alert"}
+            </button>
+          </div>
         </div>
       </form>
     </dialog>

@@ -7,6 +7,7 @@ import { useFlash } from "../../hooks/useFlash.ts";
 import { useAllSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { useTelegramStatus } from "../../hooks/useTelegramStatus.ts";
 import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
 import { Message } from "../Message.tsx";
 import { Section } from "../Section.tsx";
 import { AlertForm } from "./AlertForm.tsx";
@@ -61,6 +62,11 @@ export function SpreadAlertsPanel() {
     undefined;
   const alerts = list.data?.alerts;
   const stats = useAllSpreadStats(alerts?.some((a) => a.metric !== "spread") ?? false);
+  // Only asked for when an alert posts to the webhook: its row says when none is set.
+  const webhook = trpc.webhook.get.useQuery(undefined, {
+    enabled: alerts?.some((a) => a.webhookNotify) ?? false,
+  });
+  const webhookSet = webhook.data ? webhook.data.url !== null : undefined;
   const waiting = (alert: AlertView) =>
     waitingForStatistics(
       alert.metric,
@@ -105,10 +111,11 @@ export function SpreadAlertsPanel() {
               key={alert.id}
               alert={alert}
               telegram={telegram.data}
+              webhookSet={webhookSet}
               busy={busyId === alert.id}
               waiting={waiting(alert)}
               onToggle={() => toggle(alert)}
-              onTest={() => void playAlertSound(alert.soundId as SoundId)}
+              onTest={() => playAlertSound(alert.soundId as SoundId)}
               onEdit={() => {
                 flash.clear();
                 setForm({ mode: "edit", alert });

@@ -17,13 +17,34 @@ export function generateSecret(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The first problem the server would also report, so an obvious slip needs no round trip. */
+function protocolOf(text: string): string | undefined {
+  try {
+    return new URL(text).protocol;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every problem the server would also report that the form can be sure of, together, so an
+ * obvious slip needs no round trip. Whether an http:// URL may be used is the server's setting
+ * (private deployments only), so such a form goes to the server, which names every problem.
+ */
 function checkWebhook(url: string, secret: string): string | undefined {
-  if (!url.trim()) return "Please enter the webhook URL.";
-  if (!secret) return "Please enter a secret (or press Generate).";
-  if (secret.length < WEBHOOK_SECRET_MIN || secret.length > WEBHOOK_SECRET_MAX)
-    return WEBHOOK_SECRET_LENGTH_TEXT;
-  return undefined;
+  const text = url.trim();
+  const protocol = protocolOf(text);
+  if (protocol === "http:") return undefined;
+  const problems: string[] = [];
+  if (!text) problems.push("Please enter the webhook URL.");
+  else if (!protocol)
+    problems.push(
+      "The webhook URL is not a valid URL (it should look like https://example.com/hook).",
+    );
+  else if (protocol !== "https:") problems.push("The webhook URL must start with https://.");
+  if (!secret) problems.push("Please enter a secret (or press Generate).");
+  else if (secret.length < WEBHOOK_SECRET_MIN || secret.length > WEBHOOK_SECRET_MAX)
+    problems.push(WEBHOOK_SECRET_LENGTH_TEXT);
+  return problems.length > 0 ? problems.join(" ") : undefined;
 }
 
 /** What the Send test answer says, in one line. */
