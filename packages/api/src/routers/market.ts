@@ -1,9 +1,8 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
-import { costRatesProcedure } from "../market/cost-rates-procedure.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
-import { statsProcedures } from "../stats/stats-procedures.ts";
-import { publicProcedure } from "../trpc.ts";
+import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { marketStatsProcedures } from "./market-stats.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
 export const SNAPSHOT_MIN_INTERVAL_MS = 25;
@@ -12,8 +11,13 @@ export const marketRouter = {
   prices: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().prices),
   calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
-  ...statsProcedures,
-  costRates: costRatesProcedure,
+  ...marketStatsProcedures,
+  /**
+   * The COST_* rates the server's perLot uses: the web app prices a user's mini-lot choice
+   * (GOLDM, …) in the browser with core's perLot and needs the same rates (the dashboard is
+   * signed in, so this is too).
+   */
+  costRates: authedProcedure.query(({ ctx }) => ctx.services.hub.costRates),
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)

@@ -8,8 +8,8 @@ import {
 } from "@spreadwatch/core";
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import type { SpreadStatsWithQuantiles, StatsDays } from "../stats/spread-stats-service.ts";
 import { authedProcedure } from "../trpc.ts";
-import type { SpreadStatsWithQuantiles, StatsDays } from "./spread-stats-service.ts";
 
 const DAYS_SENTENCE = `days must be one of ${STATS_DAYS.join(", ")}`;
 
@@ -31,7 +31,7 @@ function liveValues(ctx: Context) {
 }
 
 /** Issue 12 §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
-export const statsProcedures = {
+export const marketStatsProcedures = {
   stats: authedProcedure.input(z.object({ symbol, days })).query(({ ctx, input }) => {
     const s = input.symbol as ChartSymbol;
     return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
