@@ -1,6 +1,5 @@
 import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
-import { z } from "zod";
 import {
   createAlertInput,
   historyInput,
@@ -14,14 +13,7 @@ import { toAlertView } from "../alerts/alert-view.ts";
 import { historyPage } from "../alerts/history-page.ts";
 import { once } from "../idempotency.ts";
 import { alertsProcedure } from "../trpc.ts";
-
-const byId = z.object({
-  id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
-});
-
-function notFound(): TRPCError {
-  return new TRPCError({ code: "NOT_FOUND", message: "Alert not found" });
-}
+import { byId, notFound } from "./shared.ts";
 
 export const alertsRouter = {
   list: alertsProcedure.query(async ({ ctx }) => ({
@@ -58,7 +50,7 @@ export const alertsRouter = {
     const { store, bus } = ctx.services;
     const patch = toAlertPatch(input);
     const current = await store.alerts.find(ctx.user.id, input.id);
-    if (!current) throw notFound();
+    if (!current) throw notFound("Alert");
     // The alert as it would be stored: changing only the metric must still fit the threshold.
     const why = metricMismatch(
       patch.metric ?? current.metric,
@@ -67,14 +59,14 @@ export const alertsRouter = {
     );
     if (why) throw new TRPCError({ code: "BAD_REQUEST", message: why });
     const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
-    if (!alert) throw notFound();
+    if (!alert) throw notFound("Alert");
     bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
   delete: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
     const { store, bus } = ctx.services;
-    if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound();
+    if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound("Alert");
     bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const };
   }),
@@ -91,7 +83,7 @@ export const alertsRouter = {
         ? { value, metric, direction }
         : undefined;
     const alert = await store.alerts.recordBrowserTrigger(ctx.user.id, id, Date.now(), firing);
-    if (!alert) throw notFound();
+    if (!alert) throw notFound("Alert");
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 

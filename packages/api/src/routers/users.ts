@@ -6,11 +6,7 @@ import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView } from "../auth/user-view.ts";
 import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
 import { adminProcedure } from "../trpc.ts";
-
-const userId = z
-  .number({ error: "id must be a number" })
-  .int()
-  .positive("id must be a positive integer");
+import { byId, notFound, recordId } from "./shared.ts";
 
 const createInput = z.object({
   username: usernameSchema,
@@ -21,7 +17,7 @@ const createInput = z.object({
 });
 
 const permissionInput = z.object({
-  id: userId,
+  id: recordId,
   permission: z.literal("alerts_enabled", { error: 'permission must be "alerts_enabled"' }),
   value: z.boolean({ error: "value must be true or false" }),
 });
@@ -57,10 +53,6 @@ async function expectSamePassword(store: Store, userId: number, password: string
   if (user && !(await verifyPassword(password, user.passwordHash))) throw keyReusedError();
 }
 
-function notFound(): TRPCError {
-  return new TRPCError({ code: "NOT_FOUND", message: "User not found" });
-}
-
 export const usersRouter = {
   list: adminProcedure.query(async ({ ctx }) => ({
     users: (await ctx.services.store.users.list()).map(toUserView),
@@ -87,12 +79,12 @@ export const usersRouter = {
     return response;
   }),
 
-  delete: adminProcedure.input(z.object({ id: userId })).mutation(async ({ ctx, input }) => {
+  delete: adminProcedure.input(byId).mutation(async ({ ctx, input }) => {
     if (input.id === ctx.user.id) {
       throw new TRPCError({ code: "BAD_REQUEST", message: "You cannot delete your own account." });
     }
     // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
-    if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound();
+    if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
     ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User deleted successfully" };
   }),
@@ -100,7 +92,7 @@ export const usersRouter = {
   setPermission: adminProcedure.input(permissionInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     if (!(await store.users.setPermission(input.id, input.permission, input.value)))
-      throw notFound();
+      throw notFound("User");
     // Off stops the user's server-side alerts at once; on brings them back without an edit.
     ctx.services.bus.publish("alerts.changed", { userId: input.id });
     return { status: "success" as const, message: "User permission updated successfully" };
