@@ -12,8 +12,11 @@ import {
 import { toAlertView } from "../alerts/alert-view.ts";
 import { historyPage } from "../alerts/history-page.ts";
 import { once } from "../idempotency.ts";
-import { alertsProcedure } from "../trpc.ts";
+import { alertsProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound } from "./shared.ts";
+
+/** Changes the user's alerts. */
+const changesAlerts = alertsProcedure.use(announcesAlertsChanged());
 
 export const alertsRouter = {
   list: alertsProcedure.query(async ({ ctx }) => ({
@@ -21,8 +24,8 @@ export const alertsRouter = {
     alerts: (await ctx.services.store.alerts.listByUser(ctx.user.id)).map(toAlertView),
   })),
 
-  create: alertsProcedure.input(createAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
+  create: changesAlerts.input(createAlertInput).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
     const { idempotencyKey, ...request } = input;
     const call = {
       store,
@@ -31,7 +34,7 @@ export const alertsRouter = {
       key: idempotencyKey,
       request,
     };
-    const { response, replayed } = await once(call, async (tx) => {
+    const { response } = await once(call, async (tx) => {
       const settings = toNewAlert(request);
       const alert = await tx.alerts.create(ctx.user.id, settings, Date.now(), MAX_ALERTS_PER_USER);
       if (!alert) {
@@ -42,12 +45,11 @@ export const alertsRouter = {
       }
       return { status: "success" as const, alert: toAlertView(alert) };
     });
-    if (!replayed) bus.publish("alerts.changed", { userId: ctx.user.id });
     return response;
   }),
 
-  update: alertsProcedure.input(updateAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
+  update: changesAlerts.input(updateAlertInput).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
     const patch = toAlertPatch(input);
     const current = await store.alerts.find(ctx.user.id, input.id);
     if (!current) throw notFound("Alert");
@@ -60,14 +62,12 @@ export const alertsRouter = {
     if (why) throw new TRPCError({ code: "BAD_REQUEST", message: why });
     const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
     if (!alert) throw notFound("Alert");
-    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  delete: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
+  delete: changesAlerts.input(byId).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
     if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound("Alert");
-    bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const };
   }),
 

@@ -8,7 +8,7 @@ import {
   TelegramUnavailableError,
   warnTelegramUnreachable,
 } from "../telegram/notifier.ts";
-import { authedProcedure } from "../trpc.ts";
+import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
 
 /** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
 const chatIdInput = z.object({
@@ -54,6 +54,9 @@ async function send(
   }
 }
 
+/** Links or unlinks the user's chat, which decides whether their alerts can fire to Telegram. */
+const changesLink = authedProcedure.use(announcesAlertsChanged());
+
 export const telegramRouter = {
   status: authedProcedure.query(async ({ ctx }) => {
     const { notifier, store } = ctx.services;
@@ -68,11 +71,10 @@ export const telegramRouter = {
   }),
 
   /** Stores the chat only after Telegram accepted a confirmation message to it. */
-  connect: authedProcedure.input(chatIdInput).mutation(async ({ ctx, input }) => {
+  connect: changesLink.input(chatIdInput).mutation(async ({ ctx, input }) => {
     const notifier = requireNotifier(ctx.services.notifier);
     await send(notifier, input.chatId, CONNECTED_MESSAGE, ctx.services.shutdownSignal);
     await ctx.services.store.telegramLinks.save(ctx.user.id, input.chatId, Date.now());
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: true };
   }),
 
@@ -84,10 +86,9 @@ export const telegramRouter = {
     return { status: "success" as const };
   }),
 
-  disconnect: authedProcedure.mutation(async ({ ctx }) => {
+  disconnect: changesLink.mutation(async ({ ctx }) => {
     requireNotifier(ctx.services.notifier);
     await ctx.services.store.telegramLinks.delete(ctx.user.id);
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: false };
   }),
 } satisfies TRPCRouterRecord;

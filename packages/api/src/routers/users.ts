@@ -5,7 +5,7 @@ import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView } from "../auth/user-view.ts";
 import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
-import { adminProcedure } from "../trpc.ts";
+import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId } from "./shared.ts";
 
 const createInput = z.object({
@@ -79,22 +79,29 @@ export const usersRouter = {
     return response;
   }),
 
-  delete: adminProcedure.input(byId).mutation(async ({ ctx, input }) => {
-    if (input.id === ctx.user.id) {
-      throw new TRPCError({ code: "BAD_REQUEST", message: "You cannot delete your own account." });
-    }
-    // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
-    if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
-    ctx.services.bus.publish("alerts.changed", { userId: input.id });
-    return { status: "success" as const, message: "User deleted successfully" };
-  }),
+  delete: adminProcedure
+    .input(byId)
+    .use(announcesAlertsChanged(({ id }) => id))
+    .mutation(async ({ ctx, input }) => {
+      if (input.id === ctx.user.id) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "You cannot delete your own account.",
+        });
+      }
+      // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
+      if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
+      return { status: "success" as const, message: "User deleted successfully" };
+    }),
 
-  setPermission: adminProcedure.input(permissionInput).mutation(async ({ ctx, input }) => {
-    const { store } = ctx.services;
-    if (!(await store.users.setPermission(input.id, input.permission, input.value)))
-      throw notFound("User");
-    // Off stops the user's server-side alerts at once; on brings them back without an edit.
-    ctx.services.bus.publish("alerts.changed", { userId: input.id });
-    return { status: "success" as const, message: "User permission updated successfully" };
-  }),
+  /** Off stops the user's server-side alerts at once; on brings them back without an edit. */
+  setPermission: adminProcedure
+    .input(permissionInput)
+    .use(announcesAlertsChanged(({ id }) => id))
+    .mutation(async ({ ctx, input }) => {
+      const { store } = ctx.services;
+      if (!(await store.users.setPermission(input.id, input.permission, input.value)))
+        throw notFound("User");
+      return { status: "success" as const, message: "User permission updated successfully" };
+    }),
 } satisfies TRPCRouterRecord;

@@ -6,7 +6,7 @@ import {
 } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { authedProcedure } from "../trpc.ts";
+import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
 import { WebhookRefusedError } from "../webhooks/webhook-target.ts";
 
 const webhookInput = z.object({
@@ -34,6 +34,9 @@ function isControl(char: string): boolean {
 
 const NONE = { url: null, secret: null } as const;
 
+/** Saves or removes the user's webhook, which decides whether their alerts can fire to it. */
+const changesWebhook = authedProcedure.use(announcesAlertsChanged());
+
 export const webhookRouter = {
   get: authedProcedure.query(async ({ ctx }) => {
     const hook = await ctx.services.store.webhooks.get(ctx.user.id);
@@ -41,7 +44,7 @@ export const webhookRouter = {
   }),
 
   /** Checked (scheme, length, every address the host resolves to) before anything is stored. */
-  save: authedProcedure.input(webhookInput).mutation(async ({ ctx, input }) => {
+  save: changesWebhook.input(webhookInput).mutation(async ({ ctx, input }) => {
     let url: string;
     try {
       url = await ctx.services.webhooks.check(input.url);
@@ -55,14 +58,11 @@ export const webhookRouter = {
       input.secret,
       Date.now(),
     );
-    // The alert engine watches alerts by their usable channels; a webhook is one.
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { url: saved.url, secret: saved.secret };
   }),
 
-  remove: authedProcedure.mutation(async ({ ctx }) => {
+  remove: changesWebhook.mutation(async ({ ctx }) => {
     await ctx.services.store.webhooks.delete(ctx.user.id);
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return NONE;
   }),
 
