@@ -1,5 +1,6 @@
 import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
 import {
   createAlertInput,
   historyInput,
@@ -9,22 +10,28 @@ import {
   triggerAlertInput,
   updateAlertInput,
 } from "../alerts/alert-input.ts";
-import { toAlertView } from "../alerts/alert-view.ts";
-import { historyPage } from "../alerts/history-page.ts";
+import { alertView, toAlertView } from "../alerts/alert-view.ts";
+import { historyEntry, historyPage } from "../alerts/history-page.ts";
 import { once } from "../idempotency.ts";
 import { alertsProcedure, announcesAlertsChanged } from "../trpc.ts";
-import { byId, notFound } from "./shared.ts";
+import { byId, notFound, success } from "./shared.ts";
 
-/** Changes the user's alerts. */
-const changesAlerts = alertsProcedure.use(announcesAlertsChanged());
+const alertList = success.extend({ alerts: z.array(alertView) });
+const alertReply = success.extend({ alert: alertView });
+const historyReply = z.object({ entries: z.array(historyEntry) });
+
+/** Answers with the alert as stored. */
+const answersAlert = alertsProcedure.output(alertReply);
+/** Changes the user's alerts, and answers with the alert as stored. */
+const changesAlert = answersAlert.use(announcesAlertsChanged());
 
 export const alertsRouter = {
-  list: alertsProcedure.query(async ({ ctx }) => ({
+  list: alertsProcedure.output(alertList).query(async ({ ctx }) => ({
     status: "success" as const,
     alerts: (await ctx.services.store.alerts.listByUser(ctx.user.id)).map(toAlertView),
   })),
 
-  create: changesAlerts.input(createAlertInput).mutation(async ({ ctx, input }) => {
+  create: changesAlert.input(createAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const { idempotencyKey, ...request } = input;
     const call = {
@@ -48,7 +55,7 @@ export const alertsRouter = {
     return response;
   }),
 
-  update: changesAlerts.input(updateAlertInput).mutation(async ({ ctx, input }) => {
+  update: changesAlert.input(updateAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const patch = toAlertPatch(input);
     const current = await store.alerts.find(ctx.user.id, input.id);
@@ -65,17 +72,21 @@ export const alertsRouter = {
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  delete: changesAlerts.input(byId).mutation(async ({ ctx, input }) => {
-    const { store } = ctx.services;
-    if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound("Alert");
-    return { status: "success" as const };
-  }),
+  delete: alertsProcedure
+    .use(announcesAlertsChanged())
+    .input(byId)
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      const { store } = ctx.services;
+      if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound("Alert");
+      return { status: "success" as const };
+    }),
 
   /**
    * A browser fired the alert: counted for the browser only; Telegram is the server's job. With
    * the value it fired on, also a "browser" History entry (timed by the server's clock).
    */
-  trigger: alertsProcedure.input(triggerAlertInput).mutation(async ({ ctx, input }) => {
+  trigger: answersAlert.input(triggerAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const { id, value, metric, direction } = input;
     const firing =
@@ -88,7 +99,10 @@ export const alertsRouter = {
   }),
 
   /** Issue 12 §3 History: the user's own firings and held crossings, newest first. */
-  history: alertsProcedure.input(historyInput).query(async ({ ctx, input }) => ({
-    entries: await historyPage(ctx.services.store, ctx.user.id, input.limit, input.before),
-  })),
+  history: alertsProcedure
+    .input(historyInput)
+    .output(historyReply)
+    .query(async ({ ctx, input }) => ({
+      entries: await historyPage(ctx.services.store, ctx.user.id, input.limit, input.before),
+    })),
 } satisfies TRPCRouterRecord;

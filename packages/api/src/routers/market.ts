@@ -1,6 +1,7 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
+import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
 
@@ -8,8 +9,14 @@ import { marketStatsProcedures } from "./market-stats.ts";
 export const SNAPSHOT_MIN_INTERVAL_MS = 25;
 
 export const marketRouter = {
-  prices: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().prices),
-  calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
+  // Polled every 2 s by every client: validating costs ~10 µs a pair, against ~75 µs to
+  // serialise them (BENCHMARKS.md, "Output validation"), so they are checked like the rest.
+  prices: publicProcedure
+    .output(marketPrices)
+    .query(({ ctx }) => ctx.services.hub.snapshot().prices),
+  calculations: publicProcedure
+    .output(marketCalculations)
+    .query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
   ...marketStatsProcedures,
   /**
@@ -21,7 +28,8 @@ export const marketRouter = {
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)
-   * this yields the snapshot now and the delta after every hub change.
+   * this yields the snapshot now and the delta after every hub change. No `.output()`: tRPC's
+   * would parse the generator object, not each message.
    */
   onSnapshot: publicProcedure.subscription(async function* ({
     ctx,

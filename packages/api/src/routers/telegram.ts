@@ -9,6 +9,7 @@ import {
   warnTelegramUnreachable,
 } from "../telegram/notifier.ts";
 import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
+import { success } from "./shared.ts";
 
 /** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
 const chatIdInput = z.object({
@@ -21,6 +22,16 @@ const chatIdInput = z.object({
       "A Telegram Chat ID is a number such as 123456789 (or @channelname).",
     ),
 });
+
+const statusReply = success.extend({
+  /** Whether this server has a bot token at all; the UI says "not configured" otherwise. */
+  configured: z.boolean(),
+  botUsername: z.string().nullable(),
+  connected: z.boolean(),
+  chatId: z.string().nullable(),
+});
+
+const linkReply = success.extend({ connected: z.boolean() });
 
 function requireNotifier(notifier: TelegramNotifier | undefined): TelegramNotifier {
   if (!notifier) {
@@ -55,10 +66,10 @@ async function send(
 }
 
 /** Links or unlinks the user's chat, which decides whether their alerts can fire to Telegram. */
-const changesLink = authedProcedure.use(announcesAlertsChanged());
+const changesLink = authedProcedure.use(announcesAlertsChanged()).output(linkReply);
 
 export const telegramRouter = {
-  status: authedProcedure.query(async ({ ctx }) => {
+  status: authedProcedure.output(statusReply).query(async ({ ctx }) => {
     const { notifier, store } = ctx.services;
     const link = await store.telegramLinks.find(ctx.user.id);
     return {
@@ -78,7 +89,7 @@ export const telegramRouter = {
     return { status: "success" as const, connected: true };
   }),
 
-  test: authedProcedure.mutation(async ({ ctx }) => {
+  test: authedProcedure.output(success).mutation(async ({ ctx }) => {
     const notifier = requireNotifier(ctx.services.notifier);
     const link = await ctx.services.store.telegramLinks.find(ctx.user.id);
     if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
