@@ -37,6 +37,8 @@ const candle = z.object({
   close: z.number(),
 } satisfies ShapeOf<Candle>);
 
+export const candlesReply = z.object({ data: z.array(candle) });
+
 /** The forming candle replaces a stored one of the same bucket (it carries everything since). */
 function withForming(
   candles: Candle[],
@@ -60,7 +62,7 @@ export const chartRouter = {
   /** Spec §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
   candles: authedProcedure
     .input(candlesInput)
-    .output(z.object({ data: z.array(candle) }))
+    .output(candlesReply)
     .query(async ({ ctx, input }) => {
       const symbol = input.commodity as ChartSymbol;
       // Candles closed in the last second may still be queued: write them so they are read.
