@@ -2,7 +2,7 @@ import { initTRPC } from "@trpc/server";
 import { ZodError } from "zod";
 import { forbidden, unauthorized } from "./auth/errors.ts";
 import { resolveSession } from "./auth/session.ts";
-import type { Context } from "./context.ts";
+import type { AppServices, Context } from "./context.ts";
 import { describeZodError, ErrorWithFields } from "./rest/errors.ts";
 
 /** Pings let a browser notice a dead stream (and fall back to polling) within seconds. */
@@ -52,3 +52,25 @@ export const alertsProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.user.alertsEnabled) throw forbidden("Alerts are not enabled for your account.");
   return next();
 });
+
+/**
+ * Publishes alerts.changed once the procedure has succeeded, so every instance's alert engine
+ * re-reads the user's watched alerts (a failed call changed nothing). The only place that
+ * publishes it: every procedure that changes an alert, an alerts permission or a channel (the
+ * engine watches alerts by their usable channels) uses this. The user is the signed-in one
+ * unless `whose` picks another from the input (an admin's change).
+ */
+export function announcesAlertsChanged<Input>(whose?: (input: Input) => number) {
+  return async <Result extends { ok: boolean }>(opts: {
+    ctx: { services: AppServices; user: { id: number } };
+    input: Input;
+    next: () => Promise<Result>;
+  }): Promise<Result> => {
+    const result = await opts.next();
+    if (result.ok) {
+      const userId = whose ? whose(opts.input) : opts.ctx.user.id;
+      opts.ctx.services.bus.publish("alerts.changed", { userId });
+    }
+    return result;
+  };
+}

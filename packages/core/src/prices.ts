@@ -18,7 +18,8 @@ export interface PriceEntry extends QuoteMarks {
   timestamp: number;
 }
 
-export type SpotKey = "XAUUSD" | "XAGUSD";
+export const SPOT_KEYS = ["XAUUSD", "XAGUSD"] as const;
+export type SpotKey = (typeof SPOT_KEYS)[number];
 
 /** The `GET /api/prices` shape (DESIGN §3); `timestamp` is the newest quote's time. */
 export interface Prices {

@@ -6,10 +6,15 @@ export { sqliteStore } from "./sqlite/store.ts";
 export {
   ALERT_METRICS,
   type AlertMetric,
+  CROSSING_SIDES,
   type CrossingSide,
+  FIRING_SOURCES,
+  FIRING_STATES,
   type FiringSource,
   type FiringState,
+  OUTBOX_CHANNELS,
   type OutboxChannel,
+  SESSION_END_REASONS,
   type SessionEndReason,
 } from "./store/enums.ts";
 export { openStore, type StoreConfig } from "./store/open.ts";

@@ -10,6 +10,7 @@ import {
 import type { AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
+import { recordId } from "../routers/shared.ts";
 
 const limitMessage = `must be a whole number from ${MIN_NOTIFICATION_LIMIT} to ${MAX_NOTIFICATION_LIMIT}`;
 const limit = z
@@ -87,7 +88,7 @@ export const createAlertInput = z
   });
 
 export const updateAlertInput = z.object({
-  id: z.number({ error: "id must be a number" }).int().positive(),
+  id: recordId,
   commodityType: fields.commodityType.optional(),
   threshold: fields.threshold.optional(),
   soundId: fields.soundId.optional(),
@@ -107,7 +108,7 @@ export const updateAlertInput = z.object({
  */
 export const triggerAlertInput = z
   .object({
-    id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
+    id: recordId,
     value: finite("value")
       .pipe(z.number().min(-1e9, "value is out of range").max(1e9, "value is out of range"))
       .optional(),

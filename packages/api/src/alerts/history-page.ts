@@ -1,4 +1,37 @@
-import type { FiringEntry, Store } from "@spreadwatch/db";
+import {
+  ALERT_METRICS,
+  CROSSING_SIDES,
+  FIRING_SOURCES,
+  FIRING_STATES,
+  type FiringChannel,
+  type FiringEntry,
+  OUTBOX_CHANNELS,
+  type Store,
+} from "@spreadwatch/db";
+import { z } from "zod";
+import type { ShapeOf } from "../routers/shared.ts";
+
+const firingChannel = z.object({
+  channel: z.enum([...OUTBOX_CHANNELS, "browser"]),
+  state: z.enum(["pending", "sent", "failed"]),
+  attempts: z.number(),
+} satisfies ShapeOf<FiringChannel>);
+
+/** One History entry as the store keeps it: what `alerts.history` answers with. */
+export const historyEntry = z.object({
+  id: z.number(),
+  alertId: z.number().nullable(),
+  symbol: z.string(),
+  metric: z.enum(ALERT_METRICS),
+  value: z.number(),
+  threshold: z.number(),
+  direction: z.enum(CROSSING_SIDES),
+  firedAt: z.number(),
+  state: z.enum(FIRING_STATES),
+  source: z.enum(FIRING_SOURCES),
+  note: z.string().nullable(),
+  channels: z.array(firingChannel),
+} satisfies ShapeOf<FiringEntry>);
 
 /**
  * Most entries one quote can give one user: their alerts (at most 100) fire or are held at most

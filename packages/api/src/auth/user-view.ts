@@ -1,12 +1,15 @@
 import type { UserSummary } from "@spreadwatch/db";
+import { z } from "zod";
 
 /** A user as the spec's responses spell it (snake_case flags); never a password hash. */
-export interface UserView {
-  id: number;
-  username: string;
-  is_admin: boolean;
-  alerts_enabled: boolean;
-}
+export const userView = z.object({
+  id: z.number(),
+  username: z.string(),
+  is_admin: z.boolean(),
+  alerts_enabled: z.boolean(),
+});
+
+export type UserView = z.infer<typeof userView>;
 
 export function toUserView(user: UserSummary): UserView {
   return {

@@ -10,27 +10,29 @@ import {
   triggerAlertInput,
   updateAlertInput,
 } from "../alerts/alert-input.ts";
-import { toAlertView } from "../alerts/alert-view.ts";
-import { historyPage } from "../alerts/history-page.ts";
+import { alertView, toAlertView } from "../alerts/alert-view.ts";
+import { historyEntry, historyPage } from "../alerts/history-page.ts";
 import { once } from "../idempotency.ts";
-import { alertsProcedure } from "../trpc.ts";
+import { alertsProcedure, announcesAlertsChanged } from "../trpc.ts";
+import { byId, notFound, success } from "./shared.ts";
 
-const byId = z.object({
-  id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
-});
+const alertList = success.extend({ alerts: z.array(alertView) });
+const alertReply = success.extend({ alert: alertView });
+const historyReply = z.object({ entries: z.array(historyEntry) });
 
-function notFound(): TRPCError {
-  return new TRPCError({ code: "NOT_FOUND", message: "Alert not found" });
-}
+/** Answers with the alert as stored. */
+const answersAlert = alertsProcedure.output(alertReply);
+/** Changes the user's alerts, and answers with the alert as stored. */
+const changesAlert = answersAlert.use(announcesAlertsChanged());
 
 export const alertsRouter = {
-  list: alertsProcedure.query(async ({ ctx }) => ({
+  list: alertsProcedure.output(alertList).query(async ({ ctx }) => ({
     status: "success" as const,
     alerts: (await ctx.services.store.alerts.listByUser(ctx.user.id)).map(toAlertView),
   })),
 
-  create: alertsProcedure.input(createAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
+  create: changesAlert.input(createAlertInput).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
     const { idempotencyKey, ...request } = input;
     const call = {
       store,
@@ -39,7 +41,7 @@ export const alertsRouter = {
       key: idempotencyKey,
       request,
     };
-    const { response, replayed } = await once(call, async (tx) => {
+    const { response } = await once(call, async (tx) => {
       const settings = toNewAlert(request);
       const alert = await tx.alerts.create(ctx.user.id, settings, Date.now(), MAX_ALERTS_PER_USER);
       if (!alert) {
@@ -50,15 +52,14 @@ export const alertsRouter = {
       }
       return { status: "success" as const, alert: toAlertView(alert) };
     });
-    if (!replayed) bus.publish("alerts.changed", { userId: ctx.user.id });
     return response;
   }),
 
-  update: alertsProcedure.input(updateAlertInput).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
+  update: changesAlert.input(updateAlertInput).mutation(async ({ ctx, input }) => {
+    const { store } = ctx.services;
     const patch = toAlertPatch(input);
     const current = await store.alerts.find(ctx.user.id, input.id);
-    if (!current) throw notFound();
+    if (!current) throw notFound("Alert");
     // The alert as it would be stored: changing only the metric must still fit the threshold.
     const why = metricMismatch(
       patch.metric ?? current.metric,
@@ -67,23 +68,25 @@ export const alertsRouter = {
     );
     if (why) throw new TRPCError({ code: "BAD_REQUEST", message: why });
     const alert = await store.alerts.update(ctx.user.id, input.id, patch, Date.now());
-    if (!alert) throw notFound();
-    bus.publish("alerts.changed", { userId: ctx.user.id });
+    if (!alert) throw notFound("Alert");
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  delete: alertsProcedure.input(byId).mutation(async ({ ctx, input }) => {
-    const { store, bus } = ctx.services;
-    if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound();
-    bus.publish("alerts.changed", { userId: ctx.user.id });
-    return { status: "success" as const };
-  }),
+  delete: alertsProcedure
+    .use(announcesAlertsChanged())
+    .input(byId)
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      const { store } = ctx.services;
+      if (!(await store.alerts.delete(ctx.user.id, input.id))) throw notFound("Alert");
+      return { status: "success" as const };
+    }),
 
   /**
    * A browser fired the alert: counted for the browser only; Telegram is the server's job. With
    * the value it fired on, also a "browser" History entry (timed by the server's clock).
    */
-  trigger: alertsProcedure.input(triggerAlertInput).mutation(async ({ ctx, input }) => {
+  trigger: answersAlert.input(triggerAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const { id, value, metric, direction } = input;
     const firing =
@@ -91,12 +94,15 @@ export const alertsRouter = {
         ? { value, metric, direction }
         : undefined;
     const alert = await store.alerts.recordBrowserTrigger(ctx.user.id, id, Date.now(), firing);
-    if (!alert) throw notFound();
+    if (!alert) throw notFound("Alert");
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
   /** Issue 12 §3 History: the user's own firings and held crossings, newest first. */
-  history: alertsProcedure.input(historyInput).query(async ({ ctx, input }) => ({
-    entries: await historyPage(ctx.services.store, ctx.user.id, input.limit, input.before),
-  })),
+  history: alertsProcedure
+    .input(historyInput)
+    .output(historyReply)
+    .query(async ({ ctx, input }) => ({
+      entries: await historyPage(ctx.services.store, ctx.user.id, input.limit, input.before),
+    })),
 } satisfies TRPCRouterRecord;

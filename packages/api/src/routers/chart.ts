@@ -10,6 +10,7 @@ import {
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { authedProcedure } from "../trpc.ts";
+import type { ShapeOf } from "./shared.ts";
 
 const epochMs = (name: string) =>
   z.coerce
@@ -27,6 +28,16 @@ const candlesInput = z.object({
   from: epochMs("from").optional(),
   to: epochMs("to").optional(),
 });
+
+const candle = z.object({
+  timestamp: z.number(),
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+} satisfies ShapeOf<Candle>);
+
+export const candlesReply = z.object({ data: z.array(candle) });
 
 /** The forming candle replaces a stored one of the same bucket (it carries everything since). */
 function withForming(
@@ -49,18 +60,21 @@ function withForming(
 
 export const chartRouter = {
   /** Spec §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
-  candles: authedProcedure.input(candlesInput).query(async ({ ctx, input }) => {
-    const symbol = input.commodity as ChartSymbol;
-    // Candles closed in the last second may still be queued: write them so they are read.
-    await ctx.services.recorder.writePending();
-    const stored = await ctx.services.store.candles.recent({
-      symbol,
-      timeframe: input.timeframe,
-      limit: MAX_CHART_CANDLES,
-      ...(input.from !== undefined && { from: input.from }),
-      ...(input.to !== undefined && { to: input.to }),
-    });
-    const forming = ctx.services.recorder.forming(symbol, input.timeframe);
-    return { data: withForming(stored, forming, input.from, input.to) };
-  }),
+  candles: authedProcedure
+    .input(candlesInput)
+    .output(candlesReply)
+    .query(async ({ ctx, input }) => {
+      const symbol = input.commodity as ChartSymbol;
+      // Candles closed in the last second may still be queued: write them so they are read.
+      await ctx.services.recorder.writePending();
+      const stored = await ctx.services.store.candles.recent({
+        symbol,
+        timeframe: input.timeframe,
+        limit: MAX_CHART_CANDLES,
+        ...(input.from !== undefined && { from: input.from }),
+        ...(input.to !== undefined && { to: input.to }),
+      });
+      const forming = ctx.services.recorder.forming(symbol, input.timeframe);
+      return { data: withForming(stored, forming, input.from, input.to) };
+    }),
 } satisfies TRPCRouterRecord;

@@ -1,8 +1,50 @@
 import { readFileSync } from "node:fs";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
 import type { AppServices } from "../context.ts";
-import { describeError } from "../feeds/providers/health.ts";
+import { describeError, FEED_STATES, type ProviderHealth } from "../feeds/providers/health.ts";
 import { publicProcedure } from "../trpc.ts";
+import type { ShapeOf } from "./shared.ts";
+
+const provider = z.object({
+  name: z.string(),
+  kind: z.string(),
+  state: z.enum(FEED_STATES),
+  delayed: z.boolean(),
+  keys: z.array(z.string()),
+  marketOpen: z.boolean().nullable(),
+  lastQuoteAt: z.number().nullable(),
+  lastQuoteAgeMs: z.number().nullable(),
+  reconnects: z.number(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.number().nullable(),
+  silenceMs: z.number(),
+  contracts: z.record(z.string(), z.string()).optional(),
+} satisfies ShapeOf<ProviderHealth>);
+
+const healthReply = z.object({
+  ok: z.boolean(),
+  feed: z.string(),
+  providers: z.array(provider),
+  prices: z.object({
+    fresh: z.boolean(),
+    lastQuoteAt: z.number().nullable(),
+    lastQuoteAgeMs: z.number().nullable(),
+    silenceMs: z.number(),
+  }),
+  database: z.object({
+    ok: z.boolean(),
+    error: z.string().nullable(),
+    kind: z.enum(["sqlite", "postgres"]),
+    state: z.enum(["up", "down"]),
+  }),
+  instance: z.object({ id: z.string(), leader: z.boolean() }),
+  bus: z.object({ state: z.enum(["connected", "reconnecting", "down"]) }),
+  telegram: z.object({ configured: z.boolean() }),
+  uptimeSeconds: z.number(),
+  version: z.string(),
+  timestamp: z.number(),
+});
 
 const VERSION: string = (() => {
   try {
@@ -30,7 +72,7 @@ async function databaseHealth(
  * `ok` is false when the hub has had no new price within the feed's silence window
  * (FEED_SILENCE_SECONDS, 10 s by default): REST answers 503 then.
  */
-export async function healthReport(services: AppServices) {
+export async function healthReport(services: AppServices): Promise<HealthReport> {
   const database = await databaseHealth(services);
   const now = Date.now();
   const feeds = services.health.feeds();
@@ -54,8 +96,8 @@ export async function healthReport(services: AppServices) {
   };
 }
 
-export type HealthReport = Awaited<ReturnType<typeof healthReport>>;
+export type HealthReport = z.infer<typeof healthReply>;
 
 export const healthRouter = {
-  status: publicProcedure.query(({ ctx }) => healthReport(ctx.services)),
+  status: publicProcedure.output(healthReply).query(({ ctx }) => healthReport(ctx.services)),
 } satisfies TRPCRouterRecord;

@@ -1,23 +1,35 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
-import { costRatesProcedure } from "../market/cost-rates-procedure.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
-import { statsProcedures } from "../stats/stats-procedures.ts";
-import { publicProcedure } from "../trpc.ts";
+import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
+import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { marketStatsProcedures } from "./market-stats.ts";
 
 /** DESIGN §3: at most one message per 25 ms per client. */
 export const SNAPSHOT_MIN_INTERVAL_MS = 25;
 
 export const marketRouter = {
-  prices: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().prices),
-  calculations: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot().calculations),
+  // Polled every 2 s by every client, and checked like every answer: ~6 µs a pair against
+  // ~40 µs to serialise them (BENCHMARKS.md, "Output validation of the polled answers").
+  prices: publicProcedure
+    .output(marketPrices)
+    .query(({ ctx }) => ctx.services.hub.snapshot().prices),
+  calculations: publicProcedure
+    .output(marketCalculations)
+    .query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
-  ...statsProcedures,
-  costRates: costRatesProcedure,
+  ...marketStatsProcedures,
+  /**
+   * The COST_* rates the server's perLot uses: the web app prices a user's mini-lot choice
+   * (GOLDM, …) in the browser with core's perLot and needs the same rates (the dashboard is
+   * signed in, so this is too).
+   */
+  costRates: authedProcedure.query(({ ctx }) => ctx.services.hub.costRates),
   /**
    * The typed contract of the live stream. Over HTTP, SnapshotBroadcaster serves this path with
    * the same frames, coalesced, from one serialisation for every client; in process (a caller)
-   * this yields the snapshot now and the delta after every hub change.
+   * this yields the snapshot now and the delta after every hub change. No `.output()`: tRPC's
+   * would parse the generator object, not each message.
    */
   onSnapshot: publicProcedure.subscription(async function* ({
     ctx,

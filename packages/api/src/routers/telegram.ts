@@ -8,7 +8,8 @@ import {
   TelegramUnavailableError,
   warnTelegramUnreachable,
 } from "../telegram/notifier.ts";
-import { authedProcedure } from "../trpc.ts";
+import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
+import { success } from "./shared.ts";
 
 /** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
 const chatIdInput = z.object({
@@ -21,6 +22,16 @@ const chatIdInput = z.object({
       "A Telegram Chat ID is a number such as 123456789 (or @channelname).",
     ),
 });
+
+const statusReply = success.extend({
+  /** Whether this server has a bot token at all; the UI says "not configured" otherwise. */
+  configured: z.boolean(),
+  botUsername: z.string().nullable(),
+  connected: z.boolean(),
+  chatId: z.string().nullable(),
+});
+
+const linkReply = success.extend({ connected: z.boolean() });
 
 function requireNotifier(notifier: TelegramNotifier | undefined): TelegramNotifier {
   if (!notifier) {
@@ -54,8 +65,11 @@ async function send(
   }
 }
 
+/** Links or unlinks the user's chat, which decides whether their alerts can fire to Telegram. */
+const changesLink = authedProcedure.use(announcesAlertsChanged()).output(linkReply);
+
 export const telegramRouter = {
-  status: authedProcedure.query(async ({ ctx }) => {
+  status: authedProcedure.output(statusReply).query(async ({ ctx }) => {
     const { notifier, store } = ctx.services;
     const link = await store.telegramLinks.find(ctx.user.id);
     return {
@@ -68,15 +82,14 @@ export const telegramRouter = {
   }),
 
   /** Stores the chat only after Telegram accepted a confirmation message to it. */
-  connect: authedProcedure.input(chatIdInput).mutation(async ({ ctx, input }) => {
+  connect: changesLink.input(chatIdInput).mutation(async ({ ctx, input }) => {
     const notifier = requireNotifier(ctx.services.notifier);
     await send(notifier, input.chatId, CONNECTED_MESSAGE, ctx.services.shutdownSignal);
     await ctx.services.store.telegramLinks.save(ctx.user.id, input.chatId, Date.now());
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: true };
   }),
 
-  test: authedProcedure.mutation(async ({ ctx }) => {
+  test: authedProcedure.output(success).mutation(async ({ ctx }) => {
     const notifier = requireNotifier(ctx.services.notifier);
     const link = await ctx.services.store.telegramLinks.find(ctx.user.id);
     if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
@@ -84,10 +97,9 @@ export const telegramRouter = {
     return { status: "success" as const };
   }),
 
-  disconnect: authedProcedure.mutation(async ({ ctx }) => {
+  disconnect: changesLink.mutation(async ({ ctx }) => {
     requireNotifier(ctx.services.notifier);
     await ctx.services.store.telegramLinks.delete(ctx.user.id);
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { status: "success" as const, connected: false };
   }),
 } satisfies TRPCRouterRecord;

@@ -3,14 +3,10 @@ import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
-import { toUserView } from "../auth/user-view.ts";
+import { toUserView, userView } from "../auth/user-view.ts";
 import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
-import { adminProcedure } from "../trpc.ts";
-
-const userId = z
-  .number({ error: "id must be a number" })
-  .int()
-  .positive("id must be a positive integer");
+import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
+import { byId, notFound, recordId, success } from "./shared.ts";
 
 const createInput = z.object({
   username: usernameSchema,
@@ -21,10 +17,13 @@ const createInput = z.object({
 });
 
 const permissionInput = z.object({
-  id: userId,
+  id: recordId,
   permission: z.literal("alerts_enabled", { error: 'permission must be "alerts_enabled"' }),
   value: z.boolean({ error: "value must be true or false" }),
 });
+
+/** Spec §8's success sentence, which the admin screen shows. */
+const messageReply = success.extend({ message: z.string() });
 
 type NewAccount = { username: string; is_admin: boolean; alerts_enabled: boolean };
 
@@ -57,52 +56,60 @@ async function expectSamePassword(store: Store, userId: number, password: string
   if (user && !(await verifyPassword(password, user.passwordHash))) throw keyReusedError();
 }
 
-function notFound(): TRPCError {
-  return new TRPCError({ code: "NOT_FOUND", message: "User not found" });
-}
-
 export const usersRouter = {
-  list: adminProcedure.query(async ({ ctx }) => ({
+  list: adminProcedure.output(z.object({ users: z.array(userView) })).query(async ({ ctx }) => ({
     users: (await ctx.services.store.users.list()).map(toUserView),
   })),
 
-  create: adminProcedure.input(createInput).mutation(async ({ ctx, input }) => {
-    const { store } = ctx.services;
-    const { idempotencyKey, password, ...request } = input;
-    // Hashed first, so the transaction that records the key is not held open for the hash.
-    const passwordHash = await hashPassword(password);
-    const call = {
-      store,
-      userId: ctx.user.id,
-      operation: "users.create",
-      key: idempotencyKey,
-      request,
-    };
-    const { response, replayed } = await once(call, async (tx) => ({
-      status: "success" as const,
-      message: "User created successfully",
-      user: toUserView(await insertAccount(tx, request, passwordHash)),
-    }));
-    if (replayed) await expectSamePassword(store, response.user.id, password);
-    return response;
-  }),
+  create: adminProcedure
+    .input(createInput)
+    .output(messageReply.extend({ user: userView }))
+    .mutation(async ({ ctx, input }) => {
+      const { store } = ctx.services;
+      const { idempotencyKey, password, ...request } = input;
+      // Hashed first, so the transaction that records the key is not held open for the hash.
+      const passwordHash = await hashPassword(password);
+      const call = {
+        store,
+        userId: ctx.user.id,
+        operation: "users.create",
+        key: idempotencyKey,
+        request,
+      };
+      const { response, replayed } = await once(call, async (tx) => ({
+        status: "success" as const,
+        message: "User created successfully",
+        user: toUserView(await insertAccount(tx, request, passwordHash)),
+      }));
+      if (replayed) await expectSamePassword(store, response.user.id, password);
+      return response;
+    }),
 
-  delete: adminProcedure.input(z.object({ id: userId })).mutation(async ({ ctx, input }) => {
-    if (input.id === ctx.user.id) {
-      throw new TRPCError({ code: "BAD_REQUEST", message: "You cannot delete your own account." });
-    }
-    // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
-    if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound();
-    ctx.services.bus.publish("alerts.changed", { userId: input.id });
-    return { status: "success" as const, message: "User deleted successfully" };
-  }),
+  delete: adminProcedure
+    .input(byId)
+    .use(announcesAlertsChanged(({ id }) => id))
+    .output(messageReply)
+    .mutation(async ({ ctx, input }) => {
+      if (input.id === ctx.user.id) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "You cannot delete your own account.",
+        });
+      }
+      // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
+      if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
+      return { status: "success" as const, message: "User deleted successfully" };
+    }),
 
-  setPermission: adminProcedure.input(permissionInput).mutation(async ({ ctx, input }) => {
-    const { store } = ctx.services;
-    if (!(await store.users.setPermission(input.id, input.permission, input.value)))
-      throw notFound();
-    // Off stops the user's server-side alerts at once; on brings them back without an edit.
-    ctx.services.bus.publish("alerts.changed", { userId: input.id });
-    return { status: "success" as const, message: "User permission updated successfully" };
-  }),
+  /** Off stops the user's server-side alerts at once; on brings them back without an edit. */
+  setPermission: adminProcedure
+    .input(permissionInput)
+    .use(announcesAlertsChanged(({ id }) => id))
+    .output(messageReply)
+    .mutation(async ({ ctx, input }) => {
+      const { store } = ctx.services;
+      if (!(await store.users.setPermission(input.id, input.permission, input.value)))
+        throw notFound("User");
+      return { status: "success" as const, message: "User permission updated successfully" };
+    }),
 } satisfies TRPCRouterRecord;

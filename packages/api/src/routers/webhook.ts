@@ -6,7 +6,7 @@ import {
 } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { authedProcedure } from "../trpc.ts";
+import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
 import { WebhookRefusedError } from "../webhooks/webhook-target.ts";
 
 // Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
@@ -40,14 +40,28 @@ function isControl(char: string): boolean {
 
 const NONE = { url: null, secret: null } as const;
 
+/** The user's webhook as stored; nulls (NONE) when there is none. */
+const webhook = z.object({ url: z.string(), secret: z.string() });
+const noWebhook = z.object({ url: z.null(), secret: z.null() });
+
+/** How the receiver answered the test POST (`ok` false is not an HTTP error). */
+const testReply = z.union([
+  z.object({ ok: z.literal(true), status: z.number() }),
+  z.object({ ok: z.literal(false), status: z.number().optional(), error: z.string() }),
+]);
+
+/** Saves or removes the user's webhook, which decides whether their alerts can fire to it. */
+const changesWebhook = authedProcedure.use(announcesAlertsChanged());
+const savesWebhook = changesWebhook.output(webhook);
+
 export const webhookRouter = {
-  get: authedProcedure.query(async ({ ctx }) => {
+  get: authedProcedure.output(z.union([webhook, noWebhook])).query(async ({ ctx }) => {
     const hook = await ctx.services.store.webhooks.get(ctx.user.id);
     return hook ? { url: hook.url, secret: hook.secret } : NONE;
   }),
 
   /** Checked (scheme, length, every address the host resolves to) before anything is stored. */
-  save: authedProcedure.input(webhookInput).mutation(async ({ ctx, input }) => {
+  save: savesWebhook.input(webhookInput).mutation(async ({ ctx, input }) => {
     const { webhooks } = ctx.services;
     const secretProblem = secretRules.safeParse(input.secret).error?.issues[0]?.message;
     if (secretProblem) {
@@ -68,19 +82,16 @@ export const webhookRouter = {
       input.secret,
       Date.now(),
     );
-    // The alert engine watches alerts by their usable channels; a webhook is one.
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return { url: saved.url, secret: saved.secret };
   }),
 
-  remove: authedProcedure.mutation(async ({ ctx }) => {
+  remove: changesWebhook.output(noWebhook).mutation(async ({ ctx }) => {
     await ctx.services.store.webhooks.delete(ctx.user.id);
-    ctx.services.bus.publish("alerts.changed", { userId: ctx.user.id });
     return NONE;
   }),
 
   /** POSTs a test body now and says how the receiver answered (`ok` false is not an HTTP error). */
-  test: authedProcedure.mutation(async ({ ctx }) => {
+  test: authedProcedure.output(testReply).mutation(async ({ ctx }) => {
     const userId = ctx.user.id;
     const hook = await ctx.services.store.webhooks.get(userId);
     if (!hook)

@@ -8,8 +8,13 @@ import {
 } from "@spreadwatch/core";
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import type {
+  SpreadStatsAnswer,
+  SpreadStatsWithQuantiles,
+  StatsDays,
+} from "../stats/spread-stats-service.ts";
 import { authedProcedure } from "../trpc.ts";
-import type { SpreadStatsWithQuantiles, StatsDays } from "./spread-stats-service.ts";
+import type { ShapeOf } from "./shared.ts";
 
 const DAYS_SENTENCE = `days must be one of ${STATS_DAYS.join(", ")}`;
 
@@ -25,17 +30,37 @@ const symbol = z.string({ error: "symbol is required" }).refine(isChartSymbol, {
     `Unknown symbol "${String(issue.input)}". Valid symbols: ${CHART_SYMBOLS.join(", ")}`,
 });
 
+const figure = z.number().nullable();
+
+const statsReply = z.object({
+  symbol: z.enum(CHART_SYMBOLS as [ChartSymbol, ...ChartSymbol[]]),
+  days: z.literal(STATS_DAYS),
+  n: z.number(),
+  value: figure,
+  mean: figure,
+  std: figure,
+  z: figure,
+  percentile: figure,
+  min: figure,
+  max: figure,
+  from: figure,
+  to: figure,
+} satisfies ShapeOf<SpreadStatsAnswer>);
+
 function liveValues(ctx: Context) {
   const { calculations, prices } = ctx.services.hub.snapshot();
   return chartSymbolValues(calculations, prices);
 }
 
 /** Issue 12 §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
-export const statsProcedures = {
-  stats: authedProcedure.input(z.object({ symbol, days })).query(({ ctx, input }) => {
-    const s = input.symbol as ChartSymbol;
-    return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
-  }),
+export const marketStatsProcedures = {
+  stats: authedProcedure
+    .input(z.object({ symbol, days }))
+    .output(statsReply)
+    .query(({ ctx, input }) => {
+      const s = input.symbol as ChartSymbol;
+      return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
+    }),
   /**
    * Every symbol in one answer, so the Spread table's z column is one request a minute; with
    * each window's 101 percentiles, for the browser's percentile alerts.

@@ -1,0 +1,92 @@
+import {
+  type BookEntry,
+  type CalculationEntry,
+  CME_CONTRACT_KEYS,
+  type CostBreakdown,
+  INSTRUMENT_IDS,
+  MCX_KEYS,
+  MCX_LOT_KEYS,
+  type PerLot,
+  type PriceEntry,
+  type Prices,
+  SPOT_KEYS,
+  SPREAD_SYMBOLS,
+  type SpreadSymbol,
+} from "@spreadwatch/core";
+import { z } from "zod";
+import type { ShapeOf } from "../routers/shared.ts";
+
+// The wire shapes of GET /api/prices and /api/calculations, from core's types. Keys come from
+// core's own lists, so an instrument added there is added here too.
+
+const marks = { delayed: z.literal(true).optional(), lastOnly: z.literal(true).optional() };
+
+// In the order the hub writes them: parsing keeps the schema's key order.
+const bookEntry = z.object({
+  timestamp: z.number(),
+  bid: z.number().optional(),
+  ask: z.number().optional(),
+  ...marks,
+} satisfies ShapeOf<BookEntry>);
+
+const priceEntry = z.object({
+  ...marks,
+  price: z.number(),
+  timestamp: z.number(),
+} satisfies ShapeOf<PriceEntry>);
+
+export const marketPrices = z.object({
+  cme: z.partialRecord(z.enum(INSTRUMENT_IDS), bookEntry),
+  mcx: z.partialRecord(z.enum(MCX_KEYS), bookEntry),
+  spot: z.partialRecord(z.enum(SPOT_KEYS), priceEntry),
+  zerodha: z.object({ nifty50: priceEntry.optional(), giftnifty: priceEntry.optional() }),
+  fx: z.object({ USDINR: priceEntry.optional() }),
+  timestamp: z.number().nullable(),
+} satisfies ShapeOf<Prices>);
+
+const breakdown = z.object({
+  mcxTurnover: z.number(),
+  brokerage: z.number(),
+  exchange: z.number(),
+  sebi: z.number(),
+  ctt: z.number(),
+  stampDuty: z.number(),
+  gst: z.number(),
+  cme: z.number(),
+  cmeUsd: z.number(),
+} satisfies ShapeOf<CostBreakdown>);
+
+const perLot = z.object({
+  contract: z.enum(MCX_LOT_KEYS),
+  units: z.number(),
+  grossInr: z.number(),
+  costsInr: z.number(),
+  netInr: z.number(),
+  hedge: z.object({
+    contract: z.enum(CME_CONTRACT_KEYS),
+    contracts: z.number(),
+    unhedgedUnits: z.number(),
+  } satisfies ShapeOf<PerLot["hedge"]>),
+  breakdown,
+} satisfies ShapeOf<PerLot>);
+
+const spreadSymbol = z.enum(SPREAD_SYMBOLS as [SpreadSymbol, ...SpreadSymbol[]]);
+
+const calculationEntry = z.object({
+  symbol: spreadSymbol,
+  spread: z.number(),
+  cme: z.number(),
+  mcx: z.number(),
+  parity: z.number(),
+  usdinr: z.number(),
+  perLot: perLot.optional(),
+} satisfies ShapeOf<CalculationEntry>);
+
+/** One entry per computable symbol (absent when an input is missing), plus `timestamp`. */
+export const marketCalculations = z.object({
+  timestamp: z.number().nullable(),
+  ...(Object.fromEntries(SPREAD_SYMBOLS.map((s) => [s, calculationEntry.optional()])) as Record<
+    SpreadSymbol,
+    z.ZodOptional<typeof calculationEntry>
+  >),
+});
