@@ -2,15 +2,15 @@
 // records them).
 //   1. hub + core throughput (quotes/s incl. recalculation)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
-//   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (issue 11): load, quiet
+//   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
 //       quotes, a crossing storm
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
 //   4a. quote → stream client on a non-leader instance (through Redis) beside the single
-//       process, three bundled servers in one run (issue 11)
+//       process, three bundled servers in one run (docs/issues/11.md)
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
 //   4c. the change stream: bytes per client-hour; 1,000 / 5,000 / 10,000 clients against a bare
-//       node:http floor (issue 13), under `ulimit -n 20000` for the sockets
+//       node:http floor (docs/issues/13.md), under `ulimit -n 20000` for the sockets
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.

@@ -1,6 +1,6 @@
 // `pnpm build` (after the web build): bundles the server and its CLIs into plain JavaScript in
 // packages/api/dist, so production runs `node packages/api/dist/main.mjs` with no TypeScript
-// loader (issue 11, item 7). Tests keep running the TypeScript sources.
+// loader (docs/issues/11.md, item 7). Tests keep running the TypeScript sources.
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";

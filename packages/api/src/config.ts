@@ -182,7 +182,7 @@ function describe(name: string, value: unknown): string {
 }
 
 /**
- * Reads and validates DESIGN §5's and §9's settings from an environment; throws one ConfigError
+ * Reads and validates docs/design.md §5's and §9's settings from an environment; throws one ConfigError
  * naming every bad value, so an operator fixes them all in one go.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -258,7 +258,7 @@ function toConfig(env: Env) {
     streamBlockedDropMs: env.STREAM_BLOCKED_DROP_SECONDS * 1000,
     /** Set: GET /metrics serves Prometheus text to `Authorization: Bearer <token>`; unset: no such path. */
     metricsToken: env.METRICS_TOKEN,
-    /** DATABASE_URL, REDIS_URL, INSTANCE_ROLE, INSTANCE_ID (DESIGN §9). */
+    /** DATABASE_URL, REDIS_URL, INSTANCE_ROLE, INSTANCE_ID (docs/design.md §9). */
     ...toClusterConfig(env),
   };
 }

@@ -24,11 +24,11 @@ export interface AppServices {
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
   recorder: HistoryRecorder;
-  /** Rolling statistics of every chart symbol's 1-minute closes (issue 12 §2). */
+  /** Rolling statistics of every chart symbol's 1-minute closes (docs/issues/12.md §2). */
   stats: SpreadStatsService;
   /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
   notifier: TelegramNotifier | undefined;
-  /** The webhook URL guard and signed POST (issue 12 §3). */
+  /** The webhook URL guard and signed POST (docs/issues/12.md §3). */
   webhooks: Webhooks;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;

@@ -47,7 +47,7 @@ export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
   return next();
 });
 
-/** Needs a live session of a user with alerts_enabled (spec §6: the permission gates alerts). */
+/** Needs a live session of a user with alerts_enabled (docs/spec.md §6: the permission gates alerts). */
 export const alertsProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.user.alertsEnabled) throw forbidden("Alerts are not enabled for your account.");
   return next();

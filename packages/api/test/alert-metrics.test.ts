@@ -1,4 +1,4 @@
-// Issue 12 §3 on a real server: alerts on the live z-score and percentile, hysteresis (also
+// docs/issues/12.md §3 on a real server: alerts on the live z-score and percentile, hysteresis (also
 // across a restart), crossings held while a leg is stale, and the webhook outbox row. Alerts are
 // made through POST /api/alerts; their metric, hysteresis and webhook flag are set through the
 // store until the alert form's fields (another branch) reach the API.

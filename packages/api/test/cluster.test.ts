@@ -1,4 +1,4 @@
-// Two instances on one real PostgreSQL and one real redis-server (DESIGN §9), in this process:
+// Two instances on one real PostgreSQL and one real redis-server (docs/design.md §9), in this process:
 // the leader's feed reaches the other instance's hub through Redis, and an alert made on the
 // instance that does not lead is fired once, by the leader, after alerts.changed crossed Redis.
 // Child processes and a kill -9 of the leader: cluster-failover.test.ts.

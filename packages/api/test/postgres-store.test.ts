@@ -1,5 +1,5 @@
 // DATABASE_URL selects PostgreSQL: two servers on one database share users, sessions and the
-// one-active-session rule (DESIGN §9), the first step towards several instances.
+// one-active-session rule (docs/design.md §9), the first step towards several instances.
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "./fakes/wait.ts";

@@ -75,7 +75,7 @@ describe("GET /api/calculations", () => {
 });
 
 describe("GET /api/prices", () => {
-  it("has the DESIGN §3 shape, field by field", async () => {
+  it("has the docs/design.md §3 shape, field by field", async () => {
     const { status, body } = await getJson("/api/prices");
     expect(status).toBe(200);
     expect(body).toEqual({

@@ -3,7 +3,7 @@ import { GIFT_PREMIUM, MCX_DEVIATIONS } from "../src/feeds/simulator-params.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, startTestServer, type TestServer } from "./server.ts";
 
-// Waits are generous upper bounds for a busy machine, not speed assertions (DESIGN §7).
+// Waits are generous upper bounds for a busy machine, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 30_000, interval: 100 };
 const SIMULATOR = { env: { FEED: "simulator" } };
 

@@ -130,7 +130,7 @@ describe("login limit per address", () => {
 });
 
 // The Retry-After header is set by the HTTP edge from `retryAfterSeconds` (the edge branch of
-// issue 10). THIS TEST PASSES ONLY ONCE THAT BRANCH IS MERGED; on the accounts branch alone it fails.
+// docs/issues/10.md). THIS TEST PASSES ONLY ONCE THAT BRANCH IS MERGED; on the accounts branch alone it fails.
 describe("Retry-After header (needs the HTTP edge branch)", () => {
   it("429 carries Retry-After in seconds over REST and tRPC", async () => {
     const attacker = from("127.0.0.8");

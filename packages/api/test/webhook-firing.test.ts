@@ -1,4 +1,4 @@
-// Issue 12 §3 end to end, through the public API only: a trader sets a webhook and a z-score
+// docs/issues/12.md §3 end to end, through the public API only: a trader sets a webhook and a z-score
 // alert with Telegram and Webhook on; the spread's crossing reaches the fake Telegram and the
 // fake receiver (signed, with the firing's Idempotency-Key), and the History shows both
 // channels delivered.

@@ -1,7 +1,7 @@
 /**
- * Issue 12 §2's goal: stats() for all 13 chart symbols together, p95 ≤ 5 ms, with the window
+ * docs/issues/12.md §2's goal: stats() for all 13 chart symbols together, p95 ≤ 5 ms, with the window
  * full (60 days × 1,440 one-minute closes = 86,400 per symbol, the largest window), plus the
- * cost of add() and of the backfill. Prints figures; asserts nothing (DESIGN §7).
+ * cost of add() and of the backfill. Prints figures; asserts nothing (docs/design.md §7).
  *
  *   pnpm --filter @spreadwatch/core exec tsx bench/spread-stats.bench.ts [days=60] [minutes=2000]
  *   pnpm --filter @spreadwatch/core exec node --expose-gc --import tsx bench/spread-stats.bench.ts

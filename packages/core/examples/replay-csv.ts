@@ -1,5 +1,5 @@
 /**
- * The pure half of backtest-replay.ts: reading a replay CSV (DESIGN §4) into quotes and
+ * The pure half of backtest-replay.ts: reading a replay CSV (docs/design.md §4) into quotes and
  * turning a backtest into report lines. Kept apart from the script so a test can run it on
  * gold-crossing.csv without spawning a process.
  */

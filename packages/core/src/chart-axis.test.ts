@@ -33,7 +33,7 @@ const k = (timestamp: number, open: number, high: number, low: number, close: nu
 });
 
 describe("chart constants", () => {
-  it("are spec §2, §4, §5, §9's", () => {
+  it("are docs/spec.md §2, §4, §5, §9's", () => {
     expect(CHART_BUILD_DELAY_MS).toBe(100);
     expect(MIN_CHART_HEIGHT_PX).toBe(400);
     expect(MAX_CHART_CANDLES).toBe(1500);
@@ -94,7 +94,7 @@ describe("clampYZoom", () => {
 });
 
 describe("xAxisRule", () => {
-  it("is spec §9's table", () => {
+  it("is docs/spec.md §9's table", () => {
     const rules = Object.fromEntries(TIMEFRAMES.map((tf) => [tf, xAxisRule(tf)]));
     expect(rules).toEqual({
       "1m": {

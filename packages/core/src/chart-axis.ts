@@ -2,19 +2,19 @@ import { type Candle, istBucketStart } from "./candles.ts";
 import { formatSigned } from "./decimals.ts";
 import { type Timeframe, timeframeMs } from "./timeframe.ts";
 
-/** Spec §4: the chart is rebuilt 100 ms after data, theme, bounds, timeframe or zoom mode change. */
+/** docs/spec.md §4: the chart is rebuilt 100 ms after data, theme, bounds, timeframe or zoom mode change. */
 export const CHART_BUILD_DELAY_MS = 100;
-/** Spec §2: the chart is never shorter than 400 px. */
+/** docs/spec.md §2: the chart is never shorter than 400 px. */
 export const MIN_CHART_HEIGHT_PX = 400;
 /** The chart endpoint returns at most this many candles (the most recent). */
 export const MAX_CHART_CANDLES = 1500;
-/** Spec §5: the y axis cannot be zoomed to a range narrower than 10. */
+/** docs/spec.md §5: the y axis cannot be zoomed to a range narrower than 10. */
 export const MIN_Y_ZOOM_RANGE = 10;
-/** Spec §9: y bounds are padded by the larger of 10 % of the range and 5. */
+/** docs/spec.md §9: y bounds are padded by the larger of 10 % of the range and 5. */
 export const Y_PADDING_FRACTION = 0.1;
 export const Y_PADDING_MIN = 5;
 
-/** The chart's series label and the zoom-mode badge texts (spec §2). */
+/** The chart's series label and the zoom-mode badge texts (docs/spec.md §2). */
 export const CHART_SERIES_LABEL = "Spread Value";
 export const ZOOM_MODE_Y_TEXT = "Zoom Mode: Vertical (Y)";
 export const ZOOM_MODE_XY_TEXT = "Zoom Mode: Both Axes (XY)";
@@ -81,7 +81,7 @@ const X_AXIS_RULES: Readonly<Record<Timeframe, XAxisRule>> = {
   "1d": { unit: "day", stepSize: 1, maxTicks: 10, tickFormat: "dd MMM", spanFirstToLast: false },
 };
 
-/** Spec §9's x axis: unit, step, tick count limit, tick format, and whether it spans the data. */
+/** docs/spec.md §9's x axis: unit, step, tick count limit, tick format, and whether it spans the data. */
 export function xAxisRule(timeframe: Timeframe): XAxisRule {
   return X_AXIS_RULES[timeframe];
 }
@@ -153,7 +153,7 @@ function tickCount(min: number, max: number, spacing: number): number {
 
 /**
  * The x range to show for these candles (oldest first). For 1m and 5m it runs from the first
- * point to the last (spec §9). Otherwise it runs from the tick boundary at or before the first
+ * point to the last (docs/spec.md §9). Otherwise it runs from the tick boundary at or before the first
  * candle to the one at or after the end of the last candle, so the last candle is drawn whole.
  * A single point at 1m/5m gets one candle's width either side. Undefined for no candles.
  */

@@ -15,7 +15,7 @@ export type ChartData =
   | { status: "ok"; candles: Candle[]; dropped: number };
 
 /**
- * A chart data response (spec §3, §5) as candles, oldest first.
+ * A chart data response (docs/spec.md §3, §5) as candles, oldest first.
  *
  * - No `data` array, or an empty one (a symbol with no history yet): `no-data`.
  * - Points whose close (or, lacking `close`, `value`) is not numeric, or whose timestamp is not

@@ -8,7 +8,7 @@ import {
   PRICE_POLL_MS,
 } from "./constants.ts";
 
-describe("spec §9 constants", () => {
+describe("docs/spec.md §9 constants", () => {
   it("match the spec", () => {
     expect(PRICE_POLL_MS).toBe(2_000);
     expect(ALERT_POLL_MS).toBe(15_000);

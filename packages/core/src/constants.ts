@@ -1,5 +1,5 @@
 /**
- * Timing and size limits from spec §9 that more than one package needs. Rules with their own
+ * Timing and size limits from docs/spec.md §9 that more than one package needs. Rules with their own
  * module keep their constants there (STALE_AFTER_MS in staleness.ts, HIGHLIGHT_* in
  * highlight.ts).
  */

@@ -2,7 +2,7 @@ import { ALERT_COOLDOWN_MS } from "./constants.ts";
 import { hysteresisOf, isPastRearmLevel } from "./hysteresis.ts";
 
 /**
- * The alert trigger rule of spec §4, shared by the browser watcher, the server engine and
+ * The alert trigger rule of docs/spec.md §4, shared by the browser watcher, the server engine and
  * backtests. Time always comes from the caller (epoch ms: quote timestamps on the server, the
  * clock in the browser), so a replay fires at the same moments every run.
  */

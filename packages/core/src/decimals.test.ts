@@ -12,7 +12,7 @@ import {
 } from "./decimals.ts";
 import { SPREAD_SYMBOLS } from "./symbol.ts";
 
-describe("decimals per column (spec §9)", () => {
+describe("decimals per column (docs/spec.md §9)", () => {
   it("spreads: 2, copper 4, whatever key the row has", () => {
     for (const key of ["GC", "GC_BUY", "SI_SELL", "NG_BUY", "CL_SELL", "GOLD", "CRUDEOIL"]) {
       expect(spreadDecimals(key)).toBe(2);

@@ -2,7 +2,7 @@ import { type InstrumentId, instrumentByMcxKey, isInstrumentId } from "./instrum
 import type { QuoteSource } from "./quote.ts";
 
 /**
- * Display precision (spec §9): spreads and prices 2 decimals, copper 4 everywhere; the CME
+ * Display precision (docs/spec.md §9): spreads and prices 2 decimals, copper 4 everywhere; the CME
  * column 3 (copper 4). Every function takes an instrument id ("HG"), a spread symbol ("HG_BUY")
  * or an MCX key ("COPPER"), so a table cell can pass whatever key its row already has. An
  * unknown key gets the general rule rather than an error: a display rule must never break a row.

@@ -23,7 +23,7 @@ function run(updates: [number, number | undefined][]): HighlightState[] {
 const last = <T>(items: T[]): T | undefined => items[items.length - 1];
 
 describe("highlight constants", () => {
-  it("match spec §9", () => {
+  it("match docs/spec.md §9", () => {
     expect(HIGHLIGHT_MIN_CHANGE).toBe(0.01);
     expect(HIGHLIGHT_COOLDOWN_MS).toBe(5_000);
     expect(HIGHLIGHT_DURATION_MS).toBe(1_500);

@@ -1,4 +1,4 @@
-/** Spec §4 "Price highlighting": a change of at least 0.01 … */
+/** docs/spec.md §4 "Price highlighting": a change of at least 0.01 … */
 export const HIGHLIGHT_MIN_CHANGE = 0.01;
 /** … at least 5 s after the cell's previous highlight … */
 export const HIGHLIGHT_COOLDOWN_MS = 5_000;

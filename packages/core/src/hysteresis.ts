@@ -1,7 +1,7 @@
 import type { ThresholdSide } from "./crossing.ts";
 
 /**
- * Hysteresis (issue 12 §3): after firing into side S at threshold T, an alert with a re-arm
+ * Hysteresis (docs/issues/12.md §3): after firing into side S at threshold T, an alert with a re-arm
  * distance h fires again only once its value has moved back to T − h (S = above) or T + h
  * (S = below). Crossings while it waits are not fired (nor reported late), and the observation
  * that re-arms it does not fire either: the next crossing of T does. So a spread oscillating on

@@ -11,7 +11,7 @@ import {
 } from "./instrument.ts";
 
 describe("instrument catalogue", () => {
-  it("holds the five instruments of DESIGN §2 in trader order", () => {
+  it("holds the five instruments of docs/design.md §2 in trader order", () => {
     expect(INSTRUMENTS.map((i) => i.id)).toEqual(["GC", "SI", "HG", "NG", "CL"]);
     expect(INSTRUMENTS.map((i) => i.id)).toEqual([...INSTRUMENT_IDS]);
     expect(INSTRUMENTS.map((i) => i.mcxKey)).toEqual([...MCX_KEYS]);

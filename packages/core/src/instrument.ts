@@ -19,7 +19,7 @@ export interface Instrument {
   defaultDuty: number;
 }
 
-/** DESIGN §2. Order is the order traders scan: metals first, then energy. */
+/** docs/design.md §2. Order is the order traders scan: metals first, then energy. */
 export const INSTRUMENTS: readonly Instrument[] = [
   {
     id: "GC",

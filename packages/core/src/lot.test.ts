@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CME_CONTRACTS, contractUnits, hedgeFor, MCX_LOTS, mcxLot } from "./lot.ts";
 
 describe("contractUnits", () => {
-  it("converts CME sizes into MCX quote units with DESIGN §2's factors", () => {
+  it("converts CME sizes into MCX quote units with docs/design.md §2's factors", () => {
     const units = Object.fromEntries(CME_CONTRACTS.map((c) => [c.key, contractUnits(c)]));
     // GC 100 oz × 31.1034768 g = 3,110.34768 g = 311.034768 units of 10 g; MGC a tenth.
     expect(units.GC).toBeCloseTo(311.034768, 9);

@@ -21,7 +21,7 @@ export interface PriceEntry extends QuoteMarks {
 export const SPOT_KEYS = ["XAUUSD", "XAGUSD"] as const;
 export type SpotKey = (typeof SPOT_KEYS)[number];
 
-/** The `GET /api/prices` shape (DESIGN §3); `timestamp` is the newest quote's time. */
+/** The `GET /api/prices` shape (docs/design.md §3); `timestamp` is the newest quote's time. */
 export interface Prices {
   cme: Partial<Record<InstrumentId, BookEntry>>;
   mcx: Partial<Record<McxKey, BookEntry>>;

@@ -6,7 +6,7 @@ describe("quote keys", () => {
     expect(QUOTE_SOURCES).toEqual(["cme", "mcx", "spot", "index", "fx"]);
   });
 
-  it("knows the keys of DESIGN §4 per source", () => {
+  it("knows the keys of docs/design.md §4 per source", () => {
     for (const key of ["GC", "SI", "HG", "NG", "CL"])
       expect(isKnownQuoteKey("cme", key)).toBe(true);
     for (const key of ["GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL"]) {

@@ -17,7 +17,7 @@ export function isBookSource(source: QuoteSource): source is "cme" | "mcx" {
 }
 
 /**
- * One price update from a feed (DESIGN §4). `ts` is epoch milliseconds, the quote's own time.
+ * One price update from a feed (docs/design.md §4). `ts` is epoch milliseconds, the quote's own time.
  * A book side left out (undefined) is unchanged: exchange feeds send partial updates. A side set
  * to `null` is empty now (nobody bids, say): it clears the side instead of keeping an old price.
  */

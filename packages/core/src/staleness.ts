@@ -1,4 +1,4 @@
-/** A price older than this is marked stale in the raw price table (spec §9). */
+/** A price older than this is marked stale in the raw price table (docs/spec.md §9). */
 export const STALE_AFTER_MS = 10_000;
 
 /**

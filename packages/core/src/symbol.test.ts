@@ -11,7 +11,7 @@ import {
 } from "./symbol.ts";
 
 describe("spread symbols", () => {
-  it("are the ten alert commodity types of spec §3", () => {
+  it("are the ten alert commodity types of docs/spec.md §3", () => {
     expect([...SPREAD_SYMBOLS].sort()).toEqual(
       [
         "SI_BUY",

@@ -10,7 +10,7 @@ export const SPREAD_SYMBOLS: readonly SpreadSymbol[] = INSTRUMENT_IDS.flatMap((i
   SIDES.map((side) => `${id}_${side}` as SpreadSymbol),
 );
 
-/** Dashboard grouping from spec §2: Silver, Gold, Copper, Natural Gas, Crude Oil. */
+/** Dashboard grouping from docs/spec.md §2: Silver, Gold, Copper, Natural Gas, Crude Oil. */
 export const SPREAD_TABLE_GROUPS: readonly InstrumentId[] = ["SI", "GC", "HG", "NG", "CL"];
 
 export function isSpreadSymbol(value: string): value is SpreadSymbol {

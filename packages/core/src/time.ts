@@ -1,7 +1,7 @@
 import { MISSING_VALUE } from "./decimals.ts";
 import type { Timeframe } from "./timeframe.ts";
 
-/** Every time the product shows is Indian Standard Time (spec §9). */
+/** Every time the product shows is Indian Standard Time (docs/spec.md §9). */
 export const IST_TIME_ZONE = "Asia/Kolkata";
 
 // Building an Intl.DateTimeFormat costs far more than formatting with one, and the raw price

@@ -1,4 +1,4 @@
-/** Chart timeframes, shortest first (spec §2, "Known values"). */
+/** Chart timeframes, shortest first (docs/spec.md §2, "Known values"). */
 export const TIMEFRAMES = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
 

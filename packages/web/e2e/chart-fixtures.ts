@@ -1,6 +1,6 @@
 /**
  * A replay for the chart tests: six minutes of GC_BUY with known candles. The spread, worked by
- * hand (DESIGN §2; USDINR 84; GC duty 6 %; GC factor 10 / 31.1034768):
+ * hand (docs/design.md §2; USDINR 84; GC duty 6 %; GC factor 10 / 31.1034768):
  *
  *   parity(bid 2000) = 2000 × 10 / 31.1034768 × 84 × 1.06 = 57254.0494894127
  *   GC_BUY           = GOLD ask − 57254.0494894127

@@ -13,7 +13,7 @@ import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
- * Issue 12 §4 "A chart to trade from", on 1,700 one-minute GC_BUY candles: more than the
+ * docs/issues/12.md §4 "A chart to trade from", on 1,700 one-minute GC_BUY candles: more than the
  * 1,500 the first request returns, so panning back has to fetch the rest.
  */
 const start = longStart();
@@ -340,7 +340,7 @@ describe("a chart to trade from", () => {
     await offer.waitFor({ state: "detached" });
   });
 
-  it("labels time ticks 'HH:mm' below 1d, the day under a day's first, and 'dd MMM' at 1d (spec §9)", async () => {
+  it("labels time ticks 'HH:mm' below 1d, the day under a day's first, and 'dd MMM' at 1d (docs/spec.md §9)", async () => {
     const labels = () =>
       page().evaluate(() => {
         const axis = window.__spreadChart?.axes[0] as { _values?: string[] } | undefined;

@@ -124,10 +124,10 @@ describe("advanced chart screen", () => {
     await request;
     await rebuilt(suite.page, 6);
     await expect.poll(() => pixelsOf(suite.page, "--accent")).toBeGreaterThan(200);
-    // Spec §9: at 1m the x axis runs from the first point to the last.
+    // docs/spec.md §9: at 1m the x axis runs from the first point to the last.
     const { x, y } = await scales(suite.page);
     expect(x).toEqual({ min: start, max: start + 5 * 60_000 });
-    // Spec §9: y bounds are the lowest low and highest high padded by max(10 % of range, 5).
+    // docs/spec.md §9: y bounds are the lowest low and highest high padded by max(10 % of range, 5).
     const pad = Math.max((40.8 - -20.9) * 0.1, 5);
     // (The fixture's asks carry 6 decimals, so the spreads are exact to about 1e-6.)
     expect(y.min).toBeCloseTo(-20.9 - pad, 5);
@@ -193,7 +193,7 @@ describe("advanced chart screen", () => {
       .toBeGreaterThan(width(yOnly.x));
     expect((await scales(suite.page)).y).toEqual(yOnly.y);
 
-    // Spec §5: however far the y axis is zoomed in, its range stays at least 10.
+    // docs/spec.md §5: however far the y axis is zoomed in, its range stays at least 10.
     await suite.page.mouse.move(plot.x + plot.width + 20, plot.y + plot.height / 2);
     for (let i = 0; i < 12; i++) await suite.page.mouse.wheel(0, -300);
     await expect.poll(async () => width((await scales(suite.page)).y)).toBeCloseTo(10, 9);
@@ -337,7 +337,7 @@ describe("advanced chart screen", () => {
     await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     await request;
     expect(await commodity().inputValue()).toBe("SI_SELL");
-    // The symbol comes from the dashboard; the timeframe is the one last chosen (issue 12 §4).
+    // The symbol comes from the dashboard; the timeframe is the one last chosen (docs/issues/12.md §4).
     expect(await timeframe().inputValue()).toBe("1m");
     await chartWith(suite.page, 1);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN, type RestartableApp, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
+// Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 60_000 };
 const STEP_MS = 50;
 const STEPS = 300;

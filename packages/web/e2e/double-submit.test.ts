@@ -6,7 +6,7 @@ import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { holdRequests, procedure } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Issue 10 item 7: a double click on a create button used to make two records (two sounds, two
+// docs/issues/10.md item 7: a double click on a create button used to make two records (two sounds, two
 // Telegram messages per crossing). The button is disabled only once React re-renders, so the
 // second click can land first; the form's idempotency key is what makes it one record.
 

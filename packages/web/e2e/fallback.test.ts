@@ -3,7 +3,7 @@ import { spreadTexts } from "./dashboard-page.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
+// Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 20_000 };
 const STREAM = /\/api\/trpc\/market\.onSnapshot/;
 

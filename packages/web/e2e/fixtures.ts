@@ -2,7 +2,7 @@ import type { StartOptions } from "./harness.ts";
 
 /**
  * A replay that gives every instrument one quote. The spreads it produces, worked by hand
- * (DESIGN §2; USDINR 84; duty 6 % for GC and SI, 0 otherwise):
+ * (docs/design.md §2; USDINR 84; duty 6 % for GC and SI, 0 otherwise):
  *
  * GC  factor 10/31.1034768 = 0.3215074657
  *     parity(bid 2650.00) = 2650.00 × 0.3215074657 × 84 × 1.06 = 75861.6156

@@ -18,7 +18,7 @@ export const ADMIN = { username: "admin", password: "admin-e2e-secret" } as cons
 export interface StartOptions {
   /** "composite" takes its providers from a MARKET_DATA_CONFIG file named in `env`. */
   feed: "simulator" | "replay" | "composite";
-  /** Contents of the replay CSV (DESIGN §4); written to a temp file for the server. */
+  /** Contents of the replay CSV (docs/design.md §4); written to a temp file for the server. */
   replayCsv?: string;
   /** REPLAY_SPEED; 0 (default here) plays the file at once and then holds the last prices. */
   replaySpeed?: number;

@@ -3,7 +3,7 @@ import { startComposite } from "./composite.ts";
 import { ADMIN } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
+// Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 20_000 };
 const CME = ["GC", "SI", "HG", "NG", "CL"].map((key) => `cme:${key}`);
 const MCX = ["GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL"].map((key) => `mcx:${key}`);

@@ -1,4 +1,4 @@
-// Screenshots of the phone-first dashboard (issue 13) and every screen at 390 × 844 and
+// Screenshots of the phone-first dashboard (docs/issues/13.md) and every screen at 390 × 844 and
 // 360 × 780 (touch) and 1400 × 900, light and dark, for eyeballing; not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/phone-shoot.ts [outDir]
 import { mkdir } from "node:fs/promises";

@@ -7,7 +7,7 @@ import { startApp } from "./harness.ts";
 import { fakeNotifications, notificationSpy, setHidden } from "./phone-spies.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Issue 13 §3–4 on a phone: 390 × 844, touch. GC_BUY swings between +128.38 and +88.38 every
+// docs/issues/13.md §3–4 on a phone: 390 × 844, touch. GC_BUY swings between +128.38 and +88.38 every
 // 2 s (replay at speed 1), so a new alert at a level in between fires within a few seconds of
 // the watcher learning its side. Waits are upper bounds.
 const WAIT = { timeout: 30_000 };

@@ -3,11 +3,11 @@ import { freshFixture } from "./fixtures.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Waits are generous upper bounds for slow machines, not speed assertions (DESIGN §7).
+// Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 20_000 };
 
 // The replay plays its file at once (REPLAY_SPEED 0) and then says nothing: with the silence
-// threshold at 1 s its health turns stale (issue 10: silence is noticed, per provider
+// threshold at 1 s its health turns stale (docs/issues/10.md: silence is noticed, per provider
 // configurable), and the source line must stop calling it live.
 const suite = signedInSuite({
   app: () => startApp(freshFixture({ FEED_SILENCE_SECONDS: "1" })),

@@ -89,7 +89,7 @@ describe("Telegram on the profile", () => {
     await button("Send Test Message").waitFor();
     await button("Disconnect Telegram").waitFor();
     expect(await chatIdField().count()).toBe(0);
-    // Success messages clear themselves after 3 s (spec §8).
+    // Success messages clear themselves after 3 s (docs/spec.md §8).
     await success.waitFor({ state: "detached", timeout: 10_000 });
   });
 

@@ -1,4 +1,4 @@
-// Screenshots of issue 12's trader columns, breakdown, lot size and chart bands on the
+// Screenshots of docs/issues/12.md's trader columns, breakdown, lot size and chart bands on the
 // simulator (30-day backfill, so z and bands have history); for eyeballing, not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/trader-shoot.ts [outDir]
 import { ADMIN, login, startApp } from "./harness.ts";

@@ -32,7 +32,7 @@ const AdvancedChart = lazy(() =>
   import("./screens/AdvancedChart.tsx").then((module) => ({ default: module.AdvancedChart })),
 );
 
-/** Spec §2: one line per screen with its access rule. */
+/** docs/spec.md §2: one line per screen with its access rule. */
 function Routes() {
   const session = useSession();
   useHeartbeat(session.state === "signed-in");
@@ -62,7 +62,7 @@ function Routes() {
       <Route path="/admin">
         <AdminOnly render={(user) => <Admin user={user} />} />
       </Route>
-      {/* Issue 12 §4: an unknown path sends a signed-out visitor to /login, like every other page. */}
+      {/* docs/issues/12.md §4: an unknown path sends a signed-out visitor to /login, like every other page. */}
       <Route>
         <SignedIn render={() => <NotFound />} />
       </Route>

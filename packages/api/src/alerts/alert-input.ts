@@ -43,7 +43,7 @@ export function metricMismatch(
   return undefined;
 }
 
-/** Spec §3/§7's alert fields as the modal and the panel send them. */
+/** docs/spec.md §3/§7's alert fields as the modal and the panel send them. */
 const fields = {
   commodityType: z.enum(SPREAD_SYMBOLS as [string, ...string[]], {
     error: `commodityType must be one of ${SPREAD_SYMBOLS.join(", ")}`,

@@ -3,7 +3,7 @@ import type { Alert } from "@spreadwatch/db";
 import { z } from "zod";
 
 /**
- * An alert as spec §3 spells it. The one stored limit is reported both ways: the panel reads
+ * An alert as docs/spec.md §3 spells it. The one stored limit is reported both ways: the panel reads
  * `telegramMaxNotifications`, the modal `maxNotifications` (null meaning 1).
  */
 export const alertView = z.object({

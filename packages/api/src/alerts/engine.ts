@@ -302,7 +302,7 @@ export class AlertEngine {
       mark.at = at;
     } else this.lastValue.set(key, { symbol: key, value, at });
     this.unsavedMarks.add(key);
-    // The first value of a symbol only records every alert's side (spec §4).
+    // The first value of a symbol only records every alert's side (docs/spec.md §4).
     if (previous !== undefined) {
       for (const entry of index.crossedBy(previous, value)) {
         const side = this.firingSide(entry, previous, value, at);

@@ -54,7 +54,7 @@ const LEGS = new Map(SPREAD_SYMBOLS.map((s) => [s, legsOf(s)]));
 const PROVIDER_REFRESH_MS = 1_000;
 
 /**
- * Whether a spread's inputs can be acted on, as the dashboard greys its rows (issue 10): a leg
+ * Whether a spread's inputs can be acted on, as the dashboard greys its rows (docs/issues/10.md): a leg
  * silent for longer than its silence window, a crossed book, a provider that is down, not
  * configured or whose market is closed makes the spread "held". Silence is measured on this
  * server's clock from when each quote arrived (as feed health does), never from the quotes' own

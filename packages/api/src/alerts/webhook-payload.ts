@@ -1,6 +1,6 @@
 import { IST_TIME_ZONE, type ThresholdSide } from "@spreadwatch/core";
 
-/** The JSON body POSTed to a user's webhook for one server firing (issue 12 §3, the contract). */
+/** The JSON body POSTed to a user's webhook for one server firing (docs/issues/12.md §3, the contract). */
 export interface WebhookPayload {
   event: "alert.fired";
   firingId: number;

@@ -12,7 +12,7 @@ const ENDED_MESSAGES = {
 
 /**
  * 401 for a request without a valid session. A session that was ended (by a login elsewhere, a
- * password change…) carries `session_expired: true` and the reason, as spec §4 asks.
+ * password change…) carries `session_expired: true` and the reason, as docs/spec.md §4 asks.
  */
 export function unauthorized(state: Exclude<SessionState, { kind: "valid" }>): TRPCError {
   if (state.kind === "none")

@@ -20,7 +20,7 @@ function serviceUrl(schemes: string[]) {
 export const INSTANCE_ROLES = ["auto", "edge"] as const;
 
 /**
- * The cluster settings (DESIGN §9), as fields to spread into the server's environment schema.
+ * The cluster settings (docs/design.md §9), as fields to spread into the server's environment schema.
  * Without DATABASE_URL and REDIS_URL the server is the embedded single process.
  */
 export const clusterEnvShape = {

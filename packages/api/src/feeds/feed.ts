@@ -1,7 +1,7 @@
 import type { Quote } from "@spreadwatch/core";
 import type { ProviderHealth } from "./providers/health.ts";
 
-/** A source of quotes (DESIGN §4). `start` returns once the feed is running. */
+/** A source of quotes (docs/design.md §4). `start` returns once the feed is running. */
 export interface Feed {
   readonly name: string;
   start(onQuote: (quote: Quote) => void): Promise<void> | void;

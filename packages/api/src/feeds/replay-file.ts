@@ -59,7 +59,7 @@ function rowToQuote(row: Row, previousTs: number | undefined): Quote {
   return quote;
 }
 
-/** Reads and validates a whole replay CSV (DESIGN §4) so a bad file stops the start, not the replay. */
+/** Reads and validates a whole replay CSV (docs/design.md §4) so a bad file stops the start, not the replay. */
 export function readReplayFile(file: string): Quote[] {
   let text: string;
   try {

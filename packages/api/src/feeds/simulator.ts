@@ -38,7 +38,7 @@ export function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote>
 }
 
 /**
- * DESIGN §4's default feed, docs/simulator.md's model: legs with realistic volatility, each MCX
+ * docs/design.md §4's default feed, docs/simulator.md's model: legs with realistic volatility, each MCX
  * price mean-reverting around parity + its basis. The market is a path in time, so a start after
  * a restart, and the backfill before it, land on the same levels as the clock.
  */

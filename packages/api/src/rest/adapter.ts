@@ -56,7 +56,7 @@ async function serve(c: HonoContext<AppEnv>, route: RestRoute, createContext: Co
 }
 
 /**
- * Spec §7's REST paths as hono routes, each calling the tRPC procedure REST_ROUTES names. A path
+ * docs/spec.md §7's REST paths as hono routes, each calling the tRPC procedure REST_ROUTES names. A path
  * that exists under other methods answers 405 with Allow, not a misleading 404.
  */
 export function restRoutes(createContext: ContextFactory): Hono<AppEnv> {

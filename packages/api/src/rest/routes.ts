@@ -44,7 +44,7 @@ export interface RestRoute {
 }
 
 /**
- * Spec §7 as a table: each REST path names the tRPC procedure that implements it, so there is
+ * docs/spec.md §7 as a table: each REST path names the tRPC procedure that implements it, so there is
  * exactly one implementation of every operation.
  */
 export const REST_ROUTES: readonly RestRoute[] = [

@@ -98,7 +98,7 @@ export const alertsRouter = {
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  /** Issue 12 §3 History: the user's own firings and held crossings, newest first. */
+  /** docs/issues/12.md §3 History: the user's own firings and held crossings, newest first. */
   history: alertsProcedure
     .input(historyInput)
     .output(historyReply)

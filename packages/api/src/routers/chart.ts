@@ -59,7 +59,7 @@ function withForming(
 }
 
 export const chartRouter = {
-  /** Spec §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
+  /** docs/spec.md §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
   candles: authedProcedure
     .input(candlesInput)
     .output(candlesReply)

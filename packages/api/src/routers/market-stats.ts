@@ -52,7 +52,7 @@ function liveValues(ctx: Context) {
   return chartSymbolValues(calculations, prices);
 }
 
-/** Issue 12 §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
+/** docs/issues/12.md §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
 export const marketStatsProcedures = {
   stats: authedProcedure
     .input(z.object({ symbol, days }))

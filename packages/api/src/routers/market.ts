@@ -5,7 +5,7 @@ import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
 
-/** DESIGN §3: at most one message per 25 ms per client. */
+/** docs/design.md §3: at most one message per 25 ms per client. */
 export const SNAPSHOT_MIN_INTERVAL_MS = 25;
 
 export const marketRouter = {

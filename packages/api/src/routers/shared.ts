@@ -15,7 +15,7 @@ export function notFound(noun: "Alert" | "User"): TRPCError {
 }
 
 /**
- * Spec §7's answer to a write: `{ status: "success" }`, extended with what the write returns
+ * docs/spec.md §7's answer to a write: `{ status: "success" }`, extended with what the write returns
  * (the alert, a message, …). Every such answer is built from this one schema.
  */
 export const success = z.object({ status: z.literal("success") });

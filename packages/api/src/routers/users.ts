@@ -22,7 +22,7 @@ const permissionInput = z.object({
   value: z.boolean({ error: "value must be true or false" }),
 });
 
-/** Spec §8's success sentence, which the admin screen shows. */
+/** docs/spec.md §8's success sentence, which the admin screen shows. */
 const messageReply = success.extend({ message: z.string() });
 
 type NewAccount = { username: string; is_admin: boolean; alerts_enabled: boolean };

@@ -16,11 +16,11 @@ export interface MinuteClose {
 
 /**
  * Reads a symbol's stored 1-minute closes for a window of `days` ending at its latest candle,
- * oldest first. Async so that the store behind it may be (issue 11's async port).
+ * oldest first. Async so that the store behind it may be (docs/issues/11.md's async port).
  */
 export type StoredCloses = (symbol: ChartSymbol, days: number) => Promise<readonly MinuteClose[]>;
 
-/** The `market.stats` answer (issue 12 §2); null where a figure cannot be computed. */
+/** The `market.stats` answer (docs/issues/12.md §2); null where a figure cannot be computed. */
 export interface SpreadStatsAnswer {
   symbol: ChartSymbol;
   days: StatsDays;

@@ -60,7 +60,7 @@ export const sessionEnds = sqliteTable(
   (table) => [index("session_ends_ended_at_idx").on(table.endedAt)],
 );
 
-/** A spread alert (spec §3). Browser firings and server firings are counted separately. */
+/** A spread alert (docs/spec.md §3). Browser firings and server firings are counted separately. */
 export const alerts = sqliteTable(
   "alerts",
   {

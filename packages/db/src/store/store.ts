@@ -158,7 +158,7 @@ export interface AlertStore {
   recordHeld(entries: readonly HeldCrossing[]): Promise<number>;
 }
 
-/** The alerts' History (issue 12 §3). */
+/** The alerts' History (docs/issues/12.md §3). */
 export interface FiringStore {
   /**
    * The user's firings and held crossings, newest first (firedAt, then id), at most `limit`,
@@ -239,7 +239,7 @@ export interface OutboxStore {
   list(): Promise<OutboxMessage[]>;
 }
 
-/** A user's one webhook (issue 12 §3); URL and secret are read at send time. */
+/** A user's one webhook (docs/issues/12.md §3); URL and secret are read at send time. */
 export interface WebhookStore {
   get(userId: number): Promise<UserWebhook | undefined>;
   /** Sets or replaces it. */

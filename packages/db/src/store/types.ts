@@ -48,7 +48,7 @@ export interface SessionEnd {
   endedAt: number;
 }
 
-/** A spread alert (spec §3). Browser firings and server firings are counted separately. */
+/** A spread alert (docs/spec.md §3). Browser firings and server firings are counted separately. */
 export interface Alert {
   id: number;
   userId: number;

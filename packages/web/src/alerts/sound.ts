@@ -8,7 +8,7 @@ import {
   type ThresholdSide,
 } from "@spreadwatch/core";
 
-/** Spec §4: a high pitch when the spread is now above its threshold, a low one when below. */
+/** docs/spec.md §4: a high pitch when the spread is now above its threshold, a low one when below. */
 export function pitchFor(side: ThresholdSide | undefined): number {
   if (side === "above") return PITCH_HIGH;
   if (side === "below") return PITCH_LOW;
@@ -21,7 +21,7 @@ export function soundUrl(id: SoundId): string {
 
 let toneContext: AudioContext | undefined;
 
-/** The spec §9 fallback: a 440 Hz tone scaled by the pitch, for 0.5 s, through Web Audio. */
+/** The docs/spec.md §9 fallback: a 440 Hz tone scaled by the pitch, for 0.5 s, through Web Audio. */
 function playTone(pitch: number): void {
   toneContext ??= new AudioContext();
   const context = toneContext;
@@ -37,7 +37,7 @@ function playTone(pitch: number): void {
 /**
  * Plays an alert sound at a pitch; resolves false when nothing could play. A file that cannot
  * play (missing, blocked by the browser's autoplay rules) falls back to a tone; if that fails
- * too the trader still has the popup, so the failure is only a warning (spec §8).
+ * too the trader still has the popup, so the failure is only a warning (docs/spec.md §8).
  */
 export async function playAlertSound(id: SoundId, pitch: number = PITCH_DEFAULT): Promise<boolean> {
   try {

@@ -22,13 +22,13 @@ export function alertSoundLabel(id: string): string {
   return soundLabel(id as SoundId);
 }
 
-/** A threshold as the alert list shows it (spec §9): 4 decimals for NG, CL, HG, else 2. */
+/** A threshold as the alert list shows it (docs/spec.md §9): 4 decimals for NG, CL, HG, else 2. */
 export function formatThreshold(symbol: string, threshold: number): string {
   return formatNumber(threshold, thresholdDecimals(symbol));
 }
 
 /**
- * The notification of a firing (spec §4): "Spread has reached 100.00 (current: 128.38)".
+ * The notification of a firing (docs/spec.md §4): "Spread has reached 100.00 (current: 128.38)".
  * Both numbers use the spread's own decimals: 2, or 4 for copper, whose spreads are fractions.
  */
 export function reachedMessage(symbol: SpreadSymbol, threshold: number, current: number): string {
@@ -66,7 +66,7 @@ export function serverChannels(alert: {
 }
 
 /**
- * The bell's hover tooltip (spec §2): threshold, status, sound, Telegram, limit, count. A z-score
+ * The bell's hover tooltip (docs/spec.md §2): threshold, status, sound, Telegram, limit, count. A z-score
  * or percentile alert names its metric after the threshold, so "2.00" is not read as a spread.
  */
 export function alertTooltipLines(alert: AlertView): string[] {

@@ -1,5 +1,5 @@
 /**
- * Spec §5: the threshold field accepts only an optional minus, digits and one decimal point.
+ * docs/spec.md §5: the threshold field accepts only an optional minus, digits and one decimal point.
  * Whatever arrives (a keystroke, a paste, autofill) is reduced to those characters: a minus
  * only in front, the first point only.
  */

@@ -2,13 +2,13 @@ import { Link } from "wouter";
 import type { SessionUser } from "../session/cache.ts";
 import { LogoutButton } from "./LogoutButton.tsx";
 
-/** The header shows the username with its first letter capitalised, or "Guest" (spec §2). */
+/** The header shows the username with its first letter capitalised, or "Guest" (docs/spec.md §2). */
 export function displayName(username: string | undefined): string {
   if (!username) return "Guest";
   return username.charAt(0).toUpperCase() + username.slice(1);
 }
 
-/** The dashboard header's account area (spec §2). */
+/** The dashboard header's account area (docs/spec.md §2). */
 export function AccountMenu({ user }: { user: SessionUser | undefined }) {
   return (
     <>

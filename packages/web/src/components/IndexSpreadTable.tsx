@@ -9,7 +9,7 @@ import { SpreadValue } from "./SpreadValue.tsx";
 
 const DECIMALS = 2;
 
-/** Spec §2 "Index Spread table": GIFT NIFTY − NIFTY 50. */
+/** docs/spec.md §2 "Index Spread table": GIFT NIFTY − NIFTY 50. */
 interface IndexSpreadTableProps {
   row: IndexSpreadRow;
   prices: Prices;

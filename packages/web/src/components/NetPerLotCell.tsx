@@ -37,7 +37,7 @@ function usePerLot(symbol: SpreadSymbol, entry: CalculationEntry | undefined): P
   return rates ? perLot(symbol, entry, entry.usdinr, choice, rates) : undefined;
 }
 
-/** Issue 12 §1's "Net / lot (₹)" cell: net after costs, the breakdown on hover, focus or tap. */
+/** docs/issues/12.md §1's "Net / lot (₹)" cell: net after costs, the breakdown on hover, focus or tap. */
 export function NetPerLotCell({
   symbol,
   entry,

@@ -20,7 +20,7 @@ interface RawRow {
   book: BookEntry | undefined;
 }
 
-/** CME rows, then MCX rows (spec §2), in the Spread table's commodity order. */
+/** CME rows, then MCX rows (docs/spec.md §2), in the Spread table's commodity order. */
 function rawRows(prices: Prices): RawRow[] {
   const rows = (source: RawRow["source"]) =>
     SPREAD_TABLE_GROUPS.map((id) => {

@@ -3,7 +3,7 @@ import { Redirect } from "wouter";
 import type { SessionUser } from "../session/cache.ts";
 import { useSession } from "../session/useSession.ts";
 
-// The spec §2 access table as components. "Loading..." while the status is fetched is the
+// The docs/spec.md §2 access table as components. "Loading..." while the status is fetched is the
 // router's job (App.tsx), so by the time a guard renders the session is known.
 
 interface GuardProps {

@@ -95,7 +95,7 @@ export function rowDetailsTitle(symbol: SpreadSymbol): string {
   return `${spreadSymbolLabel(symbol)} · ${symbol}`;
 }
 
-/** Green above 0, red below, as in the table (spec §2). */
+/** Green above 0, red below, as in the table (docs/spec.md §2). */
 function signClass(value: number | undefined): string | undefined {
   if (value === undefined || value === 0) return undefined;
   return value > 0 ? "spread positive" : "spread negative";

@@ -21,7 +21,7 @@ function cannotComputeTitle(id: string, problems: LegProblem[]): string {
   return `Cannot compute: ${crossed ? crossed.text : `no CME ${id} bid and ask`}`;
 }
 
-/** Spec §2 "Spot Spread table": CME future mid − spot, in USD. */
+/** docs/spec.md §2 "Spot Spread table": CME future mid − spot, in USD. */
 export function SpotSpreadTable({ rows, prices, freshness }: SpotSpreadTableProps) {
   return (
     <Panel title="Spot Spread">

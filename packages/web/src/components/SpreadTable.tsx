@@ -33,7 +33,7 @@ const COMPACT_TABLE = "(max-width: 480px)";
 /** Narrow tablets keep every column, with room for one alert button: more fold into a count. */
 const FEW_BELLS = "(max-width: 640px)";
 
-/** Spec §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
+/** docs/spec.md §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
 export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
   const tapForDetails = useTapForDetails();
   const compact = useMediaQuery(COMPACT_TABLE);

@@ -19,7 +19,7 @@ function signClass(value: number | undefined): string | undefined {
   return value > 0 ? "positive" : "negative";
 }
 
-/** A signed spread cell: green above 0, red below, flashing on moves (spec §4). */
+/** A signed spread cell: green above 0, red below, flashing on moves (docs/spec.md §4). */
 export function SpreadValue({ value, decimals, missingTitle, marks, z }: SpreadValueProps) {
   const highlight = useHighlight(value);
   const classes = ["num", "spread", signClass(value), highlight && `highlight-${highlight}`];

@@ -28,7 +28,7 @@ export function zStatsLines(stats: ZStats): string[] {
 }
 
 /**
- * Issue 12 §2's z column: the live spread against its 20-day 1-minute closes. The statistics
+ * docs/issues/12.md §2's z column: the live spread against its 20-day 1-minute closes. The statistics
  * behind it show on hover, keyboard focus or a tap.
  */
 export function ZScoreCell({ symbol }: { symbol: ChartSymbol }) {

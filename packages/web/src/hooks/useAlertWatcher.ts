@@ -31,7 +31,7 @@ interface WatcherInput {
 }
 
 /**
- * The browser side of spec §4's trigger rule: every snapshot is run through the core crossing
+ * The browser side of docs/spec.md §4's trigger rule: every snapshot is run through the core crossing
  * rule for each enabled alert, on the browser's clock. A firing posts the trigger (the server
  * counts it), plays the alert's sound at the pitch of the new side and adds a notification.
  * Disabled and deleted alerts are forgotten, so one that comes back learns its side afresh.
@@ -116,7 +116,7 @@ function trackingKey(alert: AlertView): string {
   return `${alert.id}:${alert.metric}`;
 }
 
-/** "Z-score has reached 2.00 (current: 2.31)": spec §4's message, naming the metric. */
+/** "Z-score has reached 2.00 (current: 2.31)": docs/spec.md §4's message, naming the metric. */
 function metricReachedMessage(alert: AlertView, value: number): string {
   const format = (v: number) => formatMetricValue(alert.metric, alert.commodityType, v);
   return `${alertMetricName(alert.metric)} has reached ${format(alert.threshold)} (current: ${format(value)})`;

@@ -4,7 +4,7 @@ import { httpStatusOf } from "../session/errors.ts";
 import { trpc } from "../trpc.ts";
 
 /**
- * The signed-in user's alerts, polled every 15 s (spec §9) so that what the server changed on
+ * The signed-in user's alerts, polled every 15 s (docs/spec.md §9) so that what the server changed on
  * its own (a Telegram alert disabled at its limit) shows up; every change made here refetches
  * at once through `useAlertChanges`. One cache feeds the bells, the panel and the watcher.
  */

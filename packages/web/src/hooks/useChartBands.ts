@@ -6,7 +6,7 @@ import { trpc } from "../trpc.ts";
 const STATS_POLL_MS = 60_000;
 
 /**
- * The mean and standard deviation the chart's ± σ bands are drawn from (issue 12 §2, 20 days).
+ * The mean and standard deviation the chart's ± σ bands are drawn from (docs/issues/12.md §2, 20 days).
  * Without both as finite numbers (no history yet, or an error) there are no bands and the
  * toggle stays hidden.
  */

@@ -29,7 +29,7 @@ export interface ChartDataResult {
   refetch: () => void;
 }
 
-/** Spec §3 and §5: the response goes through core's parser even though tRPC types it. */
+/** docs/spec.md §3 and §5: the response goes through core's parser even though tRPC types it. */
 const select = (body: unknown): ChartData => parseChartData(body);
 
 /** Candles of one chart symbol and timeframe from `chart.candles`; a new selection refetches. */

@@ -31,7 +31,7 @@ export interface ChartSelection {
   select(patch: ChartNavigationState): void;
 }
 
-/** The last selection, for the next visit to the chart (issue 12 §4). */
+/** The last selection, for the next visit to the chart (docs/issues/12.md §4). */
 const STORAGE_KEY = "spreadwatch.chart";
 
 function remembered(): Record<string, unknown> {
@@ -54,7 +54,7 @@ function remember(selection: ChartNavigationState): void {
 /**
  * The chart's commodity, timeframe, line/candles choice and bands toggle: from history.state
  * (navigation from the dashboard, or this tab's earlier choices), else the last ones made in
- * this browser, else spec §2's defaults.
+ * this browser, else docs/spec.md §2's defaults.
  */
 export function useChartSelection(): ChartSelection {
   const state: unknown = useHistoryState();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Success messages clear themselves after 3 s (spec §8); errors stay until the next action. */
+/** Success messages clear themselves after 3 s (docs/spec.md §8); errors stay until the next action. */
 const SUCCESS_SHOWN_MS = 3_000;
 
 export interface Flash {

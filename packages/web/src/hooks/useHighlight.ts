@@ -7,7 +7,7 @@ interface ShownHighlight {
 }
 
 /**
- * The highlight (increase/decrease) a cell shows for `value` right now, per spec §4. The rule's
+ * The highlight (increase/decrease) a cell shows for `value` right now, per docs/spec.md §4. The rule's
  * state lives in a ref because most updates change nothing visible; only starting or ending a
  * highlight re-renders.
  */

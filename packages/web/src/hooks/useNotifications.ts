@@ -5,7 +5,7 @@ export interface AlertNotification {
   id: number;
   /** The commodity, e.g. "Gold Buy". */
   title: string;
-  /** Spec §4's text: "Spread has reached 100.00 (current: 128.38)". */
+  /** docs/spec.md §4's text: "Spread has reached 100.00 (current: 128.38)". */
   message: string;
   /** The toast's line after the title: "crossed above 100.00 ⬆ — now 128.38". */
   crossed: string;
@@ -21,7 +21,7 @@ export interface Notifications {
 
 let nextId = 1;
 
-/** The alert notifications (toasts and their list): newest first, at most 10 (spec §9). */
+/** The alert notifications (toasts and their list): newest first, at most 10 (docs/spec.md §9). */
 export function useNotifications(): Notifications {
   const [items, setItems] = useState<AlertNotification[]>([]);
   const add = useCallback((notification: Omit<AlertNotification, "id">) => {

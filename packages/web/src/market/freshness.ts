@@ -14,7 +14,7 @@ export type Freshness =
   | { kind: "fresh" }
   /** Its provider cannot update it (down, not configured, or a delayed source gone quiet). */
   | { kind: "cut"; provider: ProviderHealth }
-  /** Older than 10 s (spec §9); `ageMs` is null when its time is unknown. */
+  /** Older than 10 s (docs/spec.md §9); `ageMs` is null when its time is unknown. */
   | { kind: "old"; ageMs: number | null };
 
 /**

@@ -34,7 +34,7 @@ import type { SessionUser } from "../session/cache.ts";
 
 const NO_CANDLES: readonly Candle[] = [];
 
-/** Spec §2 "Advanced Spread Chart". */
+/** docs/spec.md §2 "Advanced Spread Chart". */
 export function AdvancedChart({ user }: { user: SessionUser }) {
   const selection = useChartSelection();
   const { commodity, timeframe, kind } = selection;

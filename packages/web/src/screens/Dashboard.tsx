@@ -32,7 +32,7 @@ interface ModalTarget {
 export function Dashboard({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
   const health = useFeedHealth();
-  // Spec §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
+  // docs/spec.md §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
   const alertsOn = user.alerts_enabled;
   const list = useAlertList(alertsOn);
   const alerts = alertsOn ? list.data?.alerts : undefined;

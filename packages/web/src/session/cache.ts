@@ -31,7 +31,7 @@ function setStatus(queryClient: QueryClient, status: AuthStatus): void {
   queryClient.setQueryData<AuthStatus>(authStatusKey, status);
 }
 
-/** Login success (spec §4): set the user, clear the expired flag. */
+/** Login success (docs/spec.md §4): set the user, clear the expired flag. */
 export function signIn(queryClient: QueryClient, user: SessionUser): void {
   dropPrivateData(queryClient);
   setStatus(queryClient, { status: "authenticated", user });
@@ -56,13 +56,13 @@ export function refreshUser(queryClient: QueryClient, user: SessionUser): void {
     setStatus(queryClient, { status: "authenticated", user });
 }
 
-/** Logout (spec §4): clear the user; the route guards then send the browser to /login. */
+/** Logout (docs/spec.md §4): clear the user; the route guards then send the browser to /login. */
 export function signOut(queryClient: QueryClient): void {
   dropPrivateData(queryClient);
   setStatus(queryClient, { status: "unauthenticated" });
 }
 
-/** Session expiry (spec §4): clear the user and set the expired flag with the server's reason. */
+/** Session expiry (docs/spec.md §4): clear the user and set the expired flag with the server's reason. */
 export function expireSession(queryClient: QueryClient, reason: ExpiryReason): void {
   dropPrivateData(queryClient);
   setStatus(queryClient, { status: "session_expired", reason });

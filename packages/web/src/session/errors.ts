@@ -1,6 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
 
-/** Why the server ended a session (spec §4 "Session expiry"); see the api's `unauthorized`. */
+/** Why the server ended a session (docs/spec.md §4 "Session expiry"); see the api's `unauthorized`. */
 export type ExpiryReason = "replaced" | "password_changed" | "user_deleted" | "expired";
 
 const EXPIRY_REASONS: readonly string[] = [
@@ -48,7 +48,7 @@ export function isNetworkError(error: unknown): boolean {
 }
 
 /**
- * What a screen shows for a failed call (spec §8): the server's sentence when there is one, else
+ * What a screen shows for a failed call (docs/spec.md §8): the server's sentence when there is one, else
  * the screen's network text when the request never got through, else its fallback.
  */
 export function failureText(error: unknown, texts: { fallback: string; network?: string }): string {

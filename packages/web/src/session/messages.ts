@@ -1,6 +1,6 @@
 import type { ExpiryReason } from "./errors.ts";
 
-/** What the login screen says after the server ended the session, per reason (spec §4). */
+/** What the login screen says after the server ended the session, per reason (docs/spec.md §4). */
 export const EXPIRY_MESSAGES: Record<ExpiryReason, string> = {
   replaced:
     "Your session was terminated because you logged in from another device or browser. For security, we only allow one active session at a time.",

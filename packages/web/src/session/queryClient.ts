@@ -15,7 +15,7 @@ function retryUnlessRefused(failureCount: number, error: unknown): boolean {
 
 /**
  * Every query and mutation goes through these caches, so this is the one place that notices a
- * session ended by the server (spec §4 "Session expiry"), whichever screen made the call.
+ * session ended by the server (docs/spec.md §4 "Session expiry"), whichever screen made the call.
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {

@@ -1,4 +1,4 @@
-/** The last username that signed in, kept for the browser session only (spec §3). */
+/** The last username that signed in, kept for the browser session only (docs/spec.md §3). */
 const KEY = "username";
 
 export function rememberedUsername(): string {

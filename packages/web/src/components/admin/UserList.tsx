@@ -9,7 +9,7 @@ type ListedUser = RouterOutputs["users"]["list"]["users"][number];
 
 const PERMISSION = "alerts_enabled";
 
-/** The admin's user table (spec §2): role, alerts permission toggle, delete with confirmation. */
+/** The admin's user table (docs/spec.md §2): role, alerts permission toggle, delete with confirmation. */
 export function UserList({ me }: { me: SessionUser }) {
   const list = trpc.users.list.useQuery();
   const flash = useFlash();

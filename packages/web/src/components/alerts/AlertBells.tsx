@@ -23,7 +23,7 @@ const own = (action: () => void) => (event: MouseEvent) => {
 };
 
 /**
- * A Spread-table row's alerts (spec §2): a bell per alert, with a badge while it is enabled and
+ * A Spread-table row's alerts (docs/spec.md §2): a bell per alert, with a badge while it is enabled and
  * muted while not, and the plus button. A row with more alerts than `max` shows the first
  * `max - 1` bells and "+n" for the rest (or, with room for one button only, a bell with the
  * count); either opens the row's details, which list every alert.

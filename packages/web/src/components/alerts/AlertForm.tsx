@@ -41,7 +41,7 @@ interface AlertFormProps {
   onError: (message: string) => void;
 }
 
-/** The Spread Alerts panel's form (spec §2): all ten commodities, 8 sounds, limit 1 to 5. */
+/** The Spread Alerts panel's form (docs/spec.md §2): all ten commodities, 8 sounds, limit 1 to 5. */
 export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
   const changes = useAlertChanges();
   const submission = useSubmissionKey();

@@ -67,7 +67,7 @@ function serverLabels(alert: AlertView): { limit: string; last: string } {
   return { limit: `${channels} Limit`, last: `Last ${channels.replace("Webhook", "webhook")}` };
 }
 
-/** One alert in the Spread Alerts panel, with every field spec §2 lists. */
+/** One alert in the Spread Alerts panel, with every field docs/spec.md §2 lists. */
 export function AlertListItem({
   alert,
   telegram,

@@ -37,13 +37,13 @@ interface AlertModalProps {
   onClose: () => void;
 }
 
-/** Dashboard alert errors and results are browser alert dialogs (spec §8). */
+/** Dashboard alert errors and results are browser alert dialogs (docs/spec.md §8). */
 function tell(message: string): void {
   // After the modal's closing render, so the dialog does not sit on top of a stale modal.
   setTimeout(() => window.alert(message), 0);
 }
 
-/** Spec §2 "Alert create/edit modal", opened from a Spread-table row's bell or plus. */
+/** docs/spec.md §2 "Alert create/edit modal", opened from a Spread-table row's bell or plus. */
 export function AlertModal({
   symbol,
   alert,
@@ -100,7 +100,7 @@ export function AlertModal({
       webhookNotify: webhook,
       direction: "reaches" as const,
       enabled,
-      // Spec §5: the modal sends null for 1.
+      // docs/spec.md §5: the modal sends null for 1.
       maxNotifications: limit === 1 ? null : limit,
     };
     const onError = (error: unknown) =>
@@ -135,7 +135,7 @@ export function AlertModal({
     try {
       await changes.removeAll(symbolAlerts.map((each) => each.id));
       onClose();
-      // Issue 12 §4: a message that clears itself, not a dialog to dismiss.
+      // docs/issues/12.md §4: a message that clears itself, not a dialog to dismiss.
       flashMessage(`All alerts for ${symbol} have been deleted.`);
     } catch (error) {
       setDeletingAll(false);

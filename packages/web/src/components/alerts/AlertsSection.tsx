@@ -13,8 +13,8 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 /**
- * The dashboard's alerts section (spec §2): the Spread Alerts panel, or its History tab
- * (issue 12 §3), beside the Telegram panel.
+ * The dashboard's alerts section (docs/spec.md §2): the Spread Alerts panel, or its History tab
+ * (docs/issues/12.md §3), beside the Telegram panel.
  */
 export function AlertsSection() {
   const [tab, setTab] = useState<Tab>("alerts");

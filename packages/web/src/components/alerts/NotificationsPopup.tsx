@@ -6,7 +6,7 @@ import type { AlertNotification, Notifications } from "../../hooks/useNotificati
 const VISIBLE = 3;
 
 /**
- * Spec §2 "Alert Notifications popup" as toasts: the newest three, "n more" for the rest of the
+ * docs/spec.md §2 "Alert Notifications popup" as toasts: the newest three, "n more" for the rest of the
  * ten, Clear All and a dismiss per item. It is a strip along the bottom of the screen and
  * publishes its height as --toast-space: the dashboard's scrolling box ends there, so no toast
  * covers a table, and the modals keep clear of it.

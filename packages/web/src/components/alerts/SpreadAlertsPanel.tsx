@@ -16,7 +16,7 @@ import { type AlertStatistics, waitingForStatistics } from "./metric.ts";
 
 type FormState = { mode: "closed" } | { mode: "add" } | { mode: "edit"; alert: AlertView };
 
-/** Spec §2 "Spread Alerts panel": the Add Alert form and the list; errors inline (spec §8). */
+/** docs/spec.md §2 "Spread Alerts panel": the Add Alert form and the list; errors inline (docs/spec.md §8). */
 export function SpreadAlertsPanel() {
   const list = useAlertList(true);
   const changes = useAlertChanges();

@@ -10,7 +10,7 @@ interface ThresholdFieldProps {
 }
 
 /**
- * The threshold input (spec §5): a keystroke that would put anything but an optional leading
+ * The threshold input (docs/spec.md §5): a keystroke that would put anything but an optional leading
  * minus, digits and one point into the field is refused before it lands, so the caret stays
  * put; whatever arrives otherwise (a paste, autofill, drag and drop) is cleaned on change.
  */

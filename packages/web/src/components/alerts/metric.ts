@@ -46,7 +46,7 @@ export function formatMetricValue(metric: string, symbol: string, value: number)
     : formatThreshold(symbol, value);
 }
 
-/** A threshold of the metric, as the list shows it (spread: spec §9's decimals). */
+/** A threshold of the metric, as the list shows it (spread: docs/spec.md §9's decimals). */
 export function formatMetricThreshold(metric: string, symbol: string, threshold: number): string {
   if (metric === "spread") return formatThreshold(symbol, threshold);
   return formatMetricValue(metric, symbol, threshold);

@@ -3,7 +3,7 @@ import { useMediaQuery } from "../../hooks/useMediaQuery.ts";
 import { KEYBOARD_HINT_ID } from "./plugins/keyboardLevel.ts";
 import { keyboardHint, spreadSignText, TOUCH_SCREEN, TOUCH_ZOOM_HINT, ZOOM_HINT } from "./texts.ts";
 
-/** The zoom and keyboard hints and the info box on the sign of the values (spec §2). */
+/** The zoom and keyboard hints and the info box on the sign of the values (docs/spec.md §2). */
 export function ChartNotes({
   symbol,
   canCreateAlerts,

@@ -51,7 +51,7 @@ declare global {
 
 /**
  * Owns the uPlot instance. It is (re)built CHART_BUILD_DELAY_MS after the data set, timeframe,
- * line/candles choice or theme changes (spec §4); live data of the same set goes through
+ * line/candles choice or theme changes (docs/spec.md §4); live data of the same set goes through
  * setData, and the y bounds through setScale, so a zoom survives updates. Resizes go through
  * setSize; unmounting destroys it.
  */

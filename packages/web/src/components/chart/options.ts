@@ -49,7 +49,7 @@ const MIN_X_LABEL_GAP_PX = 56;
 
 /**
  * uPlot options for the spread chart. Both scales are manual (`auto: false`): the component
- * sets them — spec §9's ranges at first and after Reset Zoom, the plugins' while zooming — and
+ * sets them — docs/spec.md §9's ranges at first and after Reset Zoom, the plugins' while zooming — and
  * new data keeps whatever range is shown.
  */
 export function chartOptions({
@@ -141,7 +141,7 @@ function orHome(
   return min == null || max == null ? [home.min, home.max] : [min, max];
 }
 
-/** Spec §9 caps the tick count; on a narrow chart fewer still fit, so keep every k-th. */
+/** docs/spec.md §9 caps the tick count; on a narrow chart fewer still fit, so keep every k-th. */
 function thin(ticks: number[], u: uPlot): number[] {
   const plotWidth = u.bbox.width > 0 ? u.bbox.width / uPlot.pxRatio : u.width;
   const room = Math.max(2, Math.floor(plotWidth / MIN_X_LABEL_GAP_PX));

@@ -1,10 +1,10 @@
 import { type ChartSymbol, isSpreadSymbol } from "@spreadwatch/core";
 
-/** Spec §2's hint beside Reset Zoom. */
+/** docs/spec.md §2's hint beside Reset Zoom. */
 export const ZOOM_HINT =
   "Mouse wheel zooms. Over an axis it zooms that axis only (below the plot: time only). Shift + drag pans.";
 
-/** The same hint on touch screens, which have neither a wheel nor Shift (issue 13 §3). */
+/** The same hint on touch screens, which have neither a wheel nor Shift (docs/issues/13.md §3). */
 export const TOUCH_ZOOM_HINT =
   "Pinch to zoom, drag with one finger to pan, long-press a price to create an alert.";
 
@@ -17,7 +17,7 @@ export function keyboardHint(canCreateAlerts: boolean): string {
 /** A finger is the main pointer: phones and tablets, not a laptop that also has a touch screen. */
 export const TOUCH_SCREEN = "(pointer: coarse)";
 
-/** The info box on the sign of the values, in the terms of the symbol's own spread (DESIGN §2). */
+/** The info box on the sign of the values, in the terms of the symbol's own spread (docs/design.md §2). */
 export function spreadSignText(symbol: ChartSymbol): {
   formula: string;
   above: string;

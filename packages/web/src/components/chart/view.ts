@@ -42,13 +42,13 @@ export const LOW = 4;
 export const CLOSE = 1;
 
 /**
- * How many of the latest candles the chart opens on (issue 12 §4): enough to read the recent
+ * How many of the latest candles the chart opens on (docs/issues/12.md §4): enough to read the recent
  * trend, few enough that each candle is wider than a hairline. The rest are a pan away.
  */
 export const HOME_CANDLES = 200;
 
 /**
- * The home view: spec §9's x range and y bounds, over the last HOME_CANDLES candles only.
+ * The home view: docs/spec.md §9's x range and y bounds, over the last HOME_CANDLES candles only.
  * Candles are drawn centred on their time, so in candle mode the x range also leaves half a
  * candle beside the first and the last.
  */

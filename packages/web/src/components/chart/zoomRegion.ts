@@ -1,7 +1,7 @@
 import { ZOOM_MODE_XY_TEXT, ZOOM_MODE_Y_TEXT } from "@spreadwatch/core";
 import type uPlot from "uplot";
 
-/** Which scales a wheel turn zooms, by where the pointer is (spec §2). */
+/** Which scales a wheel turn zooms, by where the pointer is (docs/spec.md §2). */
 export type ZoomRegion = "xy" | "y" | "x";
 
 /** Not one of the spec's two badge texts: the spec names x-only zoom below the plot, no text. */

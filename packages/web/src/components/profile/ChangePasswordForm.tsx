@@ -5,7 +5,7 @@ import { trpc } from "../../trpc.ts";
 import { Field } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 
-/** The first check that fails, in spec §5's order; undefined when the form may be sent. */
+/** The first check that fails, in docs/spec.md §5's order; undefined when the form may be sent. */
 function checkPasswords(current: string, next: string, confirm: string): string | undefined {
   if (!current) return "Current password is required";
   if (!next) return "New password is required";

@@ -11,7 +11,7 @@ import { useLotChoice } from "../../hooks/useLotChoice.ts";
 import { SelectField } from "../Field.tsx";
 
 /**
- * Issue 12 §1's per-user mini-lot choice: the lot the Spread table's Net / lot column is
+ * docs/issues/12.md §1's per-user mini-lot choice: the lot the Spread table's Net / lot column is
  * priced in, per instrument, saved in this browser.
  */
 export function LotSizeSettings() {

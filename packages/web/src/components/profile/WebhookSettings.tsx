@@ -54,7 +54,7 @@ function testResultText(result: { ok: boolean; status?: number; error?: string }
 }
 
 /**
- * Issue 12 §3's webhook settings: where the server POSTs each firing of an alert with Webhook
+ * docs/issues/12.md §3's webhook settings: where the server POSTs each firing of an alert with Webhook
  * turned on, and the secret its X-Spreadwatch-Signature is made with.
  */
 export function WebhookSettings() {

@@ -10,7 +10,7 @@ export const NOT_CONFIGURED = "Telegram is not configured on this server";
 const STATUS_FAILED = "Failed to check Telegram status. Please try again.";
 
 /**
- * The profile's Telegram section (spec §2, §4): disconnected → connecting (the setup form) →
+ * The profile's Telegram section (docs/spec.md §2, §4): disconnected → connecting (the setup form) →
  * connected, and back through Disconnect.
  */
 export function TelegramSettings() {

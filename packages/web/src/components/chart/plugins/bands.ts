@@ -16,7 +16,7 @@ export function bandEdges({ mean, std }: Bands): { k: number; low: number; high:
 }
 
 /**
- * Mean ± 1σ and ± 2σ bands (issue 12 §2) under the series: two translucent fills, the inner
+ * Mean ± 1σ and ± 2σ bands (docs/issues/12.md §2) under the series: two translucent fills, the inner
  * one drawn over the outer so it reads darker, and a dashed mean line. Drawn in drawAxes so
  * the spread line and the candles stay on top. `current` is read on every draw, so turning the
  * bands on or off is a redraw, not a rebuild that would lose the zoom.

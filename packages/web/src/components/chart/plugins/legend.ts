@@ -10,7 +10,7 @@ const FIELDS = [
 ] as const;
 
 /**
- * The OHLC legend over the plot's top-left corner: "Spread Value" (spec §2) and the hovered
+ * The OHLC legend over the plot's top-left corner: "Spread Value" (docs/spec.md §2) and the hovered
  * candle's Open, High, Low and Close to 2 decimals — the latest candle's when not hovering.
  */
 export function legendPlugin(): uPlot.Plugin {

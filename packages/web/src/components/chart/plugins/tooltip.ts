@@ -12,7 +12,7 @@ const ROWS = [
 const GAP_PX = 14;
 
 /**
- * The hovered candle (spec §2): its start as 'MMM dd, yyyy HH:mm' in IST, then Open, High,
+ * The hovered candle (docs/spec.md §2): its start as 'MMM dd, yyyy HH:mm' in IST, then Open, High,
  * Low and Close to 2 decimals. Follows the pointer inside the plot and flips to stay inside.
  */
 export function tooltipPlugin(): uPlot.Plugin {

@@ -11,9 +11,9 @@ export interface WheelZoomOptions {
 const STEP = 1.25;
 
 /**
- * Wheel zoom anchored at the pointer (spec §2): over the plot both axes, over the y axis the
+ * Wheel zoom anchored at the pointer (docs/spec.md §2): over the plot both axes, over the y axis the
  * y axis only, below the plot the x axis only. The y range never gets narrower than 10
- * (clampYZoom, spec §5).
+ * (clampYZoom, docs/spec.md §5).
  */
 export function wheelZoomPlugin({ minXRange }: WheelZoomOptions): uPlot.Plugin {
   return {

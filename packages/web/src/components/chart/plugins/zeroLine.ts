@@ -1,6 +1,6 @@
 import uPlot from "uplot";
 
-/** The dashed line at 0 (spec §2), under the series, over the grid. */
+/** The dashed line at 0 (docs/spec.md §2), under the series, over the grid. */
 export function zeroLinePlugin(color: string): uPlot.Plugin {
   return {
     hooks: {

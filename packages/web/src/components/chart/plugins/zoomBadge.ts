@@ -2,7 +2,7 @@ import type uPlot from "uplot";
 import { ZOOM_MODE_TEXT, zoomRegionAt } from "../zoomRegion.ts";
 
 /**
- * The transient zoom-mode badge (spec §2): while the pointer is over the chart it says what
+ * The transient zoom-mode badge (docs/spec.md §2): while the pointer is over the chart it says what
  * the wheel would zoom there; it goes when the pointer leaves.
  */
 export function zoomBadgePlugin(): uPlot.Plugin {
