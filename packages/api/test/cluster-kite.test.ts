@@ -8,14 +8,8 @@ import { join } from "node:path";
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
-import {
-  FakeKite,
-  instrumentRow,
-  instrumentsCsv,
-  KITE_KEY,
-  KITE_SECRET,
-} from "./fakes/fake-kite.ts";
-import { GOLD_FEB, goldFebQuote } from "./fakes/kite-packets.ts";
+import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
+import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
@@ -38,19 +32,7 @@ beforeAll(async () => {
   database = await createDatabase(postgres.url);
   kite.requestTokens.set("req-good", "access-of-the-day");
   kite.validTokens.add("access-of-the-day");
-  kite.instruments.set(
-    "MCX",
-    instrumentsCsv([
-      instrumentRow({
-        token: GOLD_FEB,
-        tradingsymbol: "GOLD99DECFUT",
-        name: "GOLD",
-        expiry: "2099-12-05",
-        segment: "MCX-FUT",
-        exchange: "MCX",
-      }),
-    ]),
-  );
+  listGoldFuture(kite);
   const marketData = join(dir, "market-data.json");
   writeFileSync(
     marketData,

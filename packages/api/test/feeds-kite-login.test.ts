@@ -9,14 +9,8 @@ import {
   kiteSessionExpiry,
   SESSION_FILE,
 } from "../src/feeds/providers/kite/session.ts";
-import {
-  FakeKite,
-  instrumentRow,
-  instrumentsCsv,
-  KITE_KEY,
-  KITE_SECRET,
-} from "./fakes/fake-kite.ts";
-import { GOLD_FEB, goldFebQuote } from "./fakes/kite-packets.ts";
+import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
+import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
@@ -175,19 +169,7 @@ describe("the admin's Kite login", () => {
   });
 
   it("starts the Kite provider of a running composite feed once the login stored a token", async () => {
-    kite.instruments.set(
-      "MCX",
-      instrumentsCsv([
-        instrumentRow({
-          token: GOLD_FEB,
-          tradingsymbol: "GOLD99DECFUT",
-          name: "GOLD",
-          expiry: "2099-12-05",
-          segment: "MCX-FUT",
-          exchange: "MCX",
-        }),
-      ]),
-    );
+    listGoldFuture(kite);
     const file = join(mkdtempSync(join(tmpdir(), "spreadwatch-md-")), "market-data.json");
     writeFileSync(
       file,

@@ -11,13 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeTelegram } from "./fake-telegram.ts";
 import { FakeHttp } from "./fakes/fake-http.ts";
-import {
-  FakeKite,
-  instrumentRow,
-  instrumentsCsv,
-  KITE_KEY,
-  KITE_SECRET,
-} from "./fakes/fake-kite.ts";
+import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
 import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
 import { FakeYahoo } from "./fakes/fake-yahoo.ts";
 import { frame, fullPacket, GOLD_FEB } from "./fakes/kite-packets.ts";
@@ -70,19 +64,7 @@ beforeAll(async () => {
   ]);
   kite.requestTokens.set("req-good", "access-of-the-day");
   kite.validTokens.add("access-of-the-day");
-  kite.instruments.set(
-    "MCX",
-    instrumentsCsv([
-      instrumentRow({
-        token: GOLD_FEB,
-        tradingsymbol: "GOLD99DECFUT",
-        name: "GOLD",
-        expiry: "2099-12-05",
-        segment: "MCX-FUT",
-        exchange: "MCX",
-      }),
-    ]),
-  );
+  listGoldFuture(kite);
   // Yahoo and the fx endpoint answer with the time of the answer, as a live market does.
   yahoo.beforeQuote = () =>
     yahoo.results.set("GC=F", { ...GC, regularMarketPrice: GC.bid, regularMarketTime: now() });

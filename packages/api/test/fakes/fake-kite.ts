@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import { GOLD_FEB } from "./kite-packets.ts";
 
 export const KITE_KEY = "kite-test-key";
 export const KITE_SECRET = "kite-test-secret";
@@ -205,4 +206,21 @@ export function instrumentRow(r: {
 
 export function instrumentsCsv(rows: string[]): string {
   return `${HEADER}\n${rows.join("\n")}\n`;
+}
+
+/** Kite's MCX instruments list holding one GOLD future, GOLD99DECFUT (token GOLD_FEB). */
+export function listGoldFuture(kite: FakeKite): void {
+  kite.instruments.set(
+    "MCX",
+    instrumentsCsv([
+      instrumentRow({
+        token: GOLD_FEB,
+        tradingsymbol: "GOLD99DECFUT",
+        name: "GOLD",
+        expiry: "2099-12-05",
+        segment: "MCX-FUT",
+        exchange: "MCX",
+      }),
+    ]),
+  );
 }
