@@ -14,11 +14,12 @@ function run(checks: Array<[number, number]>): number[] {
 }
 
 describe("StreamWindow", () => {
-  it("doubles while the fan-out lags the loop, up to the cap, and halves back once it keeps up", () => {
+  it("opens at the base while the fan-out lags the loop, doubles up to the cap, and closes once it keeps up", () => {
     // 20 ms (or a 30 % share) is between the marks: the window holds.
     expect(
       run([
         [5, 0.9],
+        [45, 0.6],
         [45, 0.6],
         [45, 0.6],
         [45, 0.6],
@@ -27,23 +28,27 @@ describe("StreamWindow", () => {
         [8, 0.6],
         [2, 0.6],
         [2, 0.6],
+        [2, 0.6],
       ]),
-    ).toEqual([25, 50, 100, 100, 100, 100, 50, 25, 25]);
+    ).toEqual([0, 25, 50, 100, 100, 100, 100, 50, 25, 0, 0]);
   });
 
-  it("keeps 25 ms when the loop lags but the writes are not what fills it", () => {
+  it("stays as it is when the loop lags but the writes are not what fills it", () => {
     expect(
       run([
         [80, 0.1],
         [80, 0.4],
         [80, 0.6],
+        [80, 0.4],
         [80, 0.1],
       ]),
-    ).toEqual([25, 25, 50, 25]);
+    ).toEqual([0, 0, 25, 25, 0]);
   });
 
-  it("spans half the base around a widened window, and is exact at the base", () => {
+  it("is closed at rest, exact at the base, and spans half the base around a wider window", () => {
     window = new StreamWindow(25, 100);
+    expect([window.early, window.late]).toEqual([0, 0]);
+    window.reconsider(45, 0.6);
     expect([window.early, window.late]).toEqual([25, 25]);
     window.reconsider(45, 0.6);
     window.reconsider(45, 0.6);
