@@ -57,8 +57,6 @@ export interface BroadcasterOptions {
    * keeps up every version goes out at once (see StreamWindow).
    */
   minIntervalMs: number;
-  /** The widest the window may grow under load (see StreamWindow); default 100. */
-  maxIntervalMs?: number;
   pingIntervalMs: number;
   /** Told to the client on connect: reconnect when nothing (not even a ping) came this long. */
   reconnectAfterInactivityMs: number;
@@ -158,7 +156,7 @@ export class SnapshotBroadcaster {
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
-        this.flush(true);
+        this.flush();
       });
     });
     this.connected = frame.connected({
@@ -170,10 +168,10 @@ export class SnapshotBroadcaster {
     const sweepEvery = Math.max(50, Math.min(1000, options.blockedDropAfterMs / 4));
     this.dropSweep = setInterval(() => this.sweep(), sweepEvery);
     this.dropSweep.unref();
-    this.window = new StreamWindow(options.minIntervalMs, options.maxIntervalMs ?? 100);
+    this.window = new StreamWindow(options.minIntervalMs);
   }
 
-  /** The coalescing window in force now (ms): DESIGN §3's 25, wider while the loop lags. */
+  /** The coalescing window in force now (ms): 0, or DESIGN §3's 25 while the fan-out lags. */
   get intervalMs(): number {
     return this.window.current;
   }
@@ -304,22 +302,19 @@ export class SnapshotBroadcaster {
   }
 
   /**
-   * Sends the latest state to every client that lacks it and may receive now; waits for the rest.
-   * A new version may go to a client a little before its window ends, the timer only after it
-   * (see StreamWindow.early/late): a timer firing just before the next quotes would send the
-   * state before them and make those wait a whole window.
+   * Sends the latest state to every client that lacks it and may receive now: its socket took
+   * everything sent before, and its window (if open) has passed. Waits for the rest.
    */
-  private flush(onNewVersion = false): void {
+  private flush(): void {
     this.publish();
     const now = performance.now();
-    const late = this.window.late;
-    const ready = onNewVersion ? this.window.early : late;
+    const window = this.window.current;
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
       if (client.sentVersion === this.version || client.busySince !== undefined) continue;
       const elapsed = now - client.lastSentAt;
-      if (elapsed >= ready) this.send(client, now);
-      else wait = Math.min(wait, late - elapsed);
+      if (elapsed >= window) this.send(client, now);
+      else wait = Math.min(wait, window - elapsed);
     }
     this.window.wrote(performance.now() - now);
     this.flushIn(wait);
@@ -346,9 +341,9 @@ export class SnapshotBroadcaster {
     if (client.sentVersion === this.version || !this.clients.has(client)) return;
     const now = performance.now();
     const elapsed = now - client.lastSentAt;
-    const late = this.window.late;
-    if (elapsed < late) {
-      this.flushIn(late - elapsed);
+    const window = this.window.current;
+    if (elapsed < window) {
+      this.flushIn(window - elapsed);
       return;
     }
     this.send(client, now);
