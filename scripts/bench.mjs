@@ -9,8 +9,9 @@
 //   4a. quote → stream client on a non-leader instance (through Redis) beside the single
 //       process, three bundled servers in one run (docs/issues/11.md)
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
-//   4c. the change stream: bytes per client-hour; 1,000 / 5,000 / 10,000 clients against a bare
-//       node:http floor (docs/issues/13.md), under `ulimit -n 20000` for the sockets
+//   4c. the change stream: bytes per client-hour; 100 / 1,000 / 10,000 clients against a bare
+//       node:http floor writing to every drained socket, three runs (docs/issues/13.md, 17.md), under
+//       `ulimit -n 20000` for the sockets
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.
@@ -118,7 +119,9 @@ section("cluster: quote → stream client, single process vs non-leader through 
 await tsx("bench/cluster-latency.bench.ts");
 section("50 stream clients that never read, 5 minutes");
 await tsx("bench/slow-clients.bench.ts");
-section("change stream: bytes per client-hour, 1,000 / 5,000 / 10,000 clients vs a bare floor");
+section(
+  "change stream: bytes per client-hour, 100 / 1,000 / 10,000 clients vs a bare floor, 3 runs",
+);
 // 10,000 sockets per process need more descriptors than the usual 1,024 soft limit.
 await run("bash", [
   "-c",
@@ -184,10 +187,14 @@ for (const r of results) {
     console.log(
       `fanout ${r.server.padEnd(11)} ${String(r.clients).padStart(5)}  connected ${r.connectedAtEnd}, ` +
         `p50 ${fmt(r.p50Ms, 1)} ms, p99 ${fmt(r.p99Ms, 1)} ms, CPU ${fmt(r.serverCpuPercent)} %, ` +
-        `RSS ${fmt(r.peakRssMb, 1)} MB` +
+        `RSS ${fmt(r.peakRssMb, 1)} MB (run ${r.run})` +
         (r.clients === 10000 && r.server === "spreadwatch"
           ? " (goal all connected, p99 ≤ 100 ms)"
           : ""),
+    );
+  if (r.bench === "fanout-ratio")
+    console.log(
+      `fanout p99 ratio     ${String(r.clients).padStart(5)} clients, run ${r.run}: spreadwatch / floor ${fmt(r.ratio, 2)}× (goal ≤ 1.3×)`,
     );
   if (r.bench === "slow-clients")
     console.log(

@@ -1,4 +1,4 @@
-// Issue 11: quote → browser latency on an instance that does not lead (its quotes come through
+// docs/issues/11.md: quote → browser latency on an instance that does not lead (its quotes come through
 // Redis) against the single process on SQLite, side by side in one run. Three real servers run
 // at once, each the production bundle (packages/api/dist/main.mjs, built first) in its own
 // process: the single process (SQLite, in-process bus), a leader and a non-leader on one

@@ -7,6 +7,7 @@
 // (limits, blocked-client handling, merged deltas, tRPC's routing).
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig } from "../src/config.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { diffSnapshots } from "../src/market/delta.ts";
@@ -57,8 +58,12 @@ hub.subscribe(() => {
       return alone;
     };
     for (const res of clients) {
+      const socket = res.socket;
+      // Only a drained socket: one that still holds bytes of ours skips this delta (it is lost
+      // to that client; a floor keeps no state to merge it into the next one).
+      if (!socket || socket.writableLength > 0) continue;
       const out = res.gzip ? packFor(chain, res as ChainPosition, bytes, packAloneOnce) : bytes;
-      res.socket?.write(chunkOf(out));
+      socket.write(chunkOf(out));
     }
   });
 });
@@ -94,6 +99,8 @@ await new Promise<void>((resolve) =>
 );
 createSimulatorFeed({ duties, seed: 7, now: createPreciseClock() }).start((q) => hub.ingest(q));
 
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 const send = (reply: ServerReply) => process.send?.(reply);
 process.on("message", (request: ServerRequest) => {
   if (request.type === "stop") process.exit(0);
@@ -103,8 +110,9 @@ process.on("message", (request: ServerRequest) => {
     rss: process.memoryUsage().rss,
     subscribers: clients.size,
     cpuMs: (cpu.user + cpu.system) / 1000,
-    loopDelayP99Ms: Number.NaN,
+    loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
   });
+  if (request.since) loopDelay.reset();
 });
 process.on("disconnect", () => process.exit(0));
 const { port } = server.address() as AddressInfo;

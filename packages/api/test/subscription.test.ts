@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
@@ -149,7 +152,9 @@ describe("market.onSnapshot in process (a caller, no HTTP)", () => {
 
 describe("shutdown", () => {
   it("SIGTERM ends open streams and exits 0", async () => {
-    const main = runMain({ FEED: "simulator", DATA_DIR: "/tmp/spreadwatch-shutdown-test" });
+    // Its own directory: a fixed path is shared with every other checkout's runs (and schemas).
+    const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-shutdown-"));
+    const main = runMain({ FEED: "simulator", DATA_DIR: dataDir });
     const url = await listeningUrl(main);
     const client = subscribe(url);
     await client.until(() => true);
@@ -157,5 +162,6 @@ describe("shutdown", () => {
     expect(await main.exited).toBe(0);
     expect(main.stdout()).toContain("SIGTERM received, shutting down");
     client.unsubscribe();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -41,7 +41,7 @@ export type CalculationsDelta = { [S in SpreadSymbol]?: CalculationEntry | null 
 };
 
 /**
- * What `market.onSnapshot` sends (DESIGN §3): the whole state first and after any reconnect, then
+ * What `market.onSnapshot` sends (docs/design.md §3): the whole state first and after any reconnect, then
  * only what changed since the message before, so a phone is not sent 2 kB twenty times a second.
  */
 export type MarketStreamMessage =

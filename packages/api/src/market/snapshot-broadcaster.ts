@@ -42,17 +42,21 @@ interface Client extends ChainPosition {
   /** Published version this client's state is at (-1: none yet, it needs a snapshot). */
   sentVersion: number;
   lastSentAt: number;
-  /** The socket's buffer is full: skip it until it drains, then send one merged delta. */
-  blocked: boolean;
-  /** Cuts the stream if the socket is still blocked when it fires; cleared on drain. */
-  dropTimer: NodeJS.Timeout | undefined;
+  /**
+   * When the write still waiting in Node for the kernel to take it was made; undefined when the
+   * kernel took everything. While one waits the client is sent nothing (see `busy`).
+   */
+  busySince: number | undefined;
+  /** Passed with every write: Node calls it once that write reached the kernel. */
+  flushed: () => void;
 }
 
 export interface BroadcasterOptions {
-  /** At most one message per client per this many ms (DESIGN §3: 25) while the loop keeps up. */
+  /**
+   * Under load, at most one message per client per this many ms (docs/design.md §3: 25); while the loop
+   * keeps up every version goes out at once (see StreamWindow).
+   */
   minIntervalMs: number;
-  /** The widest the window may grow under load (see StreamWindow); default 100. */
-  maxIntervalMs?: number;
   pingIntervalMs: number;
   /** Told to the client on connect: reconnect when nothing (not even a ping) came this long. */
   reconnectAfterInactivityMs: number;
@@ -61,9 +65,9 @@ export interface BroadcasterOptions {
   /** Reverse proxies whose X-Forwarded-For entries are believed (see clientAddress). */
   trustedProxies: number;
   /**
-   * A client whose socket stays blocked (nothing drained) this long is dropped: it is not
-   * reading, and the kernel would otherwise hold its unread snapshots. A browser that was
-   * merely asleep reconnects and gets the latest state.
+   * A client whose last write has waited this long for the kernel to take it (its socket's
+   * buffers are full) is dropped: it is not reading, and the kernel would otherwise hold its
+   * unread frames. A browser that was merely asleep reconnects and gets the latest state.
    */
   blockedDropAfterMs: number;
 }
@@ -100,10 +104,14 @@ function chunkOf(bytes: Buffer): Buffer {
  * SSE path serialises and streams per subscriber, which at 1,000 subscribers spent the whole core
  * in JSON and web streams (BENCHMARKS.md); the procedure stays the typed contract, and this
  * writes exactly the frames tRPC would. Each published version's delta is encoded once, shared by
- * every client at the version before; a client that fell behind (coalesced, or a blocked socket)
- * gets one merged delta from its own version, encoded once per distinct starting version.
- * Leading edge per client: a change after a quiet spell goes out at once, changes within the
- * interval are folded into one message at its end.
+ * every client at the version before; a client that fell behind gets one merged delta from its
+ * own version, encoded once per distinct starting version.
+ *
+ * A frame is never queued behind one the client has not taken: a client whose last write still
+ * waits in Node (the kernel's buffers for its socket are full) is skipped, and once that write
+ * reaches the kernel it is sent one delta from what it has to the latest state. Otherwise every
+ * version goes out at once; only while the fan-out itself lags the event loop are a client's
+ * changes folded into one message per window (StreamWindow), leading edge first.
  */
 export class SnapshotBroadcaster {
   private readonly clients = new Set<Client>();
@@ -133,6 +141,9 @@ export class SnapshotBroadcaster {
   /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
   messagesSent = 0;
   bytesSent = 0;
+  /** Clients whose last write waits in Node, for the drop rule (see `sweep`). */
+  private readonly busy = new Set<Client>();
+  private readonly dropSweep: NodeJS.Timeout;
 
   constructor(
     private readonly hub: MarketHub,
@@ -143,7 +154,11 @@ export class SnapshotBroadcaster {
     });
     this.pinger = setInterval(() => this.ping(), options.pingIntervalMs);
     this.pinger.unref();
-    this.window = new StreamWindow(options.minIntervalMs, options.maxIntervalMs ?? 100);
+    // A quarter of the drop window: a client is dropped at most a quarter late.
+    const sweepEvery = Math.max(50, Math.min(1000, options.blockedDropAfterMs / 4));
+    this.dropSweep = setInterval(() => this.sweep(), sweepEvery);
+    this.dropSweep.unref();
+    this.window = new StreamWindow(options.minIntervalMs);
   }
 
   /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
@@ -156,11 +171,11 @@ export class SnapshotBroadcaster {
     this.flushQueued = true;
     queueMicrotask(() => {
       this.flushQueued = false;
-      this.flush(true);
+      this.flush();
     });
   }
 
-  /** The coalescing window in force now (ms): DESIGN §3's 25, wider while the loop lags. */
+  /** The coalescing window in force now (ms): 0, or docs/design.md §3's 25 while the fan-out lags. */
   get intervalMs(): number {
     return this.window.current;
   }
@@ -193,8 +208,8 @@ export class SnapshotBroadcaster {
       address,
       sentVersion: -1,
       lastSentAt: Number.NEGATIVE_INFINITY,
-      blocked: false,
-      dropTimer: undefined,
+      busySince: undefined,
+      flushed: () => this.flushed(client),
     };
     if (gzip) res.write(GZIP_HEADER);
     res.write(this.encode(client, this.connected));
@@ -220,7 +235,7 @@ export class SnapshotBroadcaster {
 
   private remove(client: Client): void {
     if (!this.clients.delete(client)) return;
-    clearTimeout(client.dropTimer);
+    this.busy.delete(client);
     const left = (this.streamsByAddress.get(client.address) ?? 1) - 1;
     if (left > 0) this.streamsByAddress.set(client.address, left);
     else this.streamsByAddress.delete(client.address);
@@ -230,12 +245,11 @@ export class SnapshotBroadcaster {
   close(): void {
     this.window.close();
     clearInterval(this.pinger);
+    clearInterval(this.dropSweep);
     clearTimeout(this.timer);
-    for (const client of this.clients) {
-      clearTimeout(client.dropTimer);
-      client.res.end();
-    }
+    for (const client of this.clients) client.res.end();
     this.clients.clear();
+    this.busy.clear();
     this.streamsByAddress.clear();
   }
 
@@ -291,30 +305,57 @@ export class SnapshotBroadcaster {
   }
 
   /**
-   * Sends the latest state to every client that lacks it and may receive now; waits for the rest.
-   * A new version may go to a client a little before its window ends, the timer only after it
-   * (see StreamWindow.early/late): a timer firing just before the next quotes would send the
-   * state before them and make those wait a whole window.
+   * Sends the latest state to every client that lacks it and may receive now: its socket took
+   * everything sent before, and its window (if open) has passed. Waits for the rest.
    */
-  private flush(onNewVersion = false): void {
+  private flush(): void {
     this.publish();
     const now = performance.now();
-    const late = this.window.late;
-    const ready = onNewVersion ? this.window.early : late;
+    const window = this.window.current;
     let wait = Number.POSITIVE_INFINITY;
     for (const client of this.clients) {
-      if (client.blocked || client.sentVersion === this.version) continue;
+      if (client.sentVersion === this.version || client.busySince !== undefined) continue;
       const elapsed = now - client.lastSentAt;
-      if (elapsed >= ready) this.send(client, now);
-      else wait = Math.min(wait, late - elapsed);
+      if (elapsed >= window) this.send(client, now);
+      else wait = Math.min(wait, window - elapsed);
     }
     this.window.wrote(performance.now() - now);
-    if (wait !== Number.POSITIVE_INFINITY && this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.flush();
-      }, wait);
+    this.flushIn(wait);
+  }
+
+  /** Runs a flush after `wait` ms unless one is due sooner (nothing when it is infinite). */
+  private flushIn(wait: number): void {
+    if (wait === Number.POSITIVE_INFINITY || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  /**
+   * A write to this client reached the kernel (Node calls back every write; most completed at
+   * once). When nothing of ours waits for it any more and it missed versions meanwhile, it gets
+   * the one delta that brings it to the latest state now, not on the next quote.
+   */
+  private flushed(client: Client): void {
+    if (client.busySince === undefined || this.pending(client) > 0) return;
+    client.busySince = undefined;
+    this.busy.delete(client);
+    if (client.sentVersion === this.version || !this.clients.has(client)) return;
+    const now = performance.now();
+    const elapsed = now - client.lastSentAt;
+    const window = this.window.current;
+    if (elapsed < window) {
+      this.flushIn(window - elapsed);
+      return;
     }
+    this.send(client, now);
+    this.window.wrote(performance.now() - now);
+  }
+
+  /** Bytes of ours Node still holds for this client (the kernel did not take them yet). */
+  private pending(client: Client): number {
+    return (client.socket ?? client.res).writableLength;
   }
 
   private send(client: Client, now: number): void {
@@ -330,31 +371,33 @@ export class SnapshotBroadcaster {
     this.messagesSent++;
     client.sentVersion = this.version;
     client.lastSentAt = now;
-    // A full socket still takes the whole frame into Node's buffer: the client will have this
-    // version, so its next message is the delta from here.
-    if (!this.write(client, bytes)) this.block(client);
+    this.write(client, bytes);
   }
 
-  /** One frame to one client; false when its socket's buffer is full. */
-  private write(client: Client, bytes: Buffer): boolean {
+  /**
+   * One frame to one client. When the kernel did not take all of it (the socket's buffers are
+   * full), the client is busy: nothing more is written until `flushed`, so what it is sent next
+   * is the latest state, never a queue of frames behind this one.
+   */
+  private write(client: Client, bytes: Buffer): void {
     const socket = client.socket;
     this.bytesSent += bytes.length;
-    if (socket === undefined) return client.res.write(bytes);
+    if (socket === undefined) client.res.write(bytes, client.flushed);
     // A socket already ended or gone (its close event not yet run) takes nothing.
-    return !socket.writable || socket.write(chunkOf(bytes));
+    else if (socket.writable) socket.write(chunkOf(bytes), client.flushed);
+    else return;
+    if (this.pending(client) > 0) {
+      client.busySince = performance.now();
+      this.busy.add(client);
+    }
   }
 
-  /** Waits for the socket to drain; drops the client if it does not within the window. */
-  private block(client: Client): void {
-    client.blocked = true;
-    client.dropTimer = setTimeout(() => this.drop(client), this.options.blockedDropAfterMs);
-    client.dropTimer.unref();
-    (client.socket ?? client.res).once("drain", () => {
-      clearTimeout(client.dropTimer);
-      client.dropTimer = undefined;
-      client.blocked = false;
-      this.flush();
-    });
+  /** Drops the clients whose last write has waited longer than the drop window. */
+  private sweep(): void {
+    const now = performance.now();
+    for (const client of this.busy) {
+      if (now - (client.busySince as number) >= this.options.blockedDropAfterMs) this.drop(client);
+    }
   }
 
   private drop(client: Client): void {
@@ -378,14 +421,13 @@ export class SnapshotBroadcaster {
     // Every reading client gets the ping at this point of its stream: it joins the chain too.
     this.chain.push(frame.ping.plain);
     for (const client of this.clients) {
-      if (!client.blocked && !this.write(client, this.encode(client, frame.ping)))
-        this.block(client);
+      if (client.busySince === undefined) this.write(client, this.encode(client, frame.ping));
     }
     this.window.wrote(performance.now() - started);
   }
 }
 
-/** 429 with a JSON body, as every other error of the API (DESIGN §3). */
+/** 429 with a JSON body, as every other error of the API (docs/design.md §3). */
 function refuseOverLimit(res: ServerResponse, limit: number): void {
   const body = JSON.stringify({
     error: `Too many live streams from this address (at most ${limit}); close one and try again.`,

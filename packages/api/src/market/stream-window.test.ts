@@ -6,7 +6,7 @@ afterEach(() => window?.close());
 
 /** The window after each check of [loop delay ms, share of time spent writing]. */
 function run(checks: Array<[number, number]>): number[] {
-  window = new StreamWindow(25, 100);
+  window = new StreamWindow(25);
   return checks.map(([lag, share]) => {
     window?.reconsider(lag, share);
     return window?.current ?? Number.NaN;
@@ -14,39 +14,30 @@ function run(checks: Array<[number, number]>): number[] {
 }
 
 describe("StreamWindow", () => {
-  it("doubles while the fan-out lags the loop, up to the cap, and halves back once it keeps up", () => {
+  it("is closed at rest, opens at 25 ms while the fan-out lags the loop, and closes once it keeps up", () => {
     // 20 ms (or a 30 % share) is between the marks: the window holds.
     expect(
       run([
         [5, 0.9],
         [45, 0.6],
         [45, 0.6],
-        [45, 0.6],
         [20, 0.6],
         [45, 0.3],
         [8, 0.6],
-        [2, 0.6],
-        [2, 0.6],
+        [20, 0.6],
       ]),
-    ).toEqual([25, 50, 100, 100, 100, 100, 50, 25, 25]);
+    ).toEqual([0, 25, 25, 25, 25, 0, 0]);
   });
 
-  it("keeps 25 ms when the loop lags but the writes are not what fills it", () => {
+  it("stays closed when the loop lags but the writes are not what fills it", () => {
     expect(
       run([
         [80, 0.1],
         [80, 0.4],
         [80, 0.6],
+        [80, 0.4],
         [80, 0.1],
       ]),
-    ).toEqual([25, 25, 50, 25]);
-  });
-
-  it("spans half the base around a widened window, and is exact at the base", () => {
-    window = new StreamWindow(25, 100);
-    expect([window.early, window.late]).toEqual([25, 25]);
-    window.reconsider(45, 0.6);
-    window.reconsider(45, 0.6);
-    expect([window.early, window.late]).toEqual([87.5, 112.5]);
+    ).toEqual([0, 0, 25, 25, 0]);
   });
 });

@@ -9,6 +9,8 @@ export interface PausedStream {
    * Empty until `resume()`.
    */
   received(): string;
+  /** The same as bytes (a gzip body is not text). */
+  receivedBytes(): Buffer;
   /** The client's exit code once its stream ended after `resume()`: 0 when the server closed it. */
   readonly ended: Promise<number | null>;
   /** Kills the client, which closes its connection. */
@@ -22,12 +24,12 @@ export interface PausedStream {
 // then echoes everything, those first bytes included, to stdout until the stream ends.
 const CLIENT = `
 import socket, sys
-host, port, target = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+host, port, target, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
 s.connect((host, port))
-s.sendall(("GET %s HTTP/1.1\\r\\nHost: %s\\r\\n\\r\\n" % (target, host)).encode())
+s.sendall(("GET %s HTTP/1.1\\r\\nHost: %s\\r\\n%s\\r\\n" % (target, host, extra)).encode())
 chunk = s.recv(64)
 sys.stdout.write("paused\\n"); sys.stdout.flush()
 sys.stdin.readline()
@@ -38,28 +40,35 @@ try:
 except ConnectionResetError:
     pass
 `;
-const PAUSED = "paused\n";
+const PAUSED = Buffer.from("paused\n");
 
 /**
  * Opens a GET of `url` (a stream) that reads the first bytes of the answer and then stops
  * reading, so the server's writes to it back up, until `resume()`. Resolves once it has stopped.
+ * `headers` are added to the request (e.g. a browser's Accept-Encoding).
  */
-export function openPausedStream(url: string): Promise<PausedStream> {
+export function openPausedStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<PausedStream> {
   const { hostname, port, pathname, search } = new URL(url);
-  const child = spawn("python3", ["-c", CLIENT, hostname, port, `${pathname}${search}`], {
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  const child = spawn("python3", ["-c", CLIENT, hostname, port, `${pathname}${search}`, extra], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  let out = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    out += chunk;
+  let out = Buffer.alloc(0);
+  child.stdout.on("data", (chunk: Buffer) => {
+    out = Buffer.concat([out, chunk]);
   });
   const ended = new Promise<number | null>((resolve) => child.once("close", resolve));
   const stream: PausedStream = {
     resume: () => {
       child.stdin.write("read\n");
     },
-    received: () => out.slice(PAUSED.length),
+    received: () => out.subarray(PAUSED.length).toString(),
+    receivedBytes: () => out.subarray(PAUSED.length),
     ended,
     destroy: () => child.kill(),
   };
@@ -67,7 +76,7 @@ export function openPausedStream(url: string): Promise<PausedStream> {
     child.once("error", reject);
     child.once("close", (code) => reject(new Error(`the paused client exited (${code}) early`)));
     const paused = () => {
-      if (!out.startsWith(PAUSED)) return;
+      if (out.length < PAUSED.length || !out.subarray(0, PAUSED.length).equals(PAUSED)) return;
       child.stdout.off("data", paused);
       resolve(stream);
     };
