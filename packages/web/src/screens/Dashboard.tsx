@@ -1,5 +1,5 @@
 import { indexSpreadRow, type SpreadSymbol, spotSpreadRows } from "@spreadwatch/core";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { AlertView } from "../alerts/texts.ts";
 import { AccountMenu } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
@@ -18,6 +18,7 @@ import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useAlertList } from "../hooks/useAlerts.ts";
 import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
+import { useKeyboardScroll } from "../hooks/useKeyboardScroll.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
 import { useNow } from "../hooks/useNow.ts";
@@ -44,6 +45,8 @@ export function Dashboard({ user }: { user: SessionUser }) {
     notify: notifications.add,
   });
   const [sectionShown, setSectionShown] = useState(false);
+  const scrollBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(scrollBox);
   const [modal, setModal] = useState<ModalTarget>();
 
   const rowAlerts = useMemo<RowAlerts | undefined>(
@@ -59,7 +62,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
   );
 
   return (
-    <div className="page page--dashboard">
+    <div className="page page--dashboard" ref={scrollBox}>
       <AppHeader>
         <AccountMenu user={user} />
       </AppHeader>
