@@ -104,7 +104,10 @@ function signClass(value: number | undefined): string | undefined {
 function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
   return (
     <div>
-      <dt>{label}</dt>
+      {/* Labels are set in capitals, but a capital σ is Σ, a sum: symbols keep their case. */}
+      <dt className={/^\p{Script=Greek}+$/u.test(label) ? "row-details__symbol" : undefined}>
+        {label}
+      </dt>
       <dd className={className}>{value}</dd>
     </div>
   );
