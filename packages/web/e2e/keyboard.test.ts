@@ -309,6 +309,7 @@ describe("on a phone (390 px, touch)", () => {
     expect(await fact("Mean").textContent()).toBe(formatNumber(stats.mean, 2));
     expect(await fact("σ").textContent()).toBe(formatNumber(stats.std, 2));
     // Shown as σ: the labels' capitals must not turn it into Σ (a sum).
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, after text-transform, is what is checked
     expect(await z.locator("dt", { hasText: "σ" }).innerText()).toBe("σ");
     await page.keyboard.press("Escape");
     await sheet.waitFor({ state: "detached" });
