@@ -2,10 +2,11 @@ import { defineConfig } from "vitest/config";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
-// four files run at once on two cores: the whole run takes about two thirds of the time of two.
+// three files run at once on two cores: the run takes about half the time of one file per core
+// (four at once was faster still, but loaded the machine enough to expose timing races).
 export default defineConfig({
   test: {
-    maxWorkers: 4,
+    maxWorkers: 3,
     projects: [
       { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
       {
