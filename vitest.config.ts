@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
-// three files run at once on two cores: the run takes about half the time of one file per core
+// three files run at once on two cores: the run takes well under half the time of one file per core
 // (four at once was faster still, but loaded the machine enough to expose timing races).
 export default defineConfig({
   test: {
