@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
-import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
+import {
+  acceptLoginOfTheDay,
+  FakeKite,
+  KITE_KEY,
+  KITE_SECRET,
+  listGoldFuture,
+} from "./fakes/fake-kite.ts";
 import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
@@ -30,8 +36,7 @@ beforeAll(async () => {
     new FakeKite().start(),
   ]);
   database = await createDatabase(postgres.url);
-  kite.requestTokens.set("req-good", "access-of-the-day");
-  kite.validTokens.add("access-of-the-day");
+  acceptLoginOfTheDay(kite);
   listGoldFuture(kite);
   const marketData = join(dir, "market-data.json");
   writeFileSync(

@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeTelegram } from "./fake-telegram.ts";
 import { FakeHttp } from "./fakes/fake-http.ts";
-import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
+import {
+  acceptLoginOfTheDay,
+  FakeKite,
+  KITE_KEY,
+  KITE_SECRET,
+  listGoldFuture,
+} from "./fakes/fake-kite.ts";
 import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
 import { FakeYahoo } from "./fakes/fake-yahoo.ts";
 import { frame, fullPacket, GOLD_FEB } from "./fakes/kite-packets.ts";
@@ -62,8 +68,7 @@ beforeAll(async () => {
     new FakeTelegram().start(),
     new FakeWebhook().start(),
   ]);
-  kite.requestTokens.set("req-good", "access-of-the-day");
-  kite.validTokens.add("access-of-the-day");
+  acceptLoginOfTheDay(kite);
   listGoldFuture(kite);
   // Yahoo and the fx endpoint answer with the time of the answer, as a live market does.
   yahoo.beforeQuote = () =>

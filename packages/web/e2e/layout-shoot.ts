@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import { addAlertButton, popup, spreadRow } from "./alerts.ts";
 import { createUsers, launchBrowser, login, newPage, startApp } from "./harness.ts";
 import { alertsAtTheSpread, everyRowStale } from "./layout.ts";
-import { outDir, shoot } from "./shots.ts";
+import { deskUsers, outDir, shoot } from "./shots.ts";
 
 const WAIT = { timeout: 60_000 };
 const SCREENS = [
@@ -15,15 +15,7 @@ const SCREENS = [
 ] as const;
 
 const app = await startApp({ feed: "simulator" });
-const users = SCREENS.flatMap(({ width }) =>
-  (["light", "dark"] as const).map((theme) => ({
-    username: `desk-${theme}-${width}`,
-    password: "desk-secret",
-    is_admin: true,
-    alerts_enabled: true,
-  })),
-);
-await createUsers(app.url, users);
+await createUsers(app.url, deskUsers(SCREENS));
 await mkdir(outDir, { recursive: true });
 const browser = await launchBrowser();
 const viewport = { fullPage: false };

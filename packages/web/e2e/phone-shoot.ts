@@ -5,7 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { addAlertButton, modal, popup, rest, spreadRow } from "./alerts.ts";
 import { goldSwingCsv } from "./fixtures.ts";
 import { createUsers, launchBrowser, login, newPage, startApp } from "./harness.ts";
-import { outDir, shoot } from "./shots.ts";
+import { deskUsers, outDir, shoot } from "./shots.ts";
 
 const app = await startApp({
   feed: "replay",
@@ -17,15 +17,7 @@ const SCREENS = [
   { width: 360, height: 780 },
   { width: 1400, height: 900 },
 ] as const;
-const users = SCREENS.flatMap(({ width }) =>
-  (["light", "dark"] as const).map((theme) => ({
-    username: `desk-${theme}-${width}`,
-    password: "desk-secret",
-    is_admin: true,
-    alerts_enabled: true,
-  })),
-);
-await createUsers(app.url, users);
+await createUsers(app.url, deskUsers(SCREENS));
 await mkdir(outDir, { recursive: true });
 const browser = await launchBrowser();
 const viewport = { fullPage: false };

@@ -62,3 +62,15 @@ export async function shoot(
   else await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   console.log(file);
 }
+
+/** One admin with alerts per screen width and colour scheme, `desk-<scheme>-<width>`. */
+export function deskUsers(widths: readonly { width: number }[]) {
+  return widths.flatMap(({ width }) =>
+    (["light", "dark"] as const).map((theme) => ({
+      username: `desk-${theme}-${width}`,
+      password: "desk-secret",
+      is_admin: true,
+      alerts_enabled: true,
+    })),
+  );
+}

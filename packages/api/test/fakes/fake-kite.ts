@@ -224,3 +224,9 @@ export function listGoldFuture(kite: FakeKite): void {
     ]),
   );
 }
+
+/** Kite accepts the day's login: request token "req-good" trades for "access-of-the-day". */
+export function acceptLoginOfTheDay(kite: FakeKite): void {
+  kite.requestTokens.set("req-good", "access-of-the-day");
+  kite.validTokens.add("access-of-the-day");
+}
