@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyQuote, emptyPrices } from "./prices.ts";
+import { applyQuote, emptyPrices, removePrice } from "./prices.ts";
 import type { Quote, QuoteSource } from "./quote.ts";
 
 describe("emptyPrices", () => {
@@ -152,11 +152,11 @@ describe("applyQuote", () => {
   });
 
   const rejected: [string, Quote][] = [
-    ["an unknown cme key", { source: "cme", key: "GOLD", bid: 1, ask: 2, ts: 1 }],
-    ["an unknown mcx key", { source: "mcx", key: "GC", bid: 1, ask: 2, ts: 1 }],
-    ["an unknown spot key", { source: "spot", key: "XPTUSD", price: 1, ts: 1 }],
-    ["an unknown index key", { source: "index", key: "SENSEX", price: 1, ts: 1 }],
-    ["an unknown fx key", { source: "fx", key: "EURINR", price: 1, ts: 1 }],
+    ["a lower-case key", { source: "cme", key: "gold", bid: 1, ask: 2, ts: 1 }],
+    ["an unknown month", { source: "mcx", key: "GOLD@prev", bid: 1, ask: 2, ts: 1 }],
+    ["an empty key", { source: "spot", key: "", price: 1, ts: 1 }],
+    ["a key with a space", { source: "index", key: "NIFTY 50", price: 1, ts: 1 }],
+    ["a key too long", { source: "fx", key: "E".repeat(33), price: 1, ts: 1 }],
     ["an unknown source", { source: "nyse" as QuoteSource, key: "GC", price: 1, ts: 1 }],
     ["a prototype key", { source: "cme", key: "__proto__", bid: 1, ask: 2, ts: 1 }],
     ["a book quote with no side", { source: "cme", key: "GC", price: 2650, ts: 1 }],
@@ -168,6 +168,27 @@ describe("applyQuote", () => {
     ],
     ["a NaN timestamp", { source: "fx", key: "USDINR", price: 84, ts: Number.NaN }],
   ];
+
+  it("lists another catalogue key under its group by its key, with the contract it names", () => {
+    const prices = emptyPrices();
+    const zinc = { source: "mcx", key: "ZINC", bid: 270.5, ask: 270.6, ts: 5 } as const;
+    expect(applyQuote(prices, { ...zinc, contract: "ZINC26NOVFUT", expiry: "2026-11-30" })).toBe(
+      true,
+    );
+    expect(applyQuote(prices, { source: "cme", key: "GC@next", bid: 4100, ts: 6 })).toBe(true);
+    expect(applyQuote(prices, { source: "index", key: "BANKNIFTY", price: 59000, ts: 7 })).toBe(
+      true,
+    );
+    expect(prices.mcx.ZINC).toEqual({ bid: 270.5, ask: 270.6, timestamp: 5 });
+    expect(prices.cme["GC@next"]).toEqual({ bid: 4100, timestamp: 6 });
+    expect(prices.zerodha.BANKNIFTY).toEqual({ price: 59000, timestamp: 7 });
+    expect(prices.contracts).toEqual({
+      ZINC: { contract: "ZINC26NOVFUT", expiry: "2026-11-30" },
+    });
+    expect(removePrice(prices, "mcx", "ZINC")).toBe(true);
+    expect(prices.mcx.ZINC).toBeUndefined();
+    expect(prices.contracts?.ZINC).toBeUndefined();
+  });
 
   it.each(rejected)("rejects %s and changes nothing", (_, quote) => {
     const prices = emptyPrices();

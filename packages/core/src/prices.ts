@@ -1,5 +1,6 @@
+import { isInstrumentKey } from "./catalogue.ts";
 import type { InstrumentId, McxKey } from "./instrument.ts";
-import { isKnownQuoteKey, type Quote } from "./quote.ts";
+import { isQuoteSource, type Quote, type QuoteSource } from "./quote.ts";
 
 /** Present (and true) only when the quote said so, so a live feed's entries keep the plain shape. */
 export interface QuoteMarks {
@@ -21,13 +22,25 @@ export interface PriceEntry extends QuoteMarks {
 export const SPOT_KEYS = ["XAUUSD", "XAGUSD"] as const;
 export type SpotKey = (typeof SPOT_KEYS)[number];
 
-/** The `GET /api/prices` shape (docs/design.md §3); `timestamp` is the newest quote's time. */
+/** Which exchange contract a key's prices are of, and its last trading day. */
+export interface ContractEntry {
+  contract: string;
+  expiry?: string;
+}
+
+/**
+ * The `GET /api/prices` shape (docs/design.md §3); `timestamp` is the newest quote's time. The
+ * fifteen built-in keys keep their places; every other instrument in use is listed under its
+ * exchange's group by its key (GOLD@next and ZINC under mcx, BZ under cme). `contracts` says
+ * which contract each future's prices are of, where the feed knows it.
+ */
 export interface Prices {
-  cme: Partial<Record<InstrumentId, BookEntry>>;
-  mcx: Partial<Record<McxKey, BookEntry>>;
-  spot: Partial<Record<SpotKey, PriceEntry>>;
-  zerodha: { nifty50?: PriceEntry; giftnifty?: PriceEntry };
-  fx: { USDINR?: PriceEntry };
+  cme: Partial<Record<InstrumentId | (string & {}), BookEntry>>;
+  mcx: Partial<Record<McxKey | (string & {}), BookEntry>>;
+  spot: Partial<Record<SpotKey | (string & {}), PriceEntry>>;
+  zerodha: { nifty50?: PriceEntry; giftnifty?: PriceEntry; [key: string]: PriceEntry | undefined };
+  fx: { USDINR?: PriceEntry; [key: string]: PriceEntry | undefined };
+  contracts?: Partial<Record<string, ContractEntry>>;
   timestamp: number | null;
 }
 
@@ -36,6 +49,11 @@ export function emptyPrices(): Prices {
 }
 
 const INDEX_FIELD = { NIFTY50: "nifty50", GIFTNIFTY: "giftnifty" } as const;
+
+/** The field a single-price quote lands in: NIFTY 50 and GIFT NIFTY keep their spec names. */
+export function priceField(key: string): string {
+  return INDEX_FIELD[key as keyof typeof INDEX_FIELD] ?? key;
+}
 
 function marksOf(quote: Quote): QuoteMarks {
   const marks: QuoteMarks = {};
@@ -57,14 +75,28 @@ function nextSide(given: number | null | undefined, previous: number | undefined
   return finite(given) ?? previous;
 }
 
+/** Records the contract a quote names, replacing the entry only when it changed. */
+function noteContract(prices: Prices, quote: Quote): void {
+  if (!quote.contract) return;
+  const known = prices.contracts?.[quote.key];
+  if (known?.contract === quote.contract && known.expiry === quote.expiry) return;
+  prices.contracts ??= {};
+  prices.contracts[quote.key] = {
+    contract: quote.contract,
+    ...(quote.expiry !== undefined && { expiry: quote.expiry }),
+  };
+}
+
 /**
  * Folds one quote into the prices, in place. A book quote that leaves one side out keeps the
  * other side's last value, as exchange feeds send partial updates; a side sent as `null` is
  * cleared, never kept, so an emptied side cannot leave a stale price behind. Returns false (and
- * changes nothing) for an unknown key or a quote with no usable price.
+ * changes nothing) for a malformed key or source, or a quote with no usable price. Whether the key
+ * is an instrument in use is the caller's question (the hub asks its catalogue).
  */
 export function applyQuote(prices: Prices, quote: Quote): boolean {
-  if (!isKnownQuoteKey(quote.source, quote.key) || !Number.isFinite(quote.ts)) return false;
+  if (!isQuoteSource(quote.source) || !isInstrumentKey(quote.key) || !Number.isFinite(quote.ts))
+    return false;
   if (quote.source === "cme" || quote.source === "mcx") {
     const says = (side: number | null | undefined) => side === null || finite(side) !== undefined;
     if (!says(quote.bid) && !says(quote.ask)) return false;
@@ -80,10 +112,23 @@ export function applyQuote(prices: Prices, quote: Quote): boolean {
     const price = finite(quote.price);
     if (price === undefined) return false;
     const entry: PriceEntry = { price, timestamp: quote.ts, ...marksOf(quote) };
-    if (quote.source === "spot") prices.spot[quote.key as SpotKey] = entry;
-    else if (quote.source === "fx") prices.fx.USDINR = entry;
-    else prices.zerodha[INDEX_FIELD[quote.key as keyof typeof INDEX_FIELD]] = entry;
+    if (quote.source === "spot") prices.spot[quote.key] = entry;
+    else if (quote.source === "fx") prices.fx[quote.key] = entry;
+    else prices.zerodha[priceField(quote.key)] = entry;
   }
+  noteContract(prices, quote);
   prices.timestamp = Math.max(prices.timestamp ?? quote.ts, quote.ts);
   return true;
+}
+
+const SECTION_OF = { cme: "cme", mcx: "mcx", spot: "spot", index: "zerodha", fx: "fx" } as const;
+
+/** Forgets a key's price and contract (an instrument taken out of use); true if it had one. */
+export function removePrice(prices: Prices, source: QuoteSource, key: string): boolean {
+  const section = prices[SECTION_OF[source]] as Record<string, unknown>;
+  const field = source === "index" ? priceField(key) : key;
+  const had = field in section;
+  delete section[field];
+  if (prices.contracts) delete prices.contracts[key];
+  return had;
 }

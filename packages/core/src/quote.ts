@@ -32,9 +32,19 @@ export interface Quote {
   delayed?: boolean;
   /** No book was given: `bid` and `ask` (or `price`) are the last traded price. */
   lastOnly?: boolean;
+  /** The exchange contract this price is of (GOLD26FEBFUT), where the feed knows it. */
+  contract?: string;
+  /** That contract's last trading day, YYYY-MM-DD. */
+  expiry?: string;
+}
+
+export function isQuoteSource(value: string): value is QuoteSource {
+  return Object.hasOwn(QUOTE_KEYS, value);
 }
 
 /**
+ * Whether `key` is one of the fifteen built-in keys of `source`. Other catalogue keys
+ * (docs/instruments.md) are checked against the instruments in use by the hub, not here.
  * False, not a throw, for a source outside the union too: replay files and request bodies hand
  * this function strings typed as QuoteSource before anything has checked them.
  */

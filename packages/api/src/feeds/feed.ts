@@ -1,4 +1,4 @@
-import type { Quote } from "@spreadwatch/core";
+import type { InstrumentSpec, Quote } from "@spreadwatch/core";
 import type { ProviderHealth } from "./providers/health.ts";
 
 /** A source of quotes (docs/design.md §4). `start` returns once the feed is running. */
@@ -6,6 +6,12 @@ export interface Feed {
   readonly name: string;
   start(onQuote: (quote: Quote) => void): Promise<void> | void;
   stop(): Promise<void> | void;
+  /**
+   * The instruments in use (docs/instruments.md): called before `history` and `start`, and again
+   * whenever an admin adds or removes one; a running feed starts and stops quoting keys to match,
+   * without dropping the others. Feeds without it quote what they were built for.
+   */
+  setInstruments?(instruments: readonly InstrumentSpec[]): void;
   /**
    * Made-up past quotes from `from` to `to` (a simulator's backfill), in time order, a batch per
    * moment. The live feed then carries on from where the history ended.

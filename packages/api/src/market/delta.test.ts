@@ -26,7 +26,7 @@ describe("diffTouched", () => {
     const random = seededRandom(11);
     const hub = new MarketHub(duties);
     let touched = new Touched();
-    hub.subscribe((update) => touched.add(update.quote.source, update.symbols));
+    hub.subscribe((update) => touched.add(update.quote, update.symbols));
     let from = hub.snapshot();
     let deltas = 0;
     for (let ts = 1; ts <= 3_000; ts++) {

@@ -1,8 +1,8 @@
-import type { CalculationEntry, Prices, QuoteSource, SpreadSymbol } from "@spreadwatch/core";
+import type { CalculationEntry, Prices, Quote, QuoteSource, SpreadSymbol } from "@spreadwatch/core";
 import type { MarketSnapshot } from "./hub.ts";
 
 type Section = Exclude<keyof Prices, "timestamp">;
-const SECTIONS: readonly Section[] = ["cme", "mcx", "spot", "zerodha", "fx"];
+const SECTIONS: readonly Section[] = ["cme", "mcx", "spot", "zerodha", "fx", "contracts"];
 /** The section of `Prices` a quote of each source lands in (index quotes: Zerodha's fields). */
 const SECTION_OF: Record<QuoteSource, Section> = {
   cme: "cme",
@@ -20,8 +20,10 @@ export class Touched {
   readonly sections = new Set<Section>();
   readonly symbols = new Set<SpreadSymbol>();
 
-  add(source: QuoteSource, symbols: readonly SpreadSymbol[]): void {
-    this.sections.add(SECTION_OF[source]);
+  add(quote: Pick<Quote, "source" | "contract">, symbols: readonly SpreadSymbol[]): void {
+    this.sections.add(SECTION_OF[quote.source]);
+    // A quote naming its contract may have rolled it; the diff sends only a changed one.
+    if (quote.contract) this.sections.add("contracts");
     for (const symbol of symbols) this.symbols.add(symbol);
   }
 
@@ -91,8 +93,8 @@ function diffPrices(
   for (const section of SECTIONS) {
     if (only && !only.has(section)) continue;
     const changed = diffRecord(
-      from.prices[section] as Record<string, object>,
-      to.prices[section] as Record<string, object>,
+      (from.prices[section] ?? {}) as Record<string, object>,
+      (to.prices[section] ?? {}) as Record<string, object>,
     );
     if (changed) prices[section] = changed;
   }

@@ -6,8 +6,10 @@ import {
   type Duties,
   defaultCostRates,
   emptyPrices,
+  isKnownQuoteKey,
   type Prices,
   type Quote,
+  type QuoteSource,
   type SpreadSymbol,
   symbolsAffectedBy,
   withPerLot,
@@ -56,11 +58,16 @@ export class MarketHub {
     private readonly duties: Duties,
     /** Read by market.costRates, so a browser's own lot choice is costed at the same rates. */
     readonly costRates: CostRates = defaultCostRates(),
+    /**
+     * Whether a quote's key is an instrument in use under its source's group (the catalogue
+     * answers on a server); by default the fifteen built-in keys.
+     */
+    private readonly inUse: (source: QuoteSource, key: string) => boolean = isKnownQuoteKey,
   ) {}
 
   /** Applies a quote; returns false (and tells nobody) when the quote carries nothing usable. */
   ingest(quote: Quote): boolean {
-    if (!applyQuote(this.prices, quote)) return false;
+    if (!this.inUse(quote.source, quote.key) || !applyQuote(this.prices, quote)) return false;
     const symbols = symbolsAffectedBy(quote);
     for (const symbol of symbols) {
       const entry = calculateSymbol(symbol, this.prices, this.duties);
@@ -112,6 +119,7 @@ export class MarketHub {
         spot: { ...p.spot },
         zerodha: { ...p.zerodha },
         fx: { ...p.fx },
+        ...(p.contracts && { contracts: { ...p.contracts } }),
         timestamp: p.timestamp,
       },
       calculations: { ...this.published },

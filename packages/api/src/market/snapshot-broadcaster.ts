@@ -164,7 +164,7 @@ export class SnapshotBroadcaster {
   /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
     this.hubChanged = true;
-    this.touched.add(update.quote.source, update.symbols);
+    this.touched.add(update.quote, update.symbols);
     // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
     // the burst is in, still in the same turn of the event loop, not on its first quote.
     if (this.flushQueued) return;

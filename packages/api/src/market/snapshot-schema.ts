@@ -2,14 +2,12 @@ import {
   type BookEntry,
   type CalculationEntry,
   CME_CONTRACT_KEYS,
+  type ContractEntry,
   type CostBreakdown,
-  INSTRUMENT_IDS,
-  MCX_KEYS,
   MCX_LOT_KEYS,
   type PerLot,
   type PriceEntry,
   type Prices,
-  SPOT_KEYS,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
 } from "@spreadwatch/core";
@@ -35,12 +33,23 @@ const priceEntry = z.object({
   timestamp: z.number(),
 } satisfies ShapeOf<PriceEntry>);
 
+const contractEntry = z.object({
+  contract: z.string(),
+  expiry: z.string().optional(),
+} satisfies ShapeOf<ContractEntry>);
+
+// The fifteen built-in keys keep their places; any other instrument in use is listed by its key.
+const anyKey = z.string();
+
 export const marketPrices = z.object({
-  cme: z.partialRecord(z.enum(INSTRUMENT_IDS), bookEntry),
-  mcx: z.partialRecord(z.enum(MCX_KEYS), bookEntry),
-  spot: z.partialRecord(z.enum(SPOT_KEYS), priceEntry),
-  zerodha: z.object({ nifty50: priceEntry.optional(), giftnifty: priceEntry.optional() }),
-  fx: z.object({ USDINR: priceEntry.optional() }),
+  cme: z.partialRecord(anyKey, bookEntry),
+  mcx: z.partialRecord(anyKey, bookEntry),
+  spot: z.partialRecord(anyKey, priceEntry),
+  zerodha: z
+    .object({ nifty50: priceEntry.optional(), giftnifty: priceEntry.optional() })
+    .catchall(priceEntry.optional()),
+  fx: z.object({ USDINR: priceEntry.optional() }).catchall(priceEntry.optional()),
+  contracts: z.partialRecord(anyKey, contractEntry).optional(),
   timestamp: z.number().nullable(),
 } satisfies ShapeOf<Prices>);
 

@@ -35,6 +35,11 @@ export interface ProviderHealth {
   silenceMs: number;
   /** The exchange contracts in use, e.g. `{ GOLD: "GOLD26FEBFUT" }`, where the provider picks them. */
   contracts?: Record<string, string>;
+  /**
+   * Keys in use that this provider cannot serve, each with why, e.g. `{ "GOLD@far": "no far
+   * contract for GOLD in Kite's instruments list" }`: shown on /api/health and Admin → Instruments.
+   */
+  missing?: Record<string, string>;
 }
 
 /** FEED_SILENCE_SECONDS' default: silence is noticed within 10 s on every feed. */

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { contractFor, contractProduct, expiryDate, liveContracts } from "./contract-calendar.ts";
+
+const product = (root: string) => {
+  const p = contractProduct(root);
+  if (!p) throw new Error(`no product ${root}`);
+  return p;
+};
+
+describe("expiry rules (docs/instruments.md)", () => {
+  it("MCX GOLD expires on the 5th, or the business day before when the 5th is a weekend", () => {
+    expect(expiryDate(product("GOLD").expiry, 2027, 2)).toBe("2027-02-05"); // a Friday
+    expect(expiryDate(product("GOLD").expiry, 2026, 12)).toBe("2026-12-04"); // the 5th is a Saturday
+  });
+
+  it("MCX minis and COPPER expire on the month's last business day", () => {
+    expect(expiryDate(product("SILVERM").expiry, 2027, 2)).toBe("2027-02-26"); // 28th is a Sunday
+    expect(expiryDate(product("COPPER").expiry, 2026, 11)).toBe("2026-11-30");
+  });
+
+  it("NYMEX CL stops 3 business days before the 25th of the month before, 4 when the 25th is a weekend", () => {
+    expect(expiryDate(product("CL").expiry, 2027, 2)).toBe("2027-01-20"); // 25 Jan 2027 is a Monday
+    expect(expiryDate(product("CL").expiry, 2027, 5)).toBe("2027-04-20"); // 25 Apr 2027 is a Sunday
+  });
+
+  it("MCX CRUDEOIL expires the business day before NYMEX's next-month contract", () => {
+    const nymexFeb = expiryDate(product("CL").expiry, 2027, 2);
+    expect(expiryDate(product("CRUDEOIL").expiry, 2027, 1)).toBe("2027-01-19");
+    expect(nymexFeb).toBe("2027-01-20");
+  });
+
+  it("COMEX gold's last trade is the third-last business day; notices start the month before", () => {
+    const gc = product("GC");
+    expect(expiryDate(gc.expiry, 2027, 2)).toBe("2027-02-24");
+    expect(gc.firstNotice && expiryDate(gc.firstNotice, 2027, 2)).toBe("2027-01-29");
+  });
+});
+
+describe("month selectors", () => {
+  it("near, next and far are the first three listed contracts outside the roll window", () => {
+    const gold = liveContracts(product("GOLD"), "2026-11-26", 3, "mcx");
+    expect(gold.map((c) => c.symbol)).toEqual(["GOLD26DECFUT", "GOLD27FEBFUT", "GOLD27APRFUT"]);
+    expect(gold[0]?.label).toBe("26DEC");
+  });
+
+  it("rolls near to the next listed contract once the roll window starts", () => {
+    // GOLD Dec 2026 expires 4 Dec: with 3 days' roll window it is near until 30 Nov.
+    expect(contractFor("GOLD", "near", "2026-11-30", 3, "mcx")?.symbol).toBe("GOLD26DECFUT");
+    expect(contractFor("GOLD", "near", "2026-12-01", 3, "mcx")?.symbol).toBe("GOLD27FEBFUT");
+    expect(contractFor("GOLD", "next", "2026-12-01", 3, "mcx")?.symbol).toBe("GOLD27APRFUT");
+  });
+
+  it("COMEX rolls before first notice, named in CME's month codes", () => {
+    expect(contractFor("GC", "near", "2026-11-26", 3, "cme")?.symbol).toBe("GCZ26");
+    expect(contractFor("GC", "near", "2026-11-27", 3, "cme")?.symbol).toBe("GCG27");
+  });
+
+  it("knows nothing of a product outside the calendar", () => {
+    expect(contractFor("UNOBTAINIUM", "near", "2026-11-26", 3, "mcx")).toBeUndefined();
+  });
+});

@@ -1,0 +1,281 @@
+// Which futures contract each month selector means on a day, from the exchanges' listing and
+// expiry rules (docs/instruments.md cites each contract specification). Weekends are the only
+// holidays known here: an expiry that falls on one moves to the business day before, as both
+// exchanges' rules say for a holiday. A real feed (Kite's instruments list) knows the holidays and
+// wins where it has an answer; this calendar serves the simulator, Yahoo's month symbols and docs.
+
+export const MONTH_SELECTORS = ["near", "next", "far"] as const;
+export type MonthSelector = (typeof MONTH_SELECTORS)[number];
+
+/** CME's month codes, also Yahoo's (GCG27.CMX is COMEX gold February 2027). */
+export const MONTH_CODES = ["F", "G", "H", "J", "K", "M", "N", "Q", "U", "V", "X", "Z"] as const;
+const MONTH_NAMES = [
+  "JAN",
+  "FEB",
+  "MAR",
+  "APR",
+  "MAY",
+  "JUN",
+  "JUL",
+  "AUG",
+  "SEP",
+  "OCT",
+  "NOV",
+  "DEC",
+] as const;
+
+/** When a contract stops trading, relative to its contract month. */
+export type ExpiryRule =
+  /** A day of the contract month (MCX GOLD and SILVER: the 5th). */
+  | { kind: "day"; day: number }
+  /** The contract month's last business day, or `back` business days before it. */
+  | { kind: "month-end"; back?: number; monthsBefore?: number }
+  /**
+   * `back` business days before a calendar day of the month `monthsBefore` the contract month
+   * (NYMEX CL: 3 business days before the 25th of the month before).
+   */
+  | { kind: "before-day"; day: number; back: number; monthsBefore: number; oneMoreIfHoliday?: true }
+  /** `back` business days before another product's contract of `monthsAfter` months later. */
+  | { kind: "before-product"; product: string; back: number; monthsAfter: number };
+
+export interface ContractProduct {
+  /** The exchange's product code: GOLD, GC, CRUDEOIL, BZ. */
+  root: string;
+  /** Listed contract months (1–12). */
+  months: readonly number[];
+  expiry: ExpiryRule;
+  /**
+   * Positions roll before this instead of expiry where delivery notices start first (COMEX
+   * metals: first notice day, the business day before the contract month).
+   */
+  firstNotice?: ExpiryRule;
+}
+
+const EVERY_MONTH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+const EVEN_MONTHS = [2, 4, 6, 8, 10, 12] as const;
+const COMEX_SILVER_MONTHS = [3, 5, 7, 9, 12] as const;
+const MCX_SILVER_MINI_MONTHS = [2, 4, 6, 8, 11] as const;
+const MONTH_END: ExpiryRule = { kind: "month-end" };
+const COMEX_NOTICE: ExpiryRule = { kind: "month-end", monthsBefore: 1 };
+const COMEX_LAST_TRADE: ExpiryRule = { kind: "month-end", back: 2 };
+const NYMEX_CL: ExpiryRule = {
+  kind: "before-day",
+  day: 25,
+  back: 3,
+  monthsBefore: 1,
+  oneMoreIfHoliday: true,
+};
+const NYMEX_NG: ExpiryRule = { kind: "before-day", day: 1, back: 3, monthsBefore: 0 };
+
+function product(
+  root: string,
+  months: readonly number[],
+  expiry: ExpiryRule,
+  firstNotice?: ExpiryRule,
+): ContractProduct {
+  return { root, months, expiry, ...(firstNotice && { firstNotice }) };
+}
+
+/** The listing and expiry rules of every future in the shipped catalogue. */
+export const CONTRACT_PRODUCTS: readonly ContractProduct[] = [
+  // MCX
+  product("GOLD", EVEN_MONTHS, { kind: "day", day: 5 }),
+  product("GOLDM", EVERY_MONTH, { kind: "day", day: 5 }),
+  product("GOLDPETAL", EVERY_MONTH, MONTH_END),
+  product("SILVER", COMEX_SILVER_MONTHS, { kind: "day", day: 5 }),
+  product("SILVERM", MCX_SILVER_MINI_MONTHS, MONTH_END),
+  product("SILVERMIC", MCX_SILVER_MINI_MONTHS, MONTH_END),
+  product("COPPER", EVERY_MONTH, MONTH_END),
+  product("ZINC", EVERY_MONTH, MONTH_END),
+  product("ALUMINIUM", EVERY_MONTH, MONTH_END),
+  product("LEAD", EVERY_MONTH, MONTH_END),
+  product("NICKEL", EVERY_MONTH, MONTH_END),
+  // MCX energy expires the business day before NYMEX's contract of the following month.
+  product("CRUDEOIL", EVERY_MONTH, {
+    kind: "before-product",
+    product: "CL",
+    back: 1,
+    monthsAfter: 1,
+  }),
+  product("CRUDEOILM", EVERY_MONTH, {
+    kind: "before-product",
+    product: "CL",
+    back: 1,
+    monthsAfter: 1,
+  }),
+  product("NATURALGAS", EVERY_MONTH, {
+    kind: "before-product",
+    product: "NG",
+    back: 1,
+    monthsAfter: 1,
+  }),
+  product("NATGASMINI", EVERY_MONTH, {
+    kind: "before-product",
+    product: "NG",
+    back: 1,
+    monthsAfter: 1,
+  }),
+  // COMEX (active months; last trade the third-last business day, notices from month end before)
+  product("GC", EVEN_MONTHS, COMEX_LAST_TRADE, COMEX_NOTICE),
+  product("MGC", EVEN_MONTHS, COMEX_LAST_TRADE, COMEX_NOTICE),
+  product("SI", COMEX_SILVER_MONTHS, COMEX_LAST_TRADE, COMEX_NOTICE),
+  product("SIL", COMEX_SILVER_MONTHS, COMEX_LAST_TRADE, COMEX_NOTICE),
+  product("HG", COMEX_SILVER_MONTHS, COMEX_LAST_TRADE, COMEX_NOTICE),
+  // NYMEX
+  product("CL", EVERY_MONTH, NYMEX_CL),
+  product("MCL", EVERY_MONTH, { ...NYMEX_CL, back: 4 }),
+  product("NG", EVERY_MONTH, NYMEX_NG),
+  product("QG", EVERY_MONTH, { kind: "before-day", day: 1, back: 4, monthsBefore: 0 }),
+  product("BZ", EVERY_MONTH, { kind: "month-end", monthsBefore: 2 }),
+];
+
+const productsByRoot = new Map(CONTRACT_PRODUCTS.map((p) => [p.root, p]));
+
+export function contractProduct(root: string): ContractProduct | undefined {
+  return productsByRoot.get(root);
+}
+
+/** A calendar date as YYYY-MM-DD, with helpers that never leave UTC (dates carry no time). */
+function iso(year: number, month: number, day: number): string {
+  return new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
+}
+
+function isWeekend(date: string): boolean {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The business day on or before `date`. */
+function onOrBefore(date: string): string {
+  let d = date;
+  while (isWeekend(d)) d = addDays(d, -1);
+  return d;
+}
+
+/** `count` business days before `date`, which itself does not count. */
+function businessDaysBefore(date: string, count: number): string {
+  let d = date;
+  for (let i = 0; i < count; i++) d = onOrBefore(addDays(d, -1));
+  return d;
+}
+
+function shiftMonth(year: number, month: number, by: number): [number, number] {
+  const index = year * 12 + (month - 1) + by;
+  return [Math.floor(index / 12), (index % 12) + 1];
+}
+
+function lastDay(year: number, month: number): string {
+  const [y, m] = shiftMonth(year, month, 1);
+  return addDays(iso(y, m, 1), -1);
+}
+
+/** The last trading day of the contract of `month` in `year` under `rule`. */
+export function expiryDate(rule: ExpiryRule, year: number, month: number): string {
+  switch (rule.kind) {
+    case "day":
+      return onOrBefore(iso(year, month, rule.day));
+    case "month-end": {
+      const [y, m] = shiftMonth(year, month, -(rule.monthsBefore ?? 0));
+      return businessDaysBefore(onOrBefore(lastDay(y, m)), rule.back ?? 0);
+    }
+    case "before-day": {
+      // CL: "3 business days before the 25th; 4 if the 25th is not a business day".
+      const [y, m] = shiftMonth(year, month, -rule.monthsBefore);
+      const anchor = iso(y, m, rule.day);
+      const extra = rule.oneMoreIfHoliday && isWeekend(anchor) ? 1 : 0;
+      return businessDaysBefore(anchor, rule.back + extra);
+    }
+    case "before-product": {
+      const other = productsByRoot.get(rule.product);
+      if (!other) throw new Error(`unknown product ${rule.product}`);
+      const [y, m] = shiftMonth(year, month, rule.monthsAfter);
+      return businessDaysBefore(expiryDate(other.expiry, y, m), rule.back);
+    }
+  }
+}
+
+/** One listed contract of a product. */
+export interface Contract {
+  root: string;
+  year: number;
+  month: number;
+  /** Last trading day, YYYY-MM-DD. */
+  expiry: string;
+  /** The day positions roll from: first notice where there is one, else expiry. */
+  rollFrom: string;
+  /** "26FEB": the month as Kite's tradingsymbols and roll labels write it. */
+  label: string;
+  /** GOLD26FEBFUT (MCX's style) or GCG27 (CME's style). */
+  symbol: string;
+}
+
+function contractOf(
+  p: ContractProduct,
+  year: number,
+  month: number,
+  style: "mcx" | "cme",
+): Contract {
+  const expiry = expiryDate(p.expiry, year, month);
+  const notice = p.firstNotice ? expiryDate(p.firstNotice, year, month) : expiry;
+  const yy = String(year % 100).padStart(2, "0");
+  const label = `${yy}${MONTH_NAMES[month - 1]}`;
+  const symbol =
+    style === "mcx" ? `${p.root}${label}FUT` : `${p.root}${MONTH_CODES[month - 1]}${yy}`;
+  return {
+    root: p.root,
+    year,
+    month,
+    expiry,
+    rollFrom: [notice, expiry].sort()[0] as string,
+    label,
+    symbol,
+  };
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+}
+
+/**
+ * The contracts of a product still trading on `today` whose roll day is more than `rollDays`
+ * away, nearest first: [near, next, far, …]. `style` names them the way their exchange does.
+ */
+export function liveContracts(
+  p: ContractProduct,
+  today: string,
+  rollDays: number,
+  style: "mcx" | "cme",
+  count = 3,
+): Contract[] {
+  const out: Contract[] = [];
+  let [year, month] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
+  // Some rules expire in the month before the contract month (CL, BZ): start two months back.
+  [year, month] = shiftMonth(year, month, -2);
+  for (let i = 0; i < 48 && out.length < count; i++) {
+    if (p.months.includes(month)) {
+      const c = contractOf(p, year, month, style);
+      if (daysBetween(today, c.rollFrom) > rollDays) out.push(c);
+    }
+    [year, month] = shiftMonth(year, month, 1);
+  }
+  return out;
+}
+
+/** The contract a selector means on `today`, or undefined for a product this calendar lacks. */
+export function contractFor(
+  root: string,
+  selector: MonthSelector,
+  today: string,
+  rollDays: number,
+  style: "mcx" | "cme",
+): Contract | undefined {
+  const p = productsByRoot.get(root);
+  if (!p) return undefined;
+  return liveContracts(p, today, rollDays, style)[MONTH_SELECTORS.indexOf(selector)];
+}
