@@ -20,6 +20,7 @@ const provider = z.object({
   lastErrorAt: z.number().nullable(),
   silenceMs: z.number(),
   contracts: z.record(z.string(), z.string()).optional(),
+  missing: z.record(z.string(), z.string()).optional(),
 } satisfies ShapeOf<ProviderHealth>);
 
 const healthReply = z.object({
