@@ -26,6 +26,8 @@ describe("the shipped catalogue", () => {
 
   it("gives each MCX future the lot of its contract specification", () => {
     for (const lot of MCX_LOTS) expect(shippedInstrument(lot.key)?.lotUnits).toBe(lot.units);
+    // The September 2025 contract onwards trades 250 kg (it was 1,500 kg before).
+    expect(shippedInstrument("NICKEL")?.lotUnits).toBe(250);
   });
 
   it("has the next and far month of every future, each with a listing calendar", () => {

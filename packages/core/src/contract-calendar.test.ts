@@ -18,6 +18,17 @@ describe("expiry rules (docs/instruments.md)", () => {
     expect(expiryDate(product("COPPER").expiry, 2026, 11)).toBe("2026-11-30");
   });
 
+  it("MCX NICKEL expires on the contract month's third Wednesday (from the September 2025 contract)", () => {
+    expect(expiryDate(product("NICKEL").expiry, 2026, 12)).toBe("2026-12-16"); // the 1st is a Tuesday
+    expect(expiryDate(product("NICKEL").expiry, 2026, 11)).toBe("2026-11-18"); // the 1st is a Sunday
+    expect(expiryDate(product("NICKEL").expiry, 2027, 9)).toBe("2027-09-15"); // the 1st is a Wednesday
+  });
+
+  it("NYMEX BZ stops on the last business day two months before, February's a day earlier", () => {
+    expect(expiryDate(product("BZ").expiry, 2027, 3)).toBe("2027-01-29");
+    expect(expiryDate(product("BZ").expiry, 2027, 2)).toBe("2026-12-30"); // 31 Dec is the last
+  });
+
   it("NYMEX CL stops 3 business days before the 25th of the month before, 4 when the 25th is a weekend", () => {
     expect(expiryDate(product("CL").expiry, 2027, 2)).toBe("2027-01-20"); // 25 Jan 2027 is a Monday
     expect(expiryDate(product("CL").expiry, 2027, 5)).toBe("2027-04-20"); // 25 Apr 2027 is a Sunday

@@ -28,8 +28,19 @@ const MONTH_NAMES = [
 export type ExpiryRule =
   /** A day of the contract month (MCX GOLD and SILVER: the 5th). */
   | { kind: "day"; day: number }
-  /** The contract month's last business day, or `back` business days before it. */
-  | { kind: "month-end"; back?: number; monthsBefore?: number }
+  /**
+   * The last business day of the contract month (or of the month `monthsBefore` it), or `back`
+   * business days before it; `backIn` gives some contract months another `back` (NYMEX BZ's
+   * February contract stops a day earlier, before New Year's Day).
+   */
+  | {
+      kind: "month-end";
+      back?: number;
+      monthsBefore?: number;
+      backIn?: Readonly<Partial<Record<number, number>>>;
+    }
+  /** The `nth` given weekday of the contract month (MCX NICKEL: the third Wednesday, 3). */
+  | { kind: "weekday"; weekday: number; nth: number }
   /**
    * `back` business days before a calendar day of the month `monthsBefore` the contract month
    * (NYMEX CL: 3 business days before the 25th of the month before).
@@ -89,7 +100,8 @@ export const CONTRACT_PRODUCTS: readonly ContractProduct[] = [
   product("ZINC", EVERY_MONTH, MONTH_END),
   product("ALUMINIUM", EVERY_MONTH, MONTH_END),
   product("LEAD", EVERY_MONTH, MONTH_END),
-  product("NICKEL", EVERY_MONTH, MONTH_END),
+  // NICKEL's trading unit and expiry changed from the September 2025 contract (docs/instruments.md).
+  product("NICKEL", EVERY_MONTH, { kind: "weekday", weekday: 3, nth: 3 }),
   // MCX energy expires the business day before NYMEX's contract of the following month.
   product("CRUDEOIL", EVERY_MONTH, {
     kind: "before-product",
@@ -126,7 +138,7 @@ export const CONTRACT_PRODUCTS: readonly ContractProduct[] = [
   product("MCL", EVERY_MONTH, { ...NYMEX_CL, back: 4 }),
   product("NG", EVERY_MONTH, NYMEX_NG),
   product("QG", EVERY_MONTH, { kind: "before-day", day: 1, back: 4, monthsBefore: 0 }),
-  product("BZ", EVERY_MONTH, { kind: "month-end", monthsBefore: 2 }),
+  product("BZ", EVERY_MONTH, { kind: "month-end", monthsBefore: 2, backIn: { 2: 1 } }),
 ];
 
 const productsByRoot = new Map(CONTRACT_PRODUCTS.map((p) => [p.root, p]));
@@ -182,7 +194,14 @@ export function expiryDate(rule: ExpiryRule, year: number, month: number): strin
       return onOrBefore(iso(year, month, rule.day));
     case "month-end": {
       const [y, m] = shiftMonth(year, month, -(rule.monthsBefore ?? 0));
-      return businessDaysBefore(onOrBefore(lastDay(y, m)), rule.back ?? 0);
+      const back = rule.backIn?.[month] ?? rule.back ?? 0;
+      return businessDaysBefore(onOrBefore(lastDay(y, m)), back);
+    }
+    case "weekday": {
+      // The first such weekday of the month, then whole weeks on; a weekday is never a weekend.
+      const first = new Date(`${iso(year, month, 1)}T00:00:00Z`).getUTCDay();
+      const day = 1 + ((rule.weekday - first + 7) % 7) + 7 * (rule.nth - 1);
+      return onOrBefore(iso(year, month, day));
     }
     case "before-day": {
       // CL: "3 business days before the 25th; 4 if the 25th is not a business day".
