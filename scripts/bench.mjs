@@ -1,6 +1,6 @@
 // `pnpm bench`: the figures issues 2, 4 and 5 ask for, printed, never asserted (BENCHMARKS.md
 // records them).
-//   1. hub + core throughput (quotes/s incl. recalculation)
+//   1. hub + core throughput (quotes/s incl. recalculation), fifteen and 300 instruments in use
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
 //       quotes, a crossing storm
@@ -140,7 +140,10 @@ const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits
 const ms = (n) => `${fmt(n, n < 1 ? 3 : n < 10 ? 2 : 1)} ms`;
 for (const r of results) {
   if (r.bench === "hub")
-    console.log(`hub throughput       ${fmt(r.quotesPerSecond)} quotes/s (goal ≥ 200,000)`);
+    console.log(
+      `hub throughput       ${fmt(r.quotesPerSecond)} quotes/s, ${r.instruments ?? 15} instruments in use, ` +
+        `${r.quoting ?? 15} quoting (goal ≥ 200,000)`,
+    );
   if (r.bench === "alert-engine")
     console.log(
       `alert engine         ${fmt(r.alerts)} alerts, per hub update p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)} (goal p50 ≤ 5 ms); ` +
