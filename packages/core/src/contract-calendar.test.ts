@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { contractFor, contractProduct, expiryDate, liveContracts } from "./contract-calendar.ts";
+import {
+  contractFor,
+  contractProduct,
+  expiryDate,
+  isUsExchangeHoliday,
+  liveContracts,
+} from "./contract-calendar.ts";
 
 const product = (root: string) => {
   const p = contractProduct(root);
@@ -45,6 +51,62 @@ describe("expiry rules (docs/instruments.md)", () => {
     expect(expiryDate(gc.expiry, 2027, 2)).toBe("2027-02-24");
     expect(gc.firstNotice && expiryDate(gc.firstNotice, 2027, 2)).toBe("2027-01-29");
   });
+});
+
+describe("holidays", () => {
+  it("knows the US exchange holidays, moved off weekends", () => {
+    expect(isUsExchangeHoliday("2027-03-26")).toBe(true); // Good Friday (Easter is 28 March)
+    expect(isUsExchangeHoliday("2026-11-26")).toBe(true); // Thanksgiving, fourth Thursday
+    expect(isUsExchangeHoliday("2027-06-18")).toBe(true); // Juneteenth on a Saturday: the Friday
+    expect(isUsExchangeHoliday("2026-12-25")).toBe(true);
+    expect(isUsExchangeHoliday("2026-12-24")).toBe(false);
+    expect(isUsExchangeHoliday("2021-06-18")).toBe(false); // before Juneteenth was one
+  });
+
+  it("NYMEX CL counts 4 business days when the 25th is Christmas, and MCX crude follows", () => {
+    // 25 December 2026 is a Friday: CL January 2027 stops on the 21st, MCX December crude the 18th.
+    expect(contractFor("CL", "near", "2026-12-01", 0, "cme")?.expiry).toBe("2026-12-21");
+    expect(contractFor("CRUDEOIL", "near", "2026-12-01", 0, "mcx")?.expiry).toBe("2026-12-18");
+  });
+
+  // MCX's launch calendars for the minis' first year (2023), as published: the rule with the
+  // US holidays (Memorial Day, Juneteenth, Thanksgiving, Christmas) gives every date.
+  const published = {
+    CRUDEOILM: [
+      "2023-04-19",
+      "2023-05-19",
+      "2023-06-16",
+      "2023-07-19",
+      "2023-08-21",
+      "2023-09-19",
+      "2023-10-19",
+      "2023-11-17",
+      "2023-12-18",
+    ],
+    NATGASMINI: [
+      "2023-04-25",
+      "2023-05-25",
+      "2023-06-27",
+      "2023-07-26",
+      "2023-08-28",
+      "2023-09-26",
+      "2023-10-26",
+      "2023-11-27",
+      "2023-12-26",
+    ],
+  };
+  it.each(Object.entries(published))(
+    "%s expires on MCX's published days, April–December 2023",
+    (root, days) => {
+      const months = days.map((_, i) => i + 4);
+      expect(
+        months.map(
+          (m) =>
+            contractFor(root, "near", `2023-${String(m).padStart(2, "0")}-01`, 0, "mcx")?.expiry,
+        ),
+      ).toEqual(days);
+    },
+  );
 });
 
 describe("month selectors", () => {
