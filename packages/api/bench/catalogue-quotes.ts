@@ -6,10 +6,11 @@ import {
   isBookSource,
   parseInstrumentKey,
   type Quote,
-  type QuoteSource,
   SHIPPED_INSTRUMENTS,
 } from "@spreadwatch/core";
+import type { Store, StoredInstrument } from "@spreadwatch/db";
 import { seededRandom } from "../src/feeds/random.ts";
+import { InstrumentCatalogue } from "../src/instruments/catalogue.ts";
 import { makeQuotes } from "./quote-mix.ts";
 
 /** Exchanges the generated custom instruments spread over (books on futures, prices elsewhere). */
@@ -40,10 +41,21 @@ export function catalogueInUse(count: number): InstrumentSpec[] {
   return specs;
 }
 
-/** The hub's `inUse` as a server builds it from its catalogue: a key is in use under its group. */
-export function inUsePredicate(specs: readonly InstrumentSpec[]) {
-  const groups = new Map(specs.map((s) => [s.key, groupOfExchange(s.exchange)]));
-  return (source: QuoteSource, key: string) => groups.get(key) === source;
+/**
+ * The server's own catalogue (composition.ts asks it for every quote the hub takes) with `specs`
+ * in use: the fifteen built-in keys and the others as the store would hold them.
+ */
+export async function catalogueOf(specs: readonly InstrumentSpec[]): Promise<InstrumentCatalogue> {
+  const builtIn = new Set<string>(BUILT_IN_KEYS);
+  const rows: StoredInstrument[] = specs
+    .filter((s) => !builtIn.has(s.key))
+    .map((s) => ({ ...s, createdAt: 0, createdBy: null }));
+  const store = { instruments: { list: async () => rows } } as unknown as Store;
+  const catalogue = new InstrumentCatalogue(store);
+  await catalogue.reload();
+  if (catalogue.size !== specs.length)
+    throw new Error(`${catalogue.size} in use, not ${specs.length}`);
+  return catalogue;
 }
 
 /**

@@ -1,12 +1,12 @@
 // Hub + core throughput: how many quotes per second MarketHub.ingest takes in, each one applied
 // to the prices and its spreads recomputed, with one listener attached as a live server has.
 // Two hubs in one run (docs/issues/20.md): the fifteen built-in keys in the simulator's mix, and
-// 300 instruments in use (every shipped one plus custom keys) behind a catalogue `inUse`
-// predicate as the server builds it, all 300 quoting.
+// 300 instruments in use (every shipped one plus custom keys) in the server's own catalogue,
+// which the hub asks about every quote as composition.ts wires it, all 300 quoting.
 //   BENCH_HUB_INSTRUMENTS=300
-import { defaultDuties, type Quote } from "@spreadwatch/core";
+import { defaultDuties, type Quote, type QuoteSource } from "@spreadwatch/core";
 import { MarketHub } from "../src/market/hub.ts";
-import { catalogueInUse, inUsePredicate, makeCatalogueQuotes } from "./catalogue-quotes.ts";
+import { catalogueInUse, catalogueOf, makeCatalogueQuotes } from "./catalogue-quotes.ts";
 import { makeQuotes } from "./quote-mix.ts";
 
 const QUOTES = 100_000;
@@ -77,17 +77,19 @@ report("15 built-in keys", 15, 15, fifteen, new MarketHub(defaultDuties()));
 const specs = catalogueInUse(INSTRUMENTS);
 const custom = specs.filter((s) => s.key.startsWith("CUSTOM")).length;
 const catalogueQuotes = makeCatalogueQuotes(specs, QUOTES, START, 42);
+const catalogue = await catalogueOf(specs);
+const inUse = (source: QuoteSource, key: string) => catalogue.accepts(source, key);
 report(
   `${INSTRUMENTS} in use, all quoting: ${INSTRUMENTS - custom} shipped + ${custom} custom`,
   INSTRUMENTS,
   INSTRUMENTS,
   catalogueQuotes,
-  new MarketHub(defaultDuties(), undefined, inUsePredicate(specs)),
+  new MarketHub(defaultDuties(), undefined, inUse),
 );
 
 // Most of the 300's quotes touch no spread, so that hub runs faster per quote than the fifteen.
 // The costly quotes alone: the fifteen's mix through the same catalogue hub, every other
 // instrument priced first (bigger price maps, the catalogue predicate on every quote).
-const big = new MarketHub(defaultDuties(), undefined, inUsePredicate(specs));
+const big = new MarketHub(defaultDuties(), undefined, inUse);
 for (const quote of catalogueQuotes.slice(0, INSTRUMENTS * 2)) big.ingest(quote);
 report(`${INSTRUMENTS} in use, only the 15 built-in keys quoting`, INSTRUMENTS, 15, fifteen, big);
