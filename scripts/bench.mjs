@@ -183,7 +183,8 @@ for (const r of results) {
     );
   if (r.bench === "stream-bytes")
     console.log(
-      `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"})` +
+      `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"}), ` +
+        `${r.instruments ?? 15} instruments in use` +
         (r.gzip ? " (goal ≤ 15)" : ""),
     );
   if (r.bench === "fanout")

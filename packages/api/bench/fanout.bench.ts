@@ -4,7 +4,8 @@
 // side in each of three runs. Clients run in their own process; the server's RSS and CPU come
 // from its own process.
 //   BENCH_FANOUT_COUNTS=100,1000  BENCH_FANOUT_RUNS=3  BENCH_FANOUT_SECONDS=10
-//   BENCH_HOUR_MINUTES=1 (0 skips it)
+//   BENCH_HOUR_MINUTES=1 (0 skips it)  BENCH_HOUR_INSTRUMENTS=default,shipped (the fifteen
+//   built-in keys in use, then every shipped instrument: docs/issues/20.md)
 // Raise the file-descriptor limit first (scripts/bench.mjs runs it under `ulimit -n 20000`).
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +22,7 @@ const RUNS = Number(process.env.BENCH_FANOUT_RUNS ?? 3);
 const GOAL_RATIO = 1.3;
 const MEASURE_MS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10) * 1000;
 const HOUR_MINUTES = Number(process.env.BENCH_HOUR_MINUTES ?? 1);
+const HOUR_INSTRUMENTS = (process.env.BENCH_HOUR_INSTRUMENTS ?? "default,shipped").split(",");
 /** Clients open over this window, as browsers with jittered backoff come back after a restart. */
 const OPEN_MS = Number(process.env.BENCH_FANOUT_OPEN_MS ?? 2_000);
 /** Clients ask for gzip as browsers do; BENCH_FANOUT_GZIP=0 for the plain stream. */
@@ -38,7 +40,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function start(
   file: string,
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; instruments?: number }> {
   const child = fork(here(file), {
     env: { ...process.env, ...env },
     execArgv: serverArgs,
@@ -47,7 +49,8 @@ function start(
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${file} exited early (${code})`)));
     child.on("message", (reply: ServerReply) => {
-      if (reply.type === "ready") resolve({ child, url: reply.url });
+      if (reply.type === "ready")
+        resolve({ child, url: reply.url, instruments: reply.instruments });
     });
   });
 }
@@ -144,10 +147,17 @@ async function scenario(kind: "spreadwatch" | "floor", count: number) {
   }
 }
 
-/** One client on the product's default simulator and clock: bytes received × 60 / minutes. */
-async function bytesPerHour(minutes: number, gzip: string) {
+/**
+ * One client on the product's default simulator and clock: bytes received × 60 / minutes, with
+ * the default instruments in use (the fifteen) or every shipped one.
+ */
+async function bytesPerHour(minutes: number, gzip: string, instruments: string) {
   const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-fanout-"));
-  const server = await start("sse-server.ts", { DATA_DIR: dataDir, BENCH_CLOCK: "plain" });
+  const server = await start("sse-server.ts", {
+    DATA_DIR: dataDir,
+    BENCH_CLOCK: "plain",
+    BENCH_INSTRUMENTS: instruments,
+  });
   try {
     const { child } = await clients(server.url, 1, 0, gzip);
     const measured = await ask<Extract<ClientsReply, { type: "measured" }>>(
@@ -156,16 +166,17 @@ async function bytesPerHour(minutes: number, gzip: string) {
       "measured",
     );
     child.send({ type: "stop" } satisfies ClientsRequest);
+    const { priced } = await stats(server.child);
     const mbPerHour = (measured.bytesPerClient * 60) / minutes / 1e6;
     const perSecond = measured.messagesPerClient / (minutes * 60);
     console.log(
       `fanout: one client (${gzip === "1" ? "gzip" : "plain"}), ${minutes} min on the default ` +
-        `simulator: ${mbPerHour.toFixed(1)} MB per ` +
+        `simulator, ${server.instruments} instruments in use, ${priced} quoting: ${mbPerHour.toFixed(1)} MB per ` +
         `client-hour (goal ≤ 15), ${perSecond.toFixed(1)} messages/s, ` +
         `${(measured.bytesPerClient / measured.messagesPerClient).toFixed(0)} B per message`,
     );
     console.log(
-      `RESULT ${JSON.stringify({ bench: "stream-bytes", gzip: gzip === "1", minutes, mbPerHour, messagesPerSecond: perSecond })}`,
+      `RESULT ${JSON.stringify({ bench: "stream-bytes", gzip: gzip === "1", instruments: server.instruments, priced, minutes, mbPerHour, messagesPerSecond: perSecond, bytesPerMessage: measured.bytesPerClient / measured.messagesPerClient })}`,
     );
   } finally {
     await stop(server.child);
@@ -174,8 +185,10 @@ async function bytesPerHour(minutes: number, gzip: string) {
 }
 
 if (HOUR_MINUTES > 0) {
-  await bytesPerHour(HOUR_MINUTES, "1");
-  await bytesPerHour(HOUR_MINUTES, "0");
+  for (const instruments of HOUR_INSTRUMENTS) {
+    await bytesPerHour(HOUR_MINUTES, "1", instruments);
+    await bytesPerHour(HOUR_MINUTES, "0", instruments);
+  }
 }
 const f = (n: number, d = 1) => n.toLocaleString("en-US", { maximumFractionDigits: d });
 type Row = Awaited<ReturnType<typeof scenario>> & { run: number };

@@ -1,7 +1,8 @@
-// The server under test for sse.bench.ts, in its own process so its RSS is its own. Runs the real
+// The server under test for sse.bench.ts (and fanout.bench.ts), in its own process so its RSS is its own. Runs the real
 // startServer with the simulator feed (the product's default load: ~60 quotes/s in 50 ms steps),
 // stamping quotes with a precise wall clock so the client can compute quote → arrival latency.
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
 import { loadConfig } from "../src/config.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { dutiesFrom, startServer } from "../src/server.ts";
@@ -16,8 +17,13 @@ export interface ServerStats {
   cpuMs: number;
   /** 99th percentile event-loop delay since the last `since` request: how late the server runs. */
   loopDelayP99Ms: number;
+  /** Instruments with a price in the hub, in use and quoting (the floor server has no hub). */
+  priced?: number;
 }
-export type ServerReply = { type: "ready"; url: string } | ({ type: "stats" } & ServerStats);
+/** `instruments`: how many are in use (BENCH_INSTRUMENTS). */
+export type ServerReply =
+  | { type: "ready"; url: string; instruments?: number }
+  | ({ type: "stats" } & ServerStats);
 
 const send = (reply: ServerReply) => process.send?.(reply);
 
@@ -40,6 +46,19 @@ const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
 // The first-admin notice is not part of the figures.
 const server = await startServer({ config, feed, log: () => undefined });
+// BENCH_INSTRUMENTS=shipped: every shipped instrument in use (an admin adding each in turn),
+// beside the fifteen built-in keys of the default.
+if (process.env.BENCH_INSTRUMENTS === "shipped") {
+  for (const spec of SHIPPED_INSTRUMENTS) await server.services.instruments.add(spec, null);
+}
+
+function pricedCount(): number {
+  const { prices } = server.hub.snapshot();
+  return [prices.cme, prices.mcx, prices.spot, prices.zerodha, prices.fx].reduce(
+    (n, section) => n + Object.keys(section).length,
+    0,
+  );
+}
 
 process.on("message", async (request: ServerRequest) => {
   if (request.type === "stats") {
@@ -50,6 +69,7 @@ process.on("message", async (request: ServerRequest) => {
       subscribers: server.hub.subscriberCount,
       cpuMs: (cpu.user + cpu.system) / 1000,
       loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+      priced: pricedCount(),
     });
     if (request.since) loopDelay.reset();
   } else if (request.type === "stop") {
@@ -59,4 +79,4 @@ process.on("message", async (request: ServerRequest) => {
 });
 // Never outlive the bench: if it dies, the IPC channel closes.
 process.on("disconnect", () => process.exit(0));
-send({ type: "ready", url: server.url });
+send({ type: "ready", url: server.url, instruments: server.services.instruments.size });
