@@ -316,6 +316,12 @@ describe("the instruments in use on Yahoo", () => {
       source: { provider: "yahoo", symbol: "GCZ26.CMX" },
     };
     const unknown: InstrumentSpec = { ...spec("ZINC"), key: "GOLDGUINEA", month: null };
+    // A symbol that would split the one comma-separated request into two.
+    const sneaky: InstrumentSpec = {
+      ...spec("SI"),
+      key: "SNEAKY",
+      source: { provider: "yahoo", symbol: "SI=F,XAUUSD=X" },
+    };
     provider.setInstruments?.([
       spec("GC"),
       spec("GC@next"),
@@ -323,6 +329,7 @@ describe("the instruments in use on Yahoo", () => {
       spec("BZ"),
       houseGold,
       unknown,
+      sneaky,
     ]);
     provider.start((quote) => quotes.push(quote));
     await until(() => quotes.length >= 5, "five quotes");
@@ -343,6 +350,7 @@ describe("the instruments in use on Yahoo", () => {
     expect(byKey.get("GC")).not.toHaveProperty("contract");
     expect(provider.health().missing).toEqual({
       GOLDGUINEA: "Yahoo has no default symbol for GOLDGUINEA: give one",
+      SNEAKY: '"SI=F,XAUUSD=X" is not a Yahoo symbol',
     });
 
     // 00:01 IST on 30 January (still the 29th in UTC): GC@next is June now.

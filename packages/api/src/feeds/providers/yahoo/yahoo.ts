@@ -80,6 +80,8 @@ export function yahooSymbol(
     configured ??
     YAHOO_SYMBOLS[key];
   if (given) {
+    // One request carries every symbol, comma-separated: a symbol must not split it.
+    if (!/^[^\s,]{1,40}$/.test(given)) return { missing: `"${given}" is not a Yahoo symbol` };
     const contract = monthContract(given);
     return { symbol: given, ...(contract && { contract }) };
   }
