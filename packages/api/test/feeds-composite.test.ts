@@ -92,7 +92,11 @@ describe("the composite feed routes the instruments in use", () => {
       pollSeconds: 0.05,
     };
     const composite = createFeed({
-      kite: { type: "kite", keys: ["GOLD"], backoff: { initialSeconds: 0.05 } },
+      kite: {
+        type: "kite",
+        keys: ["GOLD", "SILVER", "NIFTY50"],
+        backoff: { initialSeconds: 0.05 },
+      },
       yahoo: yahooConfig,
     });
     const goldBees: InstrumentSpec = {
@@ -115,33 +119,15 @@ describe("the composite feed routes the instruments in use", () => {
     ]);
     composite.start((quote) => quotes.push(quote));
 
-    // Kite: GOLD (its config key), the other MCX futures, USDINR and NIFTY50 by exchange; ZINC too.
+    // Kite: its config keys and ZINC by exchange. The built-in keys the config leaves out stay
+    // out: the operator chose which provider serves each of the fifteen.
     const [kiteHealth, yahooHealth] = composite.health?.() ?? [];
-    expect(kiteHealth?.keys).toEqual([
-      "GOLD",
-      "SILVER",
-      "COPPER",
-      "NATURALGAS",
-      "CRUDEOIL",
-      "NIFTY50",
-      "USDINR",
-      "ZINC",
-    ]);
-    // Yahoo: its config keys, SI HG NG CL and XAGUSD by exchange, BZ, and GOLDBEES by its source.
-    expect(yahooHealth?.keys).toEqual([
-      "GC",
-      "SI",
-      "HG",
-      "NG",
-      "CL",
-      "XAUUSD",
-      "XAGUSD",
-      "BZ",
-      "GOLDBEES",
-    ]);
+    expect(kiteHealth?.keys).toEqual(["GOLD", "SILVER", "NIFTY50", "ZINC"]);
+    // Yahoo: its config keys, BZ by exchange and GOLDBEES by its source.
+    expect(yahooHealth?.keys).toEqual(["GC", "XAUUSD", "BZ", "GOLDBEES"]);
     expect(kiteHealth?.missing).toMatchObject({
-      GIFTNIFTY:
-        "no provider serves NSEIX instruments by default: name GIFTNIFTY in a provider's keys in MARKET_DATA_CONFIG",
+      COPPER: "no provider in MARKET_DATA_CONFIG lists COPPER in its keys",
+      GIFTNIFTY: "no provider in MARKET_DATA_CONFIG lists GIFTNIFTY in its keys",
       BULLDEX: "no http-json provider in MARKET_DATA_CONFIG for BULLDEX",
     });
     expect(yahooHealth?.missing).toBeUndefined();
@@ -156,7 +142,7 @@ describe("the composite feed routes the instruments in use", () => {
     });
     await until(() => quotes.some((q) => q.key === "GOLDBEES"), "GOLDBEES from Yahoo");
     const symbols = yahoo.requests.find((r) => r.path === QUOTE_PATH)?.query.get("symbols");
-    expect(symbols?.split(",")).toEqual(expect.arrayContaining(["BZ=F", "SI=F", "GOLDBEES.NS"]));
+    expect(symbols?.split(",")).toEqual(expect.arrayContaining(["GC=F", "BZ=F", "GOLDBEES.NS"]));
 
     // Taken out of use: ZINC is unsubscribed, and its ticks no longer come through.
     composite.setInstruments?.(BUILT_IN_INSTRUMENTS);
@@ -164,7 +150,7 @@ describe("the composite feed routes the instruments in use", () => {
     expect(kite.latest?.messages[2]).toEqual({ a: "unsubscribe", v: [ZINC] });
     const missing = composite.health?.()[0]?.missing;
     expect(missing).toMatchObject({
-      GIFTNIFTY: expect.stringMatching(/^no provider serves NSEIX/),
+      GIFTNIFTY: "no provider in MARKET_DATA_CONFIG lists GIFTNIFTY in its keys",
       // This fake Kite lists only GOLD and ZINC: each other key says so, none is a silent blank.
       SILVER: "no SILVER in Kite's MCX instruments list",
       NIFTY50: "no NIFTY 50 in Kite's NSE instruments list",

@@ -1,4 +1,9 @@
-import type { InstrumentSpec, ProviderKind, Quote } from "@spreadwatch/core";
+import {
+  BUILT_IN_KEYS,
+  type InstrumentSpec,
+  type ProviderKind,
+  type Quote,
+} from "@spreadwatch/core";
 import type { Feed } from "../feed.ts";
 import { describeError } from "./health.ts";
 import { defaultLogger, type Logger, type Provider } from "./provider.ts";
@@ -31,9 +36,12 @@ export function defaultKind(spec: InstrumentSpec): ProviderKind | undefined {
 }
 
 /**
- * Which provider quotes each instrument in use: the one whose config lists its key; else the
- * first of the kind its `source` names, or its exchange's default kind. `routes[i]` are the
- * instruments of `providers[i]`; `missing` says why no provider has the rest.
+ * Which provider quotes each instrument in use: the one whose config lists its key; else, for an
+ * instrument an admin added, the first of the kind its `source` names, or its exchange's default
+ * kind. The fifteen built-in keys come only from where the config puts them (a provider's `keys`,
+ * or its defaults when it names none), as they always have: an operator who left GC out of
+ * Yahoo's keys meant it. `routes[i]` are the instruments of `providers[i]`; `missing` says why no
+ * provider has the rest.
  */
 export function routeInstruments(
   providers: readonly Pick<CompositeEntry, "kind" | "keys">[],
@@ -47,8 +55,12 @@ export function routeInstruments(
   const missing: Record<string, string> = {};
   for (const spec of instruments) {
     const kind = spec.source?.provider ?? defaultKind(spec);
-    const index = listed.get(spec.key) ?? providers.findIndex((p) => p.kind === kind);
+    const builtIn = BUILT_IN_KEYS.includes(spec.key as (typeof BUILT_IN_KEYS)[number]);
+    const index =
+      listed.get(spec.key) ?? (builtIn ? -1 : providers.findIndex((p) => p.kind === kind));
     if (index >= 0) routes[index]?.push(spec);
+    else if (builtIn)
+      missing[spec.key] = `no provider in MARKET_DATA_CONFIG lists ${spec.key} in its keys`;
     else if (kind === undefined)
       missing[spec.key] =
         `no provider serves ${spec.exchange} instruments by default: name ${spec.key} in a provider's keys in MARKET_DATA_CONFIG`;
