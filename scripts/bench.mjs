@@ -9,7 +9,8 @@
 //   4a. quote → stream client on a non-leader instance (through Redis) beside the single
 //       process, three bundled servers in one run (docs/issues/11.md)
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
-//   4c. the change stream: bytes per client-hour; 100 / 1,000 / 10,000 clients against a bare
+//   4c. the change stream: bytes per client-hour with the default instruments in use and with
+//       every shipped one (docs/issues/20.md); 100 / 1,000 / 10,000 clients against a bare
 //       node:http floor writing to every drained socket, three runs (docs/issues/13.md, 17.md), under
 //       `ulimit -n 20000` for the sockets
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
@@ -101,7 +102,7 @@ console.log(
 /** A section heading with the load average at its start: other work skews what follows. */
 const section = (title) => console.log(`\n== ${title} (load average ${load()})`);
 
-section("hub + core throughput");
+section("hub + core throughput, 15 and 300 instruments in use");
 await tsx("bench/hub.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
@@ -120,7 +121,7 @@ await tsx("bench/cluster-latency.bench.ts");
 section("50 stream clients that never read, 5 minutes");
 await tsx("bench/slow-clients.bench.ts");
 section(
-  "change stream: bytes per client-hour, 100 / 1,000 / 10,000 clients vs a bare floor, 3 runs",
+  "change stream: bytes per client-hour (default and every shipped instrument), 100 / 1,000 / 10,000 clients vs a bare floor, 3 runs",
 );
 // 10,000 sockets per process need more descriptors than the usual 1,024 soft limit.
 await run("bash", [
