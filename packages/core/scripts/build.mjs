@@ -33,3 +33,27 @@ for (const name of readdirSync(dist)) {
   const fixed = text.replace(relativeTs, "$1$2$3.js$2");
   if (fixed !== text) writeFileSync(file, fixed);
 }
+
+// jsep, the formula parser (src/formula.ts), is the one package core's code imports. The packed
+// core embeds it, with its licence, so the tarball still installs with no dependencies and works
+// offline: the workspace resolves `jsep` from node_modules, the tarball from dist/vendor.
+const require = createRequire(import.meta.url);
+// jsep's exports leave out package.json: its root is three levels above the CommonJS entry.
+const jsepRoot = join(dirname(require.resolve("jsep")), "../..");
+const { build } = await import(require.resolve("esbuild", { paths: [join(core, "../..")] }));
+await build({
+  entryPoints: [join(jsepRoot, "dist/jsep.js")],
+  outfile: join(dist, "vendor/jsep.js"),
+  bundle: true,
+  format: "esm",
+  legalComments: "inline",
+  logLevel: "warning",
+});
+writeFileSync(join(dist, "vendor/jsep.LICENSE"), readFileSync(join(jsepRoot, "LICENSE")));
+for (const name of readdirSync(dist)) {
+  if (!name.endsWith(".js")) continue;
+  const file = join(dist, name);
+  const text = readFileSync(file, "utf8");
+  const fixed = text.replace(/from\s*(["'])jsep\1/g, 'from "./vendor/jsep.js"');
+  if (fixed !== text) writeFileSync(file, fixed);
+}

@@ -24,10 +24,18 @@ function apply() {
   // A pack that was interrupted left the packed manifest in place: start from the kept one.
   restore();
   const text = readFileSync(manifest, "utf8");
-  const { publishConfig = {}, scripts, devDependencies, private: _, ...packed } = JSON.parse(text);
+  const {
+    publishConfig = {},
+    scripts,
+    devDependencies,
+    dependencies,
+    private: _,
+    ...packed
+  } = JSON.parse(text);
   // `private` stays in the workspace so a recursive publish never sends it by accident; the
   // tarball itself may go to a registry (`npm publish <tarball>`). devDependencies (`catalog:`
-  // versions only pnpm understands) mean nothing to an installer. prepack and postpack stay
+  // versions only pnpm understands) mean nothing to an installer; `dependencies` (jsep) is
+  // embedded in dist/vendor by the build, so the tarball needs none. prepack and postpack stay
   // because npm reads them from the manifest on disk: after a pack that died halfway, the next
   // one finds only this manifest, and must still rebuild and restore.
   Object.assign(packed, publishConfig, {

@@ -97,6 +97,8 @@ beforeAll(() => {
   });
   cpSync(join(root, "tsconfig.base.json"), join(tmp, "repo/tsconfig.base.json"));
   symlinkSync(join(root, "node_modules"), join(tmp, "repo/node_modules"), "dir");
+  // core's own dependencies (jsep, which the build embeds) live beside it, as pnpm installs them.
+  symlinkSync(join(core, "node_modules"), join(staged, "node_modules"), "dir");
 
   // As if an earlier pack had died between prepack and postpack: the packed manifest in place,
   // the workspace one beside it. This pack must start from the workspace one and put it back.
@@ -138,6 +140,8 @@ describe("the packed @spreadwatch/core", { timeout: 120_000 }, () => {
       `dist/${f.replace(/\.ts$/, ".js")}`,
       `dist/${f.replace(/\.ts$/, ".d.ts")}`,
     ]);
+    // The formula parser, embedded with its licence (scripts/build.mjs).
+    expected.push("dist/vendor/jsep.js", "dist/vendor/jsep.LICENSE");
     expect(paths.filter((p) => p.startsWith("dist/"))).toEqual(expected.sort());
   });
 

@@ -1,0 +1,105 @@
+// A spread of one's own (docs/formulas.md): named legs on catalogue instruments and a formula over
+// them. This file checks a definition and evaluates it against live books; the server and any
+// script that imports @spreadwatch/core give the same numbers.
+import {
+  type CompiledFormula,
+  compileFormula,
+  evaluateSide,
+  FormulaError,
+  type LegBook,
+  MAX_LEGS,
+} from "./formula.ts";
+
+export const MAX_SPREAD_NAME_LENGTH = 60;
+export const MAX_SPREADS_PER_USER = 50;
+export const MAX_SPREADS = 1000;
+/** A leg's quantity in lots, for per-lot figures: a whole number from 1 to this. */
+export const MAX_LEG_LOTS = 1000;
+
+export interface SpreadLegDefinition {
+  /** The name the formula uses: g, gm, fx. */
+  name: string;
+  /** A catalogue key: GOLD, GOLD@next, USDINR. */
+  instrument: string;
+  lots?: number | undefined;
+}
+
+export interface SpreadDefinitionInput {
+  name: string;
+  legs: readonly SpreadLegDefinition[];
+  formula: string;
+}
+
+/** A definition that passed every check, with its formula compiled. */
+export interface CheckedDefinition extends SpreadDefinitionInput {
+  compiled: CompiledFormula;
+}
+
+/**
+ * Checks a definition: its name, its legs (each on a known instrument, lots a whole number), and
+ * its formula over the legs' names. Throws FormulaError naming what is wrong (and where, in the
+ * formula); `knows(key)` says whether an instrument is in the catalogue.
+ */
+export function checkDefinition(
+  input: SpreadDefinitionInput,
+  knows: (instrument: string) => boolean,
+): CheckedDefinition {
+  const name = input.name.trim();
+  if (name === "") throw new FormulaError("name: must not be empty");
+  if (name.length > MAX_SPREAD_NAME_LENGTH)
+    throw new FormulaError(`name: at most ${MAX_SPREAD_NAME_LENGTH} characters`);
+  if (input.legs.length === 0) throw new FormulaError("legs: a spread has at least one leg");
+  if (input.legs.length > MAX_LEGS)
+    throw new FormulaError(`legs: a spread has at most ${MAX_LEGS} legs`);
+  for (const [index, leg] of input.legs.entries()) {
+    if (!knows(leg.instrument))
+      throw new FormulaError(`legs.${index}.instrument: ${leg.instrument} is not an instrument`);
+    const lots = leg.lots;
+    if (lots !== undefined && (!Number.isInteger(lots) || lots < 1 || lots > MAX_LEG_LOTS))
+      throw new FormulaError(`legs.${index}.lots: a whole number from 1 to ${MAX_LEG_LOTS}`);
+  }
+  const compiled = compileFormula(
+    input.formula,
+    input.legs.map((leg) => leg.name),
+  );
+  return { name, legs: input.legs, formula: input.formula, compiled };
+}
+
+export interface LegValue {
+  price: number;
+  side: "bid" | "ask" | "mid";
+  instrument: string;
+}
+
+/** One side of a definition now: BUY or SELL, its mid, and the leg prices each was built from. */
+export interface DefinitionValue {
+  spread: number;
+  mid: number | undefined;
+  legs: Record<string, LegValue>;
+}
+
+/**
+ * BUY and SELL of a definition from its legs' books (`bookOf(instrument)`, undefined when the
+ * instrument has no price). A side is undefined when a leg it needs has no price, a book is
+ * crossed, or the formula has no value there (÷ 0).
+ */
+export function evaluateDefinition(
+  definition: Pick<CheckedDefinition, "legs" | "compiled">,
+  bookOf: (instrument: string) => LegBook | undefined,
+): { BUY: DefinitionValue | undefined; SELL: DefinitionValue | undefined } {
+  const books = definition.legs.map((leg) => bookOf(leg.instrument));
+  const mid = evaluateSide(definition.compiled, books, "MID")?.value;
+  const side = (which: "BUY" | "SELL"): DefinitionValue | undefined => {
+    const result = evaluateSide(definition.compiled, books, which);
+    if (!result) return undefined;
+    const legs: Record<string, LegValue> = {};
+    for (const [index, leg] of definition.legs.entries())
+      legs[leg.name] = {
+        price: result.prices[index] as number,
+        side: result.sides[index] as LegValue["side"],
+        instrument: leg.instrument,
+      };
+    return { spread: result.value, mid, legs };
+  };
+  return { BUY: side("BUY"), SELL: side("SELL") };
+}
