@@ -24,12 +24,14 @@ await eachScreen(
       added = true;
     }
     const prices = page.locator(".panel--raw");
-    await page.locator("tr[data-key='cme:GC'] [data-col='bid']").waitFor();
-    await page.waitForFunction(
-      () => document.querySelectorAll("table[aria-label='Prices'] tr[data-key]").length > 15,
-      undefined,
-      { timeout: 20_000 },
-    ).catch(() => console.log("no extra instruments quoted"));
+    await page.locator("tr[data-key='cme:GC'] [data-col='bid']").waitFor({ state: "attached" });
+    await page
+      .waitForFunction(
+        () => document.querySelectorAll("table[aria-label='Prices'] tr[data-key]").length > 15,
+        undefined,
+        { timeout: 20_000 },
+      )
+      .catch(() => console.log("no extra instruments quoted"));
     await shoot(page, `instruments-prices-${tag}`, { selector: ".panel--raw" });
     if (width < 600) {
       await page.getByRole("button", { name: /^MCX/ }).click();

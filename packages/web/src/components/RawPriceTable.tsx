@@ -44,7 +44,10 @@ function staleness(
 }
 
 /** "Crossed book: bid 72155.00 > ask 72140.00 …", or undefined for a sound book. */
-function crossedTitle(book: BookEntry | PriceEntry | undefined, decimals: number): string | undefined {
+function crossedTitle(
+  book: BookEntry | PriceEntry | undefined,
+  decimals: number,
+): string | undefined {
   if (!isCrossed(book)) return undefined;
   const bid = formatNumber(book.bid, decimals);
   const ask = formatNumber(book.ask, decimals);
@@ -152,7 +155,7 @@ function PriceGroupRows({ group, freshness, folded, onToggle }: PriceGroupRowsPr
               aria-controls={rowIds.join(" ")}
               onClick={onToggle}
             >
-              <span className="group-toggle__label">{group.label}</span>
+              <span className="group-toggle__label">{group.label}</span>{" "}
               <span className="group-toggle__count">
                 {count} {count === 1 ? "instrument" : "instruments"}
               </span>
@@ -161,7 +164,13 @@ function PriceGroupRows({ group, freshness, folded, onToggle }: PriceGroupRowsPr
         </th>
       </tr>
       {group.rows.map((row, i) => (
-        <PriceRowView key={row.key} id={rowIds[i]} row={row} freshness={freshness} hidden={folded} />
+        <PriceRowView
+          key={row.key}
+          id={rowIds[i]}
+          row={row}
+          freshness={freshness}
+          hidden={folded}
+        />
       ))}
     </tbody>
   );

@@ -1,6 +1,6 @@
 import {
-  BUILT_IN_KEYS,
   type BookEntry,
+  BUILT_IN_KEYS,
   type Exchange,
   groupOfExchange,
   type InstrumentSpec,

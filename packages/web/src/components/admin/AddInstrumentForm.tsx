@@ -5,9 +5,9 @@ import { useFlash } from "../../hooks/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Message } from "../Message.tsx";
-import { fieldNamed, resolvePick, rootChoices } from "./catalogueChoices.ts";
 import { CatalogueFields } from "./CatalogueFields.tsx";
 import { CUSTOM_EMPTY, CustomFields, type CustomForm, customInput } from "./CustomFields.tsx";
+import { fieldNamed, resolvePick, rootChoices } from "./catalogueChoices.ts";
 
 type AddInput = RouterInputs["instruments"]["add"];
 type Mode = "catalogue" | "custom";
@@ -41,7 +41,11 @@ export function AddInstrumentForm({ available }: AddInstrumentFormProps) {
     event.preventDefault();
     if (sending.current) return;
     const input: AddInput | undefined =
-      mode === "catalogue" ? (resolved.key ? { key: resolved.key } : undefined) : customInput(custom);
+      mode === "catalogue"
+        ? resolved.key
+          ? { key: resolved.key }
+          : undefined
+        : customInput(custom);
     if (!input) {
       flash.showError("Choose an instrument to add.");
       return;

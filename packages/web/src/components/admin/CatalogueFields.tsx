@@ -72,8 +72,8 @@ export function CatalogueFields({
       )}
       {spec && (
         <p className="add-instrument__summary" data-testid="catalogue-summary">
-          Adds <strong>{spec.key}</strong>: {spec.name}, {spec.exchange}, quoted in {spec.unit},
-          lot {spec.lotUnits}, tick {spec.tick}.
+          Adds <strong>{spec.key}</strong>: {spec.name}, {spec.exchange}, quoted in {spec.unit}, lot{" "}
+          {spec.lotUnits}, tick {spec.tick}.
         </p>
       )}
     </>
