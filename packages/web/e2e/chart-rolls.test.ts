@@ -44,9 +44,16 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const marks = () => suite.page.locator(".chart-roll");
 const adjustToggle = () => suite.page.getByRole("button", { name: "Back-adjusted" });
 
-function closes(page: Page): Promise<number[]> {
-  return page.evaluate(() => [...(window.__spreadChart?.data[1] ?? [])] as number[]);
+/** A column of the chart's data (1 close, 2 open) to the cent: the replay's GOLD asks carry 6 decimals. */
+function column(page: Page, index: number): Promise<number[]> {
+  return page.evaluate(
+    (i) =>
+      [...(window.__spreadChart?.data[i] ?? [])].map((v) => Math.round((v as number) * 100) / 100),
+    index,
+  );
 }
+
+const closes = (page: Page) => column(page, 1);
 
 /** Canvas pixels of the line's colour in the plot between two times, away from both points. */
 function linePixelsBetween(page: Page, from: number, to: number): Promise<number> {
@@ -120,8 +127,7 @@ describe("rolls on the Advanced Spread Chart", () => {
     expect(await adjustToggle().getAttribute("aria-pressed")).toBe("true");
     // The gap: the fourth minute's open (64) minus the third's close (14) = 50.
     await expect.poll(() => closes(suite.page)).toEqual([61, 63, 64, 65, 66]);
-    const opens = await suite.page.evaluate(() => [...(window.__spreadChart?.data[2] ?? [])]);
-    expect(opens).toEqual([60, 61, 63, 64, 65]);
+    expect(await column(suite.page, 2)).toEqual([60, 61, 63, 64, 65]);
     await adjustToggle().click();
     await expect.poll(() => closes(suite.page)).toEqual([11, 13, 14, 65, 66]);
   });

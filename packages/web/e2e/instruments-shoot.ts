@@ -2,16 +2,30 @@
 // contracts (folded and unfolded on a phone), Admin → Instruments, and the chart's roll marks;
 // 1400 and 390 px wide, light and dark. Not a test.
 // Run: pnpm build && node --import tsx packages/web/e2e/instruments-shoot.ts [outDir]
+import { rmSync } from "node:fs";
+import { historyDataDir } from "./alert-history-data.ts";
 import { rest } from "./alerts.ts";
 import { ADMIN, login, startApp } from "./harness.ts";
+import { seedRolls } from "./roll-data.ts";
 import { eachScreen, shoot } from "./shots.ts";
 
-const app = await startApp({ feed: "simulator" });
+const dataDir = historyDataDir();
+const app = await startApp({ feed: "simulator", env: { DATA_DIR: dataDir } });
+const DAY = 86_400_000;
+const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+// Rolls inside the simulator's 30-day backfill, so the default 1h chart shows their marks.
+seedRolls(dataDir, [
+  { key: "GOLD", at: hour - 3 * DAY, from: "GOLD26FEBFUT", to: "GOLD26APRFUT" },
+  { key: "GC", at: hour - 5 * DAY, from: "GCG26", to: "GCJ26" },
+]);
 let added = false;
 
 await eachScreen(
   900,
-  () => app.stop(),
+  async () => {
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
   async (page, { tag, width }) => {
     page.on("pageerror", (e) => console.error("pageerror:", e));
     page.on("dialog", (dialog) => void dialog.accept());
@@ -39,11 +53,14 @@ await eachScreen(
     }
     await prices.waitFor();
     await page.goto(`${app.url}/admin/instruments`);
-    await page.getByRole("heading", { name: "Instruments in use" }).waitFor();
+    await page.locator("tr[data-instrument='GOLD']").waitFor();
     await shoot(page, `instruments-admin-${tag}`);
     await page.goto(`${app.url}/advanced-chart`);
     await page.locator("[data-chart-status='ok']").waitFor({ timeout: 30_000 });
+    await page.locator(".chart-roll").first().waitFor({ state: "attached" });
     await shoot(page, `instruments-chart-${tag}`, { fullPage: false });
+    await page.getByRole("button", { name: "Back-adjusted" }).click();
+    await shoot(page, `instruments-chart-adjusted-${tag}`, { fullPage: false });
   },
   { widths: [1400, 390], touchWhenNarrow: true },
 );

@@ -14,7 +14,7 @@ const suite = signedInSuite({
   app: () => startApp({ feed: "simulator" }),
   users: [TRADER],
   as: ADMIN,
-  waitFor: (page) => page.locator("tr[data-key='mcx:GOLD'] [data-col='contract']"),
+  waitFor: (page) => page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']"),
 });
 
 const MCX_CONTRACT = (root: string) =>

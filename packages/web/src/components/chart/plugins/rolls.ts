@@ -7,14 +7,16 @@ export interface RollMark {
   label: string;
 }
 
-/** Labels closer than this (px) go on the next row, so two rolls a day apart stay readable. */
-const LABEL_ROOM_PX = 170;
+/** Label rows along the bottom; a label that would cover another goes up a row. */
 const ROWS = 3;
+const ROW_PX = 18;
+const GAP_PX = 4;
 
 /**
- * Each roll of the chart's legs as a vertical mark with its label along the bottom of the plot (the OHLC legend holds the top). DOM
- * marks like the alert lines, so they stay crisp and read (and test) as text; `current` is read
- * on every draw, so rolls arriving later are a redraw, not a rebuild.
+ * Each roll of the chart's legs as a vertical mark with its label along the bottom of the plot
+ * (the OHLC legend holds the top). DOM marks like the alert lines, so they stay crisp and read
+ * (and test) as text; `current` is read on every draw, so rolls arriving later are a redraw,
+ * not a rebuild.
  */
 export function rollsPlugin(current: () => readonly RollMark[]): uPlot.Plugin {
   const layer = document.createElement("div");
@@ -26,30 +28,36 @@ export function rollsPlugin(current: () => readonly RollMark[]): uPlot.Plugin {
       },
       draw: (u) => {
         const width = u.over.clientWidth;
-        const rowEnds = new Array<number>(ROWS).fill(Number.NEGATIVE_INFINITY);
-        const marks = current().map((roll) => {
-          const x = u.valToPos(roll.at, "x");
+        const placed = current().map((roll) => {
+          const x = Math.round(u.valToPos(roll.at, "x"));
           const mark = document.createElement("div");
           mark.className = "chart-roll";
           mark.dataset.rollKey = roll.key;
           mark.dataset.rollAt = String(roll.at);
           mark.hidden = !(x >= 0 && x <= width);
-          mark.style.transform = `translateX(${Math.round(x)}px)`;
-          const row = Math.max(
-            0,
-            rowEnds.findIndex((end) => x - end >= LABEL_ROOM_PX),
-          );
-          rowEnds[row] = x;
+          mark.style.transform = `translateX(${x}px)`;
           const label = document.createElement("span");
           label.className = "chart-roll__label";
-          // Near the right edge the label hangs to the left of its mark.
-          label.classList.toggle("chart-roll__label--left", x > width - LABEL_ROOM_PX);
-          label.style.bottom = `${4 + row * 18}px`;
           label.textContent = roll.label;
           mark.append(label);
-          return mark;
+          return { x, label, hidden: mark.hidden, mark };
         });
-        layer.replaceChildren(...marks);
+        layer.replaceChildren(...placed.map((p) => p.mark));
+        // Measured once in the layer: each label right of its mark, kept inside the plot (near
+        // the right edge it shifts left), and up a row where it would cover the one before.
+        const rowEnds = new Array<number>(ROWS).fill(Number.NEGATIVE_INFINITY);
+        for (const { x, label, hidden } of placed) {
+          if (hidden) continue;
+          const w = label.offsetWidth;
+          const left = Math.max(0, Math.min(x + GAP_PX, width - w - GAP_PX));
+          const row = Math.max(
+            0,
+            rowEnds.findIndex((end) => left >= end + GAP_PX),
+          );
+          rowEnds[row] = left + w;
+          label.style.left = `${left - x}px`;
+          label.style.bottom = `${GAP_PX + row * ROW_PX}px`;
+        }
       },
     },
   };
