@@ -5,12 +5,14 @@
 //   ──────────────                               ─────────────────────────────────────────
 //   bus "quote" ──▶ hub ──▶ stream (SSE)         feed ──▶ bus "quote"
 //                       └─▶ feed monitor         hub ──▶ recorder ──▶ statistics (minute closes)
-//                                                hub ──▶ alert engine ──▶ store: History + outbox
-//                                                bus "alerts.changed" ──▶ alert engine
+//   bus "instruments.changed" ──▶ catalogue      hub ──▶ alert engine ──▶ store: History + outbox
+//       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
+//                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
+//                                                catalogue ──▶ feed (instruments in use)
 //                                                outbox ──▶ senders ──▶ Telegram, webhook
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
-import { type Duties, defaultDuties } from "@spreadwatch/core";
+import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import { AlertEngine } from "./alerts/engine.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
@@ -23,6 +25,8 @@ import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
+import { InstrumentCatalogue } from "./instruments/catalogue.ts";
+import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
 import { warnEvery } from "./log.ts";
 import { MarketHub } from "./market/hub.ts";
@@ -54,6 +58,8 @@ export interface Services extends AppServices {
   sender: OutboxSenders | undefined;
   /** What every term's senders delivered, for /metrics. */
   deliveries: DeliveryCounts;
+  /** The leader's record of contract rolls. */
+  rolls: RollRecorder;
 }
 
 /** A composed server: its services, its stream, the leader's work, and how to stop them. */
@@ -78,18 +84,23 @@ export async function compose(
   notice: (text: string) => void,
 ): Promise<Composition> {
   let bus: Bus;
+  const instruments = new InstrumentCatalogue(store);
   try {
     await ensureFirstAdmin(
       store,
       { username: config.adminUsername, password: config.adminPassword },
       notice,
     );
+    await instruments.reload();
     bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
   } catch (error) {
     await store.close();
     throw error;
   }
-  const hub = new MarketHub(dutiesFrom(config), config.costRates);
+  const hub = new MarketHub(dutiesFrom(config), config.costRates, (source, key) =>
+    instruments.accepts(source, key),
+  );
+  const rolls = new RollRecorder(store);
   const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
   const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
     stats.minuteClosed(symbol, candle.timestamp, candle.close),
@@ -109,6 +120,7 @@ export async function compose(
   const shutdown = new AbortController();
   const services: Services = {
     hub,
+    instruments,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
@@ -125,6 +137,7 @@ export async function compose(
     webhooks: new Webhooks(config.webhookAllowPrivate),
     sender: undefined,
     deliveries: new DeliveryCounts(),
+    rolls,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => monitor.report(), startedAt: Date.now() },
     kite: config.kite,
@@ -136,22 +149,40 @@ export async function compose(
     if (hub.ingest(quote)) monitor.accepted(quote);
   });
   hub.subscribe((update) => snapshots.onUpdate(update));
+  // Every instance: the instruments in use follow the store. A removed key's price leaves the
+  // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
+  bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
+  bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
+  instruments.onChange(({ removed }) => {
+    for (const spec of removed) {
+      const source = groupOfExchange(spec.exchange);
+      if (!instruments.accepts(source, spec.key) && hub.forget(source, spec.key))
+        snapshots.forgot(source);
+    }
+  });
 
   // Leader only, in this order: history first (a first start's statistics include the backfill),
   // then the engine, the senders, and last the feed, so no quote arrives before its listeners.
   let leaderListeners: Array<() => void> = [];
   const leaderWork: LeaderWork = {
     async start() {
+      // The feed learns the instruments in use before its history and its start, and again on
+      // every change while this instance leads.
+      const quoteInstruments = () => feed.setInstruments?.(instruments.inUse());
+      leaderListeners.push(instruments.onChange(quoteInstruments));
+      quoteInstruments();
+      rolls.reset();
       await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), notice);
       await recorder.start();
       await stats.start();
       await alertEngine.start();
-      leaderListeners = [
+      leaderListeners.push(
         hub.subscribe((update) => recorder.onUpdate(update)),
+        hub.subscribe((update) => rolls.onUpdate(update)),
         hub.subscribe((update) => alertEngine.onUpdate(update)),
         bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
         bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
-      ];
+      );
       services.sender = startSenders(config, services);
       await feed.start((quote) => bus.publish("quote", quote));
     },
@@ -161,6 +192,7 @@ export async function compose(
       leaderListeners = [];
       await alertEngine.stop();
       await recorder.stop();
+      await rolls.idle();
       await services.sender?.stop();
     },
   };
@@ -193,6 +225,15 @@ function startSenders(config: Config, services: Services): OutboxSenders {
   );
   senders.start();
   return senders;
+}
+
+/** A failed reload (database busy) is logged; the next change or bus reconnect retries. */
+async function reloadInstruments(instruments: InstrumentCatalogue): Promise<void> {
+  try {
+    await instruments.reload();
+  } catch (error) {
+    warnEvery("instruments-reload", 60_000, { err: error }, "could not reload the instruments");
+  }
 }
 
 /** Ends idle sessions and forgets old end reasons. */

@@ -6,6 +6,7 @@ import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
+import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
 import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
@@ -14,6 +15,8 @@ import type { Webhooks } from "./webhooks/webhooks.ts";
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
   hub: MarketHub;
+  /** The instruments in use: the fifteen built-in and those admins added (README "Instruments"). */
+  instruments: InstrumentCatalogue;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;
   /** Quotes and events between instances (in-process when embedded). */

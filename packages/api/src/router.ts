@@ -2,6 +2,7 @@ import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
 import { chartRouter } from "./routers/chart.ts";
 import { healthRouter } from "./routers/health.ts";
+import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
 import { telegramRouter } from "./routers/telegram.ts";
@@ -16,6 +17,7 @@ export const appRouter = router({
   telegram: telegramRouter,
   chart: chartRouter,
   market: marketRouter,
+  instruments: instrumentsRouter,
   health: healthRouter,
   kite: kiteRouter,
   webhook: webhookRouter,

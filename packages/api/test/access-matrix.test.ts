@@ -25,6 +25,8 @@ const ADMIN_PROCEDURES = new Set([
   "kite.status",
   "kite.loginUrl",
   "kite.exchange",
+  "instruments.add",
+  "instruments.remove",
 ]);
 const ALERT_PROCEDURES = new Set([
   "alerts.list",
@@ -43,6 +45,8 @@ const PUBLIC_PATHS = new Set([
   "GET /api/auth/heartbeat",
   "GET /api/health",
 ]);
+/** Changing the instruments in use is the admin's; listing them is anyone's signed in. */
+const ADMIN_PATHS = new Set(["POST /api/instruments", "DELETE /api/instruments/:key"]);
 const isAdminPath = (path: string) =>
   path.startsWith("/api/auth/users") || path.startsWith("/api/kite/");
 const isAlertPath = (path: string) => path.startsWith("/api/alerts");
@@ -53,7 +57,7 @@ type Access = "public" | "signed-in" | "alerts" | "admin";
 
 function accessOfPath(key: string, path: string): Access {
   if (PUBLIC_PATHS.has(key)) return "public";
-  if (isAdminPath(path)) return "admin";
+  if (ADMIN_PATHS.has(key) || isAdminPath(path)) return "admin";
   return isAlertPath(path) ? "alerts" : "signed-in";
 }
 

@@ -8,7 +8,7 @@ import { startCluster, type TestCluster } from "./fakes/cluster.ts";
 import { pushGold, pushOpening } from "./fakes/crossing-feed.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
-import type { TestServer } from "./server.ts";
+import { ADMIN, type TestServer } from "./server.ts";
 import { CHAT, settled, signIn, traderWithAlert } from "./telegram-trader.ts";
 
 let cluster: TestCluster;
@@ -72,5 +72,58 @@ describe("two instances on PostgreSQL and Redis", () => {
       telegramNotificationCount: 2,
     });
     expect(await signIn(leader, "trader", "trader-pass-1")).toBeDefined();
+  });
+});
+
+describe("instruments across instances", () => {
+  it("one added on the instance that does not lead is listed and quoted on both, and leaves both when removed", async () => {
+    const told: string[][] = [];
+    cluster.feed.setInstruments = (instruments) => told.push(instruments.map((s) => s.key));
+    const admin = await signIn(other, ADMIN.username, ADMIN.password);
+    expect((await admin.post("/api/instruments", { key: "ZINC" })).status).toBe(201);
+    // One session per user: the leader's admin is another account.
+    const second = { username: "admin2", password: "admin2-pass-1", is_admin: true };
+    expect((await admin.post("/api/auth/users", second)).status).toBe(200);
+    const leaderAdmin = await signIn(leader, second.username, second.password);
+    const listed = async (client: HttpClient) =>
+      (await client.get("/api/instruments")).body.instruments.map((i: { key: string }) => i.key);
+    // instruments.changed crossed Redis: the leader lists it and its feed was told to quote it.
+    await eventually(
+      () => listed(leaderAdmin),
+      (keys) => keys.includes("ZINC"),
+      "the leader to list ZINC",
+    );
+    expect(told.at(-1)).toContain("ZINC");
+    // The leader's quotes of it reach the other instance's prices.
+    let ts = Date.now();
+    await eventually(
+      async () => {
+        ts++;
+        cluster.feed.push({
+          source: "mcx",
+          key: "ZINC",
+          bid: 265,
+          ask: 265.1,
+          ts,
+          contract: "ZINC26FEBFUT",
+        });
+        return (await new HttpClient(other.url).get("/api/prices")).body.mcx.ZINC;
+      },
+      (zinc) => zinc?.contract === "ZINC26FEBFUT",
+      "ZINC's price on the other instance",
+    );
+    expect((await new HttpClient(leader.url).get("/api/prices")).body.mcx.ZINC).toMatchObject({
+      bid: 265,
+      contract: "ZINC26FEBFUT",
+    });
+
+    expect((await leaderAdmin.delete("/api/instruments/ZINC")).status).toBe(204);
+    await eventually(
+      async () => (await new HttpClient(other.url).get("/api/prices")).body.mcx,
+      (mcx) => !("ZINC" in mcx),
+      "ZINC to leave the other instance's prices",
+    );
+    expect(await listed(admin)).not.toContain("ZINC");
+    expect(told.at(-1)).not.toContain("ZINC");
   });
 });

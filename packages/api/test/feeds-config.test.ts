@@ -100,6 +100,31 @@ describe("the market data config file", () => {
     expect(config.providers.yahoo).toMatchObject({ symbols: { GC: "GCJ26.CMX" } });
   });
 
+  it("takes any catalogue key: other months, minis, base metals, Brent, an admin's own", () => {
+    const config = parse({
+      providers: {
+        kite: { type: "kite", keys: ["GOLD", "GOLD@next", "GOLDM", "ZINC", "GOLDGUINEA"] },
+        yahoo: {
+          type: "yahoo",
+          keys: ["GC@far", "BZ", "MGC", "HOUSEGOLD"],
+          symbols: { HOUSEGOLD: "GCZ26.CMX" },
+        },
+        feed: {
+          type: "http-json",
+          url: "http://x",
+          quotes: [
+            { key: "ALUMINIUM", bid: "al.bid", ask: "al.ask" },
+            { key: "MYINDEX", price: "idx" },
+          ],
+        },
+      },
+    });
+    expect(config.providers.kite).toMatchObject({
+      keys: ["GOLD", "GOLD@next", "GOLDM", "ZINC", "GOLDGUINEA"],
+    });
+    expect(config.providers.yahoo).toMatchObject({ keys: ["GC@far", "BZ", "MGC", "HOUSEGOLD"] });
+  });
+
   it.each([
     [{ providers: {} }, "providers: must name at least one provider"],
     [
@@ -124,11 +149,27 @@ describe("the market data config file", () => {
     ],
     [
       { providers: { y: { type: "yahoo", keys: ["GOLDX"] } } },
-      "providers.y.keys.0: must be one of GC, SI",
+      "providers.y.symbols.GOLDX: Yahoo has no default symbol for GOLDX: give one",
+    ],
+    [
+      { providers: { y: { type: "yahoo", keys: ["gold x"] } } },
+      "providers.y.keys.0: must be an instrument key such as GOLD, GOLD@next or ZINC",
+    ],
+    [
+      { providers: { k: { type: "kite", keys: ["GOLD@later"] } } },
+      "providers.k.keys.0: must be an instrument key such as GOLD, GOLD@next or ZINC",
     ],
     [
       { providers: { k: { type: "kite", keys: ["GC"] } } },
-      "providers.k.keys.0: must be one of GOLD, SILVER, COPPER, NATURALGAS, CRUDEOIL, USDINR, NIFTY50",
+      "providers.k.keys.0: GC: Kite does not list COMEX instruments",
+    ],
+    [
+      {
+        providers: {
+          g: { type: "http-json", url: "http://x", quotes: [{ key: "XAUUSD", bid: "b" }] },
+        },
+      },
+      "providers.g.quotes.0.bid: XAUUSD is a single price: map price, not bid/ask",
     ],
     [
       {

@@ -1,4 +1,4 @@
-import type { Quote } from "@spreadwatch/core";
+import { type InstrumentSpec, type Quote, shippedInstrument } from "@spreadwatch/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createHttpJsonProvider,
@@ -128,5 +128,63 @@ describe("the http-json provider against a fake endpoint", () => {
     start();
     await until(() => provider?.health().state === "down", "down");
     expect(provider?.health().lastError).toMatch(/request failed/);
+  });
+});
+
+describe("the instruments in use on an http-json provider", () => {
+  const spec = (key: string) => shippedInstrument(key) as InstrumentSpec;
+
+  it("quotes any catalogue key it maps, by the key's group, and says which it cannot", async () => {
+    body = {
+      zinc: { bid: 300.05, ask: 300.15 },
+      al: { last: 250.5 },
+      idx: 1234.5,
+    };
+    provider = createHttpJsonProvider({
+      name: "broker",
+      url: `${server.url}/gift`,
+      quotes: [
+        { key: "ZINC", bid: "zinc.bid", ask: "zinc.ask" },
+        // Not in the catalogue until an admin adds it: its group is unknown, so it waits.
+        { key: "MYINDEX", price: "idx" },
+      ],
+      pollMs: 30,
+      timeoutMs: 2_000,
+      staleAfterMs: 60_000,
+      backoff: { initialMs: 40, maxMs: 1_000 },
+      log: (message) => logs.push(message),
+    });
+    expect(provider.health().missing).toEqual({
+      MYINDEX: "MYINDEX is not in the instrument catalogue",
+    });
+    provider.start((quote) => quotes.push(quote));
+    await until(() => quotes.length >= 1, "ZINC's quote");
+    expect(quotes[0]).toMatchObject({ source: "mcx", key: "ZINC", bid: 300.05, ask: 300.15 });
+
+    const myIndex: InstrumentSpec = { ...spec("NIFTY50"), key: "MYINDEX" };
+    // An instrument whose own source is http-json names its price's dot path.
+    const aluminium: InstrumentSpec = {
+      ...spec("ALUMINIUM"),
+      source: { provider: "http-json", symbol: "al.last" },
+    };
+    provider.setInstruments?.([spec("ZINC"), myIndex, aluminium, spec("LEAD")]);
+    expect(provider.health().missing).toEqual({
+      LEAD: "no mapping for LEAD in this provider's quotes",
+    });
+    await until(
+      () => quotes.some((q) => q.key === "MYINDEX") && quotes.some((q) => q.key === "ALUMINIUM"),
+      "the added keys' quotes",
+    );
+    expect(quotes.find((q) => q.key === "MYINDEX")).toMatchObject({
+      source: "index",
+      price: 1234.5,
+    });
+    expect(quotes.find((q) => q.key === "ALUMINIUM")).toMatchObject({
+      source: "mcx",
+      bid: 250.5,
+      ask: 250.5,
+      lastOnly: true,
+    });
+    expect(provider.health().keys).toEqual(["ZINC", "MYINDEX", "ALUMINIUM", "LEAD"]);
   });
 });

@@ -182,6 +182,7 @@ describe("Kite ticks as quotes", () => {
     expect(
       kiteQuote(
         "GOLD",
+        "mcx",
         { token: GOLD, mode: "full", lastPrice: 1, bid: 2, ask: 3, exchangeTs: 9 },
         5,
       ),
@@ -192,7 +193,7 @@ describe("Kite ticks as quotes", () => {
       bid: 2,
       ask: 3,
     });
-    expect(kiteQuote("GOLD", { token: GOLD, mode: "quote", lastPrice: 4 }, 5)).toEqual({
+    expect(kiteQuote("GOLD", "mcx", { token: GOLD, mode: "quote", lastPrice: 4 }, 5)).toEqual({
       source: "mcx",
       key: "GOLD",
       ts: 5,
@@ -203,6 +204,7 @@ describe("Kite ticks as quotes", () => {
     expect(
       kiteQuote(
         "USDINR",
+        "fx",
         { token: USDINR, mode: "full", lastPrice: 88.5, bid: 88.4, ask: 88.6 },
         5,
       ),
@@ -213,30 +215,38 @@ describe("Kite ticks as quotes", () => {
       price: 88.5,
     });
     expect(
-      kiteQuote("NIFTY50", { token: NIFTY, mode: "index", lastPrice: 26000 }, 5),
+      kiteQuote("NIFTY50", "index", { token: NIFTY, mode: "index", lastPrice: 26000 }, 5),
     ).toMatchObject({
       source: "index",
       price: 26000,
     });
     expect(
-      kiteQuote("GOLD", { token: GOLD, mode: "full", lastPrice: undefined }, 5),
+      kiteQuote("GOLD", "mcx", { token: GOLD, mode: "full", lastPrice: undefined }, 5),
     ).toBeUndefined();
   });
 
   it("sends an empty side as null, so the book loses it instead of keeping an old price", () => {
     expect(
-      kiteQuote("CRUDEOIL", { token: GOLD, mode: "full", lastPrice: 1, bid: 72155, ask: null }, 5),
+      kiteQuote(
+        "CRUDEOIL",
+        "mcx",
+        { token: GOLD, mode: "full", lastPrice: 1, bid: 72155, ask: null },
+        5,
+      ),
     ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: 72155, ask: null });
     // Both sides empty after a trade: the book is empty now, not the last price on both sides.
     expect(
       kiteQuote(
         "CRUDEOIL",
+        "mcx",
         { token: GOLD, mode: "full", lastPrice: 72150, bid: null, ask: null },
         5,
       ),
     ).toEqual({ source: "mcx", key: "CRUDEOIL", ts: 5, bid: null, ask: null });
     // No depth in the packet at all (quote mode): the last price, marked last-only.
-    expect(kiteQuote("CRUDEOIL", { token: GOLD, mode: "quote", lastPrice: 72150 }, 5)).toEqual({
+    expect(
+      kiteQuote("CRUDEOIL", "mcx", { token: GOLD, mode: "quote", lastPrice: 72150 }, 5),
+    ).toEqual({
       source: "mcx",
       key: "CRUDEOIL",
       ts: 5,
@@ -248,6 +258,7 @@ describe("Kite ticks as quotes", () => {
     expect(
       kiteQuote(
         "CRUDEOIL",
+        "mcx",
         { token: GOLD, mode: "full", lastPrice: undefined, bid: null, ask: null },
         5,
       ),
@@ -309,7 +320,7 @@ describe("contracts from the instruments dump", () => {
       }),
     ]),
   );
-  const gold = { exchange: "MCX", future: "GOLD" } as const;
+  const gold = { exchange: "MCX", symbol: "GOLD", month: "near" } as const;
   const pick = (today: string, roll = 3) => pickInstrument(dump, gold, today, roll)?.tradingsymbol;
 
   it("parses Kite's CSV columns, quoted names included", () => {
@@ -353,7 +364,7 @@ describe("contracts from the instruments dump", () => {
         cds(16, "USDINR26FEBFUT", "2026-02-25"),
       ]),
     );
-    const target = { exchange: "CDS", future: "USDINR" } as const;
+    const target = { exchange: "CDS", symbol: "USDINR", month: "near" } as const;
     const pickOn = (today: string) => pickInstrument(usdinr, target, today, 3)?.tradingsymbol;
     expect(pickOn("2026-01-05")).toBe("USDINR26JANFUT"); // not the weekly expiring on the 9th
     expect(pickOn("2026-01-20")).toBe("USDINR26JANFUT"); // not the weekly expiring on the 23rd
@@ -362,7 +373,8 @@ describe("contracts from the instruments dump", () => {
 
   it("finds the NIFTY 50 index by its trading symbol", () => {
     expect(
-      pickInstrument(dump, { exchange: "NSE", index: "NIFTY 50" }, "2026-01-10", 3)?.token,
+      pickInstrument(dump, { exchange: "NSE", symbol: "NIFTY 50", month: "near" }, "2026-01-10", 3)
+        ?.token,
     ).toBe(256265);
   });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Quote } from "@spreadwatch/core";
+import { type InstrumentSpec, type Quote, shippedInstrument } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -35,6 +35,15 @@ const GOLD_APR = (101 << 8) | 7;
 const SILVER_MAR = (102 << 8) | 7;
 const USDINR_JAN = (200 << 8) | 3;
 const NIFTY = 256265;
+const GOLD_JUN = (103 << 8) | 7;
+const ZINC_JAN = (104 << 8) | 7;
+
+/** The shipped catalogue's instrument for a key, as the instruments in use hand it over. */
+const spec = (key: string): InstrumentSpec => {
+  const found = shippedInstrument(key);
+  if (!found) throw new Error(`${key} is not shipped`);
+  return found;
+};
 
 const mcx = (token: number, symbol: string, name: string, expiry: string) =>
   row({ token, tradingsymbol: symbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
@@ -60,7 +69,10 @@ async function storeToken(token: string) {
   kite.validTokens.add(token);
 }
 
-function start(overrides: Partial<KiteOptions> = {}): Provider {
+function start(
+  overrides: Partial<KiteOptions> = {},
+  instruments?: readonly InstrumentSpec[],
+): Provider {
   provider = createKiteProvider({
     name: "kite",
     keys: ["GOLD", "SILVER", "USDINR", "NIFTY50"],
@@ -84,6 +96,8 @@ function start(overrides: Partial<KiteOptions> = {}): Provider {
     dateNow: () => day,
     ...overrides,
   });
+  // As the composite feed does: the instruments in use are set before the provider starts.
+  if (instruments) provider.setInstruments?.(instruments);
   provider.start((quote) => quotes.push(quote));
   return provider;
 }
@@ -184,6 +198,8 @@ describe("the Kite provider against a fake Kite", () => {
       ts: 1_768_900_000_000,
       bid: 76500,
       ask: 76503,
+      contract: "GOLD26FEBFUT",
+      expiry: "2026-02-05",
     });
     expect(quotes[1]).toMatchObject({
       source: "mcx",
@@ -197,6 +213,8 @@ describe("the Kite provider against a fake Kite", () => {
       key: "USDINR",
       ts: 1_768_900_001_000,
       price: 88.5725,
+      contract: "USDINR26JANFUT",
+      expiry: "2026-01-28",
     });
     expect(quotes[3]).toEqual({
       source: "index",
@@ -378,5 +396,174 @@ describe("the Kite provider against a fake Kite", () => {
     await until(() => provider?.health().state === "not_configured", "not configured");
     expect(provider?.health().lastError).toMatch(/KITE_API_KEY/);
     expect(kite.requests).toEqual([]);
+  });
+});
+
+describe("the instruments in use on a running Kite provider", () => {
+  const withZinc = () =>
+    kite.instruments.set(
+      "MCX",
+      csv([
+        mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+        mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+        mcx(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
+        mcx(ZINC_JAN, "ZINC26JANFUT", "ZINC", "2026-01-30"),
+      ]),
+    );
+
+  it("subscribes only what is added and unsubscribes only what is removed, on the open socket", async () => {
+    withZinc();
+    await storeToken("token-1");
+    start({}, [spec("GOLD"), spec("SILVER")]);
+    expect(await subscribed()).toEqual([
+      { a: "subscribe", v: [GOLD_FEB, SILVER_MAR] },
+      { a: "mode", v: ["full", [GOLD_FEB, SILVER_MAR]] },
+    ]);
+    expect(kite.requests).not.toContain("GET /instruments/NSE");
+
+    provider?.setInstruments?.(
+      ["GOLD", "SILVER", "ZINC", "GOLD@next", "GOLD@far", "NIFTY50"].map(spec),
+    );
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 4, "the new subscription");
+    // Only the new tokens, on the same connection; NSE's list is fetched now that NIFTY50 needs it.
+    expect(kite.latest?.messages.slice(2)).toEqual([
+      { a: "subscribe", v: [ZINC_JAN, GOLD_APR, NIFTY] },
+      { a: "mode", v: ["full", [ZINC_JAN, GOLD_APR, NIFTY]] },
+    ]);
+    expect(kite.connections).toHaveLength(1);
+    expect(kite.requests).toContain("GET /instruments/NSE");
+    const health = provider?.health();
+    expect(health?.keys).toEqual(["GOLD", "SILVER", "ZINC", "GOLD@next", "GOLD@far", "NIFTY50"]);
+    expect(health?.missing).toEqual({
+      "GOLD@far": "no far contract for GOLD in Kite's instruments list",
+    });
+    expect(health?.contracts).toMatchObject({
+      ZINC: "ZINC26JANFUT (expires 2026-01-30)",
+      "GOLD@next": "GOLD26APRFUT (expires 2026-04-03)",
+    });
+
+    kite.send(
+      frame(
+        fullPacket(ZINC_JAN, {
+          last: 30_010,
+          bids: [{ qty: 1, price: 30_005, orders: 1 }],
+          asks: [{ qty: 1, price: 30_015, orders: 1 }],
+        }),
+        ltpPacket(GOLD_APR, 7_700_000),
+        ltpPacket(GOLD_FEB, 7_650_000),
+      ),
+    );
+    await until(() => quotes.length >= 3, "quotes of the added instruments and of GOLD");
+    expect(quotes).toEqual([
+      expect.objectContaining({
+        source: "mcx",
+        key: "ZINC",
+        bid: 300.05,
+        ask: 300.15,
+        contract: "ZINC26JANFUT",
+        expiry: "2026-01-30",
+      }),
+      expect.objectContaining({
+        key: "GOLD@next",
+        bid: 77000,
+        contract: "GOLD26APRFUT",
+        expiry: "2026-04-03",
+      }),
+      expect.objectContaining({ key: "GOLD", bid: 76500, contract: "GOLD26FEBFUT" }),
+    ]);
+
+    provider?.setInstruments?.(["GOLD", "SILVER", "GOLD@next", "NIFTY50"].map(spec));
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 5, "the unsubscription");
+    expect(kite.latest?.messages.slice(4)).toEqual([{ a: "unsubscribe", v: [ZINC_JAN] }]);
+    expect(provider?.health().missing).toBeUndefined();
+    quotes.length = 0;
+    // A late ZINC tick in the same frame as GOLD's: GOLD is quoted, ZINC no longer.
+    kite.send(frame(ltpPacket(ZINC_JAN, 30_020), ltpPacket(GOLD_FEB, 7_650_100)));
+    await until(() => quotes.length >= 1, "GOLD's quote");
+    expect(quotes.map((q) => q.key)).toEqual(["GOLD"]);
+    expect(kite.connections).toHaveLength(1);
+  });
+
+  it("rolls the near and next months on the IST day the roll window starts, not the UTC day", async () => {
+    kite.instruments.set(
+      "MCX",
+      csv([
+        mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+        mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+        mcx(GOLD_JUN, "GOLD26JUNFUT", "GOLD", "2026-06-05"),
+      ]),
+    );
+    await storeToken("token-1");
+    const refreshes: Array<{ day: string; contracts: Record<string, string> }> = [];
+    start({ refreshMs: 30, onRefresh: (d, contracts) => refreshes.push({ day: d, contracts }) }, [
+      spec("GOLD"),
+      spec("GOLD@next"),
+    ]);
+    await subscribed();
+    expect(kite.latest?.messages[0]).toEqual({ a: "subscribe", v: [GOLD_FEB, GOLD_APR] });
+
+    // 23:59 IST on 1 February: four days before GOLD26FEBFUT expires, outside the 3-day window.
+    day = Date.parse("2026-02-01T18:29:00Z");
+    await until(() => refreshes.some((r) => r.day === "2026-02-01"), "a refresh on 1 February");
+    expect(refreshes.find((r) => r.day === "2026-02-01")?.contracts).toEqual({
+      GOLD: "GOLD26FEBFUT (expires 2026-02-05)",
+      "GOLD@next": "GOLD26APRFUT (expires 2026-04-03)",
+    });
+
+    // 00:01 IST on 2 February (still 1 February in UTC): the roll window opens.
+    day = Date.parse("2026-02-01T18:31:00Z");
+    await until(() => refreshes.some((r) => r.day === "2026-02-02"), "a refresh on 2 February");
+    expect(refreshes.find((r) => r.day === "2026-02-02")?.contracts).toEqual({
+      GOLD: "GOLD26APRFUT (expires 2026-04-03)",
+      "GOLD@next": "GOLD26JUNFUT (expires 2026-06-05)",
+    });
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 5, "the roll's messages");
+    // Nothing went out at 23:59; at 00:01 FEB goes, JUN comes, APR stays subscribed.
+    expect(kite.latest?.messages.slice(2)).toEqual([
+      { a: "unsubscribe", v: [GOLD_FEB] },
+      { a: "subscribe", v: [GOLD_JUN] },
+      { a: "mode", v: ["full", [GOLD_JUN]] },
+    ]);
+    kite.send(frame(ltpPacket(GOLD_APR, 7_700_000), ltpPacket(GOLD_JUN, 7_800_000)));
+    await until(() => quotes.length >= 2, "quotes after the roll");
+    expect(quotes).toEqual([
+      expect.objectContaining({ key: "GOLD", bid: 77000, contract: "GOLD26APRFUT" }),
+      expect.objectContaining({ key: "GOLD@next", bid: 78000, contract: "GOLD26JUNFUT" }),
+    ]);
+  });
+
+  it("takes an exact tradingsymbol, says what Kite does not list, and stays within the connection limit", async () => {
+    withZinc();
+    await storeToken("token-1");
+    const custom = (key: string, symbol: string): InstrumentSpec => ({
+      ...spec("GOLD"),
+      key,
+      month: null,
+      source: { provider: "kite", symbol },
+    });
+    start({ maxInstrumentsPerConnection: 3 }, [
+      spec("GOLD"),
+      custom("GOLDAPR", "GOLD26APRFUT"),
+      custom("PLATINUM", "PLATINUM"),
+      // The same contract under a second key takes no second slot.
+      custom("GOLDFEB", "GOLD26FEBFUT"),
+      spec("SILVER"),
+      spec("ZINC"),
+    ]);
+    expect((await subscribed())[0]).toEqual({
+      a: "subscribe",
+      v: [GOLD_FEB, GOLD_APR, SILVER_MAR],
+    });
+    expect(provider?.health().missing).toEqual({
+      PLATINUM: "no PLATINUM in Kite's MCX instruments list",
+      ZINC: "over Kite's limit of 3 instruments per connection",
+    });
+    kite.send(frame(ltpPacket(GOLD_FEB, 7_650_000), ltpPacket(GOLD_APR, 7_700_000)));
+    await until(() => quotes.length >= 3, "three quotes from two tokens");
+    expect(quotes.map((q) => [q.key, q.contract])).toEqual([
+      ["GOLD", "GOLD26FEBFUT"],
+      ["GOLDFEB", "GOLD26FEBFUT"],
+      ["GOLDAPR", "GOLD26APRFUT"],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Quote } from "@spreadwatch/core";
+import { type InstrumentSpec, type Quote, shippedInstrument } from "@spreadwatch/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Provider } from "../src/feeds/providers/provider.ts";
 import { createYahooProvider, type YahooOptions } from "../src/feeds/providers/yahoo/yahoo.ts";
@@ -274,5 +274,104 @@ describe("the Yahoo provider against a fake Yahoo", () => {
     start({ keys: ["GC"], symbols: { GC: "GCJ26.CMX" } });
     await until(() => quotes.length >= 1, "the GC quote");
     expect(quotes[0]).toMatchObject({ key: "GC", bid: 4100, ask: 4100.5 });
+  });
+});
+
+describe("the instruments in use on Yahoo", () => {
+  const spec = (key: string) => shippedInstrument(key) as InstrumentSpec;
+  const lastSymbols = () =>
+    yahoo.requests
+      .filter((r) => r.path === QUOTE_PATH)
+      .at(-1)
+      ?.query.get("symbols");
+
+  it("asks for a month's own symbol with the exchange suffix, rolled by the IST day", async () => {
+    // 23:59 IST on 29 January 2026: COMEX gold's February contract has its first notice day
+    // on the 30th, so the next month is April until then and June from then on.
+    let day = Date.parse("2026-01-29T18:29:00Z");
+    for (const [symbol, price] of [
+      ["GCJ26.CMX", 4080.5],
+      ["GCM26.CMX", 4110.5],
+      ["CLJ26.NYM", 71.2],
+      ["BZ=F", 75.3],
+      ["GCZ26.CMX", 4200.1],
+    ] as const)
+      yahoo.results.set(symbol, { regularMarketPrice: price, regularMarketTime: T });
+    provider = createYahooProvider({
+      name: "yahoo",
+      keys: ["GC"],
+      baseUrl: yahoo.url,
+      cookieUrl: yahoo.cookieUrl,
+      pollMs: 30,
+      timeoutMs: 2_000,
+      staleAfterMs: 60_000,
+      backoff: { initialMs: 40, maxMs: 1_000 },
+      log: (message) => logs.push(message),
+      dateNow: () => day,
+    });
+    const houseGold: InstrumentSpec = {
+      ...spec("GC"),
+      key: "HOUSEGOLD",
+      month: null,
+      source: { provider: "yahoo", symbol: "GCZ26.CMX" },
+    };
+    const unknown: InstrumentSpec = { ...spec("ZINC"), key: "GOLDGUINEA", month: null };
+    // A symbol that would split the one comma-separated request into two.
+    const sneaky: InstrumentSpec = {
+      ...spec("SI"),
+      key: "SNEAKY",
+      source: { provider: "yahoo", symbol: "SI=F,XAUUSD=X" },
+    };
+    provider.setInstruments?.([
+      spec("GC"),
+      spec("GC@next"),
+      spec("CL@next"),
+      spec("BZ"),
+      houseGold,
+      unknown,
+      sneaky,
+    ]);
+    provider.start((quote) => quotes.push(quote));
+    await until(() => quotes.length >= 5, "five quotes");
+    expect(yahoo.requests.find((r) => r.path === QUOTE_PATH)?.query.get("symbols")).toBe(
+      "GC=F,GCJ26.CMX,CLJ26.NYM,BZ=F,GCZ26.CMX",
+    );
+    const byKey = new Map(quotes.map((q) => [q.key, q]));
+    expect(byKey.get("GC@next")).toMatchObject({
+      source: "cme",
+      bid: 4080.5,
+      contract: "GCJ26",
+      expiry: "2026-04-28",
+    });
+    expect(byKey.get("CL@next")).toMatchObject({ contract: "CLJ26", expiry: "2026-03-20" });
+    expect(byKey.get("HOUSEGOLD")).toMatchObject({ contract: "GCZ26", bid: 4200.1 });
+    // A front month (=F) is whatever Yahoo rolls it to: no contract is claimed for it.
+    expect(byKey.get("BZ")).not.toHaveProperty("contract");
+    expect(byKey.get("GC")).not.toHaveProperty("contract");
+    expect(provider.health().missing).toEqual({
+      GOLDGUINEA: "Yahoo has no default symbol for GOLDGUINEA: give one",
+      SNEAKY: '"SI=F,XAUUSD=X" is not a Yahoo symbol',
+    });
+
+    // 00:01 IST on 30 January (still the 29th in UTC): GC@next is June now.
+    day = Date.parse("2026-01-29T18:31:00Z");
+    await until(
+      () => quotes.some((q) => q.key === "GC@next" && q.contract === "GCM26"),
+      "the roll",
+    );
+    expect(lastSymbols()).toBe("GC=F,GCM26.CMX,CLJ26.NYM,BZ=F,GCZ26.CMX");
+    expect(quotes.find((q) => q.contract === "GCM26")).toMatchObject({
+      key: "GC@next",
+      bid: 4110.5,
+      expiry: "2026-06-26",
+    });
+
+    // Taken out of use: the next poll no longer asks for it.
+    provider.setInstruments?.([spec("GC"), spec("GC@next")]);
+    const polls = yahoo.count(QUOTE_PATH);
+    await until(() => yahoo.count(QUOTE_PATH) > polls + 1, "a poll after the change");
+    expect(lastSymbols()).toBe("GC=F,GCM26.CMX");
+    expect(provider.health()).toMatchObject({ keys: ["GC", "GC@next"] });
+    expect(provider.health().missing).toBeUndefined();
   });
 });

@@ -91,8 +91,13 @@ describe("a missing or malformed replay file stops the start naming the file and
     ],
     [
       "bad-key.csv",
-      "ts,source,key,bid,ask,price\n1767225600000,mcx,GOLDX,1,2,\n",
-      'line 2: key "GOLDX" is not a known mcx key',
+      "ts,source,key,bid,ask,price\n1767225600000,mcx,gold x,1,2,\n",
+      'line 2: key "gold x" is not an instrument key such as GOLD, GOLD@next or ZINC',
+    ],
+    [
+      "wrong-group.csv",
+      "ts,source,key,bid,ask,price\n1767225600000,mcx,GC,1,2,\n",
+      'line 2: key "GC" is a cme key, not mcx',
     ],
     [
       "bad-ts.csv",

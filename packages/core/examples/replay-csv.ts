@@ -12,6 +12,7 @@ import {
   formatNumber,
   formatSigned,
   isBookSource,
+  isInstrumentKey,
   isKnownQuoteKey,
   QUOTE_SOURCES,
   type Quote,
@@ -49,7 +50,11 @@ function rowToQuote(cell: (column: Column) => string): Quote {
     throw new Error(`source "${source}" is not one of ${QUOTE_SOURCES.join(", ")}`);
   }
   const key = cell("key");
-  if (!isKnownQuoteKey(source, key)) throw new Error(`key "${key}" is not a known ${source} key`);
+  // Any catalogue key (ZINC, GOLD@next) may be replayed; one of the fifteen built-in keys must
+  // sit under its own source, where a misplaced one is surely a typo.
+  const misplaced = QUOTE_SOURCES.some((s) => s !== source && isKnownQuoteKey(s, key));
+  if (!isInstrumentKey(key) || misplaced)
+    throw new Error(`key "${key}" is not a known ${source} key`);
   const quote: Quote = { source, key, ts };
   const fields = isBookSource(source) ? (["bid", "ask"] as const) : (["price"] as const);
   for (const field of fields) {

@@ -1,5 +1,6 @@
 // The examples are scripts, not core; this test keeps the output README.md shows for them true.
 import { describe, expect, it } from "vitest";
+import { definitionOf, formatPoints, parseLeg, replayFormula } from "../examples/formula-replay.ts";
 import { backtestReplay, formatReport, parseReplayCsv } from "../examples/replay-csv.ts";
 
 // core has no Node types (src must not do I/O); reading the example file is this test's edge.
@@ -10,6 +11,29 @@ const here = (import.meta as { dirname?: string }).dirname ?? ".";
 const goldCrossing = process
   .getBuiltinModule("node:fs")
   .readFileSync(`${here}/../examples/gold-crossing.csv`, "utf8");
+
+const goldCalendar = process
+  .getBuiltinModule("node:fs")
+  .readFileSync(`${here}/../examples/gold-calendar.csv`, "utf8");
+
+describe("examples/spread-formula", () => {
+  it("prints the README's calendar spread for gold-calendar.csv", () => {
+    const definition = definitionOf("a - b", ["a=GOLD", "b=GOLD@next"].map(parseLeg));
+    expect(formatPoints(replayFormula(parseReplayCsv(goldCalendar), definition), 2)).toEqual([
+      "20/11/2026, 2:45:00 pm IST  BUY —  SELL —  mid —",
+      "20/11/2026, 2:45:00 pm IST  BUY -650.00  SELL -700.00  mid -675.00",
+      "20/11/2026, 2:45:01 pm IST  BUY -645.00  SELL -690.00  mid -667.50",
+      "20/11/2026, 2:45:02 pm IST  BUY -615.00  SELL -670.00  mid -642.50",
+    ]);
+  });
+
+  it("refuses what the server refuses", () => {
+    expect(() => definitionOf("a / constructor", [parseLeg("a=GOLD")])).toThrow(
+      "unknown name `constructor` at 5",
+    );
+    expect(() => parseLeg("GOLD")).toThrow('leg "GOLD" is not name=INSTRUMENT');
+  });
+});
 
 describe("examples/backtest-replay", () => {
   it("prints the README's firings for gold-crossing.csv", () => {

@@ -132,3 +132,14 @@ export function removePrice(prices: Prices, source: QuoteSource, key: string): b
   if (prices.contracts) delete prices.contracts[key];
   return had;
 }
+
+/**
+ * A key's book wherever it is listed, for a formula's leg: a future's bid and ask, or a single
+ * price (spot, index, FX) as both sides. Keys are unique across groups.
+ */
+export function bookIn(prices: Prices, key: string): { bid?: number; ask?: number } | undefined {
+  const book = prices.mcx[key] ?? prices.cme[key];
+  if (book) return book;
+  const single = prices.fx[key] ?? prices.spot[key] ?? prices.zerodha[priceField(key)];
+  return single && { bid: single.price, ask: single.price };
+}

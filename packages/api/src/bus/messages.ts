@@ -11,6 +11,8 @@ export interface BusMessages {
   "alerts.changed": { userId: number };
   /** A user's sessions changed (login, logout, the one-active-session rule ended one). */
   "sessions.changed": { userId: number };
+  /** An admin added or removed an instrument: every instance reloads the instruments in use. */
+  "instruments.changed": { key: string };
 }
 
 export type Topic = keyof BusMessages;
@@ -19,6 +21,7 @@ const topicSet = {
   quote: true,
   "alerts.changed": true,
   "sessions.changed": true,
+  "instruments.changed": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

@@ -66,3 +66,13 @@ export function hashGaussian(seed: number, stream: number, index: number): numbe
   const v = hashUniform(seed, stream, index, 2);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
+
+/** FNV-1a of a string: a key's own seed and streams (simulator-curves.ts), the same in every process. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

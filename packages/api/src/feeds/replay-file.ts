@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import {
+  groupOfExchange,
   isBookSource,
-  isKnownQuoteKey,
+  isInstrumentKey,
   QUOTE_SOURCES,
   type Quote,
   type QuoteSource,
+  shippedInstrument,
 } from "@spreadwatch/core";
 import { parse } from "csv-parse/sync";
 
@@ -42,8 +44,13 @@ function rowToQuote(row: Row, previousTs: number | undefined): Quote {
   if (!QUOTE_SOURCES.includes(source)) {
     throw new Error(`source "${row.source ?? ""}" is not one of ${QUOTE_SOURCES.join(", ")}`);
   }
+  // Any catalogue key (docs/instruments.md); rows of keys not in use are dropped by the hub.
   const key = row.key ?? "";
-  if (!isKnownQuoteKey(source, key)) throw new Error(`key "${key}" is not a known ${source} key`);
+  if (!isInstrumentKey(key))
+    throw new Error(`key "${key}" is not an instrument key such as GOLD, GOLD@next or ZINC`);
+  const shipped = shippedInstrument(key);
+  const group = shipped && groupOfExchange(shipped.exchange);
+  if (group && group !== source) throw new Error(`key "${key}" is a ${group} key, not ${source}`);
   const quote: Quote = { source, key, ts };
   if (isBookSource(source)) {
     const bid = parseNumber(row.bid, "bid");

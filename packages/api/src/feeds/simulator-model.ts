@@ -1,7 +1,20 @@
-import { type Duties, type InstrumentId, instrument, parity, type Quote } from "@spreadwatch/core";
+import {
+  type Duties,
+  groupOfExchange,
+  INSTRUMENT_IDS,
+  type InstrumentId,
+  type InstrumentSpec,
+  instrument,
+  instrumentByMcxKey,
+  parity,
+  parseInstrumentKey,
+  type Quote,
+  quotesBook,
+} from "@spreadwatch/core";
 import { roundToTick } from "./random.ts";
-import { BOOKS, PRICE_TICKS } from "./simulator-params.ts";
-import { MarketPath } from "./simulator-path.ts";
+import { CatalogueCurves, type CatalogueMid } from "./simulator-curves.ts";
+import { BOOKS, PRICE_TICKS, UNKNOWN_WIDTH_TICKS, WIDTH_TICKS } from "./simulator-params.ts";
+import { MarketPath, type PathLevels } from "./simulator-path.ts";
 
 /**
  * The path's seed when none is given. Fixed, not the start time: every start of the simulator
@@ -35,14 +48,20 @@ export class SimulatorModel {
   private readonly path: MarketPath;
   /** The levels at the current time: a backfill asks for them ~15 times per moment. */
   private cached: MarketLevels | undefined;
+  private pathLevels: PathLevels | undefined;
+  /** Every other catalogue instrument, on curves over this path (simulator-curves.ts). */
+  private readonly curves: CatalogueCurves;
 
   constructor(
     private readonly random: () => number,
     private readonly duties: Duties,
     options: SimulatorModelOptions = {},
   ) {
-    this.path = new MarketPath(options.seed ?? DEFAULT_SEED, random);
+    const seed = options.seed ?? DEFAULT_SEED;
+    this.path = new MarketPath(seed, random);
     this.path.moveTo(options.start ?? 0);
+    this.curves = new CatalogueCurves(seed, duties, () => this.base());
+    this.curves.moveTo(this.path.time);
   }
 
   get time(): number {
@@ -53,6 +72,8 @@ export class SimulatorModel {
   moveTo(ts: number): void {
     this.path.moveTo(ts);
     this.cached = undefined;
+    this.pathLevels = undefined;
+    this.curves.moveTo(this.path.time);
   }
 
   /** Moves the market `dt` seconds on. */
@@ -65,8 +86,13 @@ export class SimulatorModel {
     return this.cached;
   }
 
+  private base(): PathLevels {
+    this.pathLevels ??= this.path.levels();
+    return this.pathLevels;
+  }
+
   private computeLevels(): MarketLevels {
-    const { legs, ous } = this.path.levels();
+    const { legs, ous } = this.base();
     const cme = { GC: legs.GC, SI: legs.SI, HG: legs.HG, NG: legs.NG, CL: legs.CL };
     const mcx = {} as Record<InstrumentId, number>;
     for (const id of Object.keys(cme) as InstrumentId[]) {
@@ -115,15 +141,88 @@ export class SimulatorModel {
     return { source: "fx", key: "USDINR", ts, price: roundToTick(price, PRICE_TICKS.USDINR) };
   }
 
+  /**
+   * Any instrument in use (docs/instruments.md), quoted under its exchange's group: the five
+   * spot, index and FX keys as above, futures from their curves with the contract the calendar
+   * names, a key the simulator does not know from its own walk. `random` is the instrument's own
+   * sequence (book widths), so adding or removing another instrument leaves its quotes alone.
+   */
+  quoteFor(spec: InstrumentSpec, ts: number, random: () => number): Quote {
+    return this.quoterFor(spec)(ts, random);
+  }
+
+  /** `quoteFor` with what depends on the spec alone worked out once: a backfill calls it ~10⁷ times. */
+  quoterFor(spec: InstrumentSpec): (ts: number, random: () => number) => Quote {
+    const source = groupOfExchange(spec.exchange);
+    const { key } = spec;
+    if (FIVE.has(key)) {
+      return (ts) => ({ ...(this.oneOfTheFive(key, ts) as Quote), source });
+    }
+    const tick = Number.isFinite(spec.tick) && spec.tick > 0 ? spec.tick : 0.01;
+    const book = quotesBook(spec);
+    const widths = widthTicks(key);
+    return (ts, random) => {
+      const { mid, contract } = this.curves.mid(spec, ts);
+      const quote: Quote = book
+        ? { source, key, ts, ...this.book(mid, tick, widths, random) }
+        : { source, key, ts, price: roundToTick(mid, tick) };
+      if (contract) {
+        quote.contract = contract.symbol;
+        quote.expiry = contract.expiry;
+      }
+      return quote;
+    };
+  }
+
+  /** A catalogue instrument's mid and contract at the model's time (tests read the curves here). */
+  midOf(spec: InstrumentSpec, ts: number): CatalogueMid {
+    return this.curves.mid(spec, ts);
+  }
+
+  /** Forgets what the curves keep for keys no longer in use (unknown keys' walks). */
+  retain(keys: ReadonlySet<string>): void {
+    this.curves.retain(keys);
+  }
+
+  private oneOfTheFive(key: string, ts: number): Quote | undefined {
+    switch (key) {
+      case "XAUUSD":
+      case "XAGUSD":
+        return this.spotQuote(key, ts);
+      case "NIFTY50":
+      case "GIFTNIFTY":
+        return this.indexQuote(key, ts);
+      case "USDINR":
+        return this.fxQuote(ts);
+      default:
+        return undefined;
+    }
+  }
+
   /** A book `width` ticks wide around `mid`, the width drawn from the instrument's usual range. */
   private book(
     mid: number,
     tick: number,
     widthTicks: readonly [number, number],
+    random: () => number = this.random,
   ): { bid: number; ask: number } {
     const [min, max] = widthTicks;
-    const width = min + Math.floor(this.random() * (max - min + 1));
+    const width = min + Math.floor(random() * (max - min + 1));
     const bid = roundToTick(mid - (width * tick) / 2, tick);
     return { bid, ask: roundToTick(bid + width * tick, tick) };
   }
+}
+
+/** Spot, index and FX: quoted by the built-in formulas whether or not setInstruments was called. */
+const FIVE = new Set(["XAUUSD", "XAGUSD", "NIFTY50", "GIFTNIFTY", "USDINR"]);
+
+/** A future's usual quoted width in ticks: the built-in BOOKS table, then WIDTH_TICKS. */
+function widthTicks(key: string): readonly [number, number] {
+  const { root } = parseInstrumentKey(key);
+  if ((INSTRUMENT_IDS as readonly string[]).includes(root)) {
+    return BOOKS[root as InstrumentId].cmeWidthTicks;
+  }
+  const mcx = instrumentByMcxKey(root);
+  if (mcx) return BOOKS[mcx.id].mcxWidthTicks;
+  return WIDTH_TICKS[root] ?? UNKNOWN_WIDTH_TICKS;
 }

@@ -22,6 +22,12 @@ export interface LegParams {
   /** Common shock it loads on: metals move together, energy together (corr = product of loadings). */
   factor?: "metals" | "energy";
   loading?: number;
+  /**
+   * Several common shocks at once (the base metals: the metals factor, copper's own shock and a
+   * base-metals factor); corr of two legs = the sum over shared sources of their loadings'
+   * products. Used instead of `factor` where given.
+   */
+  loadings?: Partial<Record<"metals" | "energy" | "copper" | "base", number>>;
 }
 
 /** Half-life of a level's pull back to its anchor: long enough to be invisible within a month. */
@@ -125,3 +131,193 @@ export const PRICE_TICKS = {
   GIFTNIFTY: 0.05,
   USDINR: 0.0025,
 } as const;
+
+// ——— The rest of the catalogue (docs/simulator.md, "Every instrument") ———
+
+/** Days a selector rolls before its contract's roll day (docs/instruments.md): the core calendar's window. */
+export const ROLL_DAYS = 3;
+
+/**
+ * The base metals, MCX-only and quoted in INR / kg: legs of their own on a second path, their
+ * levels late-2025 MCX prices. Loadings: `metals` (the gold/silver/copper factor), `copper`
+ * (copper's own shock: base metals follow copper far more than gold) and `base` (what they share
+ * among themselves). Zinc's correlation with copper is 0.3 × 0.4 + 0.55 × √0.84 ≈ 0.62, with
+ * gold 0.3 × 0.8 = 0.24, with aluminium 0.3 × 0.25 + 0.55 × 0.5 + 0.4 × 0.4 ≈ 0.51.
+ */
+export const EXTRA_LEG_IDS = ["ZINC", "ALUMINIUM", "LEAD", "NICKEL"] as const;
+export type ExtraLegId = (typeof EXTRA_LEG_IDS)[number];
+
+export const EXTRA_LEGS: Readonly<Record<ExtraLegId, LegParams>> = {
+  // Zinc ≈ ₹295 / kg (LME ~$3,000 / t): ~22 % a year, the most copper-like.
+  ZINC: { level: 295, annualVol: 0.22, loadings: { metals: 0.3, copper: 0.55, base: 0.4 } },
+  // Aluminium ≈ ₹265 / kg: ~18 %, energy-heavy smelting keeps it a little apart (corr ~0.5 copper).
+  ALUMINIUM: { level: 265, annualVol: 0.18, loadings: { metals: 0.25, copper: 0.5, base: 0.4 } },
+  // Lead ≈ ₹182 / kg: ~18 %, the least tied to the cycle (battery demand; corr ~0.45 copper).
+  LEAD: { level: 182, annualVol: 0.18, loadings: { metals: 0.2, copper: 0.4, base: 0.4 } },
+  // Nickel ≈ ₹1,350 / kg: ~28 %, the wild one of the four (Indonesian supply, squeezes).
+  NICKEL: { level: 1350, annualVol: 0.28, loadings: { metals: 0.25, copper: 0.45, base: 0.4 } },
+};
+
+/** A slow OU stepped hourly (a curve's slope, the Brent–WTI spread): μ, sd, half-life in hours. */
+export interface SlowOuParams {
+  mean: number;
+  sd: number;
+  halfLifeHours: number;
+}
+
+/**
+ * A root's term structure: a contract expiring in τ years is priced P·exp(g·(τ − τ̄)), P the
+ * root's path (the price the fifteen built-in keys have always quoted), g an annualised log slope
+ * (an OU: the carry rate for metals, contango > 0 or backwardation < 0 for energy) and τ̄ =
+ * `tenorDays` the tenor P stands for. A calendar spread is ≈ P·g·(τ₂ − τ₁): it follows the level
+ * and g, both mean-reverting, so it wanders and comes back instead of drifting away.
+ */
+export interface CurveParams {
+  slope: SlowOuParams;
+  tenorDays: number;
+}
+
+export const CURVE_ROOTS = ["GC", "SI", "HG", "NG", "CL", ...EXTRA_LEG_IDS] as const;
+export type CurveRoot = (typeof CURVE_ROOTS)[number];
+
+/** Metals: cost of carry (USD rates ~4.5 % a year), a small noise that never flips the order. */
+const USD_CARRY = (sd: number): SlowOuParams => ({ mean: 0.045, sd, halfLifeHours: 240 });
+/** MCX base metals are financed in rupees: carry at Indian rates (~6.5 %). */
+const INR_CARRY: SlowOuParams = { mean: 0.065, sd: 0.01, halfLifeHours: 240 };
+
+export const CURVES: Readonly<Record<CurveRoot, CurveParams>> = {
+  // Gold: 4.5 % ± 0.4 % carry (GC Feb–Apr ≈ $30). τ̄ = 44 days: P − XAUUSD's 22 $ basis is
+  // 44 days of carry (22 / (4,050 × 4.5 %) × 365), so spot sits at the curve's τ = 0.
+  GC: { slope: USD_CARRY(0.004), tenorDays: 44 },
+  // Silver: the same carry; τ̄ = 32 days matches XAGUSD's 0.20 $ basis (0.2 / (50.5 × 4.5 %)).
+  SI: { slope: USD_CARRY(0.006), tenorDays: 32 },
+  // Copper: carry ± 1 % (copper's curve tightens and slackens more than gold's); τ̄ = 45 days,
+  // the front month's typical tenor.
+  HG: { slope: USD_CARRY(0.01), tenorDays: 45 },
+  // Henry Hub: contango of 25 % a year on average (≈ $0.09 a month at $4.3), ± 50 %: the curve
+  // flips into backwardation in a cold snap and back, half-life ~10 days.
+  NG: { slope: { mean: 0.25, sd: 0.5, halfLifeHours: 240 }, tenorDays: 30 },
+  // WTI: mild contango (6 % a year ≈ $0.30 a month) ± 15 %, so it spends about a third of the
+  // time in backwardation; half-life ~15 days.
+  CL: { slope: { mean: 0.06, sd: 0.15, halfLifeHours: 360 }, tenorDays: 30 },
+  ZINC: { slope: INR_CARRY, tenorDays: 15 },
+  ALUMINIUM: { slope: INR_CARRY, tenorDays: 15 },
+  LEAD: { slope: INR_CARRY, tenorDays: 15 },
+  NICKEL: { slope: INR_CARRY, tenorDays: 15 },
+};
+
+/** Brent − WTI at the same expiry, USD / bbl: ~$3.8 ± $0.8, half-life a week (seaborne vs Cushing). */
+export const BRENT_WTI: SlowOuParams = { mean: 3.8, sd: 0.8, halfLifeHours: 168 };
+
+/** A mini (or micro) against its big contract at the same expiry: a small, fast-reverting basis. */
+export const MINI_IDS = [
+  "GOLDM",
+  "GOLDPETAL",
+  "SILVERM",
+  "SILVERMIC",
+  "CRUDEOILM",
+  "NATGASMINI",
+  "MGC",
+  "SIL",
+  "MCL",
+  "QG",
+] as const;
+export type MiniId = (typeof MINI_IDS)[number];
+
+export const MINI_BASES: Readonly<Record<MiniId, OuParams>> = {
+  // GOLDM − GOLD, ₹ / 10 g: a ₹15 premium ± ₹40 (retail lots pay up a little), half an hour.
+  GOLDM: { mean: 15, sd: 40, halfLifeMinutes: 30 },
+  // GOLDPETAL − GOLD / 10, ₹ / g: ₹2 ± ₹4.
+  GOLDPETAL: { mean: 2, sd: 4, halfLifeMinutes: 30 },
+  // SILVERM − SILVER, ₹ / kg: ₹80 ± ₹150 (0.1 %).
+  SILVERM: { mean: 80, sd: 150, halfLifeMinutes: 30 },
+  // SILVERMIC − SILVER, ₹ / kg: ₹150 ± ₹250, the thinnest book of the three.
+  SILVERMIC: { mean: 150, sd: 250, halfLifeMinutes: 30 },
+  // CRUDEOILM − CRUDEOIL, ₹ / bbl: 0 ± ₹4, arbitraged within minutes.
+  CRUDEOILM: { mean: 0, sd: 4, halfLifeMinutes: 20 },
+  // NATGASMINI − NATURALGAS, ₹ / mmBtu: 0 ± ₹0.8.
+  NATGASMINI: { mean: 0, sd: 0.8, halfLifeMinutes: 20 },
+  // CME micros against their big contracts: a tick or three either way, 15 minutes.
+  MGC: { mean: 0, sd: 0.3, halfLifeMinutes: 15 },
+  SIL: { mean: 0, sd: 0.01, halfLifeMinutes: 15 },
+  MCL: { mean: 0, sd: 0.02, halfLifeMinutes: 15 },
+  QG: { mean: 0, sd: 0.004, halfLifeMinutes: 15 },
+};
+
+/** How each future root of the catalogue is priced (docs/simulator.md, "Every instrument"). */
+export type RootModel =
+  /** On a curve of its own over a path leg (built-in CME legs, base metals). */
+  | { kind: "curve"; root: CurveRoot }
+  /**
+   * MCX of a CME root, the existing parity model: parity(CME curve at this contract's expiry +
+   * `offsetDays`) + the MCX deviation. The offset is how much later its CME twin expires (GOLD
+   * on the 5th, COMEX's month ~22 days later), so outside the days when one has rolled and the
+   * other not, MCX near − parity(CME near) is the deviation alone, as on the built-in spreads.
+   */
+  | { kind: "parity"; of: InstrumentId; offsetDays: number }
+  /** `scale` × the big contract's curve at the same expiry + the mini's basis. */
+  | { kind: "mini"; of: string; scale: number; basis: MiniId }
+  /** WTI's curve at the same expiry + the Brent–WTI spread. */
+  | { kind: "brent" };
+
+export const ROOT_MODELS: Readonly<Record<string, RootModel>> = {
+  GC: { kind: "curve", root: "GC" },
+  SI: { kind: "curve", root: "SI" },
+  HG: { kind: "curve", root: "HG" },
+  NG: { kind: "curve", root: "NG" },
+  CL: { kind: "curve", root: "CL" },
+  ZINC: { kind: "curve", root: "ZINC" },
+  ALUMINIUM: { kind: "curve", root: "ALUMINIUM" },
+  LEAD: { kind: "curve", root: "LEAD" },
+  NICKEL: { kind: "curve", root: "NICKEL" },
+  // Offsets: the median days from the MCX near's expiry to its CME twin's over 2026–2028 by the
+  // core calendar (gold 22, silver 24, energy 1; copper, monthly against quarterly, its mean 51).
+  GOLD: { kind: "parity", of: "GC", offsetDays: 22 },
+  SILVER: { kind: "parity", of: "SI", offsetDays: 24 },
+  COPPER: { kind: "parity", of: "HG", offsetDays: 51 },
+  CRUDEOIL: { kind: "parity", of: "CL", offsetDays: 1 },
+  NATURALGAS: { kind: "parity", of: "NG", offsetDays: 1 },
+  GOLDM: { kind: "mini", of: "GOLD", scale: 1, basis: "GOLDM" },
+  GOLDPETAL: { kind: "mini", of: "GOLD", scale: 0.1, basis: "GOLDPETAL" },
+  SILVERM: { kind: "mini", of: "SILVER", scale: 1, basis: "SILVERM" },
+  SILVERMIC: { kind: "mini", of: "SILVER", scale: 1, basis: "SILVERMIC" },
+  CRUDEOILM: { kind: "mini", of: "CRUDEOIL", scale: 1, basis: "CRUDEOILM" },
+  NATGASMINI: { kind: "mini", of: "NATURALGAS", scale: 1, basis: "NATGASMINI" },
+  MGC: { kind: "mini", of: "GC", scale: 1, basis: "MGC" },
+  SIL: { kind: "mini", of: "SI", scale: 1, basis: "SIL" },
+  MCL: { kind: "mini", of: "CL", scale: 1, basis: "MCL" },
+  QG: { kind: "mini", of: "NG", scale: 1, basis: "QG" },
+  BZ: { kind: "brent" },
+};
+
+/**
+ * Book widths in ticks (the catalogue's tick) of the roots the built-in BOOKS table does not
+ * cover: minis and micros a little wider than their big contracts, base metals a few ticks.
+ */
+export const WIDTH_TICKS: Readonly<Record<string, readonly [number, number]>> = {
+  GOLDM: [3, 15],
+  GOLDPETAL: [1, 4],
+  SILVERM: [10, 40],
+  SILVERMIC: [10, 50],
+  ZINC: [1, 4],
+  ALUMINIUM: [1, 4],
+  LEAD: [1, 4],
+  NICKEL: [2, 10],
+  CRUDEOILM: [1, 4],
+  NATGASMINI: [1, 5],
+  MGC: [1, 4],
+  SIL: [1, 5],
+  MCL: [1, 3],
+  BZ: [1, 2],
+  QG: [1, 3],
+};
+
+/**
+ * An instrument the simulator has no model for (an admin's own symbol): a plain random walk
+ * around 100 — a round number that means nothing, neither a real price nor one derived from the
+ * key — or 1,000 ticks where the tick is coarser than 0.1, so a price is always many ticks.
+ * 20 % a year (a middling commodity), the 90-day pull of every leg, no correlation with anything.
+ */
+export const UNKNOWN_LEVEL = 100;
+export const UNKNOWN_ANNUAL_VOL = 0.2;
+export const UNKNOWN_WIDTH_TICKS = [1, 3] as const;

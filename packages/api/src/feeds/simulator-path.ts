@@ -81,50 +81,109 @@ export function bridgeAt(
   return x + (end - x) * f + Math.sqrt(variancePerUnit * (t - t0) * (1 - f)) * shock;
 }
 
-/** A leg's minute shock: its factor's shock (metals, energy) blended with its own. */
-function legShock(leg: LegParams, own: number, factors: { metals: number; energy: number }) {
+/** The common shocks a leg can load on, drawn once per step (day or minute). */
+interface Shocks {
+  metals: number;
+  energy: number;
+  /** Copper's own shock: base metals follow copper more than gold (docs/simulator.md). */
+  copper: number;
+  /** A shock the base metals share among themselves. */
+  base: number;
+}
+
+/** A leg's shock: its factor loadings (metals, energy, …) blended with its own. */
+function legShock(leg: LegParams, own: number, shock: (source: keyof Shocks) => number): number {
+  if (leg.loadings) {
+    let common = 0;
+    let shared = 0;
+    for (const [source, loading] of Object.entries(leg.loadings) as [keyof Shocks, number][]) {
+      common += loading * shock(source);
+      shared += loading * loading;
+    }
+    return common + Math.sqrt(1 - shared) * own;
+  }
   if (!leg.factor) return own;
   const loading = leg.loading ?? 0;
-  return loading * factors[leg.factor] + Math.sqrt(1 - loading * loading) * own;
+  return loading * shock(leg.factor) + Math.sqrt(1 - loading * loading) * own;
 }
 
 // Hash streams: one per series and time scale, so no two series share a shock by accident.
 const STREAM = {
-  dayFactor: { metals: 1, energy: 2 },
-  minuteFactor: { metals: 3, energy: 4 },
-  dayOwn: 10,
-  minuteOwn: 20,
-  ou: 40,
+  dayFactor: { metals: 1, energy: 2, base: 5 },
+  minuteFactor: { metals: 3, energy: 4, base: 6 },
 } as const;
 
-const LEG_LIST = LEG_IDS.map((id) => LEGS[id]);
-const OU_LIST = OU_IDS.map((id) => OUS[id]);
-/** Per-minute sd of each leg's log price. */
-const LEG_MINUTE_SD = LEG_LIST.map((leg) => leg.annualVol / Math.sqrt(MINUTES_PER_YEAR));
-const LEG_DAY_DECAY = ouDecay(LEVEL_HALF_LIFE_DAYS, 1);
 /**
- * Each leg's stationary sd of log(price / level), from its daily sd and the 90-day pull:
- * sd_day / √(2θ), e.g. ~6 % for gold, ~25 % for natural gas.
+ * The series one path moves: legs (log-price processes) and OU deviations, each with its own
+ * hash streams. The fifteen built-in keys' path is `BUILT_IN_PATH`; the catalogue's other
+ * instruments run on paths of their own (simulator-curves.ts), with new streams, so adding them
+ * leaves every built-in draw where it was.
  */
-const LEG_LEVEL_SD = LEG_LIST.map(
-  (leg) =>
-    (leg.annualVol * Math.sqrt(MINUTES_PER_DAY / MINUTES_PER_YEAR)) /
-    Math.sqrt((2 * Math.LN2) / LEVEL_HALF_LIFE_DAYS),
-);
-/** Sub-minute variance per ms: the legs' log variance, the OUs' σ². */
-const VARIANCE_PER_MS = [...LEG_MINUTE_SD, ...OU_LIST.map(ouSigma)].map((sd) => (sd * sd) / 60_000);
-const OU_MINUTE_DECAY = OU_LIST.map((p) => ouDecay(p.halfLifeMinutes, 1));
-/** An OU forgets its start after 20 half-lives (2⁻²⁰): where a cold start begins its warm-up. */
-const OU_WARMUP_MINUTES = OU_LIST.map((p) => Math.ceil(20 * p.halfLifeMinutes));
-
-export interface PathLevels {
-  /** Prices: CME mids (USD), USDINR, NIFTY 50. */
-  legs: Record<LegId, number>;
-  /** MCX deviations from parity (INR), GIFT NIFTY's premium (points), spot bases (USD). */
-  ous: Record<OuId, number>;
+export interface PathSpec<L extends string = string, O extends string = string> {
+  legIds: readonly L[];
+  legs: readonly LegParams[];
+  ouIds: readonly O[];
+  ous: readonly OuParams[];
+  /** Stream of leg i's own day shock (dayOwn + i), minute shock (minuteOwn + i), OU j's (ou + j). */
+  streams: { dayOwn: number; minuteOwn: number; ou: number };
 }
 
-export class MarketPath {
+export const BUILT_IN_PATH: PathSpec<LegId, OuId> = {
+  legIds: LEG_IDS,
+  legs: LEG_IDS.map((id) => LEGS[id]),
+  ouIds: OU_IDS,
+  ous: OU_IDS.map((id) => OUS[id]),
+  streams: { dayOwn: 10, minuteOwn: 20, ou: 40 },
+};
+
+/** Copper's own streams on the built-in path (HG is leg 2): base metals load on them. */
+const COPPER_STREAMS = {
+  day: BUILT_IN_PATH.streams.dayOwn + LEG_IDS.indexOf("HG"),
+  minute: BUILT_IN_PATH.streams.minuteOwn + LEG_IDS.indexOf("HG"),
+};
+
+/** The constants a path steps with, worked out once per spec. */
+class Compiled {
+  /** Per-minute sd of each leg's log price. */
+  readonly legMinuteSd: number[];
+  /**
+   * Each leg's stationary sd of log(price / level), from its daily sd and the 90-day pull:
+   * sd_day / √(2θ), e.g. ~6 % for gold, ~25 % for natural gas.
+   */
+  readonly legLevelSd: number[];
+  /** Sub-minute variance per ms: the legs' log variance, the OUs' σ². */
+  readonly variancePerMs: number[];
+  readonly ouMinuteDecay: number[];
+  /** An OU forgets its start after 20 half-lives (2⁻²⁰): where a cold start begins its warm-up. */
+  readonly ouWarmupMinutes: number[];
+
+  constructor(spec: PathSpec) {
+    this.legMinuteSd = spec.legs.map((leg) => leg.annualVol / Math.sqrt(MINUTES_PER_YEAR));
+    this.legLevelSd = spec.legs.map(
+      (leg) =>
+        (leg.annualVol * Math.sqrt(MINUTES_PER_DAY / MINUTES_PER_YEAR)) /
+        Math.sqrt((2 * Math.LN2) / LEVEL_HALF_LIFE_DAYS),
+    );
+    this.variancePerMs = [...this.legMinuteSd, ...spec.ous.map(ouSigma)].map(
+      (sd) => (sd * sd) / 60_000,
+    );
+    this.ouMinuteDecay = spec.ous.map((p) => ouDecay(p.halfLifeMinutes, 1));
+    this.ouWarmupMinutes = spec.ous.map((p) => Math.ceil(20 * p.halfLifeMinutes));
+  }
+}
+
+const LEG_DAY_DECAY = ouDecay(LEVEL_HALF_LIFE_DAYS, 1);
+
+export interface PathLevels<L extends string = LegId, O extends string = OuId> {
+  /** Prices: CME mids (USD), USDINR, NIFTY 50 on the built-in path. */
+  legs: Record<L, number>;
+  /** MCX deviations from parity (INR), GIFT NIFTY's premium (points), spot bases (USD). */
+  ous: Record<O, number>;
+}
+
+export class MarketPath<L extends string = LegId, O extends string = OuId> {
+  private readonly spec: PathSpec<L, O>;
+  private readonly c: Compiled;
   /** Day d's knot of every leg's log deviation, cached: d counts days since 1970-01-01 UTC. */
   private day = -1;
   private dayKnot: number[] = [];
@@ -139,7 +198,11 @@ export class MarketPath {
   constructor(
     private readonly seed: number,
     private readonly random: () => number,
-  ) {}
+    spec?: PathSpec<L, O>,
+  ) {
+    this.spec = spec ?? (BUILT_IN_PATH as unknown as PathSpec<L, O>);
+    this.c = new Compiled(this.spec);
+  }
 
   get time(): number {
     return this.now;
@@ -163,21 +226,22 @@ export class MarketPath {
         this.now,
         target,
         t1,
-        VARIANCE_PER_MS[i] as number,
+        this.c.variancePerMs[i] as number,
         gaussian(this.random),
       );
     }
     this.now = target;
   }
 
-  levels(): PathLevels {
-    const legs = {} as Record<LegId, number>;
-    LEG_IDS.forEach((id, i) => {
-      legs[id] = LEGS[id].level * Math.exp(this.current[i] as number);
+  levels(): PathLevels<L, O> {
+    const { legIds, legs: params, ouIds } = this.spec;
+    const legs = {} as Record<L, number>;
+    legIds.forEach((id, i) => {
+      legs[id] = (params[i] as LegParams).level * Math.exp(this.current[i] as number);
     });
-    const ous = {} as Record<OuId, number>;
-    OU_IDS.forEach((id, j) => {
-      ous[id] = this.current[LEG_IDS.length + j] as number;
+    const ous = {} as Record<O, number>;
+    ouIds.forEach((id, j) => {
+      ous[id] = this.current[legIds.length + j] as number;
     });
     return { legs, ous };
   }
@@ -189,9 +253,11 @@ export class MarketPath {
     this.loadDay(d);
     let legs = [...this.dayKnot];
     for (let m = d * MINUTES_PER_DAY; m < k; m++) legs = this.stepLegs(legs, m);
-    const ous = OU_LIST.map((p, j) => {
+    const ous = this.spec.ous.map((p, j) => {
       let x = p.mean;
-      for (let m = k - (OU_WARMUP_MINUTES[j] as number); m < k; m++) x = this.stepOu(x, j, m);
+      for (let m = k - (this.c.ouWarmupMinutes[j] as number); m < k; m++) {
+        x = this.stepOu(x, j, m);
+      }
       return x;
     });
     this.minute = k;
@@ -209,9 +275,26 @@ export class MarketPath {
 
   /** Knot k + 1 from knot k. */
   private stepKnots(knots: readonly number[], k: number): number[] {
-    const legs = this.stepLegs(knots.slice(0, LEG_IDS.length), k);
-    const ous = OU_LIST.map((_, j) => this.stepOu(knots[LEG_IDS.length + j] as number, j, k));
+    const n = this.spec.legs.length;
+    const legs = this.stepLegs(knots.slice(0, n), k);
+    const ous = this.spec.ous.map((_, j) => this.stepOu(knots[n + j] as number, j, k));
     return [...legs, ...ous];
+  }
+
+  /** The common shocks of minute k (or day `k` with `day`), each drawn only when a leg asks. */
+  private shocks(k: number, day: boolean): (source: keyof Shocks) => number {
+    const drawn: Partial<Shocks> = {};
+    const f = day ? STREAM.dayFactor : STREAM.minuteFactor;
+    const streams: Shocks = {
+      metals: f.metals,
+      energy: f.energy,
+      copper: day ? COPPER_STREAMS.day : COPPER_STREAMS.minute,
+      base: f.base,
+    };
+    return (source) => {
+      drawn[source] ??= hashGaussian(this.seed, streams[source], k);
+      return drawn[source];
+    };
   }
 
   /** The legs one minute on from minute k, bridged to the end of k's day. */
@@ -219,17 +302,15 @@ export class MarketPath {
     const d = Math.floor(k / MINUTES_PER_DAY);
     this.loadDay(d);
     const stepsLeft = (d + 1) * MINUTES_PER_DAY - k;
-    const factors = {
-      metals: hashGaussian(this.seed, STREAM.minuteFactor.metals, k),
-      energy: hashGaussian(this.seed, STREAM.minuteFactor.energy, k),
-    };
-    return LEG_LIST.map((leg, i) =>
+    const shocks = this.shocks(k, false);
+    const own = this.spec.streams.minuteOwn;
+    return this.spec.legs.map((leg, i) =>
       bridgeStep(
         legs[i] as number,
         this.nextDayKnot[i] as number,
         stepsLeft,
-        LEG_MINUTE_SD[i] as number,
-        legShock(leg, hashGaussian(this.seed, STREAM.minuteOwn + i, k), factors),
+        this.c.legMinuteSd[i] as number,
+        legShock(leg, hashGaussian(this.seed, own + i, k), shocks),
       ),
     );
   }
@@ -237,9 +318,9 @@ export class MarketPath {
   private stepOu(x: number, j: number, k: number): number {
     return ouStep(
       x,
-      OU_LIST[j] as OuParams,
-      OU_MINUTE_DECAY[j] as number,
-      hashGaussian(this.seed, STREAM.ou + j, k),
+      this.spec.ous[j] as OuParams,
+      this.c.ouMinuteDecay[j] as number,
+      hashGaussian(this.seed, this.spec.streams.ou + j, k),
     );
   }
 
@@ -252,7 +333,7 @@ export class MarketPath {
     if (d === this.day + 1) {
       this.dayKnot = this.nextDayKnot;
     } else {
-      let knot = LEG_LIST.map(() => 0);
+      let knot = this.spec.legs.map(() => 0);
       for (let day = 0; day < d; day++) knot = this.stepDay(knot, day);
       this.dayKnot = knot;
     }
@@ -261,16 +342,14 @@ export class MarketPath {
   }
 
   private stepDay(knot: readonly number[], day: number): number[] {
-    const factors = {
-      metals: hashGaussian(this.seed, STREAM.dayFactor.metals, day),
-      energy: hashGaussian(this.seed, STREAM.dayFactor.energy, day),
-    };
-    return LEG_LIST.map((leg, i) =>
+    const shocks = this.shocks(day, true);
+    const own = this.spec.streams.dayOwn;
+    return this.spec.legs.map((leg, i) =>
       ouStep(
         knot[i] as number,
-        { mean: 0, sd: LEG_LEVEL_SD[i] as number },
+        { mean: 0, sd: this.c.legLevelSd[i] as number },
         LEG_DAY_DECAY,
-        legShock(leg, hashGaussian(this.seed, STREAM.dayOwn + i, day), factors),
+        legShock(leg, hashGaussian(this.seed, own + i, day), shocks),
       ),
     );
   }

@@ -1,6 +1,13 @@
-import { type Duties, INSTRUMENTS, type Quote } from "@spreadwatch/core";
+import {
+  type Duties,
+  INSTRUMENTS,
+  type InstrumentSpec,
+  isExchange,
+  isInstrumentKey,
+  type Quote,
+} from "@spreadwatch/core";
 import type { Feed } from "./feed.ts";
-import { seededRandom } from "./random.ts";
+import { hashString, seededRandom } from "./random.ts";
 import { DEFAULT_SEED, SimulatorModel } from "./simulator-model.ts";
 
 const STEP_MS = 50;
@@ -10,7 +17,7 @@ const STEP_MS = 50;
  * live. Finer costs the first start seconds (core prices ~130,000 moments for 30 days at this).
  */
 export const HISTORY_STEP_MS = 20_000;
-/** Each of the 15 instruments quotes on a step with this chance: about 4 quotes a second each. */
+/** Each instrument quotes on a step with this chance: about 4 quotes a second each. */
 const QUOTE_CHANCE_PER_STEP = 0.2;
 
 export interface SimulatorOptions {
@@ -22,7 +29,7 @@ export interface SimulatorOptions {
   now?: () => number;
 }
 
-/** Quote makers, one per instrument the dashboard shows (benches reuse the mix). */
+/** Quote makers, one per built-in key (benches reuse the mix). */
 export function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote> {
   return [
     ...INSTRUMENTS.flatMap((i) => [
@@ -37,32 +44,92 @@ export function quoteMakers(model: SimulatorModel): Array<(ts: number) => Quote>
   ];
 }
 
+/** One instrument in use, with its own random sequence for when it quotes and how wide. */
+interface Maker {
+  spec: InstrumentSpec;
+  random: () => number;
+  make(ts: number): Quote;
+}
+
+/** Whether a spec can be quoted at all: anything else is skipped, never a crash. */
+function quotable(spec: InstrumentSpec): boolean {
+  return (
+    typeof spec?.key === "string" && isInstrumentKey(spec.key) && isExchange(spec.exchange ?? "")
+  );
+}
+
+function sameSpec(a: InstrumentSpec, b: InstrumentSpec): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /**
- * docs/design.md §4's default feed, docs/simulator.md's model: legs with realistic volatility, each MCX
- * price mean-reverting around parity + its basis. The market is a path in time, so a start after
- * a restart, and the backfill before it, land on the same levels as the clock.
+ * docs/design.md §4's default feed, docs/simulator.md's model: legs with realistic volatility,
+ * each MCX price mean-reverting around parity + its basis, and every other instrument in use on
+ * the term structure of its root. The market is a path in time, so a start after a restart, and
+ * the backfill before it, land on the same levels as the clock.
+ *
+ * Until `setInstruments` is called it quotes the fifteen built-in keys exactly as it always has
+ * (the built-in spreads' documented statistics); from then on it quotes the instruments it was
+ * given, futures with the contract and expiry the calendar names for the quote's IST day.
  */
 export function createSimulatorFeed(options: SimulatorOptions): Feed {
   const seed = options.seed ?? DEFAULT_SEED;
   const random = seededRandom(seed);
   const now = options.now ?? Date.now;
   const model = new SimulatorModel(random, options.duties, { seed, start: now() });
-  const makers = quoteMakers(model);
+  const builtIn = quoteMakers(model);
+  /** The instruments in use, once given: undefined quotes the built-in fifteen as before. */
+  let makers: Map<string, Maker> | undefined;
+  /** Keys added while running: they quote on the next step, not only when their chance comes. */
+  let added = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+
+  function maker(spec: InstrumentSpec): Maker {
+    const own = seededRandom(seed ^ hashString(spec.key));
+    const quote = model.quoterFor(spec);
+    return { spec, random: own, make: (ts) => quote(ts, own) };
+  }
+
+  function everyQuote(ts: number): Quote[] {
+    if (!makers) return builtIn.map((make) => make(ts));
+    return [...makers.values()].map((m) => m.make(ts));
+  }
+
+  function step(onQuote: (quote: Quote) => void): void {
+    const ts = now();
+    model.moveTo(ts);
+    if (!makers) {
+      for (const make of builtIn) if (random() < QUOTE_CHANCE_PER_STEP) onQuote(make(ts));
+      return;
+    }
+    for (const [key, m] of makers) {
+      if (m.random() < QUOTE_CHANCE_PER_STEP || added.has(key)) onQuote(m.make(ts));
+    }
+    added = new Set();
+  }
 
   return {
     name: "simulator",
     ...(options.silenceMs !== undefined && { staleAfterMs: options.silenceMs }),
+    setInstruments(instruments) {
+      const next = new Map<string, Maker>();
+      for (const spec of instruments) {
+        if (!quotable(spec) || next.has(spec.key)) continue;
+        const kept = makers?.get(spec.key);
+        // An unchanged instrument keeps its maker, and with it its sequence: untouched.
+        next.set(spec.key, kept && sameSpec(kept.spec, spec) ? kept : maker(spec));
+      }
+      for (const key of next.keys()) if (!makers?.has(key)) added.add(key);
+      makers = next;
+      model.retain(new Set(next.keys()));
+    },
     start(onQuote) {
       // Every instrument quotes at once on start so the dashboard is complete from the first second.
       const ts = now();
       model.moveTo(ts);
-      for (const make of makers) onQuote(make(ts));
-      timer = setInterval(() => {
-        const stepTs = now();
-        model.moveTo(stepTs);
-        for (const make of makers) if (random() < QUOTE_CHANCE_PER_STEP) onQuote(make(stepTs));
-      }, STEP_MS);
+      for (const quote of everyQuote(ts)) onQuote(quote);
+      added = new Set();
+      timer = setInterval(() => step(onQuote), STEP_MS);
     },
     stop() {
       clearInterval(timer);
@@ -71,7 +138,7 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
     *history(from, to) {
       for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
         model.moveTo(ts);
-        yield makers.map((make) => make(ts));
+        yield everyQuote(ts);
       }
     },
   };

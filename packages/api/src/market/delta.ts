@@ -27,6 +27,12 @@ export class Touched {
     for (const symbol of symbols) this.symbols.add(symbol);
   }
 
+  /** A key of `source` was taken out of use: its entry and contract are gone. */
+  forget(source: QuoteSource): void {
+    this.sections.add(SECTION_OF[source]);
+    this.sections.add("contracts");
+  }
+
   addAll(other: Touched): void {
     for (const section of other.sections) this.sections.add(section);
     for (const symbol of other.symbols) this.symbols.add(symbol);

@@ -10,6 +10,7 @@ import {
   type Prices,
   type Quote,
   type QuoteSource,
+  removePrice,
   type SpreadSymbol,
   symbolsAffectedBy,
   withPerLot,
@@ -68,15 +69,7 @@ export class MarketHub {
   /** Applies a quote; returns false (and tells nobody) when the quote carries nothing usable. */
   ingest(quote: Quote): boolean {
     if (!this.inUse(quote.source, quote.key) || !applyQuote(this.prices, quote)) return false;
-    const symbols = symbolsAffectedBy(quote);
-    for (const symbol of symbols) {
-      const entry = calculateSymbol(symbol, this.prices, this.duties);
-      if (entry) this.calculations[symbol] = entry;
-      else delete this.calculations[symbol];
-      this.unpublished.add(symbol);
-    }
-    this.calculations.timestamp = this.prices.timestamp;
-    this.version++;
+    const symbols = this.recalculate(quote);
     const update: HubUpdate = {
       quote,
       symbols,
@@ -93,6 +86,30 @@ export class MarketHub {
       }
     }
     return true;
+  }
+
+  /**
+   * Forgets an instrument taken out of use: its price and contract go from every snapshot from
+   * now on. Tells no listener (no quote came); the caller tells the stream. True if it had a price.
+   */
+  forget(source: QuoteSource, key: string): boolean {
+    if (!removePrice(this.prices, source, key)) return false;
+    this.recalculate({ source, key });
+    return true;
+  }
+
+  /** Recomputes the spreads a key feeds and makes the state a new version. */
+  private recalculate(changed: Pick<Quote, "source" | "key">): readonly SpreadSymbol[] {
+    const symbols = symbolsAffectedBy(changed);
+    for (const symbol of symbols) {
+      const entry = calculateSymbol(symbol, this.prices, this.duties);
+      if (entry) this.calculations[symbol] = entry;
+      else delete this.calculations[symbol];
+      this.unpublished.add(symbol);
+    }
+    this.calculations.timestamp = this.prices.timestamp;
+    this.version++;
+    return symbols;
   }
 
   subscribe(listener: HubListener): () => void {

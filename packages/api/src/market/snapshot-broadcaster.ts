@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type { QuoteSource } from "@spreadwatch/core";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
 import { diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
@@ -163,8 +164,21 @@ export class SnapshotBroadcaster {
 
   /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
-    this.hubChanged = true;
     this.touched.add(update.quote, update.symbols);
+    this.changed();
+  }
+
+  /**
+   * The hub forgot a key of `source` (an instrument taken out of use, composition.ts): every
+   * client is sent its entry as gone, so it leaves open browsers too.
+   */
+  forgot(source: QuoteSource): void {
+    this.touched.forget(source);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.hubChanged = true;
     // Feeds deliver a burst of quotes in one go (a simulator step, a socket frame): send once
     // the burst is in, still in the same turn of the event loop, not on its first quote.
     if (this.flushQueued) return;

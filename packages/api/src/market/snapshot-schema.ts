@@ -41,14 +41,19 @@ const contractEntry = z.object({
 // The fifteen built-in keys keep their places; any other instrument in use is listed by its key.
 const anyKey = z.string();
 
+// /api/prices adds the contract a future's price is of to its entry (market/prices-with-contracts.ts).
+const contract = { contract: z.string().optional() };
+const pricedBook = bookEntry.extend(contract);
+const pricedEntry = priceEntry.extend(contract);
+
 export const marketPrices = z.object({
-  cme: z.partialRecord(anyKey, bookEntry),
-  mcx: z.partialRecord(anyKey, bookEntry),
-  spot: z.partialRecord(anyKey, priceEntry),
+  cme: z.partialRecord(anyKey, pricedBook),
+  mcx: z.partialRecord(anyKey, pricedBook),
+  spot: z.partialRecord(anyKey, pricedEntry),
   zerodha: z
-    .object({ nifty50: priceEntry.optional(), giftnifty: priceEntry.optional() })
-    .catchall(priceEntry.optional()),
-  fx: z.object({ USDINR: priceEntry.optional() }).catchall(priceEntry.optional()),
+    .object({ nifty50: pricedEntry.optional(), giftnifty: pricedEntry.optional() })
+    .catchall(pricedEntry.optional()),
+  fx: z.object({ USDINR: pricedEntry.optional() }).catchall(pricedEntry.optional()),
   contracts: z.partialRecord(anyKey, contractEntry).optional(),
   timestamp: z.number().nullable(),
 } satisfies ShapeOf<Prices>);

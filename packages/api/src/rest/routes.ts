@@ -120,6 +120,30 @@ export const REST_ROUTES: readonly RestRoute[] = [
       ),
   },
 
+  { method: "GET", path: "/api/instruments", call: (c) => c.instruments.list() },
+  {
+    method: "POST",
+    path: "/api/instruments",
+    call: async (c, r) => new RestReply(201, await c.instruments.add(object(r.body))),
+  },
+  {
+    // The key arrives URL-decoded: GOLD%40next is GOLD@next.
+    method: "DELETE",
+    path: "/api/instruments/:key",
+    call: async (c, r) => {
+      await c.instruments.remove(object({ key: r.params.key }));
+      return new RestReply(204, undefined);
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/rolls",
+    call: (c, r) =>
+      c.market.rolls(
+        object({ ...queryParam(r, "key"), ...queryParam(r, "from"), ...queryParam(r, "to") }),
+      ),
+  },
+
   { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
   {
     method: "POST",

@@ -1,6 +1,9 @@
 import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { instrumentKey } from "../instruments/instrument-input.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
+import { pricesWithContracts } from "../market/prices-with-contracts.ts";
 import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
@@ -8,17 +11,56 @@ import { marketStatsProcedures } from "./market-stats.ts";
 /** docs/design.md §3: at most one message per 25 ms per client. */
 export const SNAPSHOT_MIN_INTERVAL_MS = 25;
 
+/** The most rolls one answer holds (the latest ones): years of every key's monthly rolls. */
+export const MAX_ROLLS = 5_000;
+
+const epochMs = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be epoch milliseconds` })
+    .int(`${name} must be epoch milliseconds`)
+    .min(0, `${name} must be epoch milliseconds`);
+
+const rollsInput = z
+  .object({
+    key: instrumentKey.optional(),
+    from: epochMs("from").optional(),
+    to: epochMs("to").optional(),
+  })
+  .refine(({ from, to }) => from === undefined || to === undefined || from < to, {
+    error: "from must be before to",
+    path: ["from"],
+  });
+
+const rollsReply = z.object({
+  rolls: z.array(z.object({ key: z.string(), at: z.number(), from: z.string(), to: z.string() })),
+});
+
 export const marketRouter = {
   // Polled every 2 s by every client, and checked like every answer: ~6 µs a pair against
   // ~40 µs to serialise them (BENCHMARKS.md, "Output validation of the polled answers").
   prices: publicProcedure
     .output(marketPrices)
-    .query(({ ctx }) => ctx.services.hub.snapshot().prices),
+    .query(({ ctx }) => pricesWithContracts(ctx.services.hub.snapshot().prices)),
   calculations: publicProcedure
     .output(marketCalculations)
     .query(({ ctx }) => ctx.services.hub.snapshot().calculations),
   snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
   ...marketStatsProcedures,
+  /**
+   * When each key's quotes moved to another contract (README "Instruments"), oldest first, in
+   * [from, to) (default: all of them).
+   */
+  rolls: authedProcedure
+    .input(rollsInput)
+    .output(rollsReply)
+    .query(async ({ ctx, input }) => ({
+      rolls: await ctx.services.store.contracts.rolls({
+        key: input.key,
+        from: input.from ?? 0,
+        to: input.to ?? Number.MAX_SAFE_INTEGER,
+        limit: MAX_ROLLS,
+      }),
+    })),
   /**
    * The COST_* rates the server's perLot uses: the web app prices a user's mini-lot choice
    * (GOLDM, …) in the browser with core's perLot and needs the same rates (the dashboard is

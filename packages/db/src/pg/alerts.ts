@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import { owned, watchedFilter } from "../store/queries.ts";
 import {
   alertChange,
@@ -106,6 +106,15 @@ export function pgAlerts(db: PgDb): AlertStore {
         return recorded;
       }),
     recordHeld: (entries) => recordHeld(db, entries),
+    countOnSymbols: async (symbols) =>
+      symbols.length === 0
+        ? 0
+        : ((
+            await db
+              .select({ n: count() })
+              .from(alerts)
+              .where(inArray(alerts.commodityType, [...symbols]))
+          )[0]?.n ?? 0),
   };
 }
 

@@ -11,9 +11,13 @@ import {
 import {
   ALERT_METRICS,
   CROSSING_SIDES,
+  CURRENCIES,
+  EXCHANGES,
   FIRING_SOURCES,
   FIRING_STATES,
+  MONTH_SELECTORS,
   OUTBOX_CHANNELS,
+  PROVIDER_KINDS,
   SESSION_END_REASONS,
 } from "../store/enums.ts";
 
@@ -206,3 +210,41 @@ export const keyValues = pgTable("key_values", {
   value: text("value").notNull(),
   updatedAt: epochMs("updated_at").notNull(),
 });
+
+export const instruments = pgTable("instruments", {
+  key: text("key").primaryKey(),
+  exchange: text("exchange", { enum: EXCHANGES }).notNull(),
+  name: text("name").notNull(),
+  unit: text("unit").notNull(),
+  currency: text("currency", { enum: CURRENCIES }).notNull(),
+  lotUnits: doublePrecision("lot_units").notNull(),
+  tick: doublePrecision("tick").notNull(),
+  decimals: integer("decimals").notNull(),
+  month: text("month", { enum: MONTH_SELECTORS }),
+  sourceProvider: text("source_provider", { enum: PROVIDER_KINDS }),
+  sourceSymbol: text("source_symbol"),
+  createdAt: epochMs("created_at").notNull(),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+export const instrumentContracts = pgTable("instrument_contracts", {
+  key: text("key").primaryKey(),
+  contract: text("contract").notNull(),
+  expiry: text("expiry"),
+  seenAt: epochMs("seen_at").notNull(),
+});
+
+export const instrumentRolls = pgTable(
+  "instrument_rolls",
+  {
+    id: serial("id"),
+    key: text("key").notNull(),
+    at: epochMs("at").notNull(),
+    fromContract: text("from_contract").notNull(),
+    toContract: text("to_contract").notNull(),
+  },
+  (table) => [
+    index("instrument_rolls_key_at_idx").on(table.key, table.at),
+    index("instrument_rolls_at_idx").on(table.at),
+  ],
+);

@@ -2,8 +2,10 @@ import type { Store } from "../store/store.ts";
 import { pgAlerts } from "./alerts.ts";
 import { pgCandles } from "./candles.ts";
 import { openPostgres, type PgDb } from "./connection.ts";
+import { pgContracts } from "./contracts.ts";
 import { pgFirings } from "./firings.ts";
 import { pgIdempotency } from "./idempotency.ts";
+import { pgInstruments } from "./instruments.ts";
 import { pgKeyValues } from "./key-values.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
 import { pgOutbox } from "./outbox.ts";
@@ -35,6 +37,8 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     loginAttempts: pgLoginAttempts(db),
     idempotency: pgIdempotency(db, (tx) => bind(tx, async () => {})),
     keyValues: pgKeyValues(db),
+    instruments: pgInstruments(db),
+    contracts: pgContracts(db),
     close,
   };
 }

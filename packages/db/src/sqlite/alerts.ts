@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import { owned, watchedFilter } from "../store/queries.ts";
 import {
   alertChange,
@@ -107,6 +107,16 @@ export function sqliteAlerts({ db, run }: Sqlite): AlertStore {
         }),
       ),
     recordHeld: (entries) => run(() => recordHeld(db, entries)),
+    countOnSymbols: (symbols) =>
+      run(() =>
+        symbols.length === 0
+          ? 0
+          : (db
+              .select({ n: count() })
+              .from(alerts)
+              .where(inArray(alerts.commodityType, [...symbols]))
+              .get()?.n ?? 0),
+      ),
   };
 }
 

@@ -2,9 +2,13 @@ import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm
 import {
   ALERT_METRICS,
   CROSSING_SIDES,
+  CURRENCIES,
+  EXCHANGES,
   FIRING_SOURCES,
   FIRING_STATES,
+  MONTH_SELECTORS,
   OUTBOX_CHANNELS,
+  PROVIDER_KINDS,
   SESSION_END_REASONS,
 } from "../store/enums.ts";
 
@@ -264,3 +268,56 @@ export const keyValues = sqliteTable("key_values", {
   value: text("value").notNull(),
   updatedAt: epochMs("updated_at").notNull(),
 });
+
+/**
+ * The instruments an admin put in use (docs/instruments.md): core's InstrumentSpec, one row per
+ * key. The fifteen built-in keys are always in use and never stored here.
+ */
+export const instruments = sqliteTable("instruments", {
+  key: text("key").primaryKey(),
+  exchange: text("exchange", { enum: EXCHANGES }).notNull(),
+  name: text("name").notNull(),
+  unit: text("unit").notNull(),
+  currency: text("currency", { enum: CURRENCIES }).notNull(),
+  lotUnits: real("lot_units").notNull(),
+  tick: real("tick").notNull(),
+  decimals: integer("decimals").notNull(),
+  /** near, next, far for a future; null for spot, index and FX. */
+  month: text("month", { enum: MONTH_SELECTORS }),
+  /** Where a real feed finds it (both or neither); null: the exchange's usual provider. */
+  sourceProvider: text("source_provider", { enum: PROVIDER_KINDS }),
+  sourceSymbol: text("source_symbol"),
+  createdAt: epochMs("created_at").notNull(),
+  /** The admin who added it; kept (null) when that account is deleted. */
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/**
+ * The last exchange contract a key's quotes named (GOLD26FEBFUT): what a new quote is compared
+ * with, so a roll that happened while no leader ran is still recorded when quotes resume.
+ */
+export const instrumentContracts = sqliteTable("instrument_contracts", {
+  key: text("key").primaryKey(),
+  contract: text("contract").notNull(),
+  /** Its last trading day, YYYY-MM-DD, when the feed said. */
+  expiry: text("expiry"),
+  /** The quote time it was first seen, epoch ms. */
+  seenAt: epochMs("seen_at").notNull(),
+});
+
+/** Each time a key's quotes moved to another contract: from which, to which, and when. */
+export const instrumentRolls = sqliteTable(
+  "instrument_rolls",
+  {
+    id: serial("id"),
+    key: text("key").notNull(),
+    /** The quote time of the first quote of the new contract, epoch ms. */
+    at: epochMs("at").notNull(),
+    fromContract: text("from_contract").notNull(),
+    toContract: text("to_contract").notNull(),
+  },
+  (table) => [
+    index("instrument_rolls_key_at_idx").on(table.key, table.at),
+    index("instrument_rolls_at_idx").on(table.at),
+  ],
+);

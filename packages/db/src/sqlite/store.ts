@@ -2,9 +2,11 @@ import type { Store } from "../store/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
 import { sqliteCandles } from "./candles.ts";
 import type { Database, DatabaseHandle } from "./connection.ts";
+import { sqliteContracts } from "./contracts.ts";
 import { sqliteFirings } from "./firings.ts";
 import { Gate } from "./gate.ts";
 import { sqliteIdempotency } from "./idempotency.ts";
+import { sqliteInstruments } from "./instruments.ts";
 import { sqliteKeyValues } from "./key-values.ts";
 import { sqliteLoginAttempts } from "./login-attempts.ts";
 import { sqliteOutbox } from "./outbox.ts";
@@ -55,6 +57,8 @@ function bind(db: Database, gate?: Gate): Store {
     loginAttempts: sqliteLoginAttempts(on),
     idempotency: sqliteIdempotency(on, gate, () => bind(db)),
     keyValues: sqliteKeyValues(on),
+    instruments: sqliteInstruments(on),
+    contracts: sqliteContracts(on),
     close: async () => {},
   };
 }

@@ -2,7 +2,18 @@
  * The enumerations the database stores, defined once: both schemas type their text columns
  * with them and the port's types are their unions.
  */
-export { ALERT_METRICS, type AlertMetric } from "@spreadwatch/core";
+export {
+  ALERT_METRICS,
+  type AlertMetric,
+  CURRENCIES,
+  type Currency,
+  EXCHANGES,
+  type Exchange,
+  MONTH_SELECTORS,
+  type MonthSelector,
+  PROVIDER_KINDS,
+  type ProviderKind,
+} from "@spreadwatch/core";
 
 /** Why a session ended (a tombstone tells the browser still holding its cookie). */
 export const SESSION_END_REASONS = [

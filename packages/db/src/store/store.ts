@@ -1,3 +1,4 @@
+import type { InstrumentSpec } from "@spreadwatch/core";
 import type { OutboxChannel, SessionEndReason } from "./enums.ts";
 import type {
   Alert,
@@ -10,16 +11,20 @@ import type {
   HeldCrossing,
   IdempotencyClaim,
   IdempotentOutcome,
+  InstrumentAdded,
+  InstrumentRoll,
   LoginAttempt,
   LoginAttemptVerdict,
   LoginLimits,
   NewUser,
   OutboxMessage,
   RecordedFiring,
+  RollQuery,
   Session,
   SessionEnd,
   SpreadMark,
   StoredCandle,
+  StoredInstrument,
   TelegramLink,
   User,
   UserPermission,
@@ -48,6 +53,8 @@ export interface Store {
   readonly loginAttempts: LoginAttemptStore;
   readonly idempotency: IdempotencyStore;
   readonly keyValues: KeyValueStore;
+  readonly instruments: InstrumentStore;
+  readonly contracts: ContractStore;
   /** Waits for calls in flight, then closes the connection(s). */
   close(): Promise<void>;
 }
@@ -156,6 +163,8 @@ export interface AlertStore {
   ): Promise<RecordedFiring[]>;
   /** Crossings held back (stale leg, closed market) as "held" History rows; returns how many. */
   recordHeld(entries: readonly HeldCrossing[]): Promise<number>;
+  /** How many alerts (every user's, enabled or not) are on one of `symbols`. */
+  countOnSymbols(symbols: readonly string[]): Promise<number>;
 }
 
 /** The alerts' History (docs/issues/12.md §3). */
@@ -297,6 +306,42 @@ export interface KeyValueStore {
   delete(key: string): Promise<boolean>;
   /** Deletes the keys starting with `prefix` last set before `before`; returns how many. */
   deleteSetBefore(prefix: string, before: number): Promise<number>;
+}
+
+/** The instruments admins put in use (docs/instruments.md); the built-in fifteen are not stored. */
+export interface InstrumentStore {
+  /** Oldest first. */
+  list(): Promise<StoredInstrument[]>;
+  /**
+   * Stores the instrument unless its key is stored ("exists") or `maxRows` are ("full"); the
+   * check and the insert are atomic, so a double submit or two admins at once add it once.
+   */
+  add(
+    spec: InstrumentSpec,
+    by: number | null,
+    at: number,
+    maxRows?: number,
+  ): Promise<InstrumentAdded>;
+  /** Returns whether it was stored. */
+  remove(key: string): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+/** The contract each key's quotes name, and the rolls between them. */
+export interface ContractStore {
+  /**
+   * A quote of `key` named `contract`: in one transaction, remembers it and, when it differs
+   * from the contract stored for the key, records and returns the roll. The first contract a
+   * key is seen with is no roll; the same one again writes nothing.
+   */
+  observe(
+    key: string,
+    contract: string,
+    expiry: string | undefined,
+    at: number,
+  ): Promise<InstrumentRoll | undefined>;
+  /** Oldest first. */
+  rolls(query: RollQuery): Promise<InstrumentRoll[]>;
 }
 
 /** A username already taken, in any letter case. */

@@ -1,3 +1,4 @@
+import type { InstrumentSpec } from "@spreadwatch/core";
 import type {
   AlertMetric,
   CrossingSide,
@@ -275,3 +276,28 @@ export type IdempotentOutcome<T> =
   | { kind: "created"; response: T }
   | { kind: "replayed"; response: unknown }
   | { kind: "mismatch" };
+
+/** An instrument an admin put in use: core's InstrumentSpec, with who added it and when. */
+export type StoredInstrument = InstrumentSpec & { createdAt: number; createdBy: number | null };
+
+/** What adding an instrument did: stored, already stored, or refused at the limit. */
+export type InstrumentAdded = "added" | "exists" | "full";
+
+/** A key's quotes moved from one exchange contract to another (GOLD26FEBFUT → GOLD26APRFUT). */
+export interface InstrumentRoll {
+  key: string;
+  /** The quote time of the first quote of the new contract, epoch ms. */
+  at: number;
+  from: string;
+  to: string;
+}
+
+export interface RollQuery {
+  /** One key's rolls; every key's when absent. */
+  key?: string | undefined;
+  /** Rolls at or after `from` and before `to` (epoch ms). */
+  from: number;
+  to: number;
+  /** At most this many, the latest ones. */
+  limit: number;
+}

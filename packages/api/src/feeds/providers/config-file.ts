@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { isBookSource } from "@spreadwatch/core";
+import { isBookSource, isInstrumentKey, shippedInstrument } from "@spreadwatch/core";
 import { z } from "zod";
-import { KITE_KEYS } from "./kite/instruments.ts";
-import { isValidTimeZone, MCX_HOURS } from "./market-hours.ts";
-import { ALL_KEYS, sourceOf } from "./quote-keys.ts";
-import { YAHOO_BASE_URL, YAHOO_MIN_POLL_MS, YAHOO_SYMBOLS } from "./yahoo/yahoo.ts";
+import { DOT_PATH } from "./http-json/http-json.ts";
+import { KITE_KEYS, kiteTarget } from "./kite/instruments.ts";
+import { istDate, isValidTimeZone, MCX_HOURS } from "./market-hours.ts";
+import { groupOf } from "./quote-keys.ts";
+import { defaultYahooSymbol, YAHOO_BASE_URL, YAHOO_MIN_POLL_MS } from "./yahoo/yahoo.ts";
 
 /** The market data config file (MARKET_DATA_CONFIG), checked whole before the server starts. */
 export class MarketDataConfigError extends Error {
@@ -15,12 +16,13 @@ export class MarketDataConfigError extends Error {
 const seconds = z
   .number({ error: "must be a number of seconds" })
   .positive("must be more than 0 seconds");
-const key = z.enum(ALL_KEYS as [string, ...string[]], {
-  error: `must be one of ${ALL_KEYS.join(", ")}`,
-});
+/** Any catalogue key (docs/instruments.md): GOLD, GOLD@next, ZINC, BZ, or an admin's own. */
+const key = z
+  .string({ error: "must be an instrument key such as GOLD, GOLD@next or ZINC" })
+  .refine(isInstrumentKey, "must be an instrument key such as GOLD, GOLD@next or ZINC");
 const dotPath = z
   .string({ error: "must be a dot path such as data.last" })
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, "must be a dot path such as data.last");
+  .regex(DOT_PATH, "must be a dot path such as data.last");
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour)");
 
 const backoff = z
@@ -59,12 +61,14 @@ const kite = z
     type: z.literal("kite"),
     keys: z
       .array(
-        z.enum(KITE_KEYS as [string, ...string[]], {
-          error: `must be one of ${KITE_KEYS.join(", ")}`,
+        key.superRefine((k, ctx) => {
+          const target = kiteTarget(k, shippedInstrument(k));
+          if ("missing" in target)
+            ctx.addIssue({ code: "custom", message: `${k}: ${target.missing}` });
         }),
       )
       .min(1)
-      .default(KITE_KEYS),
+      .default([...KITE_KEYS]),
     rollDaysBeforeExpiry: z.number().int().min(0).max(60).default(3),
     hours: hours.default(MCX_HOURS as z.infer<typeof hours>),
     refreshSeconds: seconds.default(900),
@@ -100,8 +104,9 @@ const yahoo = z
         path: ["pollSeconds"],
         message: "must be at least 2 against Yahoo",
       });
+    const today = istDate(Date.now());
     for (const k of p.keys) {
-      if (!p.symbols[k] && !YAHOO_SYMBOLS[k])
+      if (!p.symbols[k] && !defaultYahooSymbol(k, today))
         ctx.addIssue({
           code: "custom",
           path: ["symbols", k],
@@ -122,7 +127,8 @@ const mapping = z
   .superRefine((m, ctx) => {
     if (!m.price && !m.bid && !m.ask)
       ctx.addIssue({ code: "custom", path: ["price"], message: "is required (or bid and ask)" });
-    if (!isBookSource(sourceOf(m.key)) && (m.bid || m.ask))
+    const group = groupOf(shippedInstrument(m.key));
+    if (group && !isBookSource(group) && (m.bid || m.ask))
       ctx.addIssue({
         code: "custom",
         path: ["bid"],

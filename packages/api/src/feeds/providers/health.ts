@@ -77,6 +77,7 @@ export class HealthTracker {
   private lastError: string | null = null;
   private lastErrorAt: number | null = null;
   private contracts: Record<string, string> | undefined;
+  private missing: Record<string, string> = {};
   readonly keys: Set<string>;
   private readonly now: () => number;
   private readonly staleAfterMs: number;
@@ -125,6 +126,17 @@ export class HealthTracker {
     this.contracts = contracts;
   }
 
+  /** The keys this provider now serves (the instruments in use changed). */
+  setKeys(keys: Iterable<string>): void {
+    this.keys.clear();
+    for (const key of keys) this.keys.add(key);
+  }
+
+  /** Keys it was given but cannot serve, each with why; reported only while there are some. */
+  setMissing(missing: Record<string, string>): void {
+    this.missing = { ...missing };
+  }
+
   get state(): FeedState {
     const now = this.now();
     if (this.phase !== "open") return this.phase;
@@ -151,6 +163,7 @@ export class HealthTracker {
       lastErrorAt: this.lastErrorAt,
       silenceMs: this.staleAfterMs,
       ...(this.contracts && { contracts: { ...this.contracts } }),
+      ...(Object.keys(this.missing).length > 0 && { missing: { ...this.missing } }),
     };
   }
 }

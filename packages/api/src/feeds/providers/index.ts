@@ -77,6 +77,7 @@ export function createMarketDataFeed(config: Config, sources: FeedSources, log?:
   const fileSilenceSeconds = silenceSecondsOf(file, config.feedSilenceMs / 1000);
   const providers = Object.entries(file.providers).map(([name, p]) => ({
     provider: createProvider(name, p, config, sources, fileSilenceSeconds, log),
+    kind: p.type,
     keys: keysOf(p),
   }));
   return createCompositeFeed(providers, {

@@ -62,3 +62,8 @@ export function isValidTimeZone(timeZone: string): boolean {
     return false;
   }
 }
+
+/** Today's date in India (YYYY-MM-DD): contracts expire and roll by the IST calendar. */
+export function istDate(at: number): string {
+  return new Date(at + (5 * 60 + 30) * 60 * 1000).toISOString().slice(0, 10);
+}

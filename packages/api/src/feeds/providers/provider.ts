@@ -1,4 +1,4 @@
-import type { Quote } from "@spreadwatch/core";
+import type { InstrumentSpec, Quote } from "@spreadwatch/core";
 import { warnEvery } from "../../log.ts";
 import type { ProviderHealth } from "./health.ts";
 
@@ -11,6 +11,13 @@ export interface Provider {
   start(onQuote: (quote: Quote) => void): void;
   stop(): Promise<void> | void;
   health(): ProviderHealth;
+  /**
+   * The instruments in use routed to this provider (the composite feed decides which): before
+   * `start` it is what to start with, after it a running provider starts and stops quoting keys
+   * to match without dropping the others. Keys it cannot serve go in its health's `missing`.
+   * Until it is called a provider quotes the keys of its config.
+   */
+  setInstruments?(instruments: readonly InstrumentSpec[]): void;
 }
 
 export type Logger = (message: string) => void;

@@ -1,4 +1,4 @@
-import type { Quote } from "@spreadwatch/core";
+import type { InstrumentSpec, Quote } from "@spreadwatch/core";
 import WebSocket from "ws";
 import type { KiteSettings } from "../../../config.ts";
 import { callOutbound } from "../../../outbound/policy.ts";
@@ -6,7 +6,13 @@ import { describeError, HealthTracker } from "../health.ts";
 import { HttpError } from "../http.ts";
 import { isMarketOpen, type MarketHours } from "../market-hours.ts";
 import { defaultLogger, type Logger, onceLogger, type Provider } from "../provider.ts";
-import { KiteContracts } from "./contracts.ts";
+import { configInstruments } from "../quote-keys.ts";
+import {
+  KITE_INSTRUMENTS_PER_CONNECTION,
+  KiteContracts,
+  type KitePick,
+  type KitePicks,
+} from "./contracts.ts";
 import { type Auth, kiteCredentials, LOGIN_HINT } from "./credentials.ts";
 import { kiteQuote } from "./kite-quote.ts";
 import type { KiteSessions } from "./session.ts";
@@ -33,6 +39,13 @@ export interface KiteOptions {
   now?: () => number;
   /** The clock contracts are picked by (tests move it to cross an expiry). */
   dateNow?: () => number;
+  /** Distinct instruments one connection subscribes at most (Kite's limit: 3,000). */
+  maxInstrumentsPerConnection?: number;
+  /**
+   * Told the IST day and the contracts after every re-pick on the open socket, once its
+   * subscribe and unsubscribe messages are sent (tests watch rolls through it).
+   */
+  onRefresh?: (day: string, contracts: Record<string, string>) => void;
   /** Told the verdict of every silence check (tests watch the watchdog through it). */
   onSilenceCheck?: (verdict: "heard" | "market closed" | "dead") => void;
 }
@@ -54,8 +67,10 @@ function isRefusal(error: unknown): boolean {
 
 /**
  * Kite Connect's WebSocket ticker, spoken with `ws` behind our own parser (the kiteconnect
- * package's ticker can end the process). MCX near-month futures, the USDINR future and NIFTY 50,
- * in full mode so the book comes with every tick.
+ * package's ticker can end the process). MCX futures in any month, the USDINR future, NSE
+ * indices, or any exact tradingsymbol (docs/market-data.md), in full mode so the book comes with
+ * every tick. The instruments in use can change while the socket is open: only the difference is
+ * subscribed or unsubscribed, the other instruments keep ticking.
  *
  * Connecting (instruments lists, handshake, first frame) runs under the outbound policy: each
  * attempt has `timeoutMs`, failures are retried with exponential backoff until one works or the
@@ -77,7 +92,13 @@ export class KiteProvider implements Provider {
   private lastAttemptFailed = false;
   private connecting: Promise<void> | undefined;
   private stopped = false;
-  private subscribed = new Map<number, string>();
+  private subscribed = new Map<number, KitePick>();
+  /** Key → its spec where known: the config's keys until the instruments in use are set. */
+  private instruments: Map<string, InstrumentSpec | undefined>;
+  /** Bumped on every change of `instruments`, so a connection made meanwhile catches up. */
+  private version = 0;
+  private syncing: Promise<void> | undefined;
+  private syncAgain = false;
   private readonly contracts: KiteContracts;
   private restartTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
@@ -88,9 +109,10 @@ export class KiteProvider implements Provider {
     this.now = options.now ?? Date.now;
     this.dateNow = options.dateNow ?? this.now;
     this.log = options.log ?? defaultLogger;
+    this.instruments = configInstruments(options.keys);
     this.contracts = new KiteContracts({
       name: options.name,
-      keys: options.keys,
+      maxInstruments: options.maxInstrumentsPerConnection ?? KITE_INSTRUMENTS_PER_CONNECTION,
       apiRoot: options.settings.apiRoot,
       rollDaysBeforeExpiry: options.rollDaysBeforeExpiry,
       dateNow: this.dateNow,
@@ -112,8 +134,17 @@ export class KiteProvider implements Provider {
       this.timers.push(setInterval(() => this.guard(work), ms));
     every(this.options.tokenCheckMs, () => this.checkToken());
     every(Math.min(1_000, this.options.silenceMs / 4), () => this.watchSilence());
-    every(this.options.refreshMs, () => this.refresh());
+    every(this.options.refreshMs, () => this.sync());
     this.reconnect();
+  }
+
+  setInstruments(instruments: readonly InstrumentSpec[]): void {
+    this.instruments = new Map(instruments.map((spec) => [spec.key, spec]));
+    this.version++;
+    this.tracker.setKeys(this.instruments.keys());
+    if (!this.onQuote || this.stopped) return;
+    if (this.ws) this.guard(() => this.sync());
+    else this.reconnect();
   }
 
   async stop(): Promise<void> {
@@ -185,12 +216,21 @@ export class KiteProvider implements Provider {
     if (this.stopped) throw new Error("stopped");
     const auth = await this.credentials();
     if (!auth) throw new NotConfigured();
+    if (this.instruments.size === 0) {
+      this.tracker.notConfigured("no instrument in use is taken from Kite");
+      throw new NotConfigured();
+    }
     if (this.lastAttemptFailed) this.tracker.reconnecting();
     this.auth = auth;
     try {
+      const version = this.version;
       const picks = await this.resolve(auth, signal);
-      await this.openSocket(auth, picks, signal);
+      if (picks.tokens.size === 0)
+        throw new Error("none of the keys is in Kite's instruments lists");
+      await this.openSocket(auth, picks.tokens, signal);
       this.lastAttemptFailed = false;
+      // The instruments in use changed while this connection was being made.
+      if (this.version !== version) this.guard(() => this.sync());
     } catch (error) {
       if (this.stopped) throw error;
       this.lastAttemptFailed = true;
@@ -204,12 +244,12 @@ export class KiteProvider implements Provider {
     }
   }
 
-  /** Today's contract per key; shown in health as the contracts in use. */
-  private async resolve(auth: Auth, signal: AbortSignal): Promise<Map<number, string>> {
-    const { tokens, contracts } = await this.contracts.pick(auth, signal);
-    this.tracker.setContracts(contracts);
-    if (tokens.size === 0) throw new Error("none of the keys is in Kite's instruments lists");
-    return tokens;
+  /** Today's contract per key; shown in health as the contracts in use, and what is missing. */
+  private async resolve(auth: Auth, signal: AbortSignal): Promise<KitePicks> {
+    const picks = await this.contracts.pick(this.instruments, auth, signal);
+    this.tracker.setContracts(picks.contracts);
+    this.tracker.setMissing(picks.missing);
+    return picks;
   }
 
   /**
@@ -217,7 +257,7 @@ export class KiteProvider implements Provider {
    * second), rejects if it closes or the attempt's signal fires first. After that the socket is
    * on its own: its close starts the next round.
    */
-  private openSocket(auth: Auth, picks: Map<number, string>, signal: AbortSignal): Promise<void> {
+  private openSocket(auth: Auth, picks: Map<number, KitePick>, signal: AbortSignal): Promise<void> {
     const url = new URL(this.options.settings.wsRoot);
     url.searchParams.set("api_key", auth.apiKey);
     url.searchParams.set("access_token", auth.accessToken);
@@ -313,14 +353,16 @@ export class KiteProvider implements Provider {
     if (frame.heartbeat) return;
     const receivedAt = this.now();
     for (const tick of frame.ticks) {
-      const key = this.subscribed.get(tick.token);
-      const quote = key && kiteQuote(key, tick, receivedAt);
-      if (!quote) continue;
-      this.tracker.quote();
-      try {
-        this.onQuote?.(quote);
-      } catch (error) {
-        this.log(`${this.name}: a quote could not be delivered: ${describeError(error)}`);
+      const pick = this.subscribed.get(tick.token);
+      for (const { key, source } of pick?.keys ?? []) {
+        const quote = kiteQuote(key, source, tick, receivedAt, pick?.instrument);
+        if (!quote) continue;
+        this.tracker.quote();
+        try {
+          this.onQuote?.(quote);
+        } catch (error) {
+          this.log(`${this.name}: a quote could not be delivered: ${describeError(error)}`);
+        }
       }
     }
   }
@@ -355,7 +397,33 @@ export class KiteProvider implements Provider {
     ws.terminate();
   }
 
-  /** Rolls to the next contract when the day says so, on the open socket. */
+  /**
+   * Re-picks the contracts (a roll, or the instruments in use changed) and subscribes the
+   * difference on the open socket. One at a time: a call while one runs makes it run again.
+   */
+  private sync(): Promise<void> {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    const run = async () => {
+      do {
+        this.syncAgain = false;
+        try {
+          await this.refresh();
+        } catch (error) {
+          if (this.stopped) return;
+          this.tracker.noteError(error);
+          this.log(`${this.name}: could not re-pick the contracts: ${describeError(error)}`);
+        }
+      } while (this.syncAgain && !this.stopped);
+    };
+    this.syncing = run().finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
   private async refresh(): Promise<void> {
     const ws = this.ws;
     const auth = this.auth;
@@ -373,18 +441,19 @@ export class KiteProvider implements Provider {
       this.abort.signal,
     );
     if (this.ws !== ws) return;
-    const old = [...this.subscribed.keys()].filter((token) => !picks.has(token));
-    const added = [...picks.keys()].filter((token) => !this.subscribed.has(token));
-    if (old.length === 0 && added.length === 0) return;
-    this.subscribed = picks;
+    const old = [...this.subscribed.keys()].filter((token) => !picks.tokens.has(token));
+    const added = [...picks.tokens.keys()].filter((token) => !this.subscribed.has(token));
+    this.subscribed = picks.tokens;
     if (old.length > 0) this.send(ws, { a: "unsubscribe", v: old });
     if (added.length > 0) {
       this.send(ws, { a: "subscribe", v: added });
       this.send(ws, { a: "mode", v: ["full", added] });
     }
-    this.log(
-      `${this.name}: rolled to ${Object.values(this.tracker.report().contracts ?? {}).join(", ")}`,
-    );
+    if (old.length > 0 || added.length > 0)
+      this.log(
+        `${this.name}: now quoting ${Object.values(picks.contracts).join(", ") || "nothing"}`,
+      );
+    this.options.onRefresh?.(picks.day, picks.contracts);
   }
 }
 

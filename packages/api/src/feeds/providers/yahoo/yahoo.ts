@@ -1,9 +1,22 @@
-import { isBookSource, type Quote } from "@spreadwatch/core";
+import {
+  contractFor,
+  contractProduct,
+  type Exchange,
+  expiryDate,
+  type InstrumentSpec,
+  isBookSource,
+  MONTH_CODES,
+  parseInstrumentKey,
+  type Quote,
+  type QuoteSource,
+  shippedInstrument,
+} from "@spreadwatch/core";
 import { HealthTracker } from "../health.ts";
 import { HttpError, httpGet, readJson } from "../http.ts";
+import { istDate } from "../market-hours.ts";
 import { type PollingFeedOptions, pollingFeed } from "../poll-loop.ts";
 import { changeFilter, defaultLogger, onceLogger, type Provider } from "../provider.ts";
-import { sourceOf } from "../quote-keys.ts";
+import { configInstruments, groupOf, specOf } from "../quote-keys.ts";
 import { YahooCrumb } from "./crumb.ts";
 
 /** Yahoo's symbols for our keys: front-month futures ("=F"), spot metals, NIFTY 50, USDINR. */
@@ -19,6 +32,78 @@ export const YAHOO_SYMBOLS: Readonly<Record<string, string>> = {
   USDINR: "INR=X",
 };
 
+/** Yahoo's suffix for a CME Group exchange's own contract symbols (GCG27.CMX, CLG27.NYM). */
+const EXCHANGE_SUFFIX: Partial<Record<Exchange, string>> = {
+  COMEX: "CMX",
+  NYMEX: "NYM",
+  CME: "CME",
+  CBOT: "CBT",
+};
+
+/** A symbol and, for a month's own symbol, the contract it is (GCG27, expiring 2027-01-27). */
+export interface YahooSymbol {
+  symbol: string;
+  contract?: { contract: string; expiry: string };
+}
+
+/**
+ * The contract a month's own symbol names (GCG27.CMX → GCG27 and its last trading day from the
+ * core contract calendar); undefined for a front-month (GC=F) or any other symbol.
+ */
+export function monthContract(symbol: string): YahooSymbol["contract"] {
+  const match = /^([A-Z0-9]+?)([FGHJKMNQUVXZ])(\d{2})(?:\.[A-Z]{2,4})?$/.exec(symbol);
+  const product = match && contractProduct(match[1] ?? "");
+  if (!match || !product) return undefined;
+  const [, root, code, yy] = match;
+  const month = MONTH_CODES.indexOf(code as (typeof MONTH_CODES)[number]) + 1;
+  if (!product.months.includes(month)) return undefined;
+  return {
+    contract: `${root}${code}${yy}`,
+    expiry: expiryDate(product.expiry, 2000 + Number(yy), month),
+  };
+}
+
+/**
+ * Yahoo's symbol for a key on an IST day (docs/market-data.md): the instrument's own Yahoo
+ * `source.symbol`, else the config's, else the built-in one (GC=F…); a CME Group future's near
+ * month is ROOT=F, its next and far months their own symbols with the exchange suffix
+ * (GCG27.CMX), by the core calendar; spot and FX are KEY=X. A reason where none can be told.
+ */
+export function yahooSymbol(
+  key: string,
+  spec: InstrumentSpec | undefined,
+  configured: string | undefined,
+  day: string,
+): YahooSymbol | { missing: string } {
+  const given =
+    (spec?.source?.provider === "yahoo" ? spec.source.symbol : undefined) ??
+    configured ??
+    YAHOO_SYMBOLS[key];
+  if (given) {
+    // One request carries every symbol, comma-separated: a symbol must not split it.
+    if (!/^[^\s,]{1,40}$/.test(given)) return { missing: `"${given}" is not a Yahoo symbol` };
+    const contract = monthContract(given);
+    return { symbol: given, ...(contract && { contract }) };
+  }
+  const suffix = spec && EXCHANGE_SUFFIX[spec.exchange];
+  if (spec && suffix) {
+    const { root, month: fromKey } = parseInstrumentKey(key);
+    const month = spec.month ?? fromKey;
+    if (month === "near") return { symbol: `${root}=F` };
+    const contract = contractFor(root, month, day, 0, "cme");
+    if (!contract)
+      return {
+        missing: `no contract calendar for ${root}: give its ${month} month's Yahoo symbol`,
+      };
+    return {
+      symbol: `${contract.symbol}.${suffix}`,
+      contract: { contract: contract.symbol, expiry: contract.expiry },
+    };
+  }
+  if (spec?.exchange === "FX" || spec?.exchange === "SPOT") return { symbol: `${key}=X` };
+  return { missing: `Yahoo has no default symbol for ${key}: give one` };
+}
+
 export const YAHOO_BASE_URL = "https://query1.finance.yahoo.com";
 /** Yahoo asks for no more than this; a faster poll against Yahoo itself is refused by the config. */
 export const YAHOO_MIN_POLL_MS = 2_000;
@@ -31,6 +116,8 @@ export interface YahooOptions extends PollingFeedOptions {
   /** Where Yahoo hands out the cookie its crumb is tied to; `crumb: false` skips both. */
   cookieUrl?: string;
   crumb?: boolean;
+  /** The clock month symbols are computed by, per IST day (tests move it across a roll). */
+  dateNow?: () => number;
 }
 
 interface YahooResult {
@@ -68,10 +155,21 @@ function timeOf(value: unknown): number | undefined {
  */
 export function yahooQuote(
   key: string,
+  source: QuoteSource,
+  result: YahooResult,
+  receivedAt: number,
+  contract?: YahooSymbol["contract"],
+): Quote | undefined {
+  const quote = bareQuote(key, source, result, receivedAt);
+  return quote && contract ? { ...quote, ...contract } : quote;
+}
+
+function bareQuote(
+  key: string,
+  source: QuoteSource,
   result: YahooResult,
   receivedAt: number,
 ): Quote | undefined {
-  const source = sourceOf(key);
   const last = finite(result.regularMarketPrice);
   const ts = timeOf(result.regularMarketTime) ?? receivedAt;
   const base = { source, key, ts, delayed: true } as const;
@@ -98,18 +196,26 @@ function resultsOf(body: unknown): YahooResult[] {
   );
 }
 
-/** Yahoo Finance's v7 quote endpoint, every key in one request per poll. Free, delayed. */
+interface Planned {
+  key: string;
+  source: QuoteSource;
+  contract?: YahooSymbol["contract"];
+}
+
+/**
+ * Yahoo Finance's v7 quote endpoint, every key in one request per poll. Free, delayed. The
+ * symbols are worked out again on a new IST day (a month's own symbol rolls) and when the
+ * instruments in use change; the next poll asks for the new set.
+ */
 export function createYahooProvider(options: YahooOptions): Provider {
   const now = options.now ?? Date.now;
+  const dateNow = options.dateNow ?? now;
   const log = options.log ?? defaultLogger;
   const note = onceLogger(log);
   const baseUrl = (options.baseUrl ?? YAHOO_BASE_URL).replace(/\/+$/, "");
-  const symbolOf = (key: string) => options.symbols?.[key] ?? YAHOO_SYMBOLS[key] ?? key;
-  const keysBySymbol = new Map<string, string[]>();
-  for (const key of options.keys) {
-    const symbol = symbolOf(key);
-    keysBySymbol.set(symbol, [...(keysBySymbol.get(symbol) ?? []), key]);
-  }
+  let instruments = configInstruments(options.keys);
+  let version = 0;
+  let plan: { day: string; version: number; bySymbol: Map<string, Planned[]> } | undefined;
   const tracker = new HealthTracker({
     name: options.name,
     kind: "yahoo",
@@ -124,9 +230,36 @@ export function createYahooProvider(options: YahooOptions): Provider {
       : new YahooCrumb(baseUrl, options.cookieUrl ?? "https://fc.yahoo.com");
   const changed = changeFilter();
 
+  function symbols(): Map<string, Planned[]> {
+    const day = istDate(dateNow());
+    if (plan?.day === day && plan.version === version) return plan.bySymbol;
+    const bySymbol = new Map<string, Planned[]>();
+    const missing: Record<string, string> = {};
+    for (const key of instruments.keys()) {
+      const spec = specOf(key, instruments);
+      const source = groupOf(spec);
+      const found = yahooSymbol(key, spec, options.symbols?.[key], day);
+      if ("missing" in found) missing[key] = found.missing;
+      else if (!source) missing[key] = `${key} is not in the instrument catalogue`;
+      else {
+        const planned: Planned = {
+          key,
+          source,
+          ...(found.contract && { contract: found.contract }),
+        };
+        bySymbol.set(found.symbol, [...(bySymbol.get(found.symbol) ?? []), planned]);
+      }
+    }
+    tracker.setMissing(missing);
+    plan = { day, version, bySymbol };
+    return bySymbol;
+  }
+
   async function poll(onQuote: (quote: Quote) => void, signal: AbortSignal) {
+    const bySymbol = symbols();
+    if (bySymbol.size === 0) return;
     const url = new URL(`${baseUrl}/v7/finance/quote`);
-    url.searchParams.set("symbols", [...keysBySymbol.keys()].join(","));
+    url.searchParams.set("symbols", [...bySymbol.keys()].join(","));
     const headers: Record<string, string> = {
       "user-agent": "Mozilla/5.0 (compatible; spreadwatch)",
     };
@@ -149,9 +282,9 @@ export function createYahooProvider(options: YahooOptions): Provider {
     for (const result of resultsOf(body)) {
       if (typeof result !== "object" || result === null || typeof result.symbol !== "string")
         continue;
-      for (const key of keysBySymbol.get(result.symbol) ?? []) {
-        seen.add(key);
-        const quote = yahooQuote(key, result, receivedAt);
+      for (const { key, source, contract } of bySymbol.get(result.symbol) ?? []) {
+        seen.add(result.symbol);
+        const quote = yahooQuote(key, source, result, receivedAt, contract);
         note(
           key,
           quote ? undefined : `${options.name}: ${result.symbol} (${key}) came without a price`,
@@ -162,11 +295,27 @@ export function createYahooProvider(options: YahooOptions): Provider {
         }
       }
     }
-    for (const key of options.keys) {
-      if (!seen.has(key))
-        note(key, `${options.name}: Yahoo returned nothing for ${symbolOf(key)} (${key})`);
+    for (const [symbol, planned] of bySymbol) {
+      if (seen.has(symbol)) continue;
+      for (const { key } of planned)
+        note(key, `${options.name}: Yahoo returned nothing for ${symbol} (${key})`);
     }
   }
 
-  return pollingFeed(options, tracker, log, poll);
+  return {
+    ...pollingFeed(options, tracker, log, poll),
+    setInstruments(specs) {
+      instruments = new Map(specs.map((spec) => [spec.key, spec]));
+      version++;
+      tracker.setKeys(instruments.keys());
+      // Health says at once what cannot be quoted; the next poll asks for the new symbols.
+      symbols();
+    },
+  };
+}
+
+/** The Yahoo symbol a config key starts with, for checking the config (undefined: none). */
+export function defaultYahooSymbol(key: string, day: string): string | undefined {
+  const found = yahooSymbol(key, shippedInstrument(key), undefined, day);
+  return "symbol" in found ? found.symbol : undefined;
 }
