@@ -204,7 +204,7 @@ function PriceRowView({ id, row, freshness, hidden }: PriceRowViewProps) {
           <span className="contract-line">
             <span className="contract" data-col="contract">
               {row.contract}
-            </span>
+            </span>{" "}
             {row.expiry && (
               <span className="expiry" data-col="expiry" title="Last trading day">
                 exp {formatExpiry(row.expiry)}
