@@ -230,6 +230,16 @@ describe("the Prices table on a phone", () => {
       await page.keyboard.press("Space");
       await expect.poll(() => mcx.getAttribute("aria-expanded")).toBe("false");
       expect(await gold.isHidden()).toBe(true);
+
+      // Every group open, the added months among them, the table still fits the phone: a
+      // future's row shows its contract's month there (26DEC), the full name read out only.
+      for (const toggle of await table.locator(".group-toggle").all()) await toggle.click();
+      const next = table.locator("tr[data-key='mcx:GOLD@next']");
+      expect(await next.isVisible()).toBe(true);
+      expect(await next.locator(".contract-month").textContent()).toMatch(/^\d{2}[A-Z]{3}$/);
+      const box = table.locator("xpath=..");
+      const [inner, outer] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      expect(inner).toBeLessThanOrEqual(outer as number);
     } finally {
       await browser.close();
     }

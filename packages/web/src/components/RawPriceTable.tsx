@@ -1,5 +1,6 @@
 import {
   type BookEntry,
+  contractMonthLabel,
   formatIstTimestamp,
   formatNumber,
   type PriceEntry,
@@ -204,6 +205,10 @@ function PriceRowView({ id, row, freshness, hidden }: PriceRowViewProps) {
           <span className="contract-line">
             <span className="contract" data-col="contract">
               {row.contract}
+            </span>
+            {/* Phones show the month alone (26DEC); the full name stays for screen readers. */}
+            <span className="contract-month" aria-hidden="true">
+              {contractMonthLabel(row.contract)}
             </span>{" "}
             {row.expiry && (
               <span className="expiry" data-col="expiry" title="Last trading day">
