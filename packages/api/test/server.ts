@@ -31,7 +31,13 @@ export interface TestServer extends RunningServer {
  * is ADMIN unless the env says otherwise.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; feed?: Feed; webDist?: string; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    /** The feed, or how to make it from the server's store (a Kite provider reads its token there). */
+    feed?: Feed | ((sources: FeedSources) => Feed);
+    webDist?: string;
+    dataDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "spreadwatch-api-"));
   const config = loadConfig({
