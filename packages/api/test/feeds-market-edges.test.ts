@@ -156,7 +156,12 @@ describe("market edge cases through the real server", () => {
     // Bids move up to 72155 and the offer side empties: quantity 0 at the best ask.
     sendBook([level(7_215_500)], []);
     const now = await eventually(prices, (p) => p.mcx.CRUDEOIL?.bid === 72155, "the new bid");
-    expect(now.mcx.CRUDEOIL).toEqual({ bid: 72155, timestamp: expect.any(Number) });
+    // The ask is gone, not kept; the entry names its contract (README "Instruments").
+    expect(now.mcx.CRUDEOIL).toEqual({
+      bid: 72155,
+      timestamp: expect.any(Number),
+      contract: "CRUDEOIL26FEBFUT",
+    });
     const calc = await calculations();
     // BUY needs MCX's ask: gone. SELL (MCX bid − CL ask × USDINR) stands: 72155 − 81.52 × 88.5.
     expect(calc.CL_BUY).toBeUndefined();

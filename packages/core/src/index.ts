@@ -20,6 +20,7 @@ export * from "./lot.ts";
 export * from "./per-lot.ts";
 export * from "./prices.ts";
 export * from "./quote.ts";
+export * from "./roll-marks.ts";
 export * from "./spread.ts";
 export * from "./spread-definition.ts";
 export * from "./spread-stats.ts";

@@ -6,6 +6,7 @@ import { historyDataDir } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, modal, spreadRow } from "./alerts.ts";
 import { expectAccessible } from "./axe.ts";
 import { login, newPage, startApp } from "./harness.ts";
+import { seedRolls } from "./roll-data.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
@@ -33,6 +34,9 @@ beforeAll(async () => {
   await login(page, suite.app.url, TRADER.username, TRADER.password);
   const { enabled } = await seedAlerts(page);
   seedHistory(dataDir, TRADER.username, enabled);
+  // Inside the forty minutes of history, so the chart draws a roll mark and its label.
+  const at = Math.floor((Date.now() - 80 * 60_000) / 60_000) * 60_000;
+  seedRolls(dataDir, [{ key: "GOLD", at, from: "GOLD26FEBFUT", to: "GOLD26APRFUT" }]);
   await page.context().close();
 });
 
@@ -129,11 +133,22 @@ describe.each(SCREENS)("at $width px, $scheme", ({ width, height, scheme }) => {
     await expectAccessible(page, where("Admin"));
   });
 
+  it("Admin → Instruments, and its custom form with the server's refusal", async () => {
+    await page.goto(`${suite.app.url}/admin/instruments`);
+    await page.locator("tr[data-instrument='GOLD']").waitFor();
+    await expectAccessible(page, where("Instruments"));
+    await page.getByRole("button", { name: "Custom" }).click();
+    await page.getByRole("button", { name: "Add Instrument" }).click();
+    await page.getByRole("form", { name: "Add Instrument" }).getByRole("alert").waitFor();
+    await expectAccessible(page, where("Instruments' custom form with an error"));
+  });
+
   it("the chart, its alert lines, its Create alert offer and the modal it opens", async () => {
     await page.goto(`${suite.app.url}/advanced-chart`);
     await page.getByLabel("Timeframe").selectOption("1m");
     await page.waitForFunction(() => (window.__spreadChart?.data[0].length ?? 0) > 30);
     await page.locator(".chart-threshold--disabled").waitFor();
+    await page.locator(".chart-roll[data-roll-key='GOLD']").waitFor();
     await expectAccessible(page, where("chart"));
     const plot = await page.locator(".u-over").boundingBox();
     if (!plot) throw new Error("no plot");

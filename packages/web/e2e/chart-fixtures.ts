@@ -68,14 +68,18 @@ export function expectedFiveMinuteCandles(start: number): ExpectedCandle[] {
   return [merge(minutes.slice(0, 5)), merge(minutes.slice(5))];
 }
 
-export function chartFixtureCsv(start: number): string {
+/** The replay of `minutes` (MINUTES unless told) of GC_BUY from `start`. */
+export function chartFixtureCsv(
+  start: number,
+  minutes: readonly (readonly number[])[] = MINUTES,
+): string {
   const rows: string[] = [
     `${start},fx,USDINR,,,84`,
     `${start},cme,GC,2000,2000.5,`,
     `${start},cme,SI,24,24.02,`,
     `${start},mcx,SILVER,77200,77260,`,
   ];
-  MINUTES.forEach((samples, minute) => {
+  minutes.forEach((samples, minute) => {
     samples.forEach((spread, i) => {
       const ask = (GC_PARITY_BID + spread).toFixed(6);
       const bid = (GC_PARITY_BID + spread - 10).toFixed(6);

@@ -109,8 +109,13 @@ describe("dashboard with the replay fixture", () => {
     expect(await suite.page.locator("tr[data-symbol='NIFTY'] [data-col='spread']").count()).toBe(1);
   });
 
-  it("lists raw prices CME first, then MCX, none stale, with the last update in IST", async () => {
-    const rows = suite.page.getByRole("table", { name: "Prices" }).locator("tbody tr");
+  it("lists every instrument in use by exchange, US futures first, then MCX, spot, index and FX, none stale", async () => {
+    const table = suite.page.getByRole("table", { name: "Prices" });
+    const groups = await table
+      .locator("tbody")
+      .evaluateAll((bodies) => bodies.map((b) => b.getAttribute("data-group")));
+    expect(groups).toEqual(["COMEX", "NYMEX", "MCX", "Spot", "Index", "FX"]);
+    const rows = table.locator("tbody tr[data-key]");
     const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-key")));
     expect(keys).toEqual([
       "cme:SI",
@@ -123,9 +128,19 @@ describe("dashboard with the replay fixture", () => {
       "mcx:COPPER",
       "mcx:NATURALGAS",
       "mcx:CRUDEOIL",
+      "spot:XAUUSD",
+      "spot:XAGUSD",
+      "index:NIFTY50",
+      "index:GIFTNIFTY",
+      "fx:USDINR",
     ]);
     const stale = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-stale")));
-    expect(stale).toEqual(Array(10).fill("false"));
+    expect(stale).toEqual(Array(15).fill("false"));
+    // The fifteen keep their labels; a replay names no contract, so none shows one.
+    expect(await table.locator("tr[data-key='cme:GC'] th").textContent()).toBe("CME GC");
+    expect(await table.locator("[data-col='contract']").count()).toBe(0);
+    expect(await cellText("tr[data-key='index:NIFTY50']", "price")).toBe("24080.25");
+    expect(await cellText("tr[data-key='fx:USDINR']", "price")).toBe("84.0000");
     expect(await cellText("tr[data-key='cme:HG']", "bid")).toBe("4.1525");
     expect(await cellText("tr[data-key='cme:GC']", "ask")).toBe("2650.500");
     expect(await cellText("tr[data-key='mcx:GOLD']", "bid")).toBe("75980.00");

@@ -29,7 +29,7 @@ export async function everyRowStale(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       const spread = [...document.querySelectorAll("table[aria-label='Spread'] tr[data-symbol]")];
-      const raw = [...document.querySelectorAll("table[aria-label='Prices'] tbody tr")];
+      const raw = [...document.querySelectorAll("table[aria-label='Prices'] tbody tr[data-key]")];
       return (
         spread.length === 10 &&
         spread.every((row) => row.getAttribute("data-greyed") === "true") &&

@@ -4,6 +4,7 @@ import { Route, Switch } from "wouter";
 import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
 import { useHeartbeat } from "./hooks/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
+import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
@@ -58,6 +59,9 @@ function Routes() {
             </Suspense>
           )}
         />
+      </Route>
+      <Route path="/admin/instruments">
+        <AdminOnly render={() => <AdminInstruments />} />
       </Route>
       <Route path="/admin">
         <AdminOnly render={(user) => <Admin user={user} />} />

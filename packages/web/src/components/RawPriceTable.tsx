@@ -1,36 +1,28 @@
 import {
   type BookEntry,
+  contractMonthLabel,
   formatIstTimestamp,
   formatNumber,
-  instrument,
+  type PriceEntry,
   type Prices,
-  rawPriceDecimals,
-  SPREAD_TABLE_GROUPS,
 } from "@spreadwatch/core";
+import { useId, useState } from "react";
 import type { FeedHealthQuery } from "../hooks/useFeedHealth.ts";
+import { useMediaQuery } from "../hooks/useMediaQuery.ts";
 import { providerLabel, STATE_TEXT } from "../market/feedHealth.ts";
 import { type FreshnessContext, freshness, isCrossed } from "../market/freshness.ts";
+import {
+  formatExpiry,
+  type InstrumentInfo,
+  type PriceGroup,
+  type PriceRow,
+  priceGroups,
+} from "../market/priceRows.ts";
 import { Panel } from "./Panel.tsx";
 import { SourceLine } from "./SourceLine.tsx";
 
-interface RawRow {
-  source: "cme" | "mcx";
-  key: string;
-  name: string;
-  book: BookEntry | undefined;
-}
-
-/** CME rows, then MCX rows (docs/spec.md §2), in the Spread table's commodity order. */
-function rawRows(prices: Prices): RawRow[] {
-  const rows = (source: RawRow["source"]) =>
-    SPREAD_TABLE_GROUPS.map((id) => {
-      const inst = instrument(id);
-      const key = source === "cme" ? inst.cmeKey : inst.mcxKey;
-      const book = source === "cme" ? prices.cme[inst.cmeKey] : prices.mcx[inst.mcxKey];
-      return { source, key, name: inst.name, book };
-    });
-  return [...rows("cme"), ...rows("mcx")];
-}
+/** Phones fold the table by exchange: a tap on a group's header shows its rows. */
+const FOLD_BY_EXCHANGE = "(max-width: 480px)";
 
 const DELAYED_TITLE =
   "Delayed: its source publishes late on purpose (Yahoo's futures, for one, run 10–15 minutes behind the exchange). A spread built on it is an indication, not a price to trade on.";
@@ -39,7 +31,7 @@ const LAST_ONLY_TITLE =
 
 /** Why a row is stale: its provider cannot update it, or its quote is older than 10 s. */
 function staleness(
-  book: BookEntry | undefined,
+  book: BookEntry | PriceEntry | undefined,
   key: string,
   context: FreshnessContext,
 ): string | undefined {
@@ -53,7 +45,10 @@ function staleness(
 }
 
 /** "Crossed book: bid 72155.00 > ask 72140.00 …", or undefined for a sound book. */
-function crossedTitle(book: BookEntry | undefined, decimals: number): string | undefined {
+function crossedTitle(
+  book: BookEntry | PriceEntry | undefined,
+  decimals: number,
+): string | undefined {
   if (!isCrossed(book)) return undefined;
   const bid = formatNumber(book.bid, decimals);
   const ask = formatNumber(book.ask, decimals);
@@ -68,14 +63,28 @@ interface RawPriceTableProps {
   freshness: FreshnessContext;
   /** The server cannot be reached: the source line must not claim anything is live. */
   unreachable?: boolean;
+  /** The instruments in use, from the server's list (empty until it answers). */
+  instruments?: readonly InstrumentInfo[];
 }
 
+const NO_INSTRUMENTS: readonly InstrumentInfo[] = [];
+
 /**
- * Bid/ask per instrument under a line naming where they come from. A row is marked stale when
+ * Bid/ask (or the price) of every instrument in use, grouped by exchange, under a line naming
+ * where they come from; a future's row names its contract and expiry. A row is marked stale when
  * its quote is more than 10 s old or its provider is down; delayed and last-only prices are
- * tagged.
+ * tagged. On a phone each exchange folds under its header.
  */
-export function RawPriceTable({ prices, health, freshness, unreachable }: RawPriceTableProps) {
+export function RawPriceTable(props: RawPriceTableProps) {
+  const { prices, health, freshness, unreachable, instruments = NO_INSTRUMENTS } = props;
+  const foldable = useMediaQuery(FOLD_BY_EXCHANGE);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (label: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(label)) next.add(label);
+      return next;
+    });
   return (
     <Panel
       title="Prices"
@@ -107,58 +116,146 @@ export function RawPriceTable({ prices, health, freshness, unreachable }: RawPri
             <th scope="col">Timestamp</th>
           </tr>
         </thead>
-        <tbody>
-          {rawRows(prices).map(({ source, key, name, book }) => {
-            const staleWhy = staleness(book, key, freshness);
-            const stale = staleWhy !== undefined;
-            const decimals = rawPriceDecimals(source, key);
-            const crossed = crossedTitle(book, decimals);
-            return (
-              <tr
-                key={`${source}:${key}`}
-                data-key={`${source}:${key}`}
-                data-stale={stale}
-                data-crossed={crossed !== undefined || undefined}
-                className={stale || crossed ? "stale" : undefined}
-              >
-                <th scope="row" className="symbol" title={name}>
-                  <span className="venue">{source.toUpperCase()}</span> {key}
-                </th>
-                <td className="num" data-col="bid">
-                  {formatNumber(book?.bid, decimals)}
-                </td>
-                <td className="num" data-col="ask">
-                  {formatNumber(book?.ask, decimals)}
-                </td>
-                <td className="timestamp" data-col="timestamp">
-                  <Timestamp epochMs={book?.timestamp} />
-                  {book?.delayed && (
-                    <span className="price-tag" data-tag="delayed" title={DELAYED_TITLE}>
-                      delayed
-                    </span>
-                  )}
-                  {book?.lastOnly && (
-                    <span className="price-tag" data-tag="last-only" title={LAST_ONLY_TITLE}>
-                      last
-                    </span>
-                  )}
-                  {crossed && (
-                    <span className="stale-badge" data-tag="crossed" title={crossed}>
-                      crossed
-                    </span>
-                  )}
-                  {stale && (
-                    <span className="stale-badge" title={staleWhy}>
-                      stale
-                    </span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
+        {priceGroups(prices, instruments).map((group) => (
+          <PriceGroupRows
+            key={group.label}
+            group={group}
+            freshness={freshness}
+            folded={foldable ? !open.has(group.label) : undefined}
+            onToggle={() => toggle(group.label)}
+          />
+        ))}
       </table>
     </Panel>
+  );
+}
+
+interface PriceGroupRowsProps {
+  group: PriceGroup;
+  freshness: FreshnessContext;
+  /** Undefined where groups do not fold (wider screens): the header is a plain label. */
+  folded: boolean | undefined;
+  onToggle: () => void;
+}
+
+function PriceGroupRows({ group, freshness, folded, onToggle }: PriceGroupRowsProps) {
+  const id = useId();
+  const rowIds = group.rows.map((_, i) => `${id}-${i}`);
+  const count = group.rows.length;
+  return (
+    <tbody data-group={group.label}>
+      <tr className="group-row">
+        <th scope="rowgroup" colSpan={4}>
+          {folded === undefined ? (
+            group.label
+          ) : (
+            <button
+              type="button"
+              className="group-toggle"
+              aria-expanded={!folded}
+              aria-controls={rowIds.join(" ")}
+              onClick={onToggle}
+            >
+              <span className="group-toggle__label">{group.label}</span>{" "}
+              <span className="group-toggle__count">
+                {count} {count === 1 ? "instrument" : "instruments"}
+              </span>
+            </button>
+          )}
+        </th>
+      </tr>
+      {group.rows.map((row, i) => (
+        <PriceRowView
+          key={row.key}
+          id={rowIds[i]}
+          row={row}
+          freshness={freshness}
+          hidden={folded}
+        />
+      ))}
+    </tbody>
+  );
+}
+
+interface PriceRowViewProps {
+  id: string | undefined;
+  row: PriceRow;
+  freshness: FreshnessContext;
+  hidden: boolean | undefined;
+}
+
+function PriceRowView({ id, row, freshness, hidden }: PriceRowViewProps) {
+  const { source, key, entry, decimals } = row;
+  const staleWhy = staleness(entry, key, freshness);
+  const stale = staleWhy !== undefined;
+  const crossed = crossedTitle(entry, decimals);
+  const book = entry as BookEntry | undefined;
+  return (
+    <tr
+      id={id}
+      hidden={hidden}
+      data-key={`${source}:${key}`}
+      data-stale={stale}
+      data-crossed={crossed !== undefined || undefined}
+      className={stale || crossed ? "stale" : undefined}
+    >
+      <th scope="row" className="symbol" title={row.name}>
+        <span className="venue">{row.venue}</span> {key}
+        {row.contract && (
+          <span className="contract-line">
+            <span className="contract" data-col="contract">
+              {row.contract}
+            </span>
+            {/* Phones show the month alone (26DEC); the full name stays for screen readers. */}
+            <span className="contract-month" aria-hidden="true">
+              {contractMonthLabel(row.contract)}
+            </span>{" "}
+            {row.expiry && (
+              <span className="expiry" data-col="expiry" title="Last trading day">
+                exp {formatExpiry(row.expiry)}
+              </span>
+            )}
+          </span>
+        )}
+      </th>
+      {row.book ? (
+        <>
+          <td className="num" data-col="bid">
+            {formatNumber(book?.bid, decimals)}
+          </td>
+          <td className="num" data-col="ask">
+            {formatNumber(book?.ask, decimals)}
+          </td>
+        </>
+      ) : (
+        <td className="num" colSpan={2} data-col="price">
+          {formatNumber((entry as PriceEntry | undefined)?.price, decimals)}
+        </td>
+      )}
+      <td className="timestamp" data-col="timestamp">
+        <Timestamp epochMs={entry?.timestamp} />
+        {entry?.delayed && (
+          <span className="price-tag" data-tag="delayed" title={DELAYED_TITLE}>
+            delayed
+          </span>
+        )}
+        {entry?.lastOnly && (
+          <span className="price-tag" data-tag="last-only" title={LAST_ONLY_TITLE}>
+            last
+          </span>
+        )}
+        {crossed && (
+          <span className="stale-badge" data-tag="crossed" title={crossed}>
+            crossed
+          </span>
+        )}
+        {stale && (
+          <span className="stale-badge" title={staleWhy}>
+            stale
+          </span>
+        )}
+      </td>
+    </tr>
   );
 }
 

@@ -21,6 +21,8 @@ export interface ChartNavigationState {
   kind?: ChartKind;
   /** Whether the ± σ bands are on. */
   bands?: boolean;
+  /** Whether candles before a roll are back-adjusted (README "Instruments"). */
+  adjusted?: boolean;
 }
 
 export interface ChartSelection {
@@ -28,6 +30,7 @@ export interface ChartSelection {
   timeframe: Timeframe;
   kind: ChartKind;
   bands: boolean;
+  adjusted: boolean;
   select(patch: ChartNavigationState): void;
 }
 
@@ -52,7 +55,7 @@ function remember(selection: ChartNavigationState): void {
 }
 
 /**
- * The chart's commodity, timeframe, line/candles choice and bands toggle: from history.state
+ * The chart's commodity, timeframe, line/candles choice, bands and back-adjusted toggles: from history.state
  * (navigation from the dashboard, or this tab's earlier choices), else the last ones made in
  * this browser, else docs/spec.md §2's defaults.
  */
@@ -68,6 +71,7 @@ export function useChartSelection(): ChartSelection {
     timeframe: isTimeframe(timeframe) ? timeframe : DEFAULT_TIMEFRAME,
     kind: pick("kind") === "candles" ? ("candles" as const) : ("line" as const),
     bands: pick("bands") === true,
+    adjusted: pick("adjusted") === true,
   };
   return {
     ...selection,

@@ -1,6 +1,7 @@
 import { Link } from "wouter";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { AddUserForm } from "../components/admin/AddUserForm.tsx";
+import { AdminNav } from "../components/admin/AdminNav.tsx";
 import { KiteConnectedNotice } from "../components/admin/KiteConnectedNotice.tsx";
 import { MarketDataHealth } from "../components/admin/MarketDataHealth.tsx";
 import { UserList } from "../components/admin/UserList.tsx";
@@ -14,6 +15,7 @@ export function Admin({ user }: { user: SessionUser }) {
         <Link href="/">Back to Dashboard</Link>
       </AppHeader>
       <main className="screen">
+        <AdminNav />
         <KiteConnectedNotice />
         <section className="screen__group" aria-labelledby="user-management">
           <h2 id="user-management" className="screen__heading">

@@ -1,13 +1,15 @@
 import {
+  backAdjustCandles,
   type Candle,
   CHART_INVALID_DATA_TEXT,
   CHART_LOAD_ERROR_TEXT,
   CHART_LOADING_TEXT,
   CHART_NO_DATA_TEXT,
   MIN_CHART_HEIGHT_PX,
+  rollLabel,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { displayName } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
@@ -26,6 +28,7 @@ import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useChartBands } from "../hooks/useChartBands.ts";
 import { useChartData } from "../hooks/useChartData.ts";
 import { useChartHistory } from "../hooks/useChartHistory.ts";
+import { useChartRolls } from "../hooks/useChartRolls.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
@@ -52,6 +55,17 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     shown.timeframe,
     snapshot,
     chart.refetch,
+  );
+  const rolls = useChartRolls(shown.commodity, loaded.candles);
+  const marks = useMemo(
+    () => rolls.map((roll) => ({ key: roll.key, at: roll.at, label: rollLabel(roll) })),
+    [rolls],
+  );
+  // Unadjusted unless asked: the prices as traded, with each roll marked and the line broken.
+  const adjust = selection.adjusted && rolls.length > 0;
+  const drawn = useMemo(
+    () => (adjust ? backAdjustCandles(candles, rolls) : candles),
+    [adjust, candles, rolls],
   );
   // SEAM: the statistics engineer's market.stats feeds this (see useChartBands).
   const bands = useChartBands(shown.commodity);
@@ -89,6 +103,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             onKind={(k) => selection.select({ kind: k })}
             bands={bands ? selection.bands : undefined}
             onBands={(on) => selection.select({ bands: on })}
+            adjusted={rolls.length > 0 ? selection.adjusted : undefined}
+            onAdjusted={(on) => selection.select({ adjusted: on })}
             onResetZoom={() => plot.current?.resetZoom()}
             onDownload={
               state.status === "ok" && !chart.loading
@@ -106,17 +122,19 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           aria-label="Spread chart"
           style={{ minHeight: MIN_CHART_HEIGHT_PX }}
           data-chart-status={chart.loading ? "loading" : state.status}
+          data-adjusted={adjust || undefined}
         >
           {state.status === "ok" && (
             <SpreadChart
               ref={plot}
-              candles={candles}
+              candles={drawn}
               timeframe={shown.timeframe}
               kind={kind}
               theme={theme}
               dataKey={`${shown.commodity}:${shown.timeframe}`}
               bands={selection.bands ? bands : undefined}
               thresholds={alerts.lines}
+              rolls={marks}
               onReachOldest={loaded.loadOlder}
               onPick={onPick}
             />

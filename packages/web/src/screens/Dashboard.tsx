@@ -18,6 +18,7 @@ import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useAlertList } from "../hooks/useAlerts.ts";
 import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
+import { useInstrumentInfo } from "../hooks/useInstruments.ts";
 import { useKeyboardScroll } from "../hooks/useKeyboardScroll.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
@@ -124,6 +125,7 @@ function MarketTables({ snapshot, alerts, health, unreachable }: MarketTablesPro
   const now = useNow();
   const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
   const freshness = useMemo(() => ({ now, providers }), [now, providers]);
+  const instruments = useInstrumentInfo(prices);
   const spotRows = spotSpreadRows(prices);
   const indexRow = indexSpreadRow(prices);
   return (
@@ -146,6 +148,7 @@ function MarketTables({ snapshot, alerts, health, unreachable }: MarketTablesPro
           health={health}
           freshness={freshness}
           unreachable={unreachable}
+          instruments={instruments}
         />
       </div>
     </div>

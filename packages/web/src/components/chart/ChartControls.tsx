@@ -20,6 +20,9 @@ interface ChartControlsProps {
   /** Whether the ± σ bands are on; undefined hides the toggle (no statistics for the symbol). */
   bands?: boolean;
   onBands: (on: boolean) => void;
+  /** Whether candles before a roll are shifted by its gap; undefined hides the toggle (no roll shown). */
+  adjusted?: boolean;
+  onAdjusted: (on: boolean) => void;
 }
 
 const KINDS: readonly [ChartKind, string][] = [
@@ -27,7 +30,7 @@ const KINDS: readonly [ChartKind, string][] = [
   ["candles", "Candles"],
 ];
 
-/** Commodity and timeframe selectors, Line / Candles, the σ bands toggle, Reset Zoom and Download CSV; they wrap on phones. */
+/** Commodity and timeframe selectors, Line / Candles, the σ bands and back-adjusted toggles, Reset Zoom and Download CSV; they wrap on phones. */
 export function ChartControls(props: ChartControlsProps) {
   return (
     <div className="chart-controls">
@@ -68,6 +71,17 @@ export function ChartControls(props: ChartControlsProps) {
             onClick={() => props.onBands(!props.bands)}
           >
             ±σ Bands
+          </button>
+        )}
+        {props.adjusted !== undefined && (
+          <button
+            type="button"
+            className="button chart-controls__toggle"
+            aria-pressed={props.adjusted}
+            title="Shift the candles before each roll by the gap at the roll, so contract changes do not read as moves"
+            onClick={() => props.onAdjusted(!props.adjusted)}
+          >
+            Back-adjusted
           </button>
         )}
         <button type="button" className="button" onClick={props.onResetZoom}>

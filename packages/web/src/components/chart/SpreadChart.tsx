@@ -13,6 +13,7 @@ import { readChartColors } from "./colors.ts";
 import { type ChartLiveInputs, chartOptions } from "./options.ts";
 import type { Bands } from "./plugins/bands.ts";
 import type { LevelPick } from "./plugins/levelPick.ts";
+import type { RollMark } from "./plugins/rolls.ts";
 import type { ThresholdLine } from "./plugins/thresholds.ts";
 import { type ChartView, homeView, sameView, showsView, toPlotData } from "./view.ts";
 
@@ -33,6 +34,8 @@ interface SpreadChartProps {
   bands?: Bands;
   /** Alert thresholds to draw as lines. */
   thresholds?: readonly ThresholdLine[];
+  /** Rolls of the chart's legs to mark. */
+  rolls?: readonly RollMark[];
   /** The view reached past the oldest candle held. */
   onReachOldest?: () => void;
   /** A price level was clicked (or long-pressed). */
@@ -41,6 +44,7 @@ interface SpreadChartProps {
 }
 
 const NO_LINES: readonly ThresholdLine[] = [];
+const NO_ROLLS: readonly RollMark[] = [];
 
 declare global {
   interface Window {
@@ -70,6 +74,7 @@ export function SpreadChart(props: SpreadChartProps) {
   const live = useRef<ChartLiveInputs>({
     bands: () => propsRef.current.bands,
     thresholds: () => propsRef.current.thresholds ?? NO_LINES,
+    rolls: () => propsRef.current.rolls ?? NO_ROLLS,
     onReachOldest: () => propsRef.current.onReachOldest?.(),
     onPick: (pick) => propsRef.current.onPick?.(pick),
   }).current;
@@ -131,10 +136,14 @@ export function SpreadChart(props: SpreadChartProps) {
 
   useEffect(() => () => destroy(plotRef), []);
 
-  // Bands and threshold lines are drawn from propsRef: a redraw picks up new ones.
+  // Bands, threshold lines and rolls are drawn from propsRef: a redraw picks up new ones (with
+  // the paths rebuilt for rolls, whose gaps are in the line's path).
   useEffect(() => {
     plotRef.current?.redraw(false);
   }, [props.bands, props.thresholds]);
+  useEffect(() => {
+    plotRef.current?.redraw(true);
+  }, [props.rolls]);
 
   useEffect(() => {
     const plot = plotRef.current;

@@ -17,6 +17,7 @@ import { legendPlugin } from "./plugins/legend.ts";
 import { type LevelPick, levelPickPlugin } from "./plugins/levelPick.ts";
 import { olderEdgePlugin } from "./plugins/olderEdge.ts";
 import { panPlugin } from "./plugins/pan.ts";
+import { type RollMark, rollGaps, rollsPlugin } from "./plugins/rolls.ts";
 import { type ThresholdLine, thresholdsPlugin } from "./plugins/thresholds.ts";
 import { tooltipPlugin } from "./plugins/tooltip.ts";
 import { touchPlugin } from "./plugins/touch.ts";
@@ -40,6 +41,8 @@ export interface ChartOptionsInput {
 export interface ChartLiveInputs {
   bands(): Bands | undefined;
   thresholds(): readonly ThresholdLine[];
+  /** The rolls of the chart's legs: marks, and breaks in the line. */
+  rolls(): readonly RollMark[];
   onReachOldest(): void;
   onPick(pick: LevelPick): void;
 }
@@ -72,6 +75,7 @@ export function chartOptions({
     bandsPlugin(live.bands, { fill: colors.band, line: colors.axis }),
     zeroLinePlugin(colors.zero),
     thresholdsPlugin(live.thresholds),
+    rollsPlugin(live.rolls),
     legendPlugin(),
     tooltipPlugin(),
     lastValuePlugin(),
@@ -107,6 +111,8 @@ export function chartOptions({
         label: CHART_SERIES_LABEL,
         stroke: colors.line,
         width: 2,
+        // Two contracts' candles are never joined by a stroke (README "Instruments").
+        gaps: (u, _series, _i0, _i1, nullGaps) => rollGaps(u, live.rolls(), nullGaps),
         // uPlot's default: dots only where they are far enough apart, so one candle still shows.
         points: { size: 6, fill: colors.line, stroke: colors.line },
       },

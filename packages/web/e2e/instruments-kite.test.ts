@@ -1,0 +1,146 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  acceptLoginOfTheDay,
+  FakeKite,
+  instrumentsCsv,
+  KITE_KEY,
+  KITE_SECRET,
+  instrumentRow as kiteRow,
+} from "../../api/test/fakes/fake-kite.ts";
+import { frame, fullPacket } from "../../api/test/fakes/kite-packets.ts";
+import { ADMIN, type RunningApp, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
+
+// Admin → Instruments against a real provider: the production start on FEED=composite with a
+// fake Kite on loopback (instruments list + binary ticks). The admin connects Kite, adds ZINC
+// and GOLD's next month on the page, and both quote live in the Prices table with the contract
+// names Kite's list gives (README "Instruments").
+
+const GOLD_FEB = (100 << 8) | 7;
+const GOLD_APR = (101 << 8) | 7;
+const ZINC_JAN = (104 << 8) | 7;
+
+const mcx = (token: number, tradingsymbol: string, name: string, expiry: string) =>
+  kiteRow({ token, tradingsymbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
+
+/** A full-mode tick with a one-level book around `rupees` (Kite sends paise). */
+const tick = (token: number, rupees: number) =>
+  fullPacket(token, {
+    last: rupees * 100,
+    exchangeTime: Math.floor(Date.now() / 1000),
+    bids: [{ qty: 1, price: rupees * 100 - 50, orders: 1 }],
+    asks: [{ qty: 1, price: rupees * 100 + 50, orders: 1 }],
+  });
+
+interface KiteApp extends RunningApp {
+  kite: FakeKite;
+}
+
+async function startWithKite(): Promise<KiteApp> {
+  const kite = await new FakeKite().start();
+  acceptLoginOfTheDay(kite);
+  // Contracts of 2099, so the calendar never rolls them under the test.
+  kite.instruments.set(
+    "MCX",
+    instrumentsCsv([
+      mcx(GOLD_FEB, "GOLD99FEBFUT", "GOLD", "2099-02-05"),
+      mcx(GOLD_APR, "GOLD99APRFUT", "GOLD", "2099-04-03"),
+      mcx(ZINC_JAN, "ZINC99JANFUT", "ZINC", "2099-01-30"),
+    ]),
+  );
+  const dir = await mkdtemp(join(tmpdir(), "spreadwatch-e2e-kite-"));
+  const config = join(dir, "market-data.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      providers: {
+        kite: { type: "kite", keys: ["GOLD"], hours: "always", tokenCheckSeconds: 0.05 },
+      },
+    }),
+  );
+  const app = await startApp({
+    feed: "composite",
+    env: {
+      MARKET_DATA_CONFIG: config,
+      KITE_API_KEY: KITE_KEY,
+      KITE_API_SECRET: KITE_SECRET,
+      KITE_API_ROOT: kite.url,
+      KITE_WS_ROOT: kite.wsUrl,
+      KITE_LOGIN_URL: `${kite.url}/connect/login`,
+    },
+  });
+  return {
+    ...app,
+    kite,
+    async stop() {
+      await app.stop();
+      await kite.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const suite = signedInSuite({ app: startWithKite, as: ADMIN });
+
+/** The admin's Kite login of the day, as the Connect Kite button's redirects carry it. */
+async function connectKite(page: Page, url: string): Promise<void> {
+  const login = await page.request.get(`${url}/api/kite/login`, { maxRedirects: 0 });
+  const redirect = new URL(login.headers().location as string).searchParams.get("redirect_params");
+  const state = new URLSearchParams(redirect ?? "").get("state");
+  const callback = await page.request.get(
+    `${url}/api/kite/callback?request_token=req-good&state=${state}`,
+    { maxRedirects: 0 },
+  );
+  expect(callback.headers().location).toBe("/admin?kite=connected");
+}
+
+async function add(page: Page, root: string, key: string): Promise<void> {
+  await page.getByLabel("Instrument", { exact: true }).selectOption(root);
+  await page.getByLabel("Contract month").selectOption(key);
+  await page.getByRole("button", { name: "Add Instrument" }).click();
+  await page
+    .getByRole("table", { name: "Instruments in use" })
+    .locator(`tr[data-instrument='${key}']`)
+    .waitFor();
+}
+
+describe("Admin → Instruments through a fake Kite", () => {
+  it("adds ZINC and GOLD@next; Kite's ticks show live in the Prices table with their contracts", async () => {
+    const { page, app } = suite;
+    const kite = (app as KiteApp).kite;
+    await connectKite(page, app.url);
+    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "GOLD's subscription");
+
+    await page.goto(`${app.url}/admin/instruments`);
+    await add(page, "ZINC", "ZINC");
+    await add(page, "GOLD", "GOLD@next");
+    // Subscribed on the open ticker connection, without reconnecting.
+    await kite.until(
+      () => (kite.latest?.messages ?? []).filter((m) => m.a === "subscribe").length >= 3,
+      "ZINC's and GOLD@next's subscriptions",
+    );
+    expect(kite.connections).toHaveLength(1);
+
+    await page.getByRole("link", { name: "Back to Dashboard" }).click();
+    const prices = page.getByRole("table", { name: "Prices" });
+    const row = (key: string) => prices.locator(`tr[data-key='mcx:${key}']`);
+    kite.send(frame(tick(GOLD_FEB, 76_500), tick(GOLD_APR, 77_200), tick(ZINC_JAN, 300)));
+    await expect.poll(() => row("ZINC").locator("[data-col='bid']").textContent()).toBe("299.50");
+    expect(await row("ZINC").locator("[data-col='contract']").textContent()).toBe("ZINC99JANFUT");
+    await expect
+      .poll(() => row("GOLD@next").locator("[data-col='bid']").textContent())
+      .toBe("77199.50");
+    expect(await row("GOLD@next").locator("[data-col='contract']").textContent()).toBe(
+      "GOLD99APRFUT",
+    );
+    expect(await row("GOLD").locator("[data-col='contract']").textContent()).toBe("GOLD99FEBFUT");
+
+    // Live: the next tick moves the row.
+    kite.send(frame(tick(ZINC_JAN, 301)));
+    await expect.poll(() => row("ZINC").locator("[data-col='bid']").textContent()).toBe("300.50");
+  });
+});

@@ -1,0 +1,81 @@
+import { EXCHANGES } from "@spreadwatch/core";
+import { useId } from "react";
+import { monthChoiceLabel, type RootChoice } from "./catalogueChoices.ts";
+
+interface CatalogueFieldsProps {
+  loading: boolean;
+  choices: readonly RootChoice[];
+  choice: RootChoice | undefined;
+  pickedKey: string | undefined;
+  onPick: (pick: { root: string; key?: string }) => void;
+}
+
+/** A shipped instrument: its root (grouped by exchange) and, for a future, its month. */
+export function CatalogueFields({
+  loading,
+  choices,
+  choice,
+  pickedKey,
+  onPick,
+}: CatalogueFieldsProps) {
+  const rootId = useId();
+  const monthId = useId();
+  if (loading) return <p className="muted">Loading the catalogue...</p>;
+  if (!choice) return <p className="muted">Every shipped instrument is in use.</p>;
+  const spec = choice.months.find((m) => m.spec.key === pickedKey)?.spec;
+  const futures = choice.months[0]?.month !== null;
+  return (
+    <>
+      <div className="field">
+        <label className="field__label" htmlFor={rootId}>
+          Instrument
+        </label>
+        <select
+          id={rootId}
+          className="field__input"
+          value={choice.root}
+          onChange={(event) => onPick({ root: event.target.value })}
+        >
+          {EXCHANGES.map((exchange) => {
+            const here = choices.filter((c) => c.exchange === exchange);
+            if (here.length === 0) return null;
+            return (
+              <optgroup key={exchange} label={exchange}>
+                {here.map((c) => (
+                  <option key={c.root} value={c.root}>
+                    {`${c.root} — ${c.name}`}
+                  </option>
+                ))}
+              </optgroup>
+            );
+          })}
+        </select>
+      </div>
+      {futures && (
+        <div className="field">
+          <label className="field__label" htmlFor={monthId}>
+            Contract month
+          </label>
+          <select
+            id={monthId}
+            className="field__input"
+            value={pickedKey}
+            onChange={(event) => onPick({ root: choice.root, key: event.target.value })}
+          >
+            {choice.months.map(({ month, spec: s }) => (
+              <option key={s.key} value={s.key}>
+                {month ? monthChoiceLabel(month, s.key) : s.key}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {spec && (
+        <p className="add-instrument__summary" data-testid="catalogue-summary">
+          Adds <strong>{spec.key}</strong>: {spec.name}, {spec.exchange}, quoted in {spec.unit}, lot{" "}
+          {spec.lotUnits}, tick {spec.tick}.
+        </p>
+      )}
+    </>
+  );
+}

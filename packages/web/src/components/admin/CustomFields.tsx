@@ -1,0 +1,178 @@
+import type { RouterInputs } from "@spreadwatch/api";
+import {
+  CURRENCIES,
+  EXCHANGES,
+  MONTH_SELECTORS,
+  type MonthSelector,
+  PROVIDER_KINDS,
+  type ProviderKind,
+} from "@spreadwatch/core";
+import { useId } from "react";
+import { Field, SelectField } from "../Field.tsx";
+
+type AddInput = RouterInputs["instruments"]["add"];
+
+export interface CustomForm {
+  key: string;
+  exchange: (typeof EXCHANGES)[number];
+  name: string;
+  unit: string;
+  currency: (typeof CURRENCIES)[number];
+  lotUnits: string;
+  tick: string;
+  decimals: string;
+  month: MonthSelector | "none";
+  provider: ProviderKind | "none";
+  symbol: string;
+}
+
+export const CUSTOM_EMPTY: CustomForm = {
+  key: "",
+  exchange: "MCX",
+  name: "",
+  unit: "",
+  currency: "INR",
+  lotUnits: "",
+  tick: "",
+  decimals: "2",
+  month: "near",
+  provider: "none",
+  symbol: "",
+};
+
+/** A number field's value: left out when empty (the server names it as missing), else Number(). */
+function numberOf(text: string): number | undefined {
+  return text.trim() === "" ? undefined : Number(text.trim());
+}
+
+/** The add request for a custom instrument; the server judges every field. */
+export function customInput(form: CustomForm): AddInput {
+  const input: Record<string, unknown> = {
+    key: form.key.trim().toUpperCase(),
+    exchange: form.exchange,
+    name: form.name.trim(),
+    unit: form.unit.trim(),
+    currency: form.currency,
+    lotUnits: numberOf(form.lotUnits),
+    tick: numberOf(form.tick),
+    decimals: numberOf(form.decimals),
+    month: form.month === "none" ? null : form.month,
+  };
+  if (form.provider !== "none") {
+    input.source = { provider: form.provider, symbol: form.symbol.trim() };
+  }
+  return input as AddInput;
+}
+
+interface CustomFieldsProps {
+  form: CustomForm;
+  onChange: (form: CustomForm) => void;
+  /** The field the server's last refusal named (`lotUnits`, `source.symbol`). */
+  invalid: string | undefined;
+}
+
+/** Every field of an instrument the catalogue does not ship, and where a provider finds it. */
+export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
+  const hint = useId();
+  const set =
+    <K extends keyof CustomForm>(key: K) =>
+    (value: CustomForm[K]) =>
+      onChange({ ...form, [key]: value });
+  const marks = (name: string) =>
+    invalid === name ? { "aria-invalid": true, "aria-describedby": hint } : {};
+  return (
+    <div className="add-instrument__custom">
+      <p id={hint} className="muted add-instrument__hint">
+        Key: letters, digits, . _ - (ROOT, or ROOT@next / ROOT@far for another month).
+      </p>
+      <div className="form__row">
+        <Field
+          label="Key"
+          name="key"
+          autoCapitalize="characters"
+          autoComplete="off"
+          spellCheck={false}
+          value={form.key}
+          onChange={set("key")}
+          {...marks("key")}
+        />
+        <SelectField
+          label="Exchange"
+          options={EXCHANGES}
+          value={form.exchange}
+          onChange={set("exchange")}
+        />
+      </div>
+      <Field label="Name" name="name" value={form.name} onChange={set("name")} {...marks("name")} />
+      <div className="form__row">
+        <Field
+          label="Quote unit"
+          name="unit"
+          placeholder="INR / kg"
+          value={form.unit}
+          onChange={set("unit")}
+          {...marks("unit")}
+        />
+        <SelectField
+          label="Currency"
+          options={CURRENCIES}
+          value={form.currency}
+          onChange={set("currency")}
+        />
+      </div>
+      <div className="form__row form__row--three">
+        <Field
+          label="Units per lot"
+          name="lotUnits"
+          inputMode="decimal"
+          value={form.lotUnits}
+          onChange={set("lotUnits")}
+          {...marks("lotUnits")}
+        />
+        <Field
+          label="Tick"
+          name="tick"
+          inputMode="decimal"
+          value={form.tick}
+          onChange={set("tick")}
+          {...marks("tick")}
+        />
+        <Field
+          label="Decimals"
+          name="decimals"
+          inputMode="numeric"
+          value={form.decimals}
+          onChange={set("decimals")}
+          {...marks("decimals")}
+        />
+      </div>
+      <SelectField
+        label="Contract month"
+        options={["none", ...MONTH_SELECTORS] as const}
+        value={form.month}
+        onChange={set("month")}
+        format={(m) => (m === "none" ? "None (spot, index, FX)" : m)}
+      />
+      <div className="form__row">
+        <SelectField
+          label="Provider"
+          options={["none", ...PROVIDER_KINDS] as const}
+          value={form.provider}
+          onChange={set("provider")}
+          format={(p) => (p === "none" ? "By exchange" : p)}
+        />
+        <Field
+          label="Provider symbol"
+          name="symbol"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="GOLDM, GC=F"
+          disabled={form.provider === "none"}
+          value={form.symbol}
+          onChange={set("symbol")}
+          {...marks("source.symbol")}
+        />
+      </div>
+    </div>
+  );
+}

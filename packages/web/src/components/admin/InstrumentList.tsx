@@ -1,0 +1,106 @@
+import { useFlash } from "../../hooks/useFlash.ts";
+import type { InstrumentInUse } from "../../hooks/useInstruments.ts";
+import { formatExpiry } from "../../market/priceRows.ts";
+import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
+import { Message } from "../Message.tsx";
+
+const DASH = "—";
+
+/**
+ * The instruments in use: what each is, which contract it quotes now and who serves it, with
+ * why none does where that is so. Remove asks first; the server refuses one that a spread or an
+ * alert uses, and its sentence (how many use it) is shown as it is.
+ */
+export function InstrumentList({ instruments }: { instruments: readonly InstrumentInUse[] }) {
+  const flash = useFlash();
+  const utils = trpc.useUtils();
+  const remove = trpc.instruments.remove.useMutation({
+    onSettled: () => utils.instruments.list.invalidate(),
+  });
+
+  const removeInstrument = (key: string) => {
+    flash.clear();
+    const question = `Remove ${key}? It will no longer be quoted or shown in the Prices table.`;
+    if (!window.confirm(question)) return;
+    remove.mutate(
+      { key },
+      {
+        onSuccess: () => flash.showSuccess(`${key} removed.`),
+        onError: (error) =>
+          flash.showError(
+            `${key} was not removed: ${failureText(error, { fallback: "the server refused." })}`,
+          ),
+      },
+    );
+  };
+
+  const busyKey = remove.isPending ? remove.variables?.key : undefined;
+  return (
+    <>
+      {flash.error && <Message tone="error">{flash.error}</Message>}
+      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <div className="panel__scroll">
+        <table className="data-table instruments-table" aria-label="Instruments in use">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Exchange</th>
+              <th scope="col">Contract</th>
+              <th scope="col">Expiry</th>
+              <th scope="col" className="num">
+                Lot
+              </th>
+              <th scope="col">Provider</th>
+              <th scope="col" className="actions">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {instruments.map((inst) => (
+              <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>
+                <th scope="row" className="symbol instruments-table__key">
+                  {inst.key}
+                  {inst.builtIn && (
+                    <span className="you-badge" title="A leg of the built-in spreads">
+                      built-in
+                    </span>
+                  )}
+                  {inst.missing && (
+                    <span className="missing-note" data-col="missing">
+                      {inst.missing}
+                    </span>
+                  )}
+                </th>
+                <td data-col="name">{inst.name}</td>
+                <td data-col="exchange">{inst.exchange}</td>
+                <td data-col="contract" className="instruments-table__contract">
+                  {inst.contract ?? DASH}
+                </td>
+                <td data-col="expiry">{inst.expiry ? formatExpiry(inst.expiry) : DASH}</td>
+                <td className="num" data-col="lot" title={`${inst.lotUnits} × ${inst.unit}`}>
+                  {inst.lotUnits}
+                  <span className="instruments-table__unit">{inst.unit}</span>
+                </td>
+                <td data-col="provider">{inst.provider ?? DASH}</td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    aria-label={`Remove ${inst.key}`}
+                    disabled={busyKey === inst.key}
+                    onClick={() => removeInstrument(inst.key)}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
