@@ -83,12 +83,14 @@ function listedMonths(p: ContractProduct): string {
 
 const code = (text: string) => `\`${text}\``;
 
-function row(cells: readonly (string | number)[]): string {
-  return `| ${cells.join(" | ")} |`;
-}
-
+/** A markdown table with its columns padded as the repository's formatter (biome) leaves them. */
 function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
+  const cells = [header, ...rows].map((r) => r.map(String));
+  const widths = header.map((_, c) => Math.max(3, ...cells.map((r) => (r[c] ?? "").length)));
+  const line = (r: readonly string[]) =>
+    `| ${r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ")} |`;
+  const [head = [], ...body] = cells;
+  return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }
 
 function futuresTable(): string {
