@@ -20,6 +20,9 @@ import { signedInSuite } from "./suite.ts";
 // and GOLD's next month on the page, and both quote live in the Prices table with the contract
 // names Kite's list gives (README "Instruments").
 
+/** Generous on a shared machine; nothing here is timed. */
+const WAIT = { timeout: 20_000 };
+
 const GOLD_FEB = (100 << 8) | 7;
 const GOLD_APR = (101 << 8) | 7;
 const ZINC_JAN = (104 << 8) | 7;
@@ -105,7 +108,7 @@ async function add(page: Page, root: string, key: string): Promise<void> {
   await page
     .getByRole("table", { name: "Instruments in use" })
     .locator(`tr[data-instrument='${key}']`)
-    .waitFor();
+    .waitFor(WAIT);
 }
 
 describe("Admin → Instruments through a fake Kite", () => {
@@ -113,7 +116,11 @@ describe("Admin → Instruments through a fake Kite", () => {
     const { page, app } = suite;
     const kite = (app as KiteApp).kite;
     await connectKite(page, app.url);
-    await kite.until(() => (kite.latest?.messages.length ?? 0) >= 2, "GOLD's subscription");
+    await kite.until(
+      () => (kite.latest?.messages.length ?? 0) >= 2,
+      "GOLD's subscription",
+      WAIT.timeout,
+    );
 
     await page.goto(`${app.url}/admin/instruments`);
     await add(page, "ZINC", "ZINC");
@@ -122,17 +129,22 @@ describe("Admin → Instruments through a fake Kite", () => {
     await kite.until(
       () => (kite.latest?.messages ?? []).filter((m) => m.a === "subscribe").length >= 3,
       "ZINC's and GOLD@next's subscriptions",
+      WAIT.timeout,
     );
     expect(kite.connections).toHaveLength(1);
 
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
     const prices = page.getByRole("table", { name: "Prices" });
     const row = (key: string) => prices.locator(`tr[data-key='mcx:${key}']`);
+    await page.locator("tr[data-key='mcx:GOLD']").waitFor(WAIT);
     kite.send(frame(tick(GOLD_FEB, 76_500), tick(GOLD_APR, 77_200), tick(ZINC_JAN, 300)));
-    await expect.poll(() => row("ZINC").locator("[data-col='bid']").textContent()).toBe("299.50");
+    await row("ZINC").waitFor(WAIT);
+    await expect
+      .poll(() => row("ZINC").locator("[data-col='bid']").textContent(), WAIT)
+      .toBe("299.50");
     expect(await row("ZINC").locator("[data-col='contract']").textContent()).toBe("ZINC99JANFUT");
     await expect
-      .poll(() => row("GOLD@next").locator("[data-col='bid']").textContent())
+      .poll(() => row("GOLD@next").locator("[data-col='bid']").textContent(), WAIT)
       .toBe("77199.50");
     expect(await row("GOLD@next").locator("[data-col='contract']").textContent()).toBe(
       "GOLD99APRFUT",
@@ -141,6 +153,8 @@ describe("Admin → Instruments through a fake Kite", () => {
 
     // Live: the next tick moves the row.
     kite.send(frame(tick(ZINC_JAN, 301)));
-    await expect.poll(() => row("ZINC").locator("[data-col='bid']").textContent()).toBe("300.50");
+    await expect
+      .poll(() => row("ZINC").locator("[data-col='bid']").textContent(), WAIT)
+      .toBe("300.50");
   });
 });
