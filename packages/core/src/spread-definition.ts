@@ -103,3 +103,37 @@ export function evaluateDefinition(
   };
   return { BUY: side("BUY"), SELL: side("SELL") };
 }
+
+/** A stored definition as the API lists it (docs/formulas.md). */
+export interface SpreadDefinition extends SpreadDefinitionInput {
+  id: number;
+  /** GC for a built-in, SP7 for a user's: its executable symbols are SP7_BUY and SP7_SELL. */
+  symbol: string;
+  shared: boolean;
+  builtin: boolean;
+  /** Who made it; null for a built-in. */
+  ownerId: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const USER_SYMBOL = /^SP([1-9]\d{0,8})$/;
+
+/** The symbol the server gives definition `id`: SP7. */
+export function userSpreadSymbol(id: number): string {
+  return `SP${id}`;
+}
+
+/** SP7 → 7; undefined for any other text (a built-in's symbol included). */
+export function userSpreadId(symbol: string): number | undefined {
+  const match = USER_SYMBOL.exec(symbol);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** SP7_BUY → { symbol: SP7, side: BUY }; GC_SELL → { symbol: GC, side: SELL }. */
+export function parseExecutableSymbol(
+  executable: string,
+): { symbol: string; side: "BUY" | "SELL" } | undefined {
+  const match = /^([A-Z][A-Z0-9]*)_(BUY|SELL)$/.exec(executable);
+  return match ? { symbol: match[1] as string, side: match[2] as "BUY" | "SELL" } : undefined;
+}
