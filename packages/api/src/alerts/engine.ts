@@ -4,6 +4,7 @@ import {
   armedAtStart,
   hysteresisOf,
   isAlertMetric,
+  isSpreadSymbol,
   observeCrossing,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
@@ -242,6 +243,8 @@ export class AlertEngine {
     const firings: Firing[] = [];
     const held: HeldCrossing[] = [];
     for (const symbol of update.symbols) {
+      // Alerts name the built-in symbols only so far; a definition's (SP7_BUY) has none yet.
+      if (!isSpreadSymbol(symbol)) continue;
       const spread = update.calculations[symbol]?.spread;
       // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
