@@ -149,6 +149,8 @@ export async function compose(
     if (hub.ingest(quote)) monitor.accepted(quote);
   });
   hub.subscribe((update) => snapshots.onUpdate(update));
+  // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
+  hub.spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
   // Every instance: the instruments in use follow the store. A removed key's price leaves the
   // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
   bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));

@@ -90,6 +90,13 @@ function sameEntry(a: object | undefined, b: object | undefined, depth = 0): boo
 }
 
 /** The changed entries of `to` against `from`, `null` for one `to` lacks; undefined when none. */
+export function diffEntries(
+  from: Readonly<Record<string, object>>,
+  to: Readonly<Record<string, object>>,
+): Record<string, object | null> | undefined {
+  return from === to ? undefined : diffRecord(from, to);
+}
+
 function diffRecord(
   from: Record<string, object | undefined | number | null>,
   to: Record<string, object | undefined | number | null>,
