@@ -89,7 +89,14 @@ describe.each(STORE_KINDS)("spread definitions (%s)", (kind) => {
     const created = await store.spreads.create(owner.id, { ...CALENDAR, shared: true }, 1, LIMITS);
     if (created.kind !== "created") throw new Error("not created");
     const symbol = `SP${created.spread.id}`;
-    const settings = { commodityType: `${symbol}_BUY`, threshold: 1 };
+    const settings = {
+      commodityType: `${symbol}_BUY`,
+      threshold: 1,
+      soundId: "beep",
+      enabled: true,
+      telegramNotify: false,
+      maxNotifications: 1,
+    };
     await store.alerts.create(owner.id, settings, 1);
     await store.alerts.create(reader.id, { ...settings, commodityType: `${symbol}_SELL` }, 1);
     await store.alerts.create(reader.id, { ...settings, commodityType: "GC_BUY" }, 1);
