@@ -9,7 +9,7 @@
 //       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
 //   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
-//                                                outbox ──▶ senders ──▶ Telegram, webhook
+//       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
@@ -106,8 +106,11 @@ export async function compose(
     await store.close();
     throw error;
   }
-  const hub = new MarketHub(dutiesFrom(config), config.costRates, (source, key) =>
-    instruments.accepts(source, key),
+  const hub = new MarketHub(
+    dutiesFrom(config),
+    config.costRates,
+    (source, key) => instruments.accepts(source, key),
+    spreads,
   );
   const rolls = new RollRecorder(store);
   const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
@@ -160,7 +163,7 @@ export async function compose(
   });
   hub.subscribe((update) => snapshots.onUpdate(update));
   // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
-  hub.spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
+  spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
   // Every instance: the instruments in use follow the store. A removed key's price leaves the
   // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
   bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
