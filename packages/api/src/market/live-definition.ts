@@ -71,6 +71,12 @@ export class LiveDefinition {
   private readonly buyPrices: Float64Array;
   private readonly sellPrices: Float64Array;
   private readonly midPrices: Float64Array;
+  /** What the current entries were made of (NaN: no value), to keep them while it holds. */
+  private readonly buyMade: Float64Array;
+  private readonly sellMade: Float64Array;
+  private buyValue = Number.NaN;
+  private sellValue = Number.NaN;
+  private midValue = Number.NaN;
   private readonly legacy: Legacy | undefined;
 
   constructor(spread: RegisteredSpread, checked: CheckedDefinition, duties: Duties) {
@@ -88,6 +94,8 @@ export class LiveDefinition {
     this.buyPrices = new Float64Array(n);
     this.sellPrices = new Float64Array(n);
     this.midPrices = new Float64Array(n);
+    this.buyMade = new Float64Array(n);
+    this.sellMade = new Float64Array(n);
     const inst = spread.builtin ? BUILT_IN_PARITY.get(spread.symbol) : undefined;
     if (inst) {
       const at = (name: string) => this.names.indexOf(name);
@@ -115,9 +123,13 @@ export class LiveDefinition {
     const n = this.keys.length;
     for (let i = 0; i < n; i++) {
       const book = bookOf(this.keys[i] as string);
-      const bid = book?.bid;
-      const ask = book?.ask;
-      if (book === undefined || (bid !== undefined && ask !== undefined && bid > ask)) {
+      if (book === undefined) {
+        buyOk = sellOk = midOk = false;
+        break;
+      }
+      const bid = book.bid;
+      const ask = book.ask;
+      if (bid !== undefined && ask !== undefined && bid > ask) {
         buyOk = sellOk = midOk = false;
         break;
       }
@@ -137,47 +149,53 @@ export class LiveDefinition {
     }
     const buy = buyOk ? this.evaluate(this.buyPrices) : undefined;
     const sell = sellOk ? this.evaluate(this.sellPrices) : undefined;
-    if (this.legacy) {
-      const nextBuy = this.legacyEntry(this.buySymbol, this.buy, buy, this.buyPrices);
-      const nextSell = this.legacyEntry(this.sellSymbol, this.sell, sell, this.sellPrices);
-      const changed = nextBuy !== this.buy || nextSell !== this.sell;
-      this.buy = nextBuy;
-      this.sell = nextSell;
-      return changed;
-    }
+    // The built-ins' entries carry no mid (today's shape).
     const mid =
-      midOk && (buy !== undefined || sell !== undefined)
+      this.legacy === undefined && midOk && (buy !== undefined || sell !== undefined)
         ? this.evaluate(this.midPrices)
         : undefined;
-    const nextBuy = this.entry(this.buySymbol, this.buy, buy, mid, this.buyPrices, true);
-    const nextSell = this.entry(this.sellSymbol, this.sell, sell, mid, this.sellPrices, false);
-    const changed = nextBuy !== this.buy || nextSell !== this.sell;
-    this.buy = nextBuy;
-    this.sell = nextSell;
+    const midSame = sameNumber(mid ?? Number.NaN, this.midValue);
+    this.midValue = mid ?? Number.NaN;
+    let changed = false;
+    if (buy === undefined) {
+      changed = this.buy !== undefined;
+      this.buy = undefined;
+    } else if (
+      this.buy === undefined ||
+      !midSame ||
+      !sameNumber(buy, this.buyValue) ||
+      !samePrices(this.buyPrices, this.buyMade, n)
+    ) {
+      this.buyValue = buy;
+      this.buyMade.set(this.buyPrices);
+      this.buy = this.entry(this.buySymbol, buy, mid, this.buyPrices, true);
+      changed = true;
+    }
+    if (sell === undefined) {
+      changed ||= this.sell !== undefined;
+      this.sell = undefined;
+    } else if (
+      this.sell === undefined ||
+      !midSame ||
+      !sameNumber(sell, this.sellValue) ||
+      !samePrices(this.sellPrices, this.sellMade, n)
+    ) {
+      this.sellValue = sell;
+      this.sellMade.set(this.sellPrices);
+      this.sell = this.entry(this.sellSymbol, sell, mid, this.sellPrices, false);
+      changed = true;
+    }
     return changed;
-  }
-
-  /** Forgets both entries (the definition left the registry or lost its formula). */
-  clear(): void {
-    this.buy = this.sell = undefined;
   }
 
   private entry(
     symbol: ExecutableSymbol,
-    previous: LiveEntry | undefined,
-    spread: number | undefined,
+    spread: number,
     mid: number | undefined,
     prices: Float64Array,
     buying: boolean,
-  ): LiveEntry | undefined {
-    if (spread === undefined) return undefined;
-    const before = previous as DefinitionEntry | undefined;
-    if (before && Object.is(before.spread, spread) && Object.is(before.mid, mid)) {
-      let same = true;
-      for (let i = 0; same && i < this.names.length; i++)
-        same = Object.is(before.legs[this.names[i] as string]?.price, prices[i]);
-      if (same) return before;
-    }
+  ): LiveEntry {
+    if (this.legacy) return this.legacyEntry(symbol, spread, prices);
     const legs: Record<string, DefinitionLegValue> = {};
     for (let i = 0; i < this.names.length; i++)
       legs[this.names[i] as string] = {
@@ -192,26 +210,11 @@ export class LiveDefinition {
   }
 
   /** Today's built-in entry: the legs' prices, and the parity core computes from them. */
-  private legacyEntry(
-    symbol: ExecutableSymbol,
-    previous: LiveEntry | undefined,
-    spread: number | undefined,
-    prices: Float64Array,
-  ): LiveEntry | undefined {
-    if (spread === undefined) return undefined;
+  private legacyEntry(symbol: ExecutableSymbol, spread: number, prices: Float64Array): LiveEntry {
     const legacy = this.legacy as Legacy;
     const cme = prices[legacy.c] as number;
     const mcx = prices[legacy.m] as number;
     const usdinr = prices[legacy.fx] as number;
-    const before = previous as CalculationEntry | undefined;
-    if (
-      before &&
-      Object.is(before.spread, spread) &&
-      Object.is(before.cme, cme) &&
-      Object.is(before.mcx, mcx) &&
-      Object.is(before.usdinr, usdinr)
-    )
-      return before;
     // The field order of core's calculateSymbol, so the wire bytes stay today's.
     return {
       symbol: symbol as SpreadSymbol,
@@ -222,4 +225,14 @@ export class LiveDefinition {
       usdinr,
     };
   }
+}
+
+/** Equal numbers, telling 0 from −0 and taking NaN (no value) as equal to itself. */
+function sameNumber(a: number, b: number): boolean {
+  return Object.is(a, b);
+}
+
+function samePrices(a: Float64Array, b: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!sameNumber(a[i] as number, b[i] as number)) return false;
+  return true;
 }
