@@ -81,10 +81,10 @@ const CRUDE = definition(3, 10, { m: "CRUDEOIL", b: "BZ", fx: "USDINR" }, "m - b
 describe("MarketHub with spread definitions", () => {
   it("recomputes for a quote exactly the definitions with a leg on its instrument", async () => {
     const { hub, updates } = await hubWith([RATIO, CALENDAR, CRUDE]);
+    hub.state();
     let before = hub.evaluations;
     hub.ingest(book("mcx", "GOLD", 100, 101));
     // GOLD feeds the GC parity, the ratio and the calendar: three definitions, six symbols.
-    expect(hub.evaluations - before).toBe(3);
     expect(updates.at(-1)?.symbols).toEqual([
       "GC_BUY",
       "GC_SELL",
@@ -93,17 +93,29 @@ describe("MarketHub with spread definitions", () => {
       "SP2_BUY",
       "SP2_SELL",
     ]);
+    // Each is evaluated once, when first read (here every entry, by the next snapshot).
+    expect(hub.evaluations - before).toBe(0);
+    hub.state();
+    hub.snapshotFor(10);
+    hub.snapshotFor(11);
+    expect(hub.evaluations - before).toBe(3);
     before = hub.evaluations;
     hub.ingest(book("mcx", "ZINC", 250, 251));
+    hub.state();
     expect(hub.evaluations - before).toBe(0);
     expect(updates.at(-1)?.symbols).toEqual([]);
     before = hub.evaluations;
     hub.ingest(USDINR);
     // The five parities and the crude spread, nothing else.
-    expect(hub.evaluations - before).toBe(6);
     expect(new Set(updates.at(-1)?.symbols)).toEqual(
       new Set([...SPREAD_SYMBOLS, "SP3_BUY", "SP3_SELL"]),
     );
+    // A listener reading one value evaluates its definition alone, once.
+    expect(updates.at(-1)?.calculations.SP3_BUY).toBeUndefined(); // BZ has no price yet
+    expect(hub.entry("SP3_SELL")).toBeUndefined();
+    expect(hub.evaluations - before).toBe(1);
+    hub.state();
+    expect(hub.evaluations - before).toBe(6);
   });
 
   it("gives each definition BUY and SELL with mid and the legs' prices", async () => {
@@ -210,6 +222,7 @@ describe("MarketHub with spread definitions", () => {
     expect(hub.state().owned.size).toBe(0);
     const before = hub.evaluations;
     hub.ingest(book("mcx", "SILVER", 52, 53));
+    hub.state();
     expect(hub.evaluations - before).toBe(1); // the SI parity only
   });
 

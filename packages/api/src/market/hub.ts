@@ -80,26 +80,37 @@ const NO_ENTRIES: OwnedEntries = Object.freeze({});
 
 /**
  * The only holder of prices: the latest quote per instrument and every spread definition's value
- * (docs/formulas.md). The built-in spreads are definitions of the registry like a user's; a quote
- * recomputes only the definitions that have a leg on its instrument; listeners hear of every
- * accepted quote.
+ * (docs/formulas.md). The built-in spreads are definitions of the registry like a user's. A quote
+ * makes stale only the definitions with a leg on its instrument; each is evaluated once when its
+ * value is next read (a listener, a snapshot), not at every quote: what any reader sees is the
+ * value at the latest quote all the same, and 1,000 definitions cost a quote a few flags
+ * (BENCHMARKS.md, "Spread definitions"). Listeners hear of every accepted quote.
  */
 export class MarketHub {
   private readonly prices: Prices = emptyPrices();
-  /** Live entries, as calculated: every definition's, the built-ins' with no perLot. */
+  /**
+   * Live entries by symbol, every definition's (the built-ins' with no perLot): each symbol is a
+   * getter that evaluates its definition if a quote made it stale, so a reader pays for what it
+   * reads. A symbol with no value reads undefined.
+   */
   private readonly calculations: HubCalculations = { timestamp: null };
   /**
    * The entries snapshots share, built-in and shared ones (the built-ins with their standard-lot
-   * perLot): rebuilt in `state()` only for the symbols changed since the last one, so a burst of
-   * quotes (or the symbols a USDINR tick moves) costs one wrapper per symbol per version, not one
-   * per quote.
+   * perLot): rebuilt in `state()` only for the definitions a quote touched since the last one,
+   * so a burst of quotes (or the symbols a USDINR tick moves) costs one evaluation and at most
+   * one wrapper per symbol per version, not one per quote.
    */
   private readonly published: HubCalculations = { timestamp: null };
+  /** The live entry each published one is (the built-ins' are wrapped with their perLot). */
+  private readonly publishedFrom = new Map<ExecutableSymbol, LiveEntry>();
   /** Each private definition's owner's published entries, replaced (never changed) on change. */
   private owned = new Map<number, OwnedEntries>();
   private ownersChanged = false;
   /** Where each symbol's entry is published: null for everybody, else its owner's entries. */
   private readonly placed = new Map<ExecutableSymbol, number | null>();
+  /** Definitions a quote touched since the last snapshot. */
+  private queued: LiveDefinition[] = [];
+  /** Symbols of definitions the registry removed or replaced since the last snapshot. */
   private readonly unpublished = new Set<ExecutableSymbol>();
   private readonly listeners = new Set<HubListener>();
   private readonly definitions = new Map<string, LiveDefinition>();
@@ -185,9 +196,6 @@ export class MarketHub {
     for (const spread of [...change.changed, ...change.added]) {
       const live = this.place(spread);
       if (!live) continue;
-      this.evaluations++;
-      live.recompute(this.bookOf);
-      this.store(live);
       for (const symbol of [live.buySymbol, live.sellSymbol])
         if (!symbols.includes(symbol)) symbols.push(symbol);
     }
@@ -196,14 +204,47 @@ export class MarketHub {
     return symbols;
   }
 
-  /** Builds the evaluator of a definition the hub computes; none for the mid-only built-ins. */
+  /**
+   * Builds the evaluator of a definition the hub computes (none for the mid-only built-ins),
+   * stale until first read, with its two symbols' getters.
+   */
   private place(spread: RegisteredSpread): LiveDefinition | undefined {
     if (!spread.checked || MID_ONLY_SYMBOLS.has(spread.symbol)) return undefined;
     const live = new LiveDefinition(spread, spread.checked, this.duties);
     this.definitions.set(spread.symbol, live);
     this.bySymbol.set(live.buySymbol, live);
     this.bySymbol.set(live.sellSymbol, live);
+    const calculations = this.calculations;
+    Object.defineProperty(calculations, live.buySymbol, {
+      get: () => this.current(live).buy,
+      enumerable: true,
+      configurable: true,
+    });
+    Object.defineProperty(calculations, live.sellSymbol, {
+      get: () => this.current(live).sell,
+      enumerable: true,
+      configurable: true,
+    });
+    this.queue(live);
     return live;
+  }
+
+  /** The definition with its value at the latest quote: evaluated now if a quote made it stale. */
+  private current(live: LiveDefinition): LiveDefinition {
+    if (live.stale) {
+      live.stale = false;
+      this.evaluations++;
+      live.recompute(this.bookOf);
+    }
+    return live;
+  }
+
+  /** Makes a definition stale and due for the next snapshot. */
+  private queue(live: LiveDefinition): void {
+    live.stale = true;
+    if (live.queued) return;
+    live.queued = true;
+    this.queued.push(live);
   }
 
   /** The quote index (key → definitions with a leg on it) and the owners of private ones. */
@@ -230,26 +271,10 @@ export class MarketHub {
     }
   }
 
-  /** Sets a definition's live entries and marks them for the next snapshot. */
-  private store(live: LiveDefinition): void {
-    const calculations = entriesOf(this.calculations);
-    if (live.buy) calculations[live.buySymbol] = live.buy;
-    else delete calculations[live.buySymbol];
-    if (live.sell) calculations[live.sellSymbol] = live.sell;
-    else delete calculations[live.sellSymbol];
-    this.unpublished.add(live.buySymbol);
-    this.unpublished.add(live.sellSymbol);
-  }
-
-  /** Recomputes the definitions a key feeds and makes the state a new version. */
+  /** Makes the definitions a key feeds stale and the state a new version. */
   private recalculate(key: string): readonly ExecutableSymbol[] {
     const touched = this.byKey.get(key);
-    if (touched) {
-      for (const live of touched.definitions) {
-        this.evaluations++;
-        if (live.recompute(this.bookOf)) this.store(live);
-      }
-    }
+    if (touched) for (const live of touched.definitions) this.queue(live);
     this.calculations.timestamp = this.prices.timestamp;
     this.version++;
     return touched?.symbols ?? NOTHING;
@@ -328,8 +353,9 @@ export class MarketHub {
   }
 
   /**
-   * Publishes each symbol changed since the last snapshot where its viewers read it: a built-in's
-   * entry with its perLot and a shared one's for everybody, a private one's in its owner's.
+   * Publishes each entry that may have changed since the last snapshot where its viewers read
+   * it: a built-in's with its perLot and a shared one's for everybody, a private one's in its
+   * owner's entries. An entry that is the one published already is left as it is.
    */
   private publish(): void {
     const published = entriesOf(this.published);
@@ -346,22 +372,37 @@ export class MarketHub {
       if (where === null) delete published[symbol];
       else delete ownedBy(where)[symbol];
       this.placed.delete(symbol);
+      this.publishedFrom.delete(symbol);
     };
-    for (const symbol of this.unpublished) {
-      const target = this.bySymbol.get(symbol)?.ownerId;
+    const put = (symbol: ExecutableSymbol, live: LiveDefinition | undefined) => {
+      const target = live?.ownerId;
       const before = this.placed.get(symbol);
       if (before !== undefined && before !== target) remove(symbol, before);
-      if (target === undefined) continue;
-      const entry = this.entry(symbol);
-      if (entry === undefined) remove(symbol, target);
-      else if (target !== null) {
-        ownedBy(target)[symbol] = entry as DefinitionEntry;
-        this.placed.set(symbol, target);
-      } else {
-        published[symbol] = "legs" in entry ? entry : withPerLot(entry, this.costRates);
-        this.placed.set(symbol, null);
+      if (target === undefined) return;
+      const entry = symbol === live?.buySymbol ? live.buy : live?.sell;
+      if (entry === undefined) {
+        if (this.placed.has(symbol)) remove(symbol, target);
+        return;
       }
+      if (this.publishedFrom.get(symbol) === entry) return;
+      this.publishedFrom.set(symbol, entry);
+      this.placed.set(symbol, target);
+      if (target !== null) ownedBy(target)[symbol] = entry as DefinitionEntry;
+      else published[symbol] = "legs" in entry ? entry : withPerLot(entry, this.costRates);
+    };
+    const queued = this.queued;
+    this.queued = [];
+    for (const live of queued) {
+      live.queued = false;
+      // A definition the registry replaced since it was queued is published by its successor.
+      if (this.definitions.get(live.symbol) !== live) continue;
+      this.current(live);
+      put(live.buySymbol, live);
+      put(live.sellSymbol, live);
+      this.unpublished.delete(live.buySymbol);
+      this.unpublished.delete(live.sellSymbol);
     }
+    for (const symbol of this.unpublished) put(symbol, this.bySymbol.get(symbol));
     this.unpublished.clear();
     this.published.timestamp = this.calculations.timestamp;
     if (copies.size === 0 && !this.ownersChanged) return;

@@ -65,6 +65,10 @@ export class LiveDefinition {
   readonly ownerId: number | null;
   buy: LiveEntry | undefined;
   sell: LiveEntry | undefined;
+  /** A quote on a leg came since the last `recompute` (the hub's; see MarketHub). */
+  stale = true;
+  /** In the hub's list of definitions to publish at the next snapshot. */
+  queued = false;
   private readonly names: readonly string[];
   private readonly up: readonly boolean[];
   private readonly evaluate: CheckedDefinition["compiled"]["evaluate"];
