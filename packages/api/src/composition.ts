@@ -29,7 +29,7 @@ import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
 import { warnEvery } from "./log.ts";
-import { MarketHub } from "./market/hub.ts";
+import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
@@ -111,6 +111,7 @@ export async function compose(
     config.costRates,
     (source, key) => instruments.accepts(source, key),
     spreads,
+    { definitionEveryMs: DEFINITION_EVERY_MS },
   );
   const rolls = new RollRecorder(store);
   const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));

@@ -226,6 +226,44 @@ describe("MarketHub with spread definitions", () => {
     expect(hub.evaluations - before).toBe(1); // the SI parity only
   });
 
+  it("publishes a definition's changes at most once per definitionEveryMs, and its latest when due", async () => {
+    let now = 0;
+    const spreads = new SpreadRegistry({
+      builtIns: builtInDefinitions(duties),
+      load: async () => [{ ...RATIO, shared: true }],
+    });
+    await spreads.reload();
+    const hub = new MarketHub(duties, undefined, () => true, spreads, {
+      definitionEveryMs: 1000,
+      now: () => now,
+    });
+    for (const quote of [
+      book("mcx", "GOLD", 100, 101),
+      book("mcx", "SILVER", 50, 51),
+      book("cme", "GC", 4000, 4001),
+      USDINR,
+    ])
+      hub.ingest(quote);
+    // First published at once.
+    expect(hub.snapshot().calculations.SP1_BUY?.spread).toBe(101 / 50);
+    now = 100;
+    hub.ingest(book("mcx", "GOLD", 110, 111));
+    // Listeners read it as it is; snapshots show the built-in's new value, the definition's old.
+    expect(hub.entry("SP1_BUY")?.spread).toBe(111 / 50);
+    expect(hub.snapshot().calculations.GC_BUY?.mcx).toBe(111);
+    expect(hub.snapshot().calculations.SP1_BUY?.spread).toBe(101 / 50);
+    expect(hub.heldBackUntil).toBe(1000);
+    now = 600;
+    hub.ingest(book("mcx", "GOLD", 120, 121));
+    now = 999;
+    expect(hub.snapshot().calculations.SP1_BUY?.spread).toBe(101 / 50);
+    // Due: the latest value, with no quote since.
+    now = 1000;
+    expect(hub.snapshot().calculations.SP1_BUY?.spread).toBe(121 / 50);
+    expect(hub.heldBackUntil).toBeUndefined();
+    expect(hub.state().released).toEqual(["SP1_BUY", "SP1_SELL"]);
+  });
+
   it("gives the built-in spreads exactly today's entries and symbols, over random quotes", () => {
     const hub = new MarketHub(duties);
     const prices = emptyPrices();

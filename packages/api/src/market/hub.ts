@@ -46,6 +46,30 @@ export interface HubState {
   snapshot: MarketSnapshot;
   /** Every user with a private definition (entries or not yet): that user's entries. */
   owned: ReadonlyMap<number, OwnedEntries>;
+  /**
+   * Symbols of everybody's entries published anew in this version, for the stream's diff: a
+   * definition's value held back by `definitionEveryMs` is published in a version whose quotes
+   * did not touch it.
+   */
+  released: readonly ExecutableSymbol[];
+}
+
+/**
+ * How often a user's definition's published entries may change (README "Spreads of your own"):
+ * its value moves with almost every quote of any leg, and twenty of them sent at every change
+ * would triple the stream (BENCHMARKS.md, "Spread definitions").
+ */
+export const DEFINITION_EVERY_MS = 1_000;
+
+export interface MarketHubOptions {
+  /**
+   * A definition's published entries (snapshots, /api/calculations, the stream) change at most
+   * this often; listeners read every value as it is. The built-ins' always follow their quotes.
+   * 0 (the default): every version.
+   */
+  definitionEveryMs?: number;
+  /** The clock of `definitionEveryMs` (ms, monotonic). */
+  now?: () => number;
 }
 
 /** What one accepted quote changed: the quote itself and the spread symbols recomputed for it. */
@@ -108,8 +132,14 @@ export class MarketHub {
   private ownersChanged = false;
   /** Where each symbol's entry is published: null for everybody, else its owner's entries. */
   private readonly placed = new Map<ExecutableSymbol, number | null>();
-  /** Definitions a quote touched since the last snapshot. */
+  /** Definitions a quote touched since the last snapshot, or held back since. */
   private queued: LiveDefinition[] = [];
+  /** When the held-back definitions are due (see `definitionEveryMs`). */
+  private heldUntil: number | undefined;
+  /** When the definitions' entries were last published (all at once, so one frame carries them). */
+  private definitionsPublishedAt = Number.NEGATIVE_INFINITY;
+  private readonly definitionEveryMs: number;
+  private readonly now: () => number;
   /** Symbols of definitions the registry removed or replaced since the last snapshot. */
   private readonly unpublished = new Set<ExecutableSymbol>();
   private readonly listeners = new Set<HubListener>();
@@ -138,7 +168,10 @@ export class MarketHub {
      * through `spreadsChanged` (composition.ts wires it).
      */
     readonly spreads: SpreadRegistry = new SpreadRegistry({ builtIns: builtInDefinitions(duties) }),
+    options: MarketHubOptions = {},
   ) {
+    this.definitionEveryMs = options.definitionEveryMs ?? 0;
+    this.now = options.now ?? (() => performance.now());
     for (const spread of spreads.all()) this.place(spread);
     this.index();
   }
@@ -289,6 +322,14 @@ export class MarketHub {
     return this.listeners.size;
   }
 
+  /**
+   * When a held-back definition's entries are due to be published (performance.now() ms), if
+   * any are: the stream asks for a snapshot then, though no quote came (snapshot-broadcaster.ts).
+   */
+  get heldBackUntil(): number | undefined {
+    return this.heldUntil;
+  }
+
   /** Whether any user has a private definition (else every viewer sees the same snapshot). */
   get hasPrivate(): boolean {
     return this.owners.size > 0;
@@ -329,8 +370,13 @@ export class MarketHub {
    * maps one level deep suffices; an owner's entries are copied only when one of them changed.
    */
   state(): HubState {
-    if (this.cached?.version === this.version) return this.cached.state;
-    this.publish();
+    const now = this.now();
+    if (this.cached?.version === this.version) {
+      if (this.heldUntil === undefined || now < this.heldUntil) return this.cached.state;
+      // Held-back entries are due: a new version, though no quote came.
+      this.version++;
+    }
+    const released = this.publish(now);
     const p = this.prices;
     const state: HubState = {
       snapshot: {
@@ -346,6 +392,7 @@ export class MarketHub {
         calculations: { ...this.published },
       },
       owned: this.owned,
+      released,
     };
     this.cached = { version: this.version, state };
     this.cachedFor = new Map();
@@ -355,9 +402,12 @@ export class MarketHub {
   /**
    * Publishes each entry that may have changed since the last snapshot where its viewers read
    * it: a built-in's with its perLot and a shared one's for everybody, a private one's in its
-   * owner's entries. An entry that is the one published already is left as it is.
+   * owner's entries. An entry that is the one published already is left as it is; a
+   * definition's published less than `definitionEveryMs` ago waits (its latest value goes when
+   * due). Returns the symbols of everybody's entries that changed.
    */
-  private publish(): void {
+  private publish(now: number): ExecutableSymbol[] {
+    const released: ExecutableSymbol[] = [];
     const published = entriesOf(this.published);
     const copies = new Map<number, Record<string, DefinitionEntry>>();
     const ownedBy = (owner: number) => {
@@ -374,38 +424,58 @@ export class MarketHub {
       this.placed.delete(symbol);
       this.publishedFrom.delete(symbol);
     };
-    const put = (symbol: ExecutableSymbol, live: LiveDefinition | undefined) => {
+    /** Publishes one symbol's entry; true if what its viewers see changed. */
+    const put = (symbol: ExecutableSymbol, live: LiveDefinition | undefined): boolean => {
       const target = live?.ownerId;
       const before = this.placed.get(symbol);
-      if (before !== undefined && before !== target) remove(symbol, before);
-      if (target === undefined) return;
+      let changed = false;
+      if (before !== undefined && before !== target) {
+        remove(symbol, before);
+        changed = true;
+      }
+      if (target === undefined) return changed;
       const entry = symbol === live?.buySymbol ? live.buy : live?.sell;
       if (entry === undefined) {
-        if (this.placed.has(symbol)) remove(symbol, target);
-        return;
+        if (!this.placed.has(symbol)) return changed;
+        remove(symbol, target);
+        return true;
       }
-      if (this.publishedFrom.get(symbol) === entry) return;
+      if (this.publishedFrom.get(symbol) === entry) return changed;
       this.publishedFrom.set(symbol, entry);
       this.placed.set(symbol, target);
       if (target !== null) ownedBy(target)[symbol] = entry as DefinitionEntry;
       else published[symbol] = "legs" in entry ? entry : withPerLot(entry, this.costRates);
+      return true;
     };
     const queued = this.queued;
     this.queued = [];
+    this.heldUntil = undefined;
+    const due = this.definitionsPublishedAt + this.definitionEveryMs;
+    const release = now >= due;
+    if (release) this.definitionsPublishedAt = now;
     for (const live of queued) {
       live.queued = false;
       // A definition the registry replaced since it was queued is published by its successor.
       if (this.definitions.get(live.symbol) !== live) continue;
-      this.current(live);
-      put(live.buySymbol, live);
-      put(live.sellSymbol, live);
       this.unpublished.delete(live.buySymbol);
       this.unpublished.delete(live.sellSymbol);
+      // A new definition shows at once; a known one's changes wait for the next release.
+      if (!live.builtin && !release && live.published) {
+        live.queued = true;
+        this.queued.push(live);
+        this.heldUntil = due;
+        continue;
+      }
+      live.published = true;
+      this.current(live);
+      const buy = put(live.buySymbol, live);
+      const sell = put(live.sellSymbol, live);
+      if ((buy || sell) && live.ownerId === null) released.push(live.buySymbol, live.sellSymbol);
     }
     for (const symbol of this.unpublished) put(symbol, this.bySymbol.get(symbol));
     this.unpublished.clear();
     this.published.timestamp = this.calculations.timestamp;
-    if (copies.size === 0 && !this.ownersChanged) return;
+    if (copies.size === 0 && !this.ownersChanged) return released;
     this.ownersChanged = false;
     const owned = new Map<number, OwnedEntries>();
     for (const owner of this.owners) {
@@ -413,6 +483,7 @@ export class MarketHub {
       owned.set(owner, Object.keys(entries).length === 0 ? NO_ENTRIES : entries);
     }
     this.owned = owned;
+    return released;
   }
 }
 

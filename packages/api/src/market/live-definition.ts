@@ -69,6 +69,10 @@ export class LiveDefinition {
   stale = true;
   /** In the hub's list of definitions to publish at the next snapshot. */
   queued = false;
+  /** Published once already (a new definition's entries show at once; see MarketHubOptions). */
+  published = false;
+  /** A built-in parity: today's entry shape, published at every version. */
+  readonly builtin: boolean;
   private readonly names: readonly string[];
   private readonly up: readonly boolean[];
   private readonly evaluate: CheckedDefinition["compiled"]["evaluate"];
@@ -101,6 +105,7 @@ export class LiveDefinition {
     this.buyMade = new Float64Array(n);
     this.sellMade = new Float64Array(n);
     const inst = spread.builtin ? BUILT_IN_PARITY.get(spread.symbol) : undefined;
+    this.builtin = inst !== undefined;
     if (inst) {
       const at = (name: string) => this.names.indexOf(name);
       this.legacy = {

@@ -9,7 +9,7 @@ import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";
 import type { MarketStreamMessage } from "./delta.ts";
-import { MarketHub, type MarketSnapshot } from "./hub.ts";
+import { MarketHub, type MarketHubOptions, type MarketSnapshot } from "./hub.ts";
 import { SnapshotBroadcaster } from "./snapshot-broadcaster.ts";
 
 const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
@@ -49,14 +49,14 @@ const SILVER_CAL = definition(4, 11, { a: "SILVER", b: "SILVER@next" }, "a - b")
  * wires them; a request's `x-owner` header stands for its signed-in user. Every buffer written
  * to a stream's socket is kept under the request's `x-name`.
  */
-async function serve() {
+async function serve(hubOptions: MarketHubOptions = {}) {
   const stored = { list: [RATIO, CALENDAR, CRUDE] };
   const spreads = new SpreadRegistry({
     builtIns: builtInDefinitions(duties),
     load: async () => stored.list,
   });
   await spreads.reload();
-  const hub = new MarketHub(duties, undefined, () => true, spreads);
+  const hub = new MarketHub(duties, undefined, () => true, spreads, hubOptions);
   const broadcaster = new SnapshotBroadcaster(hub, {
     minIntervalMs: 25,
     pingIntervalMs: 60_000,
@@ -213,5 +213,25 @@ describe("the stream's private spreads", () => {
     await caughtUp();
     for (const stream of everyone().filter((s) => s !== owner11))
       expect(stream.text()).not.toContain("SP4_");
+  });
+
+  it("get a definition's held-back value once due, though no quote comes after it", async () => {
+    const { hub, url } = await serve({ definitionEveryMs: 300 });
+    tick(hub, 1);
+    const owner = openStream(url, "owner", 10, true);
+    const anonymous = openStream(url, "anonymous");
+    await vi.waitFor(() => expect(owner.state()?.calculations).toHaveProperty("SP1_BUY"));
+    // Two quotes within the interval, then none: the second's value must still arrive.
+    tick(hub, 2);
+    tick(hub, 3);
+    const latest = hub.entry("SP1_BUY");
+    await vi.waitFor(
+      () => {
+        expect(owner.state()?.calculations.SP1_BUY).toEqual(latest);
+        expect(anonymous.state()?.calculations.SP3_BUY).toEqual(hub.entry("SP3_BUY"));
+        expect(owner.state()).toEqual(wire(hub.snapshotFor(10)));
+      },
+      { timeout: 5_000 },
+    );
   });
 });

@@ -30,6 +30,9 @@ const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
  */
 const RING_VERSIONS = 64;
 
+/** How long after the hub's held-back entries are due the stream publishes them itself. */
+const HELD_BACK_GRACE_MS = 60;
+
 /** A frame's bytes, and the same compressed alone for gzip clients (made on first use). */
 interface Frame {
   plain: Buffer;
@@ -170,6 +173,7 @@ export class SnapshotBroadcaster {
   >();
   private readonly connected: Frame;
   private timer: NodeJS.Timeout | undefined;
+  private heldBackTimer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
   /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
@@ -314,6 +318,7 @@ export class SnapshotBroadcaster {
     clearInterval(this.pinger);
     clearInterval(this.dropSweep);
     clearTimeout(this.timer);
+    clearTimeout(this.heldBackTimer);
     for (const client of this.clients) client.res.end();
     this.clients.clear();
     this.owners.clear();
@@ -326,12 +331,32 @@ export class SnapshotBroadcaster {
     if (!this.hubChanged) return;
     this.hubChanged = false;
     this.version++;
-    const { snapshot, owned } = this.hub.state();
+    const { snapshot, owned, released } = this.hub.state();
+    this.touched.recomputed(released);
     this.ring.push({ version: this.version, snapshot, owned, touched: this.touched });
+    this.publishHeldBack();
     this.touched = new Touched();
     if (this.ring.length > RING_VERSIONS) this.ring.shift();
     this.frames.clear();
     for (const owner of this.owners.values()) owner.frames.clear();
+  }
+
+  /**
+   * The hub holds back a definition's newest value until it is due (definitionEveryMs): a
+   * snapshot then publishes it, though no quote may come by then.
+   */
+  private publishHeldBack(): void {
+    const due = this.hub.heldBackUntil;
+    if (due === undefined || this.heldBackTimer !== undefined) return;
+    this.heldBackTimer = setTimeout(
+      () => {
+        this.heldBackTimer = undefined;
+        this.changed();
+      },
+      // A little after: a quote's version then carries them, with no message of their own.
+      Math.max(0, due - performance.now()) + HELD_BACK_GRACE_MS,
+    );
+    this.heldBackTimer.unref();
   }
 
   private owner(ownerId: number) {
