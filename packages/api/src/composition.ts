@@ -34,8 +34,10 @@ import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
+import { builtInDefinitions } from "./spreads/built-ins.ts";
+import { SpreadRegistry } from "./spreads/registry.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
-import { storedCloses } from "./stats/stored-closes.ts";
+import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { TelegramDelivery } from "./telegram/telegram-delivery.ts";
 import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
@@ -85,6 +87,9 @@ export async function compose(
 ): Promise<Composition> {
   let bus: Bus;
   const instruments = new InstrumentCatalogue(store);
+  const spreads = new SpreadRegistry({
+    builtIns: builtInDefinitions(dutiesFrom(config)),
+  });
   try {
     await ensureFirstAdmin(
       store,
@@ -101,9 +106,16 @@ export async function compose(
     instruments.accepts(source, key),
   );
   const rolls = new RollRecorder(store);
-  const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
-  const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
-    stats.minuteClosed(symbol, candle.timestamp, candle.close),
+  const flush = () => recorder.writePending();
+  const stats = new SpreadStatsService(storedCloses(store, flush), {
+    spreads,
+    closes: definitionCloses(store, spreads, flush),
+  });
+  const recorder = new HistoryRecorder(
+    store,
+    config.historyRetentionMs,
+    (symbol, candle) => stats.minuteClosed(symbol, candle.timestamp, candle.close),
+    spreads,
   );
   const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
     metrics: stats,
@@ -121,6 +133,7 @@ export async function compose(
   const services: Services = {
     hub,
     instruments,
+    spreads,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
