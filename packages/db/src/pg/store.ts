@@ -12,6 +12,7 @@ import { pgOutbox } from "./outbox.ts";
 import { instrumentCandles } from "./schema.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSpreadMarks } from "./spread-marks.ts";
+import { pgSpreads } from "./spreads.ts";
 import { pgTelegramLinks } from "./telegram-links.ts";
 import { pgUsers } from "./users.ts";
 import { pgWebhooks } from "./webhooks.ts";
@@ -41,6 +42,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     keyValues: pgKeyValues(db),
     instruments: pgInstruments(db),
     contracts: pgContracts(db),
+    spreads: pgSpreads(db),
     close,
   };
 }

@@ -13,6 +13,7 @@ import { sqliteOutbox } from "./outbox.ts";
 import { instrumentCandles } from "./schema.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSpreadMarks } from "./spread-marks.ts";
+import { sqliteSpreads } from "./spreads.ts";
 import { sqliteTelegramLinks } from "./telegram-links.ts";
 import { sqliteUsers } from "./users.ts";
 import { sqliteWebhooks } from "./webhooks.ts";
@@ -61,6 +62,7 @@ function bind(db: Database, gate?: Gate): Store {
     keyValues: sqliteKeyValues(on),
     instruments: sqliteInstruments(on),
     contracts: sqliteContracts(on),
+    spreads: sqliteSpreads(on),
     close: async () => {},
   };
 }
