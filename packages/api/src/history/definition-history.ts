@@ -51,28 +51,62 @@ export async function ownHistoryStart(
 }
 
 /**
- * The definition's mid candles from its legs' stored candles of `timeframe` in [from, to), the
- * most recent `limit` (every leg's most recent `limit` cover them). Empty for a definition that
- * no longer checks.
+ * Stored candles with the one forming now last, at most `limit`. A forming candle that began
+ * after a restart carries only what came since: it is merged with a stored one of its bucket
+ * (open kept, high and low widened, close its own), as the store merges them when it is written.
+ */
+export function withForming(
+  candles: readonly Candle[],
+  forming: Readonly<Candle> | undefined,
+  range: { from?: number | undefined; to?: number | undefined; limit: number },
+): Candle[] {
+  const { from, to } = range;
+  if (
+    !forming ||
+    (from !== undefined && forming.timestamp < from) ||
+    (to !== undefined && forming.timestamp >= to)
+  )
+    return [...candles];
+  const last = candles.at(-1);
+  if (last && last.timestamp > forming.timestamp) return [...candles];
+  if (last?.timestamp !== forming.timestamp)
+    return [...candles, { ...forming }].slice(-range.limit);
+  const merged: Candle = {
+    timestamp: forming.timestamp,
+    open: last.open,
+    high: Math.max(last.high, forming.high),
+    low: Math.min(last.low, forming.low),
+    close: forming.close,
+  };
+  return [...candles.slice(0, -1), merged];
+}
+
+/**
+ * The definition's mid candles from its legs' candles of `timeframe` in [from, to) — stored,
+ * and the one each leg is forming now (`forming`, the recorder's) — the most recent `limit`
+ * (every leg's most recent `limit` cover them). Empty for a definition that no longer checks.
  */
 export async function candlesFromLegHistory(
   store: Store,
   spread: RegisteredSpread,
   timeframe: Timeframe,
   range: { from?: number | undefined; to: number; limit: number },
+  forming: (instrument: string, timeframe: Timeframe) => Readonly<Candle> | undefined = () =>
+    undefined,
 ): Promise<Candle[]> {
   const checked = spread.checked;
   if (!checked || range.limit <= 0) return [];
   const legs = await Promise.all(
-    checked.legs.map((leg) =>
-      store.instrumentCandles.recent({
+    checked.legs.map(async (leg) => {
+      const stored = await store.instrumentCandles.recent({
         symbol: leg.instrument,
         timeframe,
         to: range.to,
         limit: range.limit,
         ...(range.from !== undefined && { from: range.from }),
-      }),
-    ),
+      });
+      return withForming(stored, forming(leg.instrument, timeframe), range);
+    }),
   );
   return candlesFromLegs(checked.compiled, legs).slice(-range.limit);
 }

@@ -116,6 +116,11 @@ export class HistoryRecorder {
     return this.builders.get(symbol)?.get(timeframe)?.forming;
   }
 
+  /** The mid candle an instrument is forming now (a user spread's last candle from its legs). */
+  formingLeg(key: string, timeframe: Timeframe): Readonly<Candle> | undefined {
+    return this.legBuilders.get(key)?.get(timeframe)?.forming;
+  }
+
   /** Writes the closed candles still queued (the timer does this every second). */
   writePending(): Promise<void> {
     const write = this.writes.then(() => this.saveBatch());

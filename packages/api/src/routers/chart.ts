@@ -15,6 +15,7 @@ import {
   isUserSideSymbol,
   ownHistoryStart,
   visibleDefinition,
+  withForming,
 } from "../history/definition-history.ts";
 import { authedProcedure } from "../trpc.ts";
 import type { ShapeOf } from "./shared.ts";
@@ -56,37 +57,6 @@ export const candlesReply = z.object({
   legHistoryUntil: z.number().optional(),
 });
 
-/**
- * The forming candle goes last, merged with a stored one of its bucket: a built-in's forming
- * candle resumed the stored one (the merge changes nothing), a user spread's started afresh at
- * this start and carries only what came since.
- */
-function withForming(
-  candles: Candle[],
-  forming: Readonly<Candle> | undefined,
-  from?: number,
-  to?: number,
-): Candle[] {
-  if (!forming) return candles;
-  if (
-    (from !== undefined && forming.timestamp < from) ||
-    (to !== undefined && forming.timestamp >= to)
-  )
-    return candles;
-  const last = candles.at(-1);
-  if (last && last.timestamp > forming.timestamp) return candles;
-  if (last?.timestamp !== forming.timestamp)
-    return [...candles, { ...forming }].slice(-MAX_CHART_CANDLES);
-  const merged: Candle = {
-    timestamp: forming.timestamp,
-    open: last.open,
-    high: Math.max(last.high, forming.high),
-    low: Math.min(last.low, forming.low),
-    close: forming.close,
-  };
-  return [...candles.slice(0, -1), merged];
-}
-
 export const chartRouter = {
   /** docs/spec.md §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
   candles: authedProcedure
@@ -105,7 +75,7 @@ export const chartRouter = {
         ...(input.to !== undefined && { to: input.to }),
       });
       const forming = ctx.services.recorder.forming(symbol, input.timeframe);
-      return { data: withForming(stored, forming, input.from, input.to) };
+      return { data: withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES }) };
     }),
 } satisfies TRPCRouterRecord;
 
@@ -131,15 +101,21 @@ async function ownSpreadCandles(
     ...(input.from !== undefined && { from: input.from }),
     ...(input.to !== undefined && { to: input.to }),
   });
-  const recorded = withForming(stored, forming, input.from, input.to);
+  const recorded = withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES });
   const legsUntil = input.to === undefined ? own : Math.min(input.to, own);
   const fromLegs =
     input.from !== undefined && input.from >= legsUntil
       ? []
-      : await candlesFromLegHistory(store, definition.spread, input.timeframe, {
-          from: input.from,
-          to: legsUntil,
-          limit: MAX_CHART_CANDLES - recorded.length,
-        });
+      : await candlesFromLegHistory(
+          store,
+          definition.spread,
+          input.timeframe,
+          {
+            from: input.from,
+            to: legsUntil,
+            limit: MAX_CHART_CANDLES - recorded.length,
+          },
+          (key, timeframe) => recorder.formingLeg(key, timeframe),
+        );
   return { data: [...fromLegs, ...recorded], legHistoryUntil: own };
 }
