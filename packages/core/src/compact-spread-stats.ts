@@ -85,11 +85,17 @@ class DayBlock {
     readonly lows: Float64Array,
     /** Closes in buckets 0..j. */
     readonly ends: Uint16Array,
-    /** 1 where every close of the bucket is the same number. */
-    readonly constant: Uint8Array,
-    /** Per minute of the day, its close's bucket or NO_CLOSE. */
-    readonly codes: Uint8Array,
+    /**
+     * Per minute of the day, its close's bucket or NO_CLOSE; then per bucket 1 where all its
+     * closes are one number (one array rather than two: each typed array costs ~200 B).
+     */
+    private readonly codes: Uint8Array,
   ) {}
+
+  /** Whether every close of bucket j is the same number. */
+  constant(j: number): boolean {
+    return this.codes[SLOTS + j] === 1;
+  }
 
   /**
    * Buckets of ~n / BUCKETS closes in value order, never splitting equal closes: a run of equal
@@ -107,7 +113,7 @@ class DayBlock {
     const lows: number[] = [];
     const ends: number[] = [];
     const constant: number[] = [];
-    const codes = new Uint8Array(SLOTS).fill(NO_CLOSE);
+    const codes = new Uint8Array(SLOTS + 2 * BUCKETS + 2).fill(NO_CLOSE, 0, SLOTS);
     for (let p = 0; p < n; ) {
       let end = Math.min(p + size, n);
       if (end < n && sorted[end - 1] === sorted[end]) {
@@ -121,6 +127,7 @@ class DayBlock {
       for (let i = p; i < end; i++) codes[slots[order[i] as number] as number] = bucket;
       p = end;
     }
+    codes.set(constant, SLOTS);
     return new DayBlock(
       start,
       momentsOf(values),
@@ -128,8 +135,7 @@ class DayBlock {
       sorted[n - 1] as number,
       Float64Array.from(lows),
       Uint16Array.from(ends),
-      Uint8Array.from(constant),
-      codes,
+      codes.slice(0, SLOTS + lows.length),
     );
   }
 
@@ -140,7 +146,7 @@ class DayBlock {
   /** A bucket's stand-in for closes that left or stayed at the edge: its value or its middle. */
   private middle(j: number): number {
     const low = this.lows[j] as number;
-    if (this.constant[j]) return low;
+    if (this.constant(j)) return low;
     const high = j + 1 < this.lows.length ? (this.lows[j + 1] as number) : this.max;
     return (low + high) / 2;
   }
@@ -187,7 +193,7 @@ class DayBlock {
     const max =
       highest === buckets - 1
         ? this.max
-        : this.constant[highest]
+        : this.constant(highest)
           ? (this.lows[highest] as number)
           : (this.lows[highest + 1] as number);
     return { block: this, ends, moments, min: this.lows[lowest] as number, max };
@@ -196,12 +202,12 @@ class DayBlock {
 
 /** Closes of the view ≤ value: exact outside the bucket holding `value`, half of that bucket. */
 function countAtMost(view: DayView, value: number): number {
-  const { lows, constant } = view.block;
+  const { lows } = view.block;
   const j = upperBound(lows, value) - 1;
   if (j < 0) return 0;
   const before = j > 0 ? (view.ends[j - 1] as number) : 0;
   const inBucket = (view.ends[j] as number) - before;
-  const whole = constant[j] === 1 || (j === lows.length - 1 && value >= view.block.max);
+  const whole = view.block.constant(j) || (j === lows.length - 1 && value >= view.block.max);
   return before + (whole ? inBucket : inBucket / 2);
 }
 
@@ -226,8 +232,9 @@ function countAtMost(view: DayView, value: number): number {
 export class CompactSpreadStats {
   private blocks: DayBlock[] = [];
   private openStart = Number.NaN;
-  private openSlots: number[] = [];
-  private openValues: number[] = [];
+  /** Today's close of each minute, NaN where there is none: exact, and 11.5 kB at most. */
+  private today: Float64Array | undefined;
+  private todayCount = 0;
   private latest = Number.NaN;
   private edge: { start: number; slot: number; view: DayView } | undefined;
   private quantileCache: { version: number; values: number[] } | undefined;
@@ -237,7 +244,7 @@ export class CompactSpreadStats {
 
   /** Closes in the window. */
   get size(): number {
-    let n = this.openValues.length;
+    let n = this.todayCount;
     for (const view of this.views()) n += view.ends[view.ends.length - 1] as number;
     return n;
   }
@@ -265,20 +272,14 @@ export class CompactSpreadStats {
     this.version++;
     if (Number.isNaN(this.latest) || minute > this.latest) {
       if (dayStart !== this.openStart) this.closeDay(dayStart);
-      this.openSlots.push(slot);
-      this.openValues.push(close);
+      this.setToday(slot, close);
       this.latest = minute;
       this.evict();
       return true;
     }
     const window = this.window() as { from: number };
     if (minute < window.from || dayStart !== this.openStart) return false;
-    const i = lowerBound(this.openSlots, slot);
-    if (this.openSlots[i] === slot) this.openValues[i] = close;
-    else {
-      this.openSlots.splice(i, 0, slot);
-      this.openValues.splice(i, 0, close);
-    }
+    this.setToday(slot, close);
     return true;
   }
 
@@ -286,10 +287,11 @@ export class CompactSpreadStats {
   stats(value: number): SpreadStats {
     const window = this.window();
     const views = this.views();
-    let moments = momentsOf(this.openValues);
+    const today = this.todayValues();
+    let moments = momentsOf(today);
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
-    for (const v of this.openValues) {
+    for (const v of today) {
       if (v < min) min = v;
       if (v > max) max = v;
     }
@@ -310,7 +312,7 @@ export class CompactSpreadStats {
       mean,
       std,
       z: known && std > 0 ? (value - mean) / std : undefined,
-      percentile: known ? (this.countAtMost(value, views) / n) * 100 : undefined,
+      percentile: known ? (this.countAtMost(value, today, views) / n) * 100 : undefined,
       min,
       max,
       from: window.from,
@@ -328,13 +330,13 @@ export class CompactSpreadStats {
     const views = this.views();
     // The rank is a step function of the value: it rises at each bucket's low (by the bucket, or
     // half of it) and at the next bucket's low (the other half), and at each of today's closes.
-    const steps: Array<[number, number]> = this.openValues.map((v) => [v, 1]);
+    const steps: Array<[number, number]> = this.todayValues().map((v) => [v, 1]);
     for (const view of views) {
-      const { lows, constant, max } = view.block;
+      const { lows, max } = view.block;
       for (let j = 0; j < lows.length; j++) {
         const count = (view.ends[j] as number) - (j > 0 ? (view.ends[j - 1] as number) : 0);
         if (count === 0) continue;
-        if (constant[j]) steps.push([lows[j] as number, count]);
+        if (view.block.constant(j)) steps.push([lows[j] as number, count]);
         else {
           steps.push([lows[j] as number, count / 2]);
           steps.push([j + 1 < lows.length ? (lows[j + 1] as number) : max, count / 2]);
@@ -364,9 +366,9 @@ export class CompactSpreadStats {
     return [...values];
   }
 
-  private countAtMost(value: number, views: readonly DayView[]): number {
+  private countAtMost(value: number, today: readonly number[], views: readonly DayView[]): number {
     let count = 0;
-    for (const v of this.openValues) if (v <= value) count++;
+    for (const v of today) if (v <= value) count++;
     for (const view of views) count += countAtMost(view, value);
     return count;
   }
@@ -388,12 +390,33 @@ export class CompactSpreadStats {
     return views;
   }
 
+  private setToday(slot: number, close: number): void {
+    this.today ??= new Float64Array(SLOTS).fill(Number.NaN);
+    if (Number.isNaN(this.today[slot] as number)) this.todayCount++;
+    this.today[slot] = close;
+  }
+
+  private todayValues(): number[] {
+    const values: number[] = [];
+    if (this.todayCount === 0 || !this.today) return values;
+    for (const v of this.today) if (!Number.isNaN(v)) values.push(v);
+    return values;
+  }
+
   private closeDay(nextStart: number): void {
-    if (this.openValues.length > 0)
-      this.blocks.push(DayBlock.of(this.openStart, this.openSlots, this.openValues));
+    if (this.todayCount > 0 && this.today) {
+      const slots: number[] = [];
+      const values: number[] = [];
+      this.today.forEach((v, slot) => {
+        if (Number.isNaN(v)) return;
+        slots.push(slot);
+        values.push(v);
+      });
+      this.blocks.push(DayBlock.of(this.openStart, slots, values));
+      this.today.fill(Number.NaN);
+    }
+    this.todayCount = 0;
     this.openStart = nextStart;
-    this.openSlots = [];
-    this.openValues = [];
   }
 
   private evict(): void {
