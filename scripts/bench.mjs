@@ -1,6 +1,8 @@
 // `pnpm bench`: the figures issues 2, 4 and 5 ask for, printed, never asserted (BENCHMARKS.md
 // records them).
 //   1. hub + core throughput (quotes/s incl. recalculation), fifteen and 300 instruments in use
+//   1b. 1,000 spread definitions over 200 instruments: time per quote, hub throughput
+//       (docs/issues/21.md)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
 //       quotes, a crossing storm
@@ -15,6 +17,7 @@
 //       every shipped one (docs/issues/20.md); 100 / 1,000 / 10,000 clients against a bare
 //       node:http floor writing to every drained socket, three runs (docs/issues/13.md, 17.md), under
 //       `ulimit -n 20000` for the sockets
+//   4d. the change stream with 20 spread definitions in use, private and shared (docs/issues/21.md)
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.
@@ -106,6 +109,8 @@ const section = (title) => console.log(`\n== ${title} (load average ${load()})`)
 
 section("hub + core throughput, 15 and 300 instruments in use");
 await tsx("bench/hub.bench.ts");
+section("1,000 spread definitions over 200 instruments: time per quote, hub throughput");
+await tsx("bench/spread-definitions.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
 section(
@@ -142,6 +147,8 @@ await run("bash", [
   "-c",
   "ulimit -n 20000 && pnpm --filter @spreadwatch/api exec tsx bench/fanout.bench.ts",
 ]);
+section("change stream: bytes per client-hour with 20 spread definitions in use");
+await tsx("bench/spread-stream.bench.ts");
 section("web JS size (fresh build)");
 if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   webSize();
@@ -158,6 +165,12 @@ for (const r of results) {
     console.log(
       `hub throughput       ${fmt(r.quotesPerSecond)} quotes/s, ${r.instruments ?? 15} instruments in use, ` +
         `${r.quoting ?? 15} quoting (goal ≥ 200,000)`,
+    );
+  if (r.bench === "spread-definitions")
+    console.log(
+      `spread definitions   ${fmt(r.definitions)} over ${r.instruments} instruments: per quote p99 ${ms(r.p99Ms)} ` +
+        `(USDINR's p99 ${ms(r.usdinrP99Ms)}; goal p99 ≤ 0.2 ms), hub ${fmt(r.quotesPerSecond)} quotes/s, ` +
+        `${fmt(r.withSnapshots)} with the stream's snapshots (goal ≥ 200,000), ${fmt(r.readingEvery)} reading every value`,
     );
   if (r.bench === "alert-engine")
     console.log(
@@ -201,6 +214,11 @@ for (const r of results) {
       `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"}), ` +
         `${r.instruments ?? 15} instruments in use` +
         (r.gzip ? " (goal ≤ 15)" : ""),
+    );
+  if (r.bench === "spread-stream-bytes")
+    console.log(
+      `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"}), ` +
+        `${r.kind === "none" ? "no definitions" : `20 definitions ${r.kind}`} (goal ≤ 15)`,
     );
   if (r.bench === "fanout")
     console.log(
