@@ -34,6 +34,8 @@ import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
+import { builtInDefinitions } from "./spreads/built-ins.ts";
+import { SpreadRegistry } from "./spreads/registry.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
@@ -105,7 +107,9 @@ export async function compose(
   const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
     stats.minuteClosed(symbol, candle.timestamp, candle.close),
   );
+  const spreads = new SpreadRegistry({ builtIns: builtInDefinitions(dutiesFrom(config)) });
   const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
+    spreads,
     metrics: stats,
     legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
   });
@@ -131,6 +135,7 @@ export async function compose(
     },
     loginThrottle: new LoginThrottle(store),
     alertEngine,
+    spreads,
     recorder,
     stats,
     notifier: createNotifier(config.telegram),

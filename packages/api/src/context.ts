@@ -8,6 +8,7 @@ import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
+import type { SpreadRegistry } from "./spreads/registry.ts";
 import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
 import type { Webhooks } from "./webhooks/webhooks.ts";
@@ -26,6 +27,8 @@ export interface AppServices {
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
+  /** Every spread definition: the built-ins, shared ones and users' own (docs/formulas.md). */
+  spreads: SpreadRegistry;
   recorder: HistoryRecorder;
   /** Rolling statistics of every chart symbol's 1-minute closes (docs/issues/12.md §2). */
   stats: SpreadStatsService;

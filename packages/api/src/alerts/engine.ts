@@ -6,7 +6,6 @@ import {
   isAlertMetric,
   observeCrossing,
   SPREAD_SYMBOLS,
-  type SpreadSymbol,
   type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
@@ -20,6 +19,7 @@ import type {
 } from "@spreadwatch/db";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
+import type { RegisteredSpread, SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
@@ -33,7 +33,7 @@ const MARK_SAVE_INTERVAL_MS = 1_000;
 /** Where the live z-score and percentile come from (the leader's SpreadStatsService). */
 export interface MetricSource {
   /** `metric` of `symbol` with the live spread `spread`; undefined without statistics. */
-  liveMetric(symbol: SpreadSymbol, metric: LiveMetric, spread: number): number | undefined;
+  liveMetric(symbol: string, metric: LiveMetric, spread: number): number | undefined;
 }
 
 export interface AlertEngineOptions {
@@ -41,10 +41,15 @@ export interface AlertEngineOptions {
   metrics?: MetricSource;
   /** How legs are judged stale (FEED_SILENCE_SECONDS, the feed's providers). */
   legs?: LegWatchOptions;
+  /**
+   * The spread definitions: alerts on their symbols (SP7_BUY) are watched while the definition
+   * exists and its owner can see it. Without it, only the built-in symbols are watched.
+   */
+  spreads?: SpreadRegistry;
 }
 
 interface Firing {
-  symbol: SpreadSymbol;
+  symbol: string;
   metric: AlertMetric;
   index: ThresholdIndex;
   entry: WatchEntry;
@@ -55,10 +60,37 @@ interface Firing {
   before: { lastFiredAt: number | undefined; side: ThresholdSide | undefined; armed: boolean };
 }
 
-/** Each symbol's (metric, mark key) pairs, built once: the update loop builds no strings. */
-const METRIC_KEYS = new Map<SpreadSymbol, ReadonlyArray<readonly [AlertMetric, string]>>(
-  SPREAD_SYMBOLS.map((s) => [s, ALERT_METRICS.map((m) => [m, markKey(s, m)] as const)]),
-);
+const BUILT_IN_SYMBOLS: ReadonlySet<string> = new Set(SPREAD_SYMBOLS);
+
+/** GC_BUY … CL_SELL: always watched, whatever the registry says. */
+function isBuiltIn(symbol: string): boolean {
+  return BUILT_IN_SYMBOLS.has(symbol);
+}
+
+type MetricKeys = ReadonlyArray<readonly [AlertMetric, string]>;
+
+/** A symbol's (metric, mark key) pairs, built once per symbol: the update loop builds no strings. */
+function metricKeysOf(symbol: string): MetricKeys {
+  return ALERT_METRICS.map((m) => [m, markKey(symbol, m)] as const);
+}
+
+/** A definition's two executable symbols. */
+function executablesOf(spread: RegisteredSpread): [string, string] {
+  return [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`];
+}
+
+/** What a definition's values depend on: a change of it makes its last values meaningless. */
+function formulaOf(spread: RegisteredSpread): string {
+  return JSON.stringify([spread.formula, spread.legs.map((leg) => [leg.name, leg.instrument])]);
+}
+
+/** A symbol's spread in the hub's calculations (a definition's entry too), if computable. */
+function spreadIn(calculations: HubUpdate["calculations"], symbol: string): number | undefined {
+  const entry = (calculations as Readonly<Record<string, { spread?: number } | number | null>>)[
+    symbol
+  ];
+  return typeof entry === "object" && entry !== null ? entry.spread : undefined;
+}
 
 /** The metric an alert watches; an unknown stored value is the spread (the spec's alert). */
 function metricOf(alert: WatchedAlert): AlertMetric {
@@ -80,6 +112,13 @@ export class AlertEngine {
   private readonly indexes = new Map<string, ThresholdIndex>(
     SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
+  /** The (metric, mark key) pairs of every symbol watched: the built-ins' and the definitions'. */
+  private readonly metricKeys = new Map<string, MetricKeys>(
+    SPREAD_SYMBOLS.map((s) => [s, metricKeysOf(s)]),
+  );
+  /** Each user definition's formula and legs as last seen (formulaOf), by its symbol (SP7). */
+  private readonly formulas = new Map<string, string>();
+  private stopListening: (() => void) | undefined;
   /**
    * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
    * derived from it. A held update (stale leg) does not move it, so the crossing is judged again
@@ -89,7 +128,7 @@ export class AlertEngine {
   /** Keys whose last value changed since it was last stored. */
   private readonly unsavedMarks = new Set<string>();
   /** Per symbol held now: the alerts whose held crossing is already in the History. */
-  private readonly heldNoted = new Map<SpreadSymbol, Set<number>>();
+  private readonly heldNoted = new Map<string, Set<number>>();
   private readonly legs: LegWatch;
   /**
    * Every write, in quote order: a quote's firings are one transaction, and the next quote's
@@ -123,8 +162,11 @@ export class AlertEngine {
     this.lastValue.clear();
     this.heldNoted.clear();
     this.legs.reset();
+    this.stopListening?.();
+    this.stopListening = this.options.spreads?.subscribe((change) => this.spreadsChanged(change));
+    this.learnDefinitions();
     for (const mark of marks) {
-      if (parseMarkKey(mark.symbol)) this.lastValue.set(mark.symbol, mark);
+      if (this.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
     }
     for (const symbol of SPREAD_SYMBOLS) {
       const key = markKey(symbol, "spread");
@@ -143,6 +185,8 @@ export class AlertEngine {
    */
   async stop(): Promise<void> {
     clearInterval(this.markSaver);
+    this.stopListening?.();
+    this.stopListening = undefined;
     this.queue(() => this.saveMarks());
     await this.writes;
   }
@@ -181,14 +225,113 @@ export class AlertEngine {
   }
 
   /**
-   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
-   * already watched keeps its live state (see toEntry).
+   * The definitions changed (registry.ts): a deleted one's symbols stop being watched at once
+   * (its alerts are deleted with it); a changed formula's last values are forgotten, so the
+   * first value on the new formula only records sides, as a new spread's would; and every
+   * watched alert is read again, so alerts on a new (or newly visible) symbol join.
    */
-  private replace(alerts: readonly WatchedAlert[], userId?: number, keepLive = true): void {
+  private spreadsChanged(change: SpreadChange): void {
+    const fresh = new Set<string>();
+    for (const spread of change.removed) {
+      if (spread.builtin) continue;
+      this.formulas.delete(spread.symbol);
+      for (const symbol of executablesOf(spread)) this.forgetSymbol(symbol, true);
+    }
+    for (const spread of [...change.added, ...change.changed]) {
+      if (spread.builtin) continue;
+      const before = this.formulas.get(spread.symbol);
+      this.learnDefinition(spread);
+      if (before === undefined || before === this.formulas.get(spread.symbol)) continue;
+      for (const symbol of executablesOf(spread)) {
+        this.forgetSymbol(symbol, false);
+        for (const [, key] of metricKeysOf(symbol)) fresh.add(key);
+      }
+    }
+    this.queue(async () =>
+      this.replace(await this.store.alerts.listWatched(), undefined, true, fresh),
+    );
+  }
+
+  /** The registry's user definitions: their legs (for holds) and formulas. */
+  private learnDefinitions(): void {
+    this.formulas.clear();
+    for (const spread of this.options.spreads?.all() ?? [])
+      if (!spread.builtin) this.learnDefinition(spread);
+  }
+
+  private learnDefinition(spread: RegisteredSpread): void {
+    this.formulas.set(spread.symbol, formulaOf(spread));
+    const instruments = spread.legs.map((leg) => leg.instrument);
+    for (const symbol of executablesOf(spread)) this.legs.setLegs(symbol, instruments);
+  }
+
+  /**
+   * Forgets a definition symbol's last values and held notes; `gone`: also its alerts' indexes
+   * and legs (the definition was deleted).
+   */
+  private forgetSymbol(symbol: string, gone: boolean): void {
+    for (const [, key] of this.metricKeys.get(symbol) ?? metricKeysOf(symbol)) {
+      this.lastValue.delete(key);
+      this.unsavedMarks.delete(key);
+      if (gone) this.indexes.delete(key);
+    }
+    this.heldNoted.delete(symbol);
+    if (!gone) return;
+    this.metricKeys.delete(symbol);
+    this.legs.forgetLegs(symbol);
+  }
+
+  /** The definition behind a user definition's executable symbol; undefined for a built-in. */
+  private definitionOf(symbol: string): RegisteredSpread | undefined {
+    if (isBuiltIn(symbol)) return undefined;
+    const spread = this.options.spreads?.executable(symbol)?.spread;
+    return spread?.builtin ? undefined : spread;
+  }
+
+  /** Whether `userId`'s alert on `symbol` is watched: a built-in, or a definition they can see. */
+  private watches(symbol: string, userId: number): boolean {
+    if (isBuiltIn(symbol)) return true;
+    const spreads = this.options.spreads;
+    return spreads?.executable(symbol) !== undefined && spreads.canSee({ id: userId }, symbol);
+  }
+
+  /**
+   * A stored last value is a start only for a symbol that still means what it meant: a
+   * definition's mark from before its last change (or from a deleted definition whose id came
+   * back) is not.
+   */
+  private trustsMark(mark: SpreadMark): boolean {
+    const parsed = parseMarkKey(mark.symbol);
+    if (!parsed) return false;
+    if (isBuiltIn(parsed.symbol)) return true;
+    const spread = this.definitionOf(parsed.symbol);
+    return spread !== undefined && mark.at >= spread.updatedAt;
+  }
+
+  /** The (metric, mark key) pairs of a symbol the hub computed; undefined when none is watched. */
+  private keysOf(symbol: string): MetricKeys | undefined {
+    const known = this.metricKeys.get(symbol);
+    if (known || !this.definitionOf(symbol)) return known;
+    const keys = metricKeysOf(symbol);
+    this.metricKeys.set(symbol, keys);
+    return keys;
+  }
+
+  /**
+   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
+   * already watched keeps its live state (see toEntry), unless its key is in `fresh`.
+   */
+  private replace(
+    alerts: readonly WatchedAlert[],
+    userId?: number,
+    keepLive = true,
+    fresh: ReadonlySet<string> = new Set(),
+  ): void {
     const groups = new Map<string, WatchEntry[]>();
     for (const alert of alerts) {
+      if (!this.watches(alert.commodityType, alert.userId)) continue;
       const key = markKey(alert.commodityType, metricOf(alert));
-      const entry = this.toEntry(alert, key, keepLive);
+      const entry = this.toEntry(alert, key, keepLive && !fresh.has(key));
       const group = groups.get(key);
       if (group) group.push(entry);
       else groups.set(key, [entry]);
@@ -238,16 +381,18 @@ export class AlertEngine {
   /** Every accepted quote while this instance leads (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
     const at = update.quote.ts;
-    this.legs.arrived(update.quote.source, update.quote.key);
+    this.legs.arrived(update.quote.key);
     const firings: Firing[] = [];
     const held: HeldCrossing[] = [];
     for (const symbol of update.symbols) {
-      const spread = update.calculations[symbol]?.spread;
+      const spread = spreadIn(update.calculations, symbol);
       // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
+      const keys = this.keysOf(symbol);
+      if (!keys) continue;
       const hold = this.legs.holdReason(symbol, update.prices);
       if (hold === undefined) this.heldNoted.delete(symbol);
-      for (const [metric, key] of METRIC_KEYS.get(symbol) ?? []) {
+      for (const [metric, key] of keys) {
         const index = this.indexes.get(key);
         const value = this.valueOf(symbol, metric, key, spread, index);
         if (value === undefined || !index) continue;
@@ -263,29 +408,31 @@ export class AlertEngine {
   }
 
   /**
-   * The metric's value now. The spread is always followed (every symbol's mark is stored); a
-   * statistic only while an alert watches it, and its last value is forgotten when none does,
-   * so an alert made later starts afresh rather than from a value long gone.
+   * The metric's value now. A built-in's spread is always followed (its mark is stored); a
+   * statistic, or a definition's spread (there may be a thousand), only while an alert watches
+   * it, and its last value is forgotten when none does, so an alert made later starts afresh
+   * rather than from a value long gone.
    */
   private valueOf(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     spread: number,
     index: ThresholdIndex | undefined,
   ): number | undefined {
-    if (metric === "spread") return spread;
+    if (metric === "spread" && isBuiltIn(symbol)) return spread;
     if (!index || index.size === 0) {
       this.lastValue.delete(key);
       return undefined;
     }
+    if (metric === "spread") return spread;
     const value = this.options.metrics?.liveMetric(symbol, metric, spread);
     return value !== undefined && Number.isFinite(value) ? value : undefined;
   }
 
   /** A trusted value: moves the last value on and fires the alerts it crossed. */
   private observe(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     index: ThresholdIndex,
@@ -328,7 +475,7 @@ export class AlertEngine {
    * one "held" History entry per hold.
    */
   private hold(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     index: ThresholdIndex,
@@ -439,8 +586,16 @@ export class AlertEngine {
     if (results.some((r) => r !== undefined)) this.onQueued();
   }
 
+  /** A definition's symbol as people read it, "Gold/silver Buy" (its name now); built-ins: core's. */
+  private labelOf(symbol: string): string | undefined {
+    const spread = this.definitionOf(symbol);
+    if (!spread) return undefined;
+    return `${spread.name} ${symbol.endsWith("_SELL") ? "Sell" : "Buy"}`;
+  }
+
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
+    const label = this.labelOf(symbol);
     type Counted = { serverFiringCount: number; maxNotifications: number };
     // The stores ask for the Telegram text and then the webhook body (which carries the text)
     // with the same alert, inside the write transaction: the message is built once.
@@ -449,6 +604,7 @@ export class AlertEngine {
       if (made?.alert !== alert) {
         const message = alertMessage({
           commodityType: symbol,
+          label,
           metric,
           threshold: entry.threshold,
           value,
@@ -486,7 +642,7 @@ export class AlertEngine {
 /** The History row's part of a crossing, fired or held. */
 function crossingOf(
   entry: WatchEntry,
-  symbol: SpreadSymbol,
+  symbol: string,
   metric: AlertMetric,
   value: number,
   side: ThresholdSide,
