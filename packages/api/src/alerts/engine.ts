@@ -1,5 +1,4 @@
 import {
-  ALERT_METRICS,
   type AlertMetric,
   armedAtStart,
   hysteresisOf,
@@ -19,12 +18,13 @@ import type {
 } from "@spreadwatch/db";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
-import type { RegisteredSpread, SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
-import { markKey, parseMarkKey } from "./metric-marks.ts";
+import { markKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
+import { isBuiltIn, type SymbolChange, spreadIn, WatchedSymbols } from "./watched-symbols.ts";
 import { webhookBody } from "./webhook-payload.ts";
 
 /** How often the last values are stored when nothing fires (a firing stores them with it). */
@@ -60,38 +60,6 @@ interface Firing {
   before: { lastFiredAt: number | undefined; side: ThresholdSide | undefined; armed: boolean };
 }
 
-const BUILT_IN_SYMBOLS: ReadonlySet<string> = new Set(SPREAD_SYMBOLS);
-
-/** GC_BUY … CL_SELL: always watched, whatever the registry says. */
-function isBuiltIn(symbol: string): boolean {
-  return BUILT_IN_SYMBOLS.has(symbol);
-}
-
-type MetricKeys = ReadonlyArray<readonly [AlertMetric, string]>;
-
-/** A symbol's (metric, mark key) pairs, built once per symbol: the update loop builds no strings. */
-function metricKeysOf(symbol: string): MetricKeys {
-  return ALERT_METRICS.map((m) => [m, markKey(symbol, m)] as const);
-}
-
-/** A definition's two executable symbols. */
-function executablesOf(spread: RegisteredSpread): [string, string] {
-  return [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`];
-}
-
-/** What a definition's values depend on: a change of it makes its last values meaningless. */
-function formulaOf(spread: RegisteredSpread): string {
-  return JSON.stringify([spread.formula, spread.legs.map((leg) => [leg.name, leg.instrument])]);
-}
-
-/** A symbol's spread in the hub's calculations (a definition's entry too), if computable. */
-function spreadIn(calculations: HubUpdate["calculations"], symbol: string): number | undefined {
-  const entry = (calculations as Readonly<Record<string, { spread?: number } | number | null>>)[
-    symbol
-  ];
-  return typeof entry === "object" && entry !== null ? entry.spread : undefined;
-}
-
 /** The metric an alert watches; an unknown stored value is the spread (the spec's alert). */
 function metricOf(alert: WatchedAlert): AlertMetric {
   return isAlertMetric(alert.metric) ? alert.metric : "spread";
@@ -112,12 +80,7 @@ export class AlertEngine {
   private readonly indexes = new Map<string, ThresholdIndex>(
     SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
-  /** The (metric, mark key) pairs of every symbol watched: the built-ins' and the definitions'. */
-  private readonly metricKeys = new Map<string, MetricKeys>(
-    SPREAD_SYMBOLS.map((s) => [s, metricKeysOf(s)]),
-  );
-  /** Each user definition's formula and legs as last seen (formulaOf), by its symbol (SP7). */
-  private readonly formulas = new Map<string, string>();
+  private readonly symbols: WatchedSymbols;
   private stopListening: (() => void) | undefined;
   /**
    * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
@@ -145,6 +108,7 @@ export class AlertEngine {
     private readonly options: AlertEngineOptions = {},
   ) {
     this.legs = new LegWatch(options.legs ?? { silenceMs: 10_000 });
+    this.symbols = new WatchedSymbols(options.spreads, this.legs);
   }
 
   /**
@@ -163,10 +127,9 @@ export class AlertEngine {
     this.heldNoted.clear();
     this.legs.reset();
     this.stopListening?.();
-    this.stopListening = this.options.spreads?.subscribe((change) => this.spreadsChanged(change));
-    this.learnDefinitions();
+    this.stopListening = this.symbols.follow((change) => this.spreadsChanged(change));
     for (const mark of marks) {
-      if (this.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
+      if (this.symbols.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
     }
     for (const symbol of SPREAD_SYMBOLS) {
       const key = markKey(symbol, "spread");
@@ -227,94 +190,24 @@ export class AlertEngine {
   /**
    * The definitions changed (registry.ts): a deleted one's symbols stop being watched at once
    * (its alerts are deleted with it); a changed formula's last values are forgotten, so the
-   * first value on the new formula only records sides, as a new spread's would; and every
-   * watched alert is read again, so alerts on a new (or newly visible) symbol join.
+   * first value on the new formula only records sides, as a new spread's would, and its alerts
+   * start afresh; and every watched alert is read again, so alerts on a new (or newly visible)
+   * symbol join and those on one no longer visible to their owner leave.
    */
-  private spreadsChanged(change: SpreadChange): void {
+  private spreadsChanged({ removed, reformulated }: SymbolChange): void {
     const fresh = new Set<string>();
-    for (const spread of change.removed) {
-      if (spread.builtin) continue;
-      this.formulas.delete(spread.symbol);
-      for (const symbol of executablesOf(spread)) this.forgetSymbol(symbol, true);
-    }
-    for (const spread of [...change.added, ...change.changed]) {
-      if (spread.builtin) continue;
-      const before = this.formulas.get(spread.symbol);
-      this.learnDefinition(spread);
-      if (before === undefined || before === this.formulas.get(spread.symbol)) continue;
-      for (const symbol of executablesOf(spread)) {
-        this.forgetSymbol(symbol, false);
-        for (const [, key] of metricKeysOf(symbol)) fresh.add(key);
+    for (const symbol of [...removed, ...reformulated]) {
+      for (const key of this.symbols.markKeysOf(symbol)) {
+        this.lastValue.delete(key);
+        this.unsavedMarks.delete(key);
+        if (removed.includes(symbol)) this.indexes.delete(key);
+        else fresh.add(key);
       }
+      this.heldNoted.delete(symbol);
     }
     this.queue(async () =>
       this.replace(await this.store.alerts.listWatched(), undefined, true, fresh),
     );
-  }
-
-  /** The registry's user definitions: their legs (for holds) and formulas. */
-  private learnDefinitions(): void {
-    this.formulas.clear();
-    for (const spread of this.options.spreads?.all() ?? [])
-      if (!spread.builtin) this.learnDefinition(spread);
-  }
-
-  private learnDefinition(spread: RegisteredSpread): void {
-    this.formulas.set(spread.symbol, formulaOf(spread));
-    const instruments = spread.legs.map((leg) => leg.instrument);
-    for (const symbol of executablesOf(spread)) this.legs.setLegs(symbol, instruments);
-  }
-
-  /**
-   * Forgets a definition symbol's last values and held notes; `gone`: also its alerts' indexes
-   * and legs (the definition was deleted).
-   */
-  private forgetSymbol(symbol: string, gone: boolean): void {
-    for (const [, key] of this.metricKeys.get(symbol) ?? metricKeysOf(symbol)) {
-      this.lastValue.delete(key);
-      this.unsavedMarks.delete(key);
-      if (gone) this.indexes.delete(key);
-    }
-    this.heldNoted.delete(symbol);
-    if (!gone) return;
-    this.metricKeys.delete(symbol);
-    this.legs.forgetLegs(symbol);
-  }
-
-  /** The definition behind a user definition's executable symbol; undefined for a built-in. */
-  private definitionOf(symbol: string): RegisteredSpread | undefined {
-    if (isBuiltIn(symbol)) return undefined;
-    const spread = this.options.spreads?.executable(symbol)?.spread;
-    return spread?.builtin ? undefined : spread;
-  }
-
-  /** Whether `userId`'s alert on `symbol` is watched: a built-in, or a definition they can see. */
-  private watches(symbol: string, userId: number): boolean {
-    if (isBuiltIn(symbol)) return true;
-    const spreads = this.options.spreads;
-    return spreads?.executable(symbol) !== undefined && spreads.canSee({ id: userId }, symbol);
-  }
-
-  /**
-   * A stored last value is a start only for a symbol that still means what it meant: a
-   * definition's mark from before its last change (or from a deleted definition whose id came
-   * back) is not.
-   */
-  private trustsMark(mark: SpreadMark): boolean {
-    const parsed = parseMarkKey(mark.symbol);
-    if (!parsed) return false;
-    if (isBuiltIn(parsed.symbol)) return true;
-    const spread = this.definitionOf(parsed.symbol);
-    return spread !== undefined && mark.at >= spread.updatedAt;
-  }
-
-  /** The (metric, mark key) pairs of a symbol the hub computed; undefined when none is watched. */
-  private keysOf(symbol: string): MetricKeys | undefined {
-    const known = this.metricKeys.get(symbol);
-    if (known || !this.definitionOf(symbol)) return known;
-    const keys = metricKeysOf(symbol);
-    this.metricKeys.set(symbol, keys);
-    return keys;
   }
 
   /**
@@ -329,7 +222,7 @@ export class AlertEngine {
   ): void {
     const groups = new Map<string, WatchEntry[]>();
     for (const alert of alerts) {
-      if (!this.watches(alert.commodityType, alert.userId)) continue;
+      if (!this.symbols.watches(alert.commodityType, alert.userId)) continue;
       const key = markKey(alert.commodityType, metricOf(alert));
       const entry = this.toEntry(alert, key, keepLive && !fresh.has(key));
       const group = groups.get(key);
@@ -388,7 +281,7 @@ export class AlertEngine {
       const spread = spreadIn(update.calculations, symbol);
       // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
-      const keys = this.keysOf(symbol);
+      const keys = this.symbols.keysOf(symbol);
       if (!keys) continue;
       const hold = this.legs.holdReason(symbol, update.prices);
       if (hold === undefined) this.heldNoted.delete(symbol);
@@ -586,16 +479,9 @@ export class AlertEngine {
     if (results.some((r) => r !== undefined)) this.onQueued();
   }
 
-  /** A definition's symbol as people read it, "Gold/silver Buy" (its name now); built-ins: core's. */
-  private labelOf(symbol: string): string | undefined {
-    const spread = this.definitionOf(symbol);
-    if (!spread) return undefined;
-    return `${spread.name} ${symbol.endsWith("_SELL") ? "Sell" : "Buy"}`;
-  }
-
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
-    const label = this.labelOf(symbol);
+    const label = this.symbols.labelOf(symbol);
     type Counted = { serverFiringCount: number; maxNotifications: number };
     // The stores ask for the Telegram text and then the webhook body (which carries the text)
     // with the same alert, inside the write transaction: the message is built once.
