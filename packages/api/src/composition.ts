@@ -8,7 +8,7 @@
 //   bus "instruments.changed" ──▶ catalogue      hub ──▶ alert engine ──▶ store: History + outbox
 //       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
-//                                                catalogue ──▶ feed (instruments in use)
+//   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
 //                                                outbox ──▶ senders ──▶ Telegram, webhook
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
@@ -36,6 +36,7 @@ import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outb
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
+import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
@@ -87,6 +88,11 @@ export async function compose(
 ): Promise<Composition> {
   let bus: Bus;
   const instruments = new InstrumentCatalogue(store);
+  const spreads = new SpreadRegistry({
+    builtIns: builtInDefinitions(dutiesFrom(config)),
+    load: storedDefinitions(store),
+    knows: legInstrumentKnown(instruments),
+  });
   try {
     await ensureFirstAdmin(
       store,
@@ -94,6 +100,7 @@ export async function compose(
       notice,
     );
     await instruments.reload();
+    await spreads.reload();
     bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
   } catch (error) {
     await store.close();
@@ -107,7 +114,6 @@ export async function compose(
   const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
     stats.minuteClosed(symbol, candle.timestamp, candle.close),
   );
-  const spreads = new SpreadRegistry({ builtIns: builtInDefinitions(dutiesFrom(config)) });
   const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
     spreads,
     metrics: stats,
@@ -125,6 +131,7 @@ export async function compose(
   const services: Services = {
     hub,
     instruments,
+    spreads,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
@@ -135,7 +142,6 @@ export async function compose(
     },
     loginThrottle: new LoginThrottle(store),
     alertEngine,
-    spreads,
     recorder,
     stats,
     notifier: createNotifier(config.telegram),
@@ -158,6 +164,9 @@ export async function compose(
   // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
   bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
   bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
+  // Every instance: the spread definitions follow the store the same way.
+  bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
+  bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
   instruments.onChange(({ removed }) => {
     for (const spec of removed) {
       const source = groupOfExchange(spec.exchange);
@@ -238,6 +247,15 @@ async function reloadInstruments(instruments: InstrumentCatalogue): Promise<void
     await instruments.reload();
   } catch (error) {
     warnEvery("instruments-reload", 60_000, { err: error }, "could not reload the instruments");
+  }
+}
+
+/** As reloadInstruments: the next change or bus reconnect retries. */
+async function reloadSpreads(spreads: SpreadRegistry): Promise<void> {
+  try {
+    await spreads.reload();
+  } catch (error) {
+    warnEvery("spreads-reload", 60_000, { err: error }, "could not reload the spread definitions");
   }
 }
 

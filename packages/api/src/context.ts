@@ -18,6 +18,8 @@ export interface AppServices {
   hub: MarketHub;
   /** The instruments in use: the fifteen built-in and those admins added (README "Instruments"). */
   instruments: InstrumentCatalogue;
+  /** Every spread definition: the built-ins and the users' own (docs/formulas.md). */
+  spreads: SpreadRegistry;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;
   /** Quotes and events between instances (in-process when embedded). */
@@ -27,8 +29,6 @@ export interface AppServices {
   auth: AuthSettings;
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
-  /** Every spread definition: the built-ins, shared ones and users' own (docs/formulas.md). */
-  spreads: SpreadRegistry;
   recorder: HistoryRecorder;
   /** Rolling statistics of every chart symbol's 1-minute closes (docs/issues/12.md §2). */
   stats: SpreadStatsService;

@@ -97,7 +97,14 @@ export const usersRouter = {
         });
       }
       // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
-      if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
+      const { store, spreads, bus } = ctx.services;
+      if (!(await store.users.delete(input.id, Date.now()))) throw notFound("User");
+      // Their spread definitions went with them (the store cascades): every registry reloads.
+      const theirs = spreads.all().filter((spread) => spread.ownerId === input.id);
+      if (theirs.length > 0) {
+        await spreads.reload();
+        for (const spread of theirs) bus.publish("spreads.changed", { id: spread.id });
+      }
       return { status: "success" as const, message: "User deleted successfully" };
     }),
 
