@@ -191,10 +191,11 @@ export class AlertEngine {
    * The definitions changed (registry.ts): a deleted one's symbols stop being watched at once
    * (its alerts are deleted with it); a changed formula's last values are forgotten, so the
    * first value on the new formula only records sides, as a new spread's would, and its alerts
-   * start afresh; and every watched alert is read again, so alerts on a new (or newly visible)
-   * symbol join and those on one no longer visible to their owner leave.
+   * start afresh; and the alerts that may be on a new or changed definition are read again, so
+   * those made before this registry knew it join, and those whose owner can no longer see it
+   * leave.
    */
-  private spreadsChanged({ removed, reformulated }: SymbolChange): void {
+  private spreadsChanged({ removed, reformulated, reread }: SymbolChange): void {
     const fresh = new Set<string>();
     for (const symbol of [...removed, ...reformulated]) {
       for (const key of this.symbols.markKeysOf(symbol)) {
@@ -205,9 +206,16 @@ export class AlertEngine {
       }
       this.heldNoted.delete(symbol);
     }
-    this.queue(async () =>
-      this.replace(await this.store.alerts.listWatched(), undefined, true, fresh),
-    );
+    if (reread.everyone) {
+      this.queue(async () =>
+        this.replace(await this.store.alerts.listWatched(), undefined, true, fresh),
+      );
+      return;
+    }
+    for (const userId of reread.users)
+      this.queue(async () =>
+        this.replace(await this.store.alerts.listWatched(userId), userId, true, fresh),
+      );
   }
 
   /**

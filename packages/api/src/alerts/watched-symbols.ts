@@ -46,6 +46,11 @@ export interface SymbolChange {
   removed: string[];
   /** Its formula or legs changed: its last values mean nothing on the new formula. */
   reformulated: string[];
+  /**
+   * Whose alerts to read again: a private definition's alerts can only be its owner's, so a
+   * trader's edit costs one user's re-read; a shared one (now or before) can have anyone's.
+   */
+  reread: { everyone: boolean; users: Set<number> };
 }
 
 /**
@@ -59,8 +64,8 @@ export class WatchedSymbols {
   private readonly metricKeys = new Map<string, MetricKeys>(
     SPREAD_SYMBOLS.map((s) => [s, metricKeysOf(s)]),
   );
-  /** Each user definition's formula and legs as last seen (formulaOf), by its symbol (SP7). */
-  private readonly formulas = new Map<string, string>();
+  /** Each user definition as last seen: its formula and legs (formulaOf) and whether shared. */
+  private readonly known = new Map<string, { formula: string; shared: boolean }>();
 
   constructor(
     private readonly spreads: SpreadRegistry | undefined,
@@ -69,7 +74,7 @@ export class WatchedSymbols {
 
   /** Learns every definition now in the registry and follows its changes until the returned stop. */
   follow(listener: (change: SymbolChange) => void): () => void {
-    this.formulas.clear();
+    this.known.clear();
     for (const spread of this.spreads?.all() ?? []) if (!spread.builtin) this.learn(spread);
     return this.spreads?.subscribe((change) => listener(this.apply(change))) ?? (() => {});
   }
@@ -122,10 +127,14 @@ export class WatchedSymbols {
   }
 
   private apply(change: SpreadChange): SymbolChange {
-    const result: SymbolChange = { removed: [], reformulated: [] };
+    const result: SymbolChange = {
+      removed: [],
+      reformulated: [],
+      reread: { everyone: false, users: new Set() },
+    };
     for (const spread of change.removed) {
       if (spread.builtin) continue;
-      this.formulas.delete(spread.symbol);
+      this.known.delete(spread.symbol);
       for (const symbol of executablesOf(spread)) {
         this.metricKeys.delete(symbol);
         this.legs.forgetLegs(symbol);
@@ -134,17 +143,22 @@ export class WatchedSymbols {
     }
     for (const spread of [...change.added, ...change.changed]) {
       if (spread.builtin) continue;
-      const before = this.formulas.get(spread.symbol);
-      this.learn(spread);
-      if (before !== undefined && before !== this.formulas.get(spread.symbol))
+      const before = this.known.get(spread.symbol);
+      const now = this.learn(spread);
+      if (before !== undefined && before.formula !== now.formula)
         result.reformulated.push(...executablesOf(spread));
+      // Alerts made on a symbol before this registry knew it were left out: they join now.
+      if (spread.shared || before?.shared) result.reread.everyone = true;
+      else if (spread.ownerId !== null) result.reread.users.add(spread.ownerId);
     }
     return result;
   }
 
-  private learn(spread: RegisteredSpread): void {
-    this.formulas.set(spread.symbol, formulaOf(spread));
+  private learn(spread: RegisteredSpread): { formula: string; shared: boolean } {
+    const known = { formula: formulaOf(spread), shared: spread.shared };
+    this.known.set(spread.symbol, known);
     const instruments = spread.legs.map((leg) => leg.instrument);
     for (const symbol of executablesOf(spread)) this.legs.setLegs(symbol, instruments);
+    return known;
   }
 }
