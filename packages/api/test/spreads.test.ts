@@ -202,9 +202,14 @@ describe("a deleted user", () => {
       username: string;
     }[];
     const userId = users.find((u) => u.username === "leaving")?.id;
+    // Another user's alert on it (as on a shared spread of a departing admin) goes too, rather
+    // than pointing at nothing.
+    const before = await server.services.store.alerts.countByUser(TRADER_ID);
+    await alertOn(TRADER_ID, `SP${id}_SELL`);
     expect((await admin.delete(`/api/auth/users/${userId}`)).status).toBe(200);
     expect(server.services.spreads.bySymbolName(`SP${id}`)).toBeUndefined();
     expect(await stored()).toEqual([]);
+    expect(await server.services.store.alerts.countByUser(TRADER_ID)).toBe(before);
   });
 });
 
