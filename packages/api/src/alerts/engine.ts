@@ -24,7 +24,13 @@ import { alertMessage } from "../telegram/messages.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
 import { markKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
-import { isBuiltIn, type SymbolChange, spreadIn, WatchedSymbols } from "./watched-symbols.ts";
+import {
+  isBuiltIn,
+  type MetricKeys,
+  type SymbolChange,
+  spreadIn,
+  WatchedSymbols,
+} from "./watched-symbols.ts";
 import { webhookBody } from "./webhook-payload.ts";
 
 /** How often the last values are stored when nothing fires (a firing stores them with it). */
@@ -286,11 +292,13 @@ export class AlertEngine {
     const firings: Firing[] = [];
     const held: HeldCrossing[] = [];
     for (const symbol of update.symbols) {
+      const keys = this.symbols.keysOf(symbol);
+      if (!keys) continue;
+      // A definition no alert watches is not even read: the hub evaluates one only when read.
+      if (!isBuiltIn(symbol) && !this.anyWatched(keys)) continue;
       const spread = spreadIn(update.calculations, symbol);
       // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
-      const keys = this.symbols.keysOf(symbol);
-      if (!keys) continue;
       const hold = this.legs.holdReason(symbol, update.prices);
       if (hold === undefined) this.heldNoted.delete(symbol);
       for (const [metric, key] of keys) {
@@ -306,6 +314,16 @@ export class AlertEngine {
     if (firings.length === 0) return;
     const marks = this.takeUnsavedMarks();
     this.queue(() => this.record(firings, at, marks));
+  }
+
+  /** Whether an alert watches one of a symbol's metrics; the last values of none do are forgotten. */
+  private anyWatched(keys: MetricKeys): boolean {
+    let watched = false;
+    for (const [, key] of keys) {
+      if ((this.indexes.get(key)?.size ?? 0) > 0) watched = true;
+      else this.lastValue.delete(key);
+    }
+    return watched;
   }
 
   /**
