@@ -16,7 +16,13 @@
 //   BENCH_ALERT_PG_HISTORY=100000 (History rows already stored)
 
 import { loadavg } from "node:os";
-import { defaultDuties, type Quote, SPREAD_SYMBOLS, type SpreadSymbol } from "@spreadwatch/core";
+import {
+  defaultDuties,
+  isSpreadSymbol,
+  type Quote,
+  SPREAD_SYMBOLS,
+  type SpreadSymbol,
+} from "@spreadwatch/core";
 import { openStore, type Store, sqliteStore } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { createDatabase } from "@spreadwatch/db/testing/postgres";
@@ -74,6 +80,7 @@ function spreadRanges(): Map<SpreadSymbol, { lo: number; hi: number }> {
   const ranges = new Map<SpreadSymbol, { lo: number; hi: number }>();
   hub.subscribe((update) => {
     for (const symbol of update.symbols) {
+      if (!isSpreadSymbol(symbol)) continue;
       const spread = update.calculations[symbol]?.spread;
       if (spread === undefined) continue;
       const r = ranges.get(symbol) ?? { lo: spread, hi: spread };

@@ -6,7 +6,12 @@
 //  B. Crossing tick → Telegram request received, through the real server (manual feed, outbox
 //     sender, grammY) to FakeTelegram on loopback, one firing per tick, then one burst of 100.
 // Printed, never asserted.
-import { defaultDuties, SPREAD_SYMBOLS, type SpreadSymbol } from "@spreadwatch/core";
+import {
+  defaultDuties,
+  isSpreadSymbol,
+  SPREAD_SYMBOLS,
+  type SpreadSymbol,
+} from "@spreadwatch/core";
 import { sqliteStore } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { AlertEngine } from "../src/alerts/engine.ts";
@@ -49,7 +54,7 @@ const seen = new Map<SpreadSymbol, number[]>(SPREAD_SYMBOLS.map((s) => [s, []]))
 const unsubscribeHistory = hub.subscribe((update) => {
   for (const symbol of update.symbols) {
     const spread = update.calculations[symbol]?.spread;
-    if (spread !== undefined) seen.get(symbol)?.push(spread);
+    if (spread !== undefined && isSpreadSymbol(symbol)) seen.get(symbol)?.push(spread);
   }
 });
 for (const quote of history) hub.ingest(quote);

@@ -34,6 +34,11 @@ const config = loadConfig({
   PORT: "0",
   DATA_DIR: process.env.DATA_DIR,
   STREAM_LIMIT_PER_ADDRESS: "0",
+  // BENCH_ADMIN_PASSWORD: a first admin the bench signs in as (spread-stream.bench.ts).
+  ...(process.env.BENCH_ADMIN_PASSWORD && {
+    ADMIN_USERNAME: "admin",
+    ADMIN_PASSWORD: process.env.BENCH_ADMIN_PASSWORD,
+  }),
 });
 // BENCH_CLOCK=plain: the product's own clock (whole milliseconds), for byte counts that match a
 // real install; the precise clock's fractional timestamps are 4–5 bytes longer each.

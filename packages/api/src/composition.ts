@@ -9,7 +9,7 @@
 //       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
 //   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
-//                                                outbox ──▶ senders ──▶ Telegram, webhook
+//       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
@@ -29,7 +29,7 @@ import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
 import { warnEvery } from "./log.ts";
-import { MarketHub } from "./market/hub.ts";
+import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
@@ -106,8 +106,12 @@ export async function compose(
     await store.close();
     throw error;
   }
-  const hub = new MarketHub(dutiesFrom(config), config.costRates, (source, key) =>
-    instruments.accepts(source, key),
+  const hub = new MarketHub(
+    dutiesFrom(config),
+    config.costRates,
+    (source, key) => instruments.accepts(source, key),
+    spreads,
+    { definitionEveryMs: DEFINITION_EVERY_MS },
   );
   const rolls = new RollRecorder(store);
   const flush = () => recorder.writePending();
@@ -167,6 +171,8 @@ export async function compose(
     if (hub.ingest(quote)) monitor.accepted(quote);
   });
   hub.subscribe((update) => snapshots.onUpdate(update));
+  // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
+  spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
   // Every instance: the instruments in use follow the store. A removed key's price leaves the
   // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
   bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));

@@ -2,6 +2,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { type AppServices, createContext } from "../context.ts";
 import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
+import { marketViewer } from "../market/viewer.ts";
 import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
 import { restRoutes } from "../rest/adapter.ts";
 import { clientAddress } from "./client-address.ts";
@@ -44,12 +45,14 @@ export function createApp({ services, webDist, snapshots, trustedProxies, metric
 
   // The live stream writes its frames straight to the socket (one serialisation for every
   // client), so it takes Node's response before any middleware wraps a Response.
-  app.get(SNAPSHOT_STREAM_PATH, (c) => {
+  app.get(SNAPSHOT_STREAM_PATH, async (c) => {
     // hono answers HEAD with the GET route: say what the stream is without opening one.
     if (c.req.method === "HEAD")
       return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
+    // Whose private spreads the stream also carries (README "Spreads of your own").
+    const viewer = await marketViewer(context(c, new Headers()));
     for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
-    snapshots.handle(c.env.incoming, c.env.outgoing);
+    snapshots.handle(c.env.incoming, c.env.outgoing, viewer);
     return RESPONSE_ALREADY_SENT;
   });
 

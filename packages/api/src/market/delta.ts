@@ -1,5 +1,5 @@
 import type { CalculationEntry, Prices, Quote, QuoteSource, SpreadSymbol } from "@spreadwatch/core";
-import type { MarketSnapshot } from "./hub.ts";
+import type { DefinitionEntry, DefinitionSymbol, ExecutableSymbol, MarketSnapshot } from "./hub.ts";
 
 type Section = Exclude<keyof Prices, "timestamp">;
 const SECTIONS: readonly Section[] = ["cme", "mcx", "spot", "zerodha", "fx", "contracts"];
@@ -18,12 +18,17 @@ const SECTION_OF: Record<QuoteSource, Section> = {
  */
 export class Touched {
   readonly sections = new Set<Section>();
-  readonly symbols = new Set<SpreadSymbol>();
+  readonly symbols = new Set<ExecutableSymbol>();
 
-  add(quote: Pick<Quote, "source" | "contract">, symbols: readonly SpreadSymbol[]): void {
+  add(quote: Pick<Quote, "source" | "contract">, symbols: readonly ExecutableSymbol[]): void {
     this.sections.add(SECTION_OF[quote.source]);
     // A quote naming its contract may have rolled it; the diff sends only a changed one.
     if (quote.contract) this.sections.add("contracts");
+    for (const symbol of symbols) this.symbols.add(symbol);
+  }
+
+  /** Definitions changed (the registry): their entries may have changed, come or gone. */
+  recomputed(symbols: readonly ExecutableSymbol[]): void {
     for (const symbol of symbols) this.symbols.add(symbol);
   }
 
@@ -45,6 +50,8 @@ export type PricesDelta = {
 } & { timestamp: number | null };
 
 export type CalculationsDelta = { [S in SpreadSymbol]?: CalculationEntry | null } & {
+  [S in DefinitionSymbol]?: DefinitionEntry | null;
+} & {
   timestamp: number | null;
 };
 
@@ -56,18 +63,40 @@ export type MarketStreamMessage =
   | ({ kind: "snapshot" } & MarketSnapshot)
   | { kind: "delta"; prices: PricesDelta; calculations: CalculationsDelta };
 
-/** Entries are flat records of numbers and strings; a recomputed entry often equals the old one. */
-function sameEntry(a: object | undefined, b: object | undefined): boolean {
+/**
+ * Entries are records of numbers and strings, a definition's with its legs' records one level
+ * down (`legs.g.price`); a recomputed entry often equals the old one.
+ */
+function sameEntry(a: object | undefined, b: object | undefined, depth = 0): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
   const keys = Object.keys(ra);
   if (keys.length !== Object.keys(rb).length) return false;
-  return keys.every((key) => ra[key] === rb[key]);
+  return keys.every((key) => {
+    const x = ra[key];
+    const y = rb[key];
+    if (x === y) return true;
+    return (
+      depth < 2 &&
+      typeof x === "object" &&
+      typeof y === "object" &&
+      x !== null &&
+      y !== null &&
+      sameEntry(x, y, depth + 1)
+    );
+  });
 }
 
 /** The changed entries of `to` against `from`, `null` for one `to` lacks; undefined when none. */
+export function diffEntries(
+  from: Readonly<Record<string, object>>,
+  to: Readonly<Record<string, object>>,
+): Record<string, object | null> | undefined {
+  return from === to ? undefined : diffRecord(from, to);
+}
+
 function diffRecord(
   from: Record<string, object | undefined | number | null>,
   to: Record<string, object | undefined | number | null>,

@@ -3,8 +3,15 @@ import type { Socket } from "node:net";
 import type { QuoteSource } from "@spreadwatch/core";
 import { clientAddress } from "../http/client-address.ts";
 import { warnEvery } from "../log.ts";
-import { diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
-import type { HubUpdate, MarketHub, MarketSnapshot } from "./hub.ts";
+import { diffEntries, diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
+import type {
+  ExecutableSymbol,
+  HubState,
+  HubUpdate,
+  MarketHub,
+  MarketSnapshot,
+  OwnedEntries,
+} from "./hub.ts";
 import {
   acceptsGzip,
   type ChainPosition,
@@ -23,14 +30,32 @@ const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
  */
 const RING_VERSIONS = 64;
 
+/** How long after the hub's held-back entries are due the stream publishes them itself. */
+const HELD_BACK_GRACE_MS = 60;
+
 /** A frame's bytes, and the same compressed alone for gzip clients (made on first use). */
 interface Frame {
   plain: Buffer;
   alone?: Buffer;
 }
 
+/**
+ * A sequence of frames clients receive in the same order, so gzip clients in step share each
+ * frame's compression against it (FrameChain): everybody's, or one user's with their private
+ * spreads' entries after each of everybody's frames.
+ */
+interface Lane {
+  chain: FrameChain;
+  /** The version the chain's latest delta brought its clients to. */
+  chainVersion: number;
+}
+
 interface Client extends ChainPosition {
   res: ServerResponse;
+  /** The signed-in user the stream is for, who also receives their private spreads' entries. */
+  ownerId: number | undefined;
+  /** The chain this client's gzip position counts in. */
+  lane: Lane;
   /**
    * The response's socket once its headers and opening frames are out: later frames go to it
    * directly as ready-made chunks (see `chunkOf`). Undefined while Node still queues the
@@ -124,19 +149,31 @@ export class SnapshotBroadcaster {
    * The recent published versions, oldest first (at most RING_VERSIONS): each one's snapshot and
    * what changed since the version before, so a delta compares only those entries.
    */
-  private readonly ring: Array<{ version: number; snapshot: MarketSnapshot; touched: Touched }> =
-    [];
+  private readonly ring: Array<{
+    version: number;
+    snapshot: MarketSnapshot;
+    owned: HubState["owned"];
+    touched: Touched;
+  }> = [];
   /** What the hub changed since the last published version. */
   private touched = new Touched();
   private readonly window: StreamWindow;
   /** Encoded frames for the current version: "snapshot", or the delta from a version. */
   private readonly frames = new Map<number | "snapshot", Frame>();
   /** What up-to-date gzip clients receive in order: each version's delta, and the pings. */
-  private readonly chain = new FrameChain();
-  /** The version the chain's latest delta brought its clients to. */
-  private chainVersion = -1;
+  private readonly lane: Lane = { chain: new FrameChain(), chainVersion: -1 };
+  /**
+   * Per user with private spreads and a stream open: their lane, and their frames for the
+   * current version (everybody's frame and their own entries' delta after it, by starting
+   * version), made once and shared by that user's tabs.
+   */
+  private readonly owners = new Map<
+    number,
+    { lane: Lane; clients: number; frames: Map<number | "snapshot", Frame> }
+  >();
   private readonly connected: Frame;
   private timer: NodeJS.Timeout | undefined;
+  private heldBackTimer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
   /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
@@ -165,6 +202,15 @@ export class SnapshotBroadcaster {
   /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
     this.touched.add(update.quote, update.symbols);
+    this.changed();
+  }
+
+  /**
+   * Spread definitions were added, changed or removed (composition.ts): their symbols' entries
+   * are compared at the next send, private ones in their owner's frames.
+   */
+  recomputed(symbols: readonly ExecutableSymbol[]): void {
+    this.touched.recomputed(symbols);
     this.changed();
   }
 
@@ -198,7 +244,13 @@ export class SnapshotBroadcaster {
     return this.clients.size;
   }
 
-  handle(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * Serves one stream. `ownerId` is the signed-in user it is for (undefined: nobody signed in):
+   * they receive everybody's frames and their own private spreads' entries, no one else's.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, ownerId?: number): void {
+    // Gone while its session was being read: nothing to serve.
+    if (res.destroyed || req.socket.destroyed) return;
     const address = clientAddress(req, this.options.trustedProxies);
     if (this.atLimit(address)) {
       refuseOverLimit(res, this.options.limitPerAddress);
@@ -215,6 +267,8 @@ export class SnapshotBroadcaster {
     });
     const client: Client = {
       res,
+      ownerId,
+      lane: this.lane,
       socket: undefined,
       gzip,
       chainSeq: -1,
@@ -244,12 +298,15 @@ export class SnapshotBroadcaster {
 
   private add(client: Client): void {
     this.clients.add(client);
+    if (client.ownerId !== undefined) this.owner(client.ownerId).clients++;
     this.streamsByAddress.set(client.address, (this.streamsByAddress.get(client.address) ?? 0) + 1);
   }
 
   private remove(client: Client): void {
     if (!this.clients.delete(client)) return;
     this.busy.delete(client);
+    const owner = client.ownerId === undefined ? undefined : this.owners.get(client.ownerId);
+    if (owner && --owner.clients === 0) this.owners.delete(client.ownerId as number);
     const left = (this.streamsByAddress.get(client.address) ?? 1) - 1;
     if (left > 0) this.streamsByAddress.set(client.address, left);
     else this.streamsByAddress.delete(client.address);
@@ -261,8 +318,10 @@ export class SnapshotBroadcaster {
     clearInterval(this.pinger);
     clearInterval(this.dropSweep);
     clearTimeout(this.timer);
+    clearTimeout(this.heldBackTimer);
     for (const client of this.clients) client.res.end();
     this.clients.clear();
+    this.owners.clear();
     this.busy.clear();
     this.streamsByAddress.clear();
   }
@@ -272,16 +331,79 @@ export class SnapshotBroadcaster {
     if (!this.hubChanged) return;
     this.hubChanged = false;
     this.version++;
-    this.ring.push({ version: this.version, snapshot: this.hub.snapshot(), touched: this.touched });
+    const { snapshot, owned, released } = this.hub.state();
+    this.touched.recomputed(released);
+    this.ring.push({ version: this.version, snapshot, owned, touched: this.touched });
+    this.publishHeldBack();
     this.touched = new Touched();
     if (this.ring.length > RING_VERSIONS) this.ring.shift();
     this.frames.clear();
+    for (const owner of this.owners.values()) owner.frames.clear();
+  }
+
+  /**
+   * The hub holds back a definition's newest value until it is due (definitionEveryMs): a
+   * snapshot then publishes it, though no quote may come by then.
+   */
+  private publishHeldBack(): void {
+    const due = this.hub.heldBackUntil;
+    if (due === undefined || this.heldBackTimer !== undefined) return;
+    this.heldBackTimer = setTimeout(
+      () => {
+        this.heldBackTimer = undefined;
+        this.changed();
+      },
+      // A little after: a quote's version then carries them, with no message of their own.
+      Math.max(0, due - performance.now()) + HELD_BACK_GRACE_MS,
+    );
+    this.heldBackTimer.unref();
+  }
+
+  private owner(ownerId: number) {
+    let owner = this.owners.get(ownerId);
+    if (owner === undefined) {
+      owner = {
+        lane: { chain: new FrameChain(), chainVersion: -1 },
+        clients: 0,
+        frames: new Map(),
+      };
+      this.owners.set(ownerId, owner);
+    }
+    return owner;
+  }
+
+  /** Where a client's next frame starts from: its version, or a snapshot when it has none. */
+  private startOf(version: number): number | "snapshot" {
+    return version >= (this.ring[0]?.version ?? 0) ? version : "snapshot";
+  }
+
+  /**
+   * A client's next frame and the lane it goes in. Everybody's frame, and for a user with
+   * private spreads that frame followed by their entries' delta (when any changed), in their own
+   * lane; made once per user and starting version. A user whose last private spread went is sent
+   * its entries' removal once, then is back in everybody's lane.
+   */
+  private frameFor(client: Client): { f: Frame; lane: Lane } {
+    const shared = this.frameFrom(client.sentVersion);
+    if (client.ownerId === undefined) return { f: shared, lane: this.lane };
+    const owner = this.owner(client.ownerId);
+    const current = this.ring.at(-1) as (typeof this.ring)[number];
+    const now = current.owned.get(client.ownerId);
+    const from = this.startOf(client.sentVersion);
+    let f = owner.frames.get(from);
+    if (f === undefined) {
+      const base = from === "snapshot" ? undefined : this.ring[from - (this.ring[0]?.version ?? 0)];
+      const changes = diffEntries(base?.owned.get(client.ownerId) ?? NO_ENTRIES, now ?? NO_ENTRIES);
+      f = changes ? joined(shared, ownEntries(changes, current.snapshot)) : shared;
+      owner.frames.set(from, f);
+    }
+    return { f, lane: now === undefined ? this.lane : owner.lane };
   }
 
   /** The bytes of `f` for this client: as is, or gzip (chained when the client is in step). */
   private encode(client: Client, f: Frame): Buffer {
     if (!client.gzip) return f.plain;
-    return packFor(this.chain, client, f.plain, () => {
+    return packFor(client.lane.chain, client, f.plain, () => {
       f.alone ??= packAlone(f.plain);
       return f.alone;
     });
@@ -294,7 +416,7 @@ export class SnapshotBroadcaster {
   private frameFrom(version: number): Frame {
     const current = this.ring.at(-1) as { snapshot: MarketSnapshot };
     const oldest = this.ring[0]?.version ?? 0;
-    const from = version >= oldest ? version : "snapshot";
+    const from = this.startOf(version);
     let bytes = this.frames.get(from);
     if (bytes === undefined) {
       const base = from === "snapshot" ? undefined : this.ring[from - oldest]?.snapshot;
@@ -373,13 +495,18 @@ export class SnapshotBroadcaster {
   }
 
   private send(client: Client, now: number): void {
-    const f = this.frameFrom(client.sentVersion);
+    const { f, lane } = this.frameFor(client);
+    // A client moving to another lane starts a run in it (its history is not that chain's).
+    if (client.lane !== lane) {
+      client.lane = lane;
+      client.chainSeq = -1;
+    }
     // The first client to leave the chain's version extends the chain with its delta; every
     // other client at that version that is sent now gets the very same frame, chained. A client
     // ahead of the chain (the chain's clients all left) takes the chain along with it.
-    if (client.sentVersion >= this.chainVersion) {
-      if (this.chainVersion !== this.version) this.chain.push(f.plain);
-      this.chainVersion = this.version;
+    if (client.sentVersion >= lane.chainVersion) {
+      if (lane.chainVersion !== this.version) lane.chain.push(f.plain);
+      lane.chainVersion = this.version;
     }
     const bytes = this.encode(client, f);
     this.messagesSent++;
@@ -432,13 +559,30 @@ export class SnapshotBroadcaster {
 
   private ping(): void {
     const started = performance.now();
-    // Every reading client gets the ping at this point of its stream: it joins the chain too.
-    this.chain.push(frame.ping.plain);
+    // Every reading client gets the ping at this point of its stream: it joins the chains too.
+    this.lane.chain.push(frame.ping.plain);
+    for (const owner of this.owners.values()) owner.lane.chain.push(frame.ping.plain);
     for (const client of this.clients) {
       if (client.busySince === undefined) this.write(client, this.encode(client, frame.ping));
     }
     this.window.wrote(performance.now() - started);
   }
+}
+
+const NO_ENTRIES: OwnedEntries = {};
+
+/** A user's own entries that changed, as a delta message of its own (prices unchanged). */
+function ownEntries(changes: Record<string, object | null>, snapshot: MarketSnapshot): Frame {
+  return frame.data({
+    kind: "delta",
+    prices: { timestamp: snapshot.prices.timestamp },
+    calculations: { ...changes, timestamp: snapshot.calculations.timestamp },
+  } as MarketStreamMessage);
+}
+
+/** Two frames as one write: everybody's bytes shared, then one user's. */
+function joined(shared: Frame, own: Frame): Frame {
+  return { plain: Buffer.concat([shared.plain, own.plain]) };
 }
 
 /** 429 with a JSON body, as every other error of the API (docs/design.md §3). */

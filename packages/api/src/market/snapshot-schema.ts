@@ -13,6 +13,7 @@ import {
 } from "@spreadwatch/core";
 import { z } from "zod";
 import type { ShapeOf } from "../routers/shared.ts";
+import type { DefinitionEntry, DefinitionLegValue, HubCalculations } from "./live-definition.ts";
 
 // The wire shapes of GET /api/prices and /api/calculations, from core's types. Keys come from
 // core's own lists, so an instrument added there is added here too.
@@ -96,11 +97,31 @@ const calculationEntry = z.object({
   perLot: perLot.optional(),
 } satisfies ShapeOf<CalculationEntry>);
 
-/** One entry per computable symbol (absent when an input is missing), plus `timestamp`. */
-export const marketCalculations = z.object({
-  timestamp: z.number().nullable(),
-  ...(Object.fromEntries(SPREAD_SYMBOLS.map((s) => [s, calculationEntry.optional()])) as Record<
-    SpreadSymbol,
-    z.ZodOptional<typeof calculationEntry>
-  >),
-});
+const definitionLeg = z.object({
+  price: z.number(),
+  side: z.enum(["bid", "ask"]),
+  instrument: z.string(),
+} satisfies ShapeOf<DefinitionLegValue>);
+
+/** A spread definition's BUY or SELL (docs/formulas.md): SP7_BUY, SP7_SELL. */
+const definitionEntry = z.object({
+  symbol: z.templateLiteral(["SP", z.number(), "_", z.enum(["BUY", "SELL"])]),
+  spread: z.number(),
+  mid: z.number().optional(),
+  legs: z.record(z.string(), definitionLeg),
+} satisfies ShapeOf<DefinitionEntry>);
+
+/**
+ * One entry per computable symbol (absent when an input is missing), plus `timestamp`: the
+ * built-ins' by name, then the definitions' the viewer may see.
+ */
+export const marketCalculations = z
+  .object({
+    timestamp: z.number().nullable(),
+    ...(Object.fromEntries(SPREAD_SYMBOLS.map((s) => [s, calculationEntry.optional()])) as Record<
+      SpreadSymbol,
+      z.ZodOptional<typeof calculationEntry>
+    >),
+  })
+  // Typed as the hub's calculations: zod types a catchall as every key's, timestamp included.
+  .catchall(definitionEntry) as unknown as z.ZodType<HubCalculations>;

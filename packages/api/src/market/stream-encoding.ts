@@ -7,11 +7,15 @@ import { constants, deflateRawSync } from "node:zlib";
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 /**
- * How far back a chained frame may refer. A client must have received this many bytes of chain
- * frames in a row before it is sent chained frames (~13 deltas, under a second); 8 kB measured
- * 6–8 MB per client-hour on the simulator, against 21 for frames compressed alone.
+ * How far back a chained frame may refer: deflate's whole window, which every gzip decoder
+ * keeps. A client must have received this many bytes of chain frames in a row before it is sent
+ * chained frames (~20 deltas, about a second). 8 kB measured 6–8 MB per client-hour on the
+ * simulator, against 21 for frames compressed alone; 32 kB reaches back past a second of
+ * frames, to the last time each spread definition's entry was sent (they change at most once a
+ * second): 8.3 MB with the default instruments, 13.1 with 20 definitions against 18.7 at 8 kB
+ * (BENCHMARKS.md, "Spread definitions"). Compressing against 32 kB costs no more than 8 kB.
  */
-export const CHAIN_WINDOW = 8192;
+export const CHAIN_WINDOW = 32_768;
 
 /** True when the request's Accept-Encoding takes gzip (and does not refuse it with q=0). */
 export function acceptsGzip(header: string | string[] | undefined): boolean {

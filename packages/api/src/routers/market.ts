@@ -5,6 +5,7 @@ import { instrumentKey } from "../instruments/instrument-input.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
 import { pricesWithContracts } from "../market/prices-with-contracts.ts";
 import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
+import { marketViewer } from "../market/viewer.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
 
@@ -41,10 +42,15 @@ export const marketRouter = {
   prices: publicProcedure
     .output(marketPrices)
     .query(({ ctx }) => pricesWithContracts(ctx.services.hub.snapshot().prices)),
+  // Everybody's spreads, and the signed-in user's private ones (never another user's).
   calculations: publicProcedure
     .output(marketCalculations)
-    .query(({ ctx }) => ctx.services.hub.snapshot().calculations),
-  snapshot: publicProcedure.query(({ ctx }) => ctx.services.hub.snapshot()),
+    .query(
+      async ({ ctx }) => ctx.services.hub.snapshotFor(await marketViewer(ctx, true)).calculations,
+    ),
+  snapshot: publicProcedure.query(async ({ ctx }) =>
+    ctx.services.hub.snapshotFor(await marketViewer(ctx, true)),
+  ),
   ...marketStatsProcedures,
   /**
    * When each key's quotes moved to another contract (README "Instruments"), oldest first, in
@@ -78,14 +84,15 @@ export const marketRouter = {
     signal,
   }): AsyncGenerator<MarketStreamMessage> {
     const { hub, shutdownSignal } = ctx.services;
+    const viewer = await marketViewer(ctx);
     const stop = AbortSignal.any([shutdownSignal, ...(signal ? [signal] : [])]);
     const changes = new EventEmitter();
     const unsubscribe = hub.subscribe(() => changes.emit("change"));
     try {
-      let last = hub.snapshot();
+      let last = hub.snapshotFor(viewer);
       yield { kind: "snapshot", ...last };
       for await (const _ of on(changes, "change", { signal: stop })) {
-        const next = hub.snapshot();
+        const next = hub.snapshotFor(viewer);
         yield diffSnapshots(last, next);
         last = next;
       }
