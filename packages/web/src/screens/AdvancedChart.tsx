@@ -1,6 +1,11 @@
 import {
   backAdjustCandles,
   type Candle,
+  CHART_SYMBOLS,
+  chartSymbolLabel,
+  formatChartTitle,
+  isChartSymbol,
+  parseExecutableSymbol,
   CHART_INVALID_DATA_TEXT,
   CHART_LOAD_ERROR_TEXT,
   CHART_LOADING_TEXT,
@@ -32,7 +37,13 @@ import { useChartRolls } from "../hooks/useChartRolls.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import {
+  executableSymbols,
+  symbolLabel,
+  useOwnSpreads,
+} from "../hooks/useSpreadDefinitions.ts";
 import { useTheme } from "../hooks/useTheme.ts";
+import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";
 
 const NO_CANDLES: readonly Candle[] = [];
@@ -56,7 +67,22 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     snapshot,
     chart.refetch,
   );
-  const rolls = useChartRolls(shown.commodity, loaded.candles);
+  // The user's definitions join the select after the built-ins (README "Spreads of your own").
+  const ownSpreads = useOwnSpreads();
+  const commodities = useMemo(() => {
+    const own = executableSymbols(ownSpreads);
+    // A definition opened from elsewhere before the list has loaded keeps its place.
+    const extra = own.includes(commodity) || isChartSymbol(commodity) ? [] : [commodity];
+    return [...CHART_SYMBOLS, ...own, ...extra];
+  }, [ownSpreads, commodity]);
+  const label = (symbol: string) =>
+    isChartSymbol(symbol) ? chartSymbolLabel(symbol) : symbolLabel(symbol, ownSpreads);
+  const definitionOf = (symbol: string) => {
+    const parsed = parseExecutableSymbol(symbol);
+    return parsed && ownSpreads.find((spread) => spread.symbol === parsed.symbol);
+  };
+  const shownDefinition = definitionOf(shown.commodity);
+  const rolls = useChartRolls(shown.commodity, loaded.candles, shownDefinition?.legs);
   const marks = useMemo(
     () => rolls.map((roll) => ({ key: roll.key, at: roll.at, label: rollLabel(roll) })),
     [rolls],
@@ -96,6 +122,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
         <div className="chart-screen__top">
           <ChartControls
             commodity={commodity}
+            commodities={commodities}
+            label={label}
             timeframe={timeframe}
             kind={kind}
             onCommodity={(c) => selection.select({ commodity: c })}
@@ -108,14 +136,31 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             onResetZoom={() => plot.current?.resetZoom()}
             onDownload={
               state.status === "ok" && !chart.loading
-                ? () => downloadCsv(shown.commodity, shown.timeframe, candles)
+                ? () =>
+                    downloadCsv(
+                      shown.commodity,
+                      shown.timeframe,
+                      candles,
+                      shownDefinition ? definitionDecimals(candles.at(-1)?.close) : undefined,
+                    )
                 : undefined
             }
           />
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}
-        <ChartNotes symbol={commodity} canCreateAlerts={alerts.canCreate} />
+        <ChartNotes
+          symbol={commodity}
+          formula={definitionOf(commodity)?.formula}
+          canCreateAlerts={alerts.canCreate}
+        />
+        {chart.legHistoryUntil !== undefined && (
+          <p className="chart-leg-note" data-leg-history-until={chart.legHistoryUntil}>
+            Candles before {formatChartTitle(chart.legHistoryUntil)} IST (the shaded span) are
+            computed from the legs' one-minute closes at mid, from before this spread existed;
+            after it, from its own live values.
+          </p>
+        )}
         <section
           ref={panel}
           className="panel chart"
@@ -135,6 +180,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               bands={selection.bands ? bands : undefined}
               thresholds={alerts.lines}
               rolls={marks}
+              legHistoryUntil={chart.legHistoryUntil}
               onReachOldest={loaded.loadOlder}
               onPick={onPick}
             />
@@ -142,7 +188,11 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           {pick && (
             <CreateAlertPopover
               value={pick.value}
-              decimals={spreadDecimals(shown.commodity)}
+              decimals={
+                shownDefinition
+                  ? definitionDecimals(candles.at(-1)?.close)
+                  : spreadDecimals(shown.commodity)
+              }
               left={pick.left}
               top={pick.top}
               autoFocus={pick.keyboard}

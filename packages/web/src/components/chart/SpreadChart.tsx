@@ -36,6 +36,8 @@ interface SpreadChartProps {
   thresholds?: readonly ThresholdLine[];
   /** Rolls of the chart's legs to mark. */
   rolls?: readonly RollMark[];
+  /** A definition's candles before this time are from its legs' closes, and marked so. */
+  legHistoryUntil?: number;
   /** The view reached past the oldest candle held. */
   onReachOldest?: () => void;
   /** A price level was clicked (or long-pressed). */
@@ -75,6 +77,7 @@ export function SpreadChart(props: SpreadChartProps) {
     bands: () => propsRef.current.bands,
     thresholds: () => propsRef.current.thresholds ?? NO_LINES,
     rolls: () => propsRef.current.rolls ?? NO_ROLLS,
+    legHistoryUntil: () => propsRef.current.legHistoryUntil,
     onReachOldest: () => propsRef.current.onReachOldest?.(),
     onPick: (pick) => propsRef.current.onPick?.(pick),
   }).current;
@@ -140,7 +143,7 @@ export function SpreadChart(props: SpreadChartProps) {
   // the paths rebuilt for rolls, whose gaps are in the line's path).
   useEffect(() => {
     plotRef.current?.redraw(false);
-  }, [props.bands, props.thresholds]);
+  }, [props.bands, props.thresholds, props.legHistoryUntil]);
   useEffect(() => {
     plotRef.current?.redraw(true);
   }, [props.rolls]);

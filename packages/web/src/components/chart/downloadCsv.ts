@@ -1,6 +1,5 @@
 import {
   type Candle,
-  type ChartSymbol,
   candlesToCsv,
   chartCsvFileName,
   type Timeframe,
@@ -8,11 +7,12 @@ import {
 
 /** Saves the candles as "GC_BUY-1h.csv" through a Blob URL and a temporary link. */
 export function downloadCsv(
-  symbol: ChartSymbol,
+  symbol: string,
   timeframe: Timeframe,
   candles: readonly Candle[],
+  decimals?: number,
 ): void {
-  const blob = new Blob([candlesToCsv(symbol, timeframe, candles)], {
+  const blob = new Blob([candlesToCsv(symbol, timeframe, candles, decimals)], {
     type: "text/csv;charset=utf-8",
   });
   const url = URL.createObjectURL(blob);
