@@ -8,7 +8,7 @@
 //   bus "instruments.changed" ──▶ catalogue      hub ──▶ alert engine ──▶ store: History + outbox
 //       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
-//                                                catalogue ──▶ feed (instruments in use)
+//   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
 //                                                outbox ──▶ senders ──▶ Telegram, webhook
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
@@ -34,6 +34,9 @@ import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
+import { builtInDefinitions } from "./spreads/built-ins.ts";
+import { SpreadRegistry } from "./spreads/registry.ts";
+import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
@@ -85,6 +88,11 @@ export async function compose(
 ): Promise<Composition> {
   let bus: Bus;
   const instruments = new InstrumentCatalogue(store);
+  const spreads = new SpreadRegistry({
+    builtIns: builtInDefinitions(dutiesFrom(config)),
+    load: storedDefinitions(store),
+    knows: legInstrumentKnown(instruments),
+  });
   try {
     await ensureFirstAdmin(
       store,
@@ -92,6 +100,7 @@ export async function compose(
       notice,
     );
     await instruments.reload();
+    await spreads.reload();
     bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
   } catch (error) {
     await store.close();
@@ -121,6 +130,7 @@ export async function compose(
   const services: Services = {
     hub,
     instruments,
+    spreads,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
@@ -153,6 +163,9 @@ export async function compose(
   // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
   bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
   bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
+  // Every instance: the spread definitions follow the store the same way.
+  bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
+  bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
   instruments.onChange(({ removed }) => {
     for (const spec of removed) {
       const source = groupOfExchange(spec.exchange);
@@ -233,6 +246,15 @@ async function reloadInstruments(instruments: InstrumentCatalogue): Promise<void
     await instruments.reload();
   } catch (error) {
     warnEvery("instruments-reload", 60_000, { err: error }, "could not reload the instruments");
+  }
+}
+
+/** As reloadInstruments: the next change or bus reconnect retries. */
+async function reloadSpreads(spreads: SpreadRegistry): Promise<void> {
+  try {
+    await spreads.reload();
+  } catch (error) {
+    warnEvery("spreads-reload", 60_000, { err: error }, "could not reload the spread definitions");
   }
 }
 

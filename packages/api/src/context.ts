@@ -8,6 +8,7 @@ import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
+import type { SpreadRegistry } from "./spreads/registry.ts";
 import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
 import type { Webhooks } from "./webhooks/webhooks.ts";
@@ -17,6 +18,8 @@ export interface AppServices {
   hub: MarketHub;
   /** The instruments in use: the fifteen built-in and those admins added (README "Instruments"). */
   instruments: InstrumentCatalogue;
+  /** Every spread definition: the built-ins and the users' own (docs/formulas.md). */
+  spreads: SpreadRegistry;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;
   /** Quotes and events between instances (in-process when embedded). */

@@ -5,6 +5,7 @@ import { healthRouter } from "./routers/health.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
+import { spreadsRouter } from "./routers/spreads.ts";
 import { telegramRouter } from "./routers/telegram.ts";
 import { usersRouter } from "./routers/users.ts";
 import { webhookRouter } from "./routers/webhook.ts";
@@ -18,6 +19,7 @@ export const appRouter = router({
   chart: chartRouter,
   market: marketRouter,
   instruments: instrumentsRouter,
+  spreads: spreadsRouter,
   health: healthRouter,
   kite: kiteRouter,
   webhook: webhookRouter,

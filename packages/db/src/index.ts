@@ -30,6 +30,7 @@ export type {
   OutboxClaim,
   OutboxStore,
   SessionStore,
+  SpreadDefinitionStore,
   SpreadMarkStore,
   Store,
   TelegramLinkStore,

@@ -13,6 +13,8 @@ export interface BusMessages {
   "sessions.changed": { userId: number };
   /** An admin added or removed an instrument: every instance reloads the instruments in use. */
   "instruments.changed": { key: string };
+  /** A user's spread definition was created, changed or deleted: every instance reloads them. */
+  "spreads.changed": { id: number };
 }
 
 export type Topic = keyof BusMessages;
@@ -22,6 +24,7 @@ const topicSet = {
   "alerts.changed": true,
   "sessions.changed": true,
   "instruments.changed": true,
+  "spreads.changed": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

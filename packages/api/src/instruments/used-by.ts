@@ -1,49 +1,50 @@
-import { INSTRUMENTS, SIDES } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
+import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 
 /** What uses an instrument: it cannot be taken out of use while anything does. */
 export interface UsedBy {
+  /** Spread definitions with a leg on it: built-in and users' alike. */
   spreads: number;
   alerts: number;
 }
 
-interface SpreadDefinition {
-  /** The instrument keys it reads. */
-  legs: readonly string[];
-  /** The symbols alerts and charts name it by. */
-  symbols: readonly string[];
+/** The symbols alerts name a definition by: GC_BUY and GC_SELL, SP7_BUY and SP7_SELL, XAU_SPOT. */
+export function alertSymbolsOf(spread: { symbol: string }): string[] {
+  return MID_ONLY_SYMBOLS.has(spread.symbol)
+    ? [spread.symbol]
+    : [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`];
 }
 
 /**
- * The built-in spreads (docs/spec.md §2): per commodity the CME/MCX pair at USDINR, spot gold and
- * silver against their futures, and GIFT NIFTY against NIFTY 50.
+ * How many spread definitions (the built-ins and every user's, private ones included: a leg
+ * must keep quoting for its owner) read `key`, and how many alerts (anyone's) are on them.
  */
-const BUILT_IN_SPREADS: readonly SpreadDefinition[] = [
-  ...INSTRUMENTS.map((i) => ({
-    legs: [i.cmeKey, i.mcxKey, "USDINR"],
-    symbols: SIDES.map((side) => `${i.id}_${side}`),
-  })),
-  { legs: ["GC", "XAUUSD"], symbols: ["XAU_SPOT"] },
-  { legs: ["SI", "XAGUSD"], symbols: ["XAG_SPOT"] },
-  { legs: ["GIFTNIFTY", "NIFTY50"], symbols: ["NIFTY"] },
-];
-
-/** How many built-in spreads read `key`, and how many alerts (anyone's) are on those spreads. */
-export async function usedBy(store: Store, key: string): Promise<UsedBy> {
-  const spreads = BUILT_IN_SPREADS.filter((spread) => spread.legs.includes(key));
-  const symbols = spreads.flatMap((spread) => spread.symbols);
-  return { spreads: spreads.length, alerts: await store.alerts.countOnSymbols(symbols) };
+export async function usedBy(
+  store: Store,
+  spreads: SpreadRegistry,
+  key: string,
+): Promise<{ usedBy: UsedBy; sentence: string }> {
+  const using = spreads.all().filter((spread) => spread.legs.some((leg) => leg.instrument === key));
+  const used = {
+    spreads: using.length,
+    alerts: await store.alerts.countOnSymbols(using.flatMap(alertSymbolsOf)),
+  };
+  const builtIn = using.filter((spread) => spread.builtin).length;
+  return { usedBy: used, sentence: usedBySentence(key, builtIn, used) };
 }
 
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-/** "GOLD is used by 1 built-in spread and 2 alerts". */
-export function usedBySentence(key: string, used: UsedBy): string {
+/** "GOLD is used by 1 built-in spread, 2 user spreads and 2 alerts". */
+function usedBySentence(key: string, builtIn: number, used: UsedBy): string {
   const parts = [
-    ...(used.spreads > 0 ? [counted(used.spreads, "built-in spread")] : []),
+    ...(builtIn > 0 ? [counted(builtIn, "built-in spread")] : []),
+    ...(used.spreads > builtIn ? [counted(used.spreads - builtIn, "user spread")] : []),
     ...(used.alerts > 0 ? [counted(used.alerts, "alert")] : []),
   ];
-  return `${key} is used by ${parts.join(" and ")}`;
+  const last = parts.pop();
+  return `${key} is used by ${parts.length > 0 ? `${parts.join(", ")} and ${last}` : last}`;
 }
 
 export const isUsed = (used: UsedBy) => used.spreads > 0 || used.alerts > 0;

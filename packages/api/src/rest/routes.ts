@@ -135,6 +135,27 @@ export const REST_ROUTES: readonly RestRoute[] = [
       return new RestReply(204, undefined);
     },
   },
+  { method: "GET", path: "/api/spreads", call: (c) => c.spreads.list() },
+  {
+    method: "POST",
+    path: "/api/spreads",
+    call: async (c, r) =>
+      new RestReply(201, await c.spreads.create({ ...object(r.body), ...idempotencyKey(r) })),
+  },
+  { method: "GET", path: "/api/spreads/:id", call: (c, r) => c.spreads.get(id(r)) },
+  {
+    method: "PUT",
+    path: "/api/spreads/:id",
+    call: (c, r) => c.spreads.update({ ...object(r.body), ...id(r) }),
+  },
+  {
+    method: "DELETE",
+    path: "/api/spreads/:id",
+    call: async (c, r) => {
+      await c.spreads.remove(object({ ...id(r), ...queryParam(r, "confirm") }));
+      return new RestReply(204, undefined);
+    },
+  },
   {
     method: "GET",
     path: "/api/rolls",

@@ -9,7 +9,7 @@ import {
   instrumentView,
   viewOf,
 } from "../instruments/instrument-view.ts";
-import { isUsed, usedBy, usedBySentence } from "../instruments/used-by.ts";
+import { isUsed, usedBy } from "../instruments/used-by.ts";
 import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
 import { success } from "./shared.ts";
@@ -67,13 +67,12 @@ export const instrumentsRouter = {
     .input(z.object({ key: instrumentKey }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
-      const { instruments, store, bus } = ctx.services;
+      const { instruments, spreads, store, bus } = ctx.services;
       const notInUse = () =>
         new TRPCError({ code: "NOT_FOUND", message: `${input.key} is not in use` });
       if (!instruments.get(input.key)) throw notInUse();
-      const used = await usedBy(store, input.key);
+      const { usedBy: used, sentence: message } = await usedBy(store, spreads, input.key);
       if (isUsed(used)) {
-        const message = usedBySentence(input.key, used);
         throw new TRPCError({
           code: "CONFLICT",
           message,

@@ -49,6 +49,7 @@ export class SpreadRegistry {
   private bySymbol = new Map<string, RegisteredSpread>();
   private readonly listeners = new Set<(change: SpreadChange) => void>();
   private readonly knows: (key: string) => boolean;
+  private loading: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SpreadRegistryOptions) {
     this.knows = options.knows ?? (() => true);
@@ -59,8 +60,18 @@ export class SpreadRegistry {
       );
   }
 
-  /** Reads the stored definitions again and tells listeners what changed. */
-  async reload(): Promise<void> {
+  /**
+   * Reads the stored definitions again and tells listeners what changed. Reloads run one after
+   * another (a create's own reload and the bus's may overlap), so an older read never replaces a
+   * newer one.
+   */
+  reload(): Promise<void> {
+    const next = this.loading.then(() => this.load());
+    this.loading = next.catch(() => {});
+    return next;
+  }
+
+  private async load(): Promise<void> {
     const stored = (await this.options.load?.()) ?? [];
     const next = new Map<string, RegisteredSpread>();
     for (const definition of this.options.builtIns)

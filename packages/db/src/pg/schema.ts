@@ -248,3 +248,18 @@ export const instrumentRolls = pgTable(
     index("instrument_rolls_at_idx").on(table.at),
   ],
 );
+
+export const spreadDefinitions = pgTable(
+  "spread_definitions",
+  {
+    id: serial("id"),
+    ownerId: owner().notNull(),
+    name: text("name").notNull(),
+    legs: text("legs").notNull(),
+    formula: text("formula").notNull(),
+    shared: flag("shared").notNull().default(false),
+    createdAt: epochMs("created_at").notNull(),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (table) => [index("spread_definitions_user_id_idx").on(table.ownerId)],
+);

@@ -11,6 +11,7 @@ import { pgLoginAttempts } from "./login-attempts.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSpreadMarks } from "./spread-marks.ts";
+import { pgSpreads } from "./spreads.ts";
 import { pgTelegramLinks } from "./telegram-links.ts";
 import { pgUsers } from "./users.ts";
 import { pgWebhooks } from "./webhooks.ts";
@@ -39,6 +40,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     keyValues: pgKeyValues(db),
     instruments: pgInstruments(db),
     contracts: pgContracts(db),
+    spreads: pgSpreads(db),
     close,
   };
 }

@@ -321,3 +321,25 @@ export const instrumentRolls = sqliteTable(
     index("instrument_rolls_at_idx").on(table.at),
   ],
 );
+
+/**
+ * The spreads users defined (docs/formulas.md): named legs on catalogue instruments and a
+ * formula over them. Its symbol is SP<id>; the thirteen built-ins are code, never stored here.
+ */
+export const spreadDefinitions = sqliteTable(
+  "spread_definitions",
+  {
+    id: serial("id"),
+    /** Who made it; their definitions go with their account. */
+    ownerId: owner().notNull(),
+    name: text("name").notNull(),
+    /** JSON: [{ name, instrument, lots? }], as core's SpreadLegDefinition. */
+    legs: text("legs").notNull(),
+    formula: text("formula").notNull(),
+    /** Published to every user (admins only). */
+    shared: flag("shared").notNull().default(false),
+    createdAt: epochMs("created_at").notNull(),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (table) => [index("spread_definitions_user_id_idx").on(table.ownerId)],
+);

@@ -12,6 +12,7 @@ import { sqliteLoginAttempts } from "./login-attempts.ts";
 import { sqliteOutbox } from "./outbox.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSpreadMarks } from "./spread-marks.ts";
+import { sqliteSpreads } from "./spreads.ts";
 import { sqliteTelegramLinks } from "./telegram-links.ts";
 import { sqliteUsers } from "./users.ts";
 import { sqliteWebhooks } from "./webhooks.ts";
@@ -59,6 +60,7 @@ function bind(db: Database, gate?: Gate): Store {
     keyValues: sqliteKeyValues(on),
     instruments: sqliteInstruments(on),
     contracts: sqliteContracts(on),
+    spreads: sqliteSpreads(on),
     close: async () => {},
   };
 }

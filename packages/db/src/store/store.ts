@@ -22,9 +22,13 @@ import type {
   RollQuery,
   Session,
   SessionEnd,
+  SpreadCreated,
+  SpreadDefinitionFields,
+  SpreadLimits,
   SpreadMark,
   StoredCandle,
   StoredInstrument,
+  StoredSpreadDefinition,
   TelegramLink,
   User,
   UserPermission,
@@ -55,6 +59,7 @@ export interface Store {
   readonly keyValues: KeyValueStore;
   readonly instruments: InstrumentStore;
   readonly contracts: ContractStore;
+  readonly spreads: SpreadDefinitionStore;
   /** Waits for calls in flight, then closes the connection(s). */
   close(): Promise<void>;
 }
@@ -325,6 +330,39 @@ export interface InstrumentStore {
   /** Returns whether it was stored. */
   remove(key: string): Promise<boolean>;
   count(): Promise<number>;
+}
+
+/** The spreads users defined (docs/formulas.md); the built-in thirteen are not stored. */
+export interface SpreadDefinitionStore {
+  /** Every user's, oldest first. */
+  list(): Promise<StoredSpreadDefinition[]>;
+  find(id: number): Promise<StoredSpreadDefinition | undefined>;
+  /**
+   * Stores the definition unless its owner has `limits.perOwner` or all users `limits.total`
+   * ("full", saying which); the counts and the insert are atomic, so parallel creates on any
+   * instance never overshoot either limit.
+   */
+  create(
+    ownerId: number,
+    fields: SpreadDefinitionFields,
+    now: number,
+    limits: SpreadLimits,
+  ): Promise<SpreadCreated>;
+  /** Replaces its fields (owner and creation time stay); undefined when there is no such id. */
+  update(
+    id: number,
+    fields: SpreadDefinitionFields,
+    now: number,
+  ): Promise<StoredSpreadDefinition | undefined>;
+  /**
+   * Deletes the definition and every alert (anyone's) on `alertSymbols` in one transaction:
+   * whether it existed, and the users whose alerts went (so their engines can be told).
+   */
+  delete(
+    id: number,
+    alertSymbols: readonly string[],
+  ): Promise<{ deleted: boolean; alertOwners: number[] }>;
+  countByOwner(ownerId: number): Promise<number>;
 }
 
 /** The contract each key's quotes name, and the rolls between them. */

@@ -301,3 +301,37 @@ export interface RollQuery {
   /** At most this many, the latest ones. */
   limit: number;
 }
+
+/** One leg of a stored spread definition (core's SpreadLegDefinition). */
+export interface StoredSpreadLeg {
+  name: string;
+  instrument: string;
+  lots?: number;
+}
+
+/** What a user's spread definition is made of (docs/formulas.md). */
+export interface SpreadDefinitionFields {
+  name: string;
+  legs: StoredSpreadLeg[];
+  formula: string;
+  shared: boolean;
+}
+
+/** A user's spread definition as stored; its symbol is SP<id>. */
+export interface StoredSpreadDefinition extends SpreadDefinitionFields {
+  id: number;
+  ownerId: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The limits a create is checked against, atomically with the insert. */
+export interface SpreadLimits {
+  perOwner: number;
+  total: number;
+}
+
+/** What creating a definition did: stored, or refused at the owner's or the overall limit. */
+export type SpreadCreated =
+  | { kind: "created"; spread: StoredSpreadDefinition }
+  | { kind: "full"; limit: "owner" | "total" };
