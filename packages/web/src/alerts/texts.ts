@@ -2,12 +2,9 @@ import type { RouterOutputs } from "@spreadwatch/api";
 import {
   alertMetricName,
   formatNumber,
-  isSpreadSymbol,
   type SoundId,
-  type SpreadSymbol,
   soundLabel,
   spreadDecimals,
-  spreadSymbolLabel,
   thresholdDecimals,
 } from "@spreadwatch/core";
 import { formatMetricThreshold } from "../components/alerts/metric.ts";
@@ -15,10 +12,6 @@ import { isDefinitionSymbol } from "../market/chartSymbols.ts";
 import { definitionDecimals } from "../market/definitionRows.ts";
 
 export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
-
-export function commodityLabel(symbol: string): string {
-  return isSpreadSymbol(symbol) ? spreadSymbolLabel(symbol) : symbol;
-}
 
 export function alertSoundLabel(id: string): string {
   return soundLabel(id as SoundId);

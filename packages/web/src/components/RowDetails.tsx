@@ -101,7 +101,15 @@ function signClass(value: number | undefined): string | undefined {
   return value > 0 ? "spread positive" : "spread negative";
 }
 
-export function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
+export function Fact({
+  label,
+  value,
+  className,
+}: {
+  label: string;
+  value: string;
+  className?: string;
+}) {
   return (
     <div>
       {/* Labels are set in capitals, but a capital σ is Σ, a sum: symbols keep their case. */}

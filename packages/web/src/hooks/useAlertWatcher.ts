@@ -16,9 +16,9 @@ import {
 import { isAlertable } from "../market/chartSymbols.ts";
 import { definitionEntry } from "../market/definitionRows.ts";
 import { trpc } from "../trpc.ts";
-import { useSymbolLabel } from "./useSpreadDefinitions.ts";
 import { useAlertTabs } from "./useAlertTabs.ts";
 import type { AlertNotification } from "./useNotifications.ts";
+import { useSymbolLabel } from "./useSpreadDefinitions.ts";
 import { useAllSpreadStats } from "./useSpreadStats.ts";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 

@@ -2,8 +2,8 @@ import {
   chartSymbolValues,
   isChartSymbol,
   isSpreadSymbol,
-  parseExecutableSymbol,
   type Prices,
+  parseExecutableSymbol,
   userSpreadId,
 } from "@spreadwatch/core";
 import { definitionEntry } from "./definitionRows.ts";

@@ -1,16 +1,16 @@
 import {
   backAdjustCandles,
   type Candle,
-  CHART_SYMBOLS,
-  chartSymbolLabel,
-  formatChartTitle,
-  isChartSymbol,
-  parseExecutableSymbol,
   CHART_INVALID_DATA_TEXT,
   CHART_LOAD_ERROR_TEXT,
   CHART_LOADING_TEXT,
   CHART_NO_DATA_TEXT,
+  CHART_SYMBOLS,
+  chartSymbolLabel,
+  formatChartTitle,
+  isChartSymbol,
   MIN_CHART_HEIGHT_PX,
+  parseExecutableSymbol,
   rollLabel,
   spreadDecimals,
 } from "@spreadwatch/core";
@@ -37,11 +37,7 @@ import { useChartRolls } from "../hooks/useChartRolls.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
-import {
-  executableSymbols,
-  symbolLabel,
-  useOwnSpreads,
-} from "../hooks/useSpreadDefinitions.ts";
+import { executableSymbols, symbolLabel, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
 import { useTheme } from "../hooks/useTheme.ts";
 import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";
@@ -157,8 +153,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
         {chart.legHistoryUntil !== undefined && (
           <p className="chart-leg-note" data-leg-history-until={chart.legHistoryUntil}>
             Candles before {formatChartTitle(chart.legHistoryUntil)} IST (the shaded span) are
-            computed from the legs' one-minute closes at mid, from before this spread existed;
-            after it, from its own live values.
+            computed from the legs' one-minute closes at mid, from before this spread existed; after
+            it, from its own live values.
           </p>
         )}
         <section

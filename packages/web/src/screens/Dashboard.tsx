@@ -14,9 +14,9 @@ import { RawPriceTable } from "../components/RawPriceTable.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/SpreadTable.tsx";
+import { StreamStatus } from "../components/StreamStatus.tsx";
 import { MySpreadsTable } from "../components/spreads/MySpreadsTable.tsx";
 import { SpreadBuilder } from "../components/spreads/SpreadBuilder.tsx";
-import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useAlertList } from "../hooks/useAlerts.ts";
 import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
@@ -145,9 +145,9 @@ export function Dashboard({ user }: { user: SessionUser }) {
 
 /** The value of a built-in's or a definition's symbol now, for the alert modal's placeholder. */
 function spreadNow(snapshot: MarketSnapshot | undefined, symbol: string): number | undefined {
-  const entry = (snapshot?.calculations as Record<string, { spread?: unknown } | null> | undefined)?.[
-    symbol
-  ];
+  const entry = (
+    snapshot?.calculations as Record<string, { spread?: unknown } | null> | undefined
+  )?.[symbol];
   return typeof entry?.spread === "number" ? entry.spread : undefined;
 }
 

@@ -1,10 +1,6 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { useEffect, useState } from "react";
-import {
-  type AlertView,
-  alertSoundLabel,
-  serverChannels,
-} from "../../alerts/texts.ts";
+import { type AlertView, alertSoundLabel, serverChannels } from "../../alerts/texts.ts";
 import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { formatMetricThreshold } from "./metric.ts";
 

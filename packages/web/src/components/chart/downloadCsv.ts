@@ -1,9 +1,4 @@
-import {
-  type Candle,
-  candlesToCsv,
-  chartCsvFileName,
-  type Timeframe,
-} from "@spreadwatch/core";
+import { type Candle, candlesToCsv, chartCsvFileName, type Timeframe } from "@spreadwatch/core";
 
 /** Saves the candles as "GC_BUY-1h.csv" through a Blob URL and a temporary link. */
 export function downloadCsv(

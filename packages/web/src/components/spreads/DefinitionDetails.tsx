@@ -26,7 +26,10 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
   return (
     <div className="row-details" data-details={symbol}>
       <dl className="row-details__facts">
-        <Fact label={side === "BUY" ? "Buy" : "Sell"} value={formatSigned(entry?.spread, decimals)} />
+        <Fact
+          label={side === "BUY" ? "Buy" : "Sell"}
+          value={formatSigned(entry?.spread, decimals)}
+        />
         <Fact label="Mid" value={formatSigned(entry?.mid ?? undefined, decimals)} />
       </dl>
       <section className="row-details__section" aria-label="Legs">

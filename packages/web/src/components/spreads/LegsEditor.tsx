@@ -34,10 +34,16 @@ export function LegsEditor({ legs, instruments, onChange, error }: LegsEditorPro
       <table className="legs-editor__table">
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Instrument</th>
-            <th scope="col">Lots</th>
-            <th scope="col">
+            <th scope="col" className="legs-editor__col">
+              Name
+            </th>
+            <th scope="col" className="legs-editor__col">
+              Instrument
+            </th>
+            <th scope="col" className="legs-editor__col">
+              Lots
+            </th>
+            <th scope="col" className="legs-editor__col">
               <span className="visually-hidden">Remove</span>
             </th>
           </tr>
@@ -45,7 +51,6 @@ export function LegsEditor({ legs, instruments, onChange, error }: LegsEditorPro
         <tbody>
           {legs.map((leg, index) => (
             // The index is the leg's identity here: legs have no id until saved.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <tr key={index} data-leg={index} aria-invalid={error?.leg === index || undefined}>
               <td>
                 <input

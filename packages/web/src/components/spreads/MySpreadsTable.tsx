@@ -51,8 +51,8 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
     >
       {spreads.length === 0 ? (
         <p className="muted my-spreads__empty">
-          No spreads of your own yet: New spread builds one from a template (a calendar, a parity,
-          a ratio…) or from legs and a formula.
+          No spreads of your own yet: New spread builds one from a template (a calendar, a parity, a
+          ratio…) or from legs and a formula.
         </p>
       ) : (
         <table className="data-table" aria-label="My spreads">

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useInstrumentList } from "../../hooks/useInstruments.ts";
 import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
 import { Checkbox, Field } from "../Field.tsx";
@@ -159,15 +159,18 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
     } else {
       // Belt and braces with the guard above: a retry of the same contents is the same spread.
       const idempotencyKey = submission.keyFor(fields);
-      changes.create.mutate({ ...fields, idempotencyKey }, {
-        onSettled,
-        onError: failed,
-        onSuccess: (created) => {
-          submission.done();
-          onClose();
-          flashMessage(`Created “${created.name}” (${created.symbol}).`);
+      changes.create.mutate(
+        { ...fields, idempotencyKey },
+        {
+          onSettled,
+          onError: failed,
+          onSuccess: (created) => {
+            submission.done();
+            onClose();
+            flashMessage(`Created “${created.name}” (${created.symbol}).`);
+          },
         },
-      });
+      );
     }
   };
 
@@ -264,9 +267,7 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
           error={error?.field === "formula" ? error.text : undefined}
           position={error?.field === "formula" ? error.position : undefined}
         />
-        {isAdmin && (
-          <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />
-        )}
+        {isAdmin && <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />}
         {error?.field === "form" && (
           <p className="field__error" role="alert" data-field="form-error">
             {error.text}
