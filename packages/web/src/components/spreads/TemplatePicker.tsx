@@ -36,7 +36,7 @@ export function TemplatePicker(props: TemplatePickerProps) {
     />
   );
   return (
-    <fieldset className="template" aria-label="Template">
+    <fieldset className="template" aria-label="Template choices">
       <SelectField
         label="Template"
         className="template__kind"
