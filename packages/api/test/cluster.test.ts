@@ -127,3 +127,38 @@ describe("instruments across instances", () => {
     expect(told.at(-1)).not.toContain("ZINC");
   });
 });
+
+describe("spread definitions across instances", () => {
+  it("one created on one instance is listed (and evaluated) by the other, and leaves both when deleted", async () => {
+    const admin = await signIn(other, ADMIN.username, ADMIN.password);
+    const third = { username: "admin3", password: "admin3-pass-1", is_admin: true };
+    expect((await admin.post("/api/auth/users", third)).status).toBe(200);
+    const leaderAdmin = await signIn(leader, third.username, third.password);
+    const created = await admin.post("/api/spreads", {
+      name: "Gold/silver",
+      legs: [
+        { name: "g", instrument: "GOLD" },
+        { name: "s", instrument: "SILVER" },
+      ],
+      formula: "g / s",
+      shared: true,
+    });
+    expect(created.status).toBe(201);
+    const symbol = created.body.symbol as string;
+    const listed = async (client: HttpClient) =>
+      (await client.get("/api/spreads")).body.spreads.map((s: { symbol: string }) => s.symbol);
+    // spreads.changed crossed Redis: the leader's registry reloaded from PostgreSQL.
+    await eventually(
+      () => listed(leaderAdmin),
+      (symbols) => symbols.includes(symbol),
+      `the leader to list ${symbol}`,
+    );
+    expect(leader.services.spreads.executable(`${symbol}_BUY`)?.spread.formula).toBe("g / s");
+    expect((await leaderAdmin.delete(`/api/spreads/${created.body.id}`)).status).toBe(204);
+    await eventually(
+      () => listed(admin),
+      (symbols) => !symbols.includes(symbol),
+      `${symbol} to leave the other instance`,
+    );
+  });
+});

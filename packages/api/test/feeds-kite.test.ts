@@ -18,25 +18,26 @@ import {
   FakeKite,
   KITE_KEY,
   KITE_SECRET,
+  mcxFuture,
   instrumentRow as row,
 } from "./fakes/fake-kite.ts";
 import {
   frame,
   fullPacket,
+  GOLD_APR,
+  GOLD_FEB,
+  GOLD_JUN,
   HEARTBEAT,
   indexPacket,
   ltpPacket,
   quotePacket,
+  ZINC_JAN,
 } from "./fakes/kite-packets.ts";
 import { until } from "./fakes/wait.ts";
 
-const GOLD_FEB = (100 << 8) | 7;
-const GOLD_APR = (101 << 8) | 7;
 const SILVER_MAR = (102 << 8) | 7;
 const USDINR_JAN = (200 << 8) | 3;
 const NIFTY = 256265;
-const GOLD_JUN = (103 << 8) | 7;
-const ZINC_JAN = (104 << 8) | 7;
 
 /** The shipped catalogue's instrument for a key, as the instruments in use hand it over. */
 const spec = (key: string): InstrumentSpec => {
@@ -44,9 +45,6 @@ const spec = (key: string): InstrumentSpec => {
   if (!found) throw new Error(`${key} is not shipped`);
   return found;
 };
-
-const mcx = (token: number, symbol: string, name: string, expiry: string) =>
-  row({ token, tradingsymbol: symbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
 
 let kite: FakeKite;
 let dataDir: string;
@@ -122,9 +120,9 @@ beforeEach(async () => {
   kite.instruments.set(
     "MCX",
     csv([
-      mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
-      mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
-      mcx(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
+      mcxFuture(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+      mcxFuture(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+      mcxFuture(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
     ]),
   );
   kite.instruments.set(
@@ -404,10 +402,10 @@ describe("the instruments in use on a running Kite provider", () => {
     kite.instruments.set(
       "MCX",
       csv([
-        mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
-        mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
-        mcx(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
-        mcx(ZINC_JAN, "ZINC26JANFUT", "ZINC", "2026-01-30"),
+        mcxFuture(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+        mcxFuture(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+        mcxFuture(SILVER_MAR, "SILVER26MARFUT", "SILVER", "2026-03-05"),
+        mcxFuture(ZINC_JAN, "ZINC26JANFUT", "ZINC", "2026-01-30"),
       ]),
     );
 
@@ -488,9 +486,9 @@ describe("the instruments in use on a running Kite provider", () => {
     kite.instruments.set(
       "MCX",
       csv([
-        mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
-        mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
-        mcx(GOLD_JUN, "GOLD26JUNFUT", "GOLD", "2026-06-05"),
+        mcxFuture(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+        mcxFuture(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+        mcxFuture(GOLD_JUN, "GOLD26JUNFUT", "GOLD", "2026-06-05"),
       ]),
     );
     await storeToken("token-1");

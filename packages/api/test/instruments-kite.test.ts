@@ -14,31 +14,15 @@ import {
   FakeKite,
   KITE_KEY,
   KITE_SECRET,
-  instrumentRow as row,
+  mcxFuture,
 } from "./fakes/fake-kite.ts";
-import { frame, fullPacket } from "./fakes/kite-packets.ts";
+import { bookTick, frame, GOLD_APR, GOLD_FEB, GOLD_JUN, ZINC_JAN } from "./fakes/kite-packets.ts";
 import { signIn } from "./fakes/signed-in-trader.ts";
 import type { HttpClient } from "./http-client.ts";
 import { ADMIN, startTestServer, type TestServer } from "./server.ts";
 
 /** How long a live change may take to show: generous on a shared machine; nothing is timed. */
 const DEADLINE = { timeout: 10_000, interval: 20 };
-
-const GOLD_FEB = (100 << 8) | 7;
-const GOLD_APR = (101 << 8) | 7;
-const GOLD_JUN = (103 << 8) | 7;
-const ZINC_JAN = (104 << 8) | 7;
-
-const mcx = (token: number, symbol: string, name: string, expiry: string) =>
-  row({ token, tradingsymbol: symbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
-
-/** A Kite tick with a one-paisa-wide book around `rupees` (prices travel in paise). */
-const tick = (token: number, rupees: number) =>
-  fullPacket(token, {
-    last: rupees * 100,
-    bids: [{ qty: 1, price: rupees * 100 - 5, orders: 1 }],
-    asks: [{ qty: 1, price: rupees * 100 + 5, orders: 1 }],
-  });
 
 describe("instruments through a real server and the Kite provider", () => {
   let kite: FakeKite;
@@ -52,10 +36,10 @@ describe("instruments through a real server and the Kite provider", () => {
     kite.instruments.set(
       "MCX",
       csv([
-        mcx(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
-        mcx(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
-        mcx(GOLD_JUN, "GOLD26JUNFUT", "GOLD", "2026-06-05"),
-        mcx(ZINC_JAN, "ZINC26JANFUT", "ZINC", "2026-01-30"),
+        mcxFuture(GOLD_FEB, "GOLD26FEBFUT", "GOLD", "2026-02-05"),
+        mcxFuture(GOLD_APR, "GOLD26APRFUT", "GOLD", "2026-04-03"),
+        mcxFuture(GOLD_JUN, "GOLD26JUNFUT", "GOLD", "2026-06-05"),
+        mcxFuture(ZINC_JAN, "ZINC26JANFUT", "ZINC", "2026-01-30"),
       ]),
     );
     kite.validTokens.add("token-1");
@@ -125,7 +109,9 @@ describe("instruments through a real server and the Kite provider", () => {
       { a: "mode", v: ["full", [GOLD_APR]] },
     ]);
 
-    kite.send(frame(tick(GOLD_FEB, 76_500), tick(GOLD_APR, 77_200), tick(ZINC_JAN, 300)));
+    kite.send(
+      frame(bookTick(GOLD_FEB, 76_500), bookTick(GOLD_APR, 77_200), bookTick(ZINC_JAN, 300)),
+    );
     await vi.waitFor(async () => {
       const body = await prices();
       expect(body.mcx.ZINC).toMatchObject({ bid: 299.95, ask: 300.05, contract: "ZINC26JANFUT" });
@@ -147,7 +133,7 @@ describe("instruments through a real server and the Kite provider", () => {
       () => kite.latest?.messages.some((m) => m.a === "unsubscribe") ?? false,
       "the roll",
     );
-    kite.send(frame(tick(GOLD_APR, 77_210), tick(GOLD_JUN, 77_900)));
+    kite.send(frame(bookTick(GOLD_APR, 77_210), bookTick(GOLD_JUN, 77_900)));
     await vi.waitFor(async () => {
       const body = await prices();
       expect(body.mcx.GOLD).toMatchObject({ bid: 77_209.95, contract: "GOLD26APRFUT" });

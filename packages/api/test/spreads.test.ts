@@ -193,6 +193,26 @@ describe("a user's own spread", () => {
   });
 });
 
+describe("a deleted user", () => {
+  it("takes their spreads with them, from the store and the registry", async () => {
+    const gone = await addTrader(server, admin, "leaving");
+    const { id } = (await gone.post("/api/spreads", RATIO)).body;
+    const users = (await admin.get("/api/auth/users")).body.users as {
+      id: number;
+      username: string;
+    }[];
+    const userId = users.find((u) => u.username === "leaving")?.id;
+    // Another user's alert on it (as on a shared spread of a departing admin) goes too, rather
+    // than pointing at nothing.
+    const before = await server.services.store.alerts.countByUser(TRADER_ID);
+    await alertOn(TRADER_ID, `SP${id}_SELL`);
+    expect((await admin.delete(`/api/auth/users/${userId}`)).status).toBe(200);
+    expect(server.services.spreads.bySymbolName(`SP${id}`)).toBeUndefined();
+    expect(await stored()).toEqual([]);
+    expect(await server.services.store.alerts.countByUser(TRADER_ID)).toBe(before);
+  });
+});
+
 describe("shared spreads", () => {
   it("only an admin shares, changes or deletes one; every user sees it", async () => {
     const refused = await trader.post("/api/spreads", { ...RATIO, shared: true });

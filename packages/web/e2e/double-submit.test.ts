@@ -119,8 +119,11 @@ describe("double-clicking Add User", () => {
     await doubleClick(form.getByRole("button", { name: "Add User" }));
     // Without the key the second call is answered 409 "already exists" (shown or not, depending
     // on which answer comes last); with it, both calls get the one success.
+    // A deadline for a busy machine (expect.poll's own is one second); nothing here is timed.
     await expect
-      .poll(() => answers.calls > 0 && answers.bodies.length === answers.calls)
+      .poll(() => answers.calls > 0 && answers.bodies.length === answers.calls, {
+        timeout: 15_000,
+      })
       .toBe(true);
     expect(answers.bodies).toHaveLength(2);
     for (const body of answers.bodies)

@@ -9,9 +9,15 @@ import {
   instrumentsCsv,
   KITE_KEY,
   KITE_SECRET,
-  instrumentRow as kiteRow,
+  mcxFuture,
 } from "../../api/test/fakes/fake-kite.ts";
-import { frame, fullPacket } from "../../api/test/fakes/kite-packets.ts";
+import {
+  bookTick,
+  frame,
+  GOLD_APR,
+  GOLD_FEB,
+  ZINC_JAN,
+} from "../../api/test/fakes/kite-packets.ts";
 import { ADMIN, type RunningApp, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -23,21 +29,8 @@ import { signedInSuite } from "./suite.ts";
 /** Generous on a shared machine; nothing here is timed. */
 const WAIT = { timeout: 20_000 };
 
-const GOLD_FEB = (100 << 8) | 7;
-const GOLD_APR = (101 << 8) | 7;
-const ZINC_JAN = (104 << 8) | 7;
-
-const mcx = (token: number, tradingsymbol: string, name: string, expiry: string) =>
-  kiteRow({ token, tradingsymbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
-
-/** A full-mode tick with a one-level book around `rupees` (Kite sends paise). */
-const tick = (token: number, rupees: number) =>
-  fullPacket(token, {
-    last: rupees * 100,
-    exchangeTime: Math.floor(Date.now() / 1000),
-    bids: [{ qty: 1, price: rupees * 100 - 50, orders: 1 }],
-    asks: [{ qty: 1, price: rupees * 100 + 50, orders: 1 }],
-  });
+/** Half a rupee either side of `rupees`. */
+const tick = (token: number, rupees: number) => bookTick(token, rupees, 50);
 
 interface KiteApp extends RunningApp {
   kite: FakeKite;
@@ -50,9 +43,9 @@ async function startWithKite(): Promise<KiteApp> {
   kite.instruments.set(
     "MCX",
     instrumentsCsv([
-      mcx(GOLD_FEB, "GOLD99FEBFUT", "GOLD", "2099-02-05"),
-      mcx(GOLD_APR, "GOLD99APRFUT", "GOLD", "2099-04-03"),
-      mcx(ZINC_JAN, "ZINC99JANFUT", "ZINC", "2099-01-30"),
+      mcxFuture(GOLD_FEB, "GOLD99FEBFUT", "GOLD", "2099-02-05"),
+      mcxFuture(GOLD_APR, "GOLD99APRFUT", "GOLD", "2099-04-03"),
+      mcxFuture(ZINC_JAN, "ZINC99JANFUT", "ZINC", "2099-01-30"),
     ]),
   );
   const dir = await mkdtemp(join(tmpdir(), "spreadwatch-e2e-kite-"));

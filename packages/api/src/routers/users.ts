@@ -5,6 +5,7 @@ import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
 import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
+import { alertSymbolsOf } from "../instruments/used-by.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId, success } from "./shared.ts";
 
@@ -96,8 +97,21 @@ export const usersRouter = {
           message: "You cannot delete your own account.",
         });
       }
+      const { store, spreads, bus } = ctx.services;
+      if (!(await store.users.findById(input.id))) throw notFound("User");
+      // Their spread definitions go with them, and with each every alert on it, anyone's (an
+      // admin's shared spread may carry other traders' alerts, which would point at nothing).
+      const theirs = spreads.all().filter((spread) => spread.ownerId === input.id);
+      for (const spread of theirs) {
+        const { alertOwners } = await store.spreads.delete(spread.id, alertSymbolsOf(spread));
+        for (const userId of alertOwners) bus.publish("alerts.changed", { userId });
+      }
       // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
-      if (!(await ctx.services.store.users.delete(input.id, Date.now()))) throw notFound("User");
+      if (!(await store.users.delete(input.id, Date.now()))) throw notFound("User");
+      if (theirs.length > 0) {
+        await spreads.reload();
+        for (const spread of theirs) bus.publish("spreads.changed", { id: spread.id });
+      }
       return { status: "success" as const, message: "User deleted successfully" };
     }),
 

@@ -204,6 +204,16 @@ export function instrumentRow(r: {
   ].join(",");
 }
 
+/** One MCX future's row of Kite's instruments list. */
+export function mcxFuture(
+  token: number,
+  tradingsymbol: string,
+  name: string,
+  expiry: string,
+): string {
+  return instrumentRow({ token, tradingsymbol, name, expiry, segment: "MCX-FUT", exchange: "MCX" });
+}
+
 export function instrumentsCsv(rows: string[]): string {
   return `${HEADER}\n${rows.join("\n")}\n`;
 }

@@ -129,6 +129,21 @@ export const HEARTBEAT = Buffer.from([0x00]);
 
 /** The MCX GOLD February future's instrument token in the Kite tests' instrument lists. */
 export const GOLD_FEB = (100 << 8) | 7;
+/** Tokens of more MCX contracts, shared by the tests that list them. */
+export const GOLD_APR = (101 << 8) | 7;
+export const GOLD_JUN = (103 << 8) | 7;
+export const ZINC_JAN = (104 << 8) | 7;
+
+/** A full-mode tick whose one-level book sits `halfSpreadPaise` either side of `rupees`. */
+export function bookTick(token: number, rupees: number, halfSpreadPaise = 5): Buffer {
+  const paise = Math.round(rupees * 100);
+  return fullPacket(token, {
+    last: paise,
+    exchangeTime: Math.floor(Date.now() / 1000),
+    bids: [{ qty: 1, price: paise - halfSpreadPaise, orders: 1 }],
+    asks: [{ qty: 1, price: paise + halfSpreadPaise, orders: 1 }],
+  });
+}
 
 /**
  * One full-mode GOLD_FEB packet: bid 76,500.00, ask 76,502.00 (Kite sends paise), last
