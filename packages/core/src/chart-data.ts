@@ -100,15 +100,14 @@ export const CHART_CSV_HEADER = "timestamp_ist,timestamp_ms,open,high,low,close"
  * lines ending in "\n". `timestamp_ist` is the candle's start in IST for people reading the
  * file ('yyyy-MM-dd' for 1d candles, whose start is an IST midnight, else 'yyyy-MM-dd HH:mm');
  * `timestamp_ms` is exact for programs. Prices carry the symbol's spread decimals (4 for
- * copper, else 2) unless told (a spread definition's ratio needs 4); a non-finite value is an
- * empty cell.
+ * copper, else 2); a non-finite value is an empty cell.
  */
 export function candlesToCsv(
   symbol: string,
   timeframe: Timeframe,
   candles: readonly Candle[],
-  decimals = spreadDecimals(symbol),
 ): string {
+  const decimals = spreadDecimals(symbol);
   const cell = (v: number) => (Number.isFinite(v) ? formatNumber(v, decimals) : "");
   const lines = [CHART_CSV_HEADER];
   for (const c of candles) {

@@ -132,13 +132,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             onResetZoom={() => plot.current?.resetZoom()}
             onDownload={
               state.status === "ok" && !chart.loading
-                ? () =>
-                    downloadCsv(
-                      shown.commodity,
-                      shown.timeframe,
-                      candles,
-                      shownDefinition ? definitionDecimals(candles.at(-1)?.close) : undefined,
-                    )
+                ? () => downloadCsv(shown.commodity, shown.timeframe, candles)
                 : undefined
             }
           />

@@ -5,9 +5,8 @@ export function downloadCsv(
   symbol: string,
   timeframe: Timeframe,
   candles: readonly Candle[],
-  decimals?: number,
 ): void {
-  const blob = new Blob([candlesToCsv(symbol, timeframe, candles, decimals)], {
+  const blob = new Blob([candlesToCsv(symbol, timeframe, candles)], {
     type: "text/csv;charset=utf-8",
   });
   const url = URL.createObjectURL(blob);
