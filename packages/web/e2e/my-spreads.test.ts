@@ -225,7 +225,7 @@ describe("a z-score alert on a spread of one's own", () => {
         .poll(() => suite.telegram.textsTo(CHAT_ID).length, { timeout: 60_000 })
         .toBeGreaterThan(telegramBefore);
       // History names the spread too.
-      await alertsPanel(page).getByRole("tab", { name: "History", exact: true }).click();
+      await page.getByRole("tab", { name: "History", exact: true }).click();
       const history = page.getByRole("table", { name: "Alert history" });
       await history
         .locator("[data-col='symbol']", { hasText: `${RATIO} Buy` })
@@ -242,21 +242,32 @@ describe("the Advanced Spread Chart", () => {
     async () => {
       const { page } = suite;
       const calendar = await symbolOf(CALENDAR);
+      const ratio = await symbolOf(RATIO);
       await page.getByRole("link", { name: "Advanced Charts" }).click();
       await page.waitForURL(/\/advanced-chart$/);
       const select = page.getByLabel("Commodity");
       await select.selectOption({ label: `${CALENDAR} Sell` });
       expect(await select.inputValue()).toBe(`${calendar}_SELL`);
+      // GOLD and SILVER were quoted and recorded long before the ratio existed: its chart
+      // starts from their closes. (GOLD@next came into use with the calendar: no history.)
       await select.selectOption({ label: `${RATIO} Buy` });
-      await select.selectOption({ label: `${CALENDAR} Buy` });
       const chart = page.locator("section.chart");
       await expect.poll(() => chart.getAttribute("data-chart-status"), WAIT).toBe("ok");
       // Before the definition existed, its candles come from its legs' closes: shaded and said so.
       const band = chart.locator(".chart-leg-history");
       await band.getByText("from leg closes", { exact: true }).waitFor(WAIT);
       const until = Number(await band.getAttribute("data-until"));
-      expect(Math.abs(until - Date.now())).toBeLessThan(60 * 60_000);
-      await page.locator("[data-leg-history-until]").waitFor();
+      // Up to the ratio's first own candle: this hour's, on the 1h chart.
+      expect(Math.abs(until - Date.now())).toBeLessThan(2 * 60 * 60_000);
+      expect(
+        await page.locator("[data-leg-history-until]").getAttribute("data-leg-history-until"),
+      ).toBe(String(until));
+      // The leg-close candles are drawn: many before `until`.
+      const before = await page.evaluate(
+        (t) => (window.__spreadChart?.data[0] ?? []).filter((x) => x < t).length,
+        until,
+      );
+      expect(before).toBeGreaterThan(10);
       const bands = page.getByRole("button", { name: "±σ Bands" });
       await bands.waitFor(WAIT);
       if ((await bands.getAttribute("aria-pressed")) !== "true") await bands.click();
@@ -265,12 +276,13 @@ describe("the Advanced Spread Chart", () => {
       const download = page.waitForEvent("download");
       await page.getByRole("button", { name: "Download CSV" }).click();
       const file = await download;
-      expect(file.suggestedFilename()).toBe(`${calendar}_BUY-1h.csv`);
+      expect(file.suggestedFilename()).toBe(`${ratio}_BUY-1h.csv`);
       const csv = await readFile((await file.path()) as string, "utf8");
       const lines = csv.trim().split("\n");
       expect(lines[0]).toBe("timestamp_ist,timestamp_ms,open,high,low,close");
       expect(lines.length).toBeGreaterThan(2);
-      expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d,\d+,-?\d+\.\d\d,/);
+      // A ratio near 1 keeps its digits.
+      expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d,\d+,\d\.\d{4,},/);
       await page.getByRole("link", { name: "Back to Dashboard" }).click();
       await mySpreads(page).waitFor();
     },
@@ -281,6 +293,7 @@ describe("the Advanced Spread Chart", () => {
 describe("editing and deleting", () => {
   it("keeps the alerts on an edit and says so", async () => {
     const { page } = suite;
+    if (new URL(page.url()).pathname !== "/") await page.goto(`${suite.app.url}/`);
     await spreadGroup(page, RATIO)
       .getByRole("button", { name: `Edit ${RATIO}` })
       .click();

@@ -100,11 +100,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
         {formatNumber(stats?.percentile, 1)}
       </td>
       <td className="col--wide my-spreads__legs" data-col="legs">
-        {legs.map((text) => (
-          <span key={text} className="my-spreads__leg">
-            {text}
-          </span>
-        ))}
+        {legs.join(" · ")}
       </td>
       {alerts ? (
         <td className="alerts" data-col="alerts">
