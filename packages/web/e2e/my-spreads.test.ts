@@ -268,6 +268,15 @@ describe("the Advanced Spread Chart", () => {
         until,
       );
       expect(before).toBeGreaterThan(10);
+      // A ratio near 1 is drawn in its own size: 4 decimals on the axis, a y range well under
+      // the built-ins' minimum of 10 (which would flatten it to a line).
+      expect(await page.getByTestId("chart-last-value").textContent()).toMatch(/^\+\d\.\d{4}$/);
+      const yRange = await page.evaluate(() => {
+        const y = window.__spreadChart?.scales.y;
+        return (y?.max ?? 0) - (y?.min ?? 0);
+      });
+      expect(yRange).toBeGreaterThan(0);
+      expect(yRange).toBeLessThan(1);
       const bands = page.getByRole("button", { name: "±σ Bands" });
       await bands.waitFor(WAIT);
       if ((await bands.getAttribute("aria-pressed")) !== "true") await bands.click();

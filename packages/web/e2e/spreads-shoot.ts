@@ -58,7 +58,8 @@ await eachScreen(
     await dialog.locator("[data-field='formula-error']").waitFor();
     await page.screenshot({ path: `${out}/builder-error-${tag}.png` });
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    const symbol = await panel.locator("tbody[data-spread]").first().getAttribute("data-spread");
+    // The ratio: its legs were quoted before it existed, so its chart starts from their closes.
+    const symbol = await panel.locator("tbody[data-spread]").last().getAttribute("data-spread");
     await page.goto(`${app.url}/advanced-chart`);
     await page.evaluate((s) => history.replaceState({ commodity: `${s}_BUY` }, ""), symbol);
     await page.reload();

@@ -27,6 +27,7 @@ import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
+import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
@@ -78,6 +79,13 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     return parsed && ownSpreads.find((spread) => spread.symbol === parsed.symbol);
   };
   const shownDefinition = definitionOf(shown.commodity);
+  // Marked only where there is something to mark: a leg put in use by the spread has no closes
+  // from before it, and then every candle is the spread's own.
+  const legHistoryUntil =
+    chart.legHistoryUntil !== undefined &&
+    (candles[0]?.timestamp ?? Infinity) < chart.legHistoryUntil
+      ? chart.legHistoryUntil
+      : undefined;
   const rolls = useChartRolls(shown.commodity, loaded.candles, shownDefinition?.legs);
   const marks = useMemo(
     () => rolls.map((roll) => ({ key: roll.key, at: roll.at, label: rollLabel(roll) })),
@@ -144,11 +152,11 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           formula={definitionOf(commodity)?.formula}
           canCreateAlerts={alerts.canCreate}
         />
-        {chart.legHistoryUntil !== undefined && (
-          <p className="chart-leg-note" data-leg-history-until={chart.legHistoryUntil}>
-            Candles before {formatChartTitle(chart.legHistoryUntil)} IST (the shaded span) are
-            computed from the legs' one-minute closes at mid, from before this spread existed; after
-            it, from its own live values.
+        {legHistoryUntil !== undefined && (
+          <p className="chart-leg-note" data-leg-history-until={legHistoryUntil}>
+            Candles before {formatChartTitle(legHistoryUntil)} IST (the shaded span) are computed
+            from the legs' one-minute closes at mid, from before this spread existed; after it, from
+            its own live values.
           </p>
         )}
         <section
@@ -170,7 +178,12 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               bands={selection.bands ? bands : undefined}
               thresholds={alerts.lines}
               rolls={marks}
-              legHistoryUntil={chart.legHistoryUntil}
+              legHistoryUntil={legHistoryUntil}
+              scale={
+                shownDefinition && definitionDecimals(candles.at(-1)?.close) === 4
+                  ? FINE_SCALE
+                  : SPREAD_SCALE
+              }
               onReachOldest={loaded.loadOlder}
               onPick={onPick}
             />

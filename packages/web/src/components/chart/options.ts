@@ -1,7 +1,6 @@
 import {
   CHART_SERIES_LABEL,
   formatTickLabels,
-  formatYTick,
   type Timeframe,
   timeframeMs,
   xTicks,
@@ -25,6 +24,7 @@ import { touchPlugin } from "./plugins/touch.ts";
 import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
 import { zeroLinePlugin } from "./plugins/zeroLine.ts";
 import { zoomBadgePlugin } from "./plugins/zoomBadge.ts";
+import { formatValue } from "./valueScale.ts";
 import type { ChartView } from "./view.ts";
 
 export interface ChartOptionsInput {
@@ -135,7 +135,7 @@ export function chartOptions({
       {
         ...axis,
         side: 1,
-        values: (_u, splits) => splits.map(formatYTick),
+        values: (_u, splits) => splits.map(formatValue),
         size: (_u, values) => yAxisWidth(values),
       },
     ],

@@ -1,5 +1,5 @@
 import { formatNumber, formatSigned, type Prices } from "@spreadwatch/core";
-import type { MouseEvent } from "react";
+import { Fragment, type MouseEvent } from "react";
 import { Link, useLocation } from "wouter";
 import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
 import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
@@ -100,7 +100,12 @@ export function MySpreadRow(props: MySpreadRowProps) {
         {formatNumber(stats?.percentile, 1)}
       </td>
       <td className="col--wide my-spreads__legs" data-col="legs">
-        {legs.join(" · ")}
+        {legs.map((text, index) => (
+          <Fragment key={text}>
+            {index > 0 && " · "}
+            <span className="my-spreads__leg">{text}</span>
+          </Fragment>
+        ))}
       </td>
       {alerts ? (
         <td className="alerts" data-col="alerts">
