@@ -5,6 +5,8 @@
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
 //       quotes, a crossing storm
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
+//   3c. rolling statistics of 1,000 user spreads: memory and accuracy against the exact
+//       structure (docs/issues/21.md)
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
 //   4a. quote → stream client on a non-leader instance (through Redis) beside the single
 //       process, three bundled servers in one run (docs/issues/11.md)
@@ -112,6 +114,18 @@ section(
 await tsx("bench/alert-engine-postgres.bench.ts");
 section("spread statistics service, all 13 symbols");
 await tsx("bench/spread-stats.bench.ts");
+section("compact statistics of 1,000 user spreads (2,000 twenty-day windows): memory, accuracy");
+// --expose-gc: the figure is what the windows retain, not what garbage happened to be around.
+await run("pnpm", [
+  "--filter",
+  "@spreadwatch/core",
+  "exec",
+  "node",
+  "--expose-gc",
+  "--import",
+  "tsx",
+  "bench/compact-spread-stats.bench.ts",
+]);
 section("chart data over a year of 1-minute candles");
 await tsx("bench/chart-data.bench.ts");
 section("quote → SSE client latency");

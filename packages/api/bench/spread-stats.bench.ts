@@ -4,7 +4,7 @@
 // after a new minute closed for all 13 (the costliest moment: order statistics rebuilt) and
 // repeated without one. The closes come from memory, not the database, so the figure is the
 // service's own. Printed, never asserted.
-import { CHART_SYMBOLS, type ChartSymbol } from "@spreadwatch/core";
+import { CHART_SYMBOLS } from "@spreadwatch/core";
 import { gaussian, seededRandom } from "../src/feeds/random.ts";
 import { type MinuteClose, SpreadStatsService } from "../src/stats/spread-stats-service.ts";
 import { describe, summarize } from "./stats.ts";
@@ -26,7 +26,7 @@ function minutes(seed: number, count: number): MinuteClose[] {
   });
 }
 
-const history = new Map<ChartSymbol, MinuteClose[]>(
+const history = new Map<string, MinuteClose[]>(
   CHART_SYMBOLS.map((symbol, i) => [symbol, minutes(i + 1, DAYS * 1440)]),
 );
 const service = new SpreadStatsService(async (symbol, days) => {

@@ -38,7 +38,7 @@ import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
 import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
-import { storedCloses } from "./stats/stored-closes.ts";
+import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { TelegramDelivery } from "./telegram/telegram-delivery.ts";
 import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
@@ -110,9 +110,16 @@ export async function compose(
     instruments.accepts(source, key),
   );
   const rolls = new RollRecorder(store);
-  const stats = new SpreadStatsService(storedCloses(store, () => recorder.writePending()));
-  const recorder = new HistoryRecorder(store, config.historyRetentionMs, (symbol, candle) =>
-    stats.minuteClosed(symbol, candle.timestamp, candle.close),
+  const flush = () => recorder.writePending();
+  const stats = new SpreadStatsService(storedCloses(store, flush), {
+    spreads,
+    closes: definitionCloses(store, spreads, flush),
+  });
+  const recorder = new HistoryRecorder(
+    store,
+    config.historyRetentionMs,
+    (symbol, candle) => stats.minuteClosed(symbol, candle.timestamp, candle.close),
+    spreads,
   );
   const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
     metrics: stats,

@@ -114,8 +114,9 @@ describe("GET /api/chart-data/{commodity}", () => {
 });
 
 describe("simulator backfill", () => {
-  // The first start writes ~560,000 candles: 7-10 s on a quiet machine, more on a busy one.
-  it("fills 30 days of 1-minute history on first start, once, consistent across timeframes", async () => {
+  // The first start writes ~560,000 spread candles and ~840,000 of the instruments: 7-10 s on a
+  // quiet machine before the instruments' (20-35 s on a busy one with them).
+  it("fills 30 days of 1-minute history on first start (the instruments' too), once, consistent across timeframes", async () => {
     const sim = await startTestServer({ env: { FEED: "simulator" } });
     try {
       expect(sim.startLog.join("\n")).toMatch(
@@ -139,6 +140,27 @@ describe("simulator backfill", () => {
       expect(lastHour.low).toBe(Math.min(...inIt.map((m: { low: number }) => m.low)));
       expect(lastHour.open).toBe(inIt[0].open);
       expect(lastHour.close).toBe(inIt.at(-1).close);
+      // Every instrument's mid over the same 30 days (docs/formulas.md, "History from the legs"),
+      // so a calendar defined now charts and ranks a month at once.
+      for (const key of ["GOLD", "SILVER", "GC", "USDINR", "NIFTY50"]) {
+        const legMinutes = await sim.services.store.instrumentCandles.all(key, "1m");
+        expect(legMinutes.length, key).toBeGreaterThanOrEqual(30 * 1440 - 1);
+      }
+      const ratio = await c.post("/api/spreads", {
+        name: "Gold/silver",
+        legs: [
+          { name: "g", instrument: "GOLD" },
+          { name: "s", instrument: "SILVER" },
+        ],
+        formula: "g / s",
+      });
+      const spreadMinutes = await c.get(`/api/chart-data/${ratio.body.symbol}_BUY?timeframe=1m`);
+      expect(spreadMinutes.body.data).toHaveLength(1500);
+      const spreadDays = await c.get(`/api/chart-data/${ratio.body.symbol}_BUY?timeframe=1d`);
+      expect(spreadDays.body.data.length).toBeGreaterThanOrEqual(30);
+      const stats = await c.get(`/api/spread-stats/${ratio.body.symbol}_SELL?days=20`);
+      expect(stats.body.n).toBeGreaterThanOrEqual(20 * 1440 - 2);
+      expect(stats.body.percentile).toEqual(expect.any(Number));
       const again = await sim.restart({ env: { FEED: "simulator" } });
       expect(again.startLog).toEqual([]);
       await again.stop();

@@ -23,7 +23,11 @@ async function health(client: HttpClient) {
 }
 
 describe("GET /api/health", () => {
-  it("reports the simulator live, the database, Telegram, uptime and version", async () => {
+  // A first start backfills 30 days of simulated history: seconds on a quiet machine, more on a
+  // busy one. Nothing here measures speed.
+  it("reports the simulator live, the database, Telegram, uptime and version", {
+    timeout: 60_000,
+  }, async () => {
     server = await startTestServer();
     const client = new HttpClient(server.url);
     const res = await eventually(

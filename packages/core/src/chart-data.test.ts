@@ -182,6 +182,26 @@ describe("candlesToCsv", () => {
     expect(candlesToCsv("NIFTY", "1m", candles).split("\n")[1]).toContain(",1.01,");
   });
 
+  it("writes a user spread's values with six significant digits: a ratio keeps its decimals", () => {
+    const ratio = (close: number): Candle => ({
+      timestamp: T,
+      open: close,
+      high: close,
+      low: close,
+      close,
+    });
+    expect(candlesToCsv("SP7_BUY", "1m", [ratio(0.844488888)]).split("\n")[1]).toBe(
+      `2026-11-21 19:00,${T},0.844489,0.844489,0.844489,0.844489`,
+    );
+    expect(candlesToCsv("SP7_SELL", "1m", [ratio(-1234.5678)]).split("\n")[1]).toContain(
+      ",-1234.57,",
+    );
+    expect(candlesToCsv("SP7_SELL", "1m", [ratio(0.0001234567)]).split("\n")[1]).toContain(
+      ",0.00012346,",
+    );
+    expect(candlesToCsv("SP7_SELL", "1m", [ratio(0)]).split("\n")[1]).toContain(",0.00,");
+  });
+
   it("is just the header for no candles, and leaves broken values empty", () => {
     expect(candlesToCsv("GC_BUY", "1h", [])).toBe(`${CHART_CSV_HEADER}\n`);
     const broken = { timestamp: Number.NaN, open: Number.NaN, high: 1, low: 1, close: 1 };

@@ -1,4 +1,5 @@
 import { type Candle, IST_OFFSET_MS } from "./candles.ts";
+import { isChartSymbol } from "./chart-symbol.ts";
 import { formatNumber, spreadDecimals } from "./decimals.ts";
 import type { Timeframe } from "./timeframe.ts";
 
@@ -100,14 +101,16 @@ export const CHART_CSV_HEADER = "timestamp_ist,timestamp_ms,open,high,low,close"
  * lines ending in "\n". `timestamp_ist` is the candle's start in IST for people reading the
  * file ('yyyy-MM-dd' for 1d candles, whose start is an IST midnight, else 'yyyy-MM-dd HH:mm');
  * `timestamp_ms` is exact for programs. Prices carry the symbol's spread decimals (4 for
- * copper, else 2); a non-finite value is an empty cell.
+ * copper, else 2); a user spread's (SP7_BUY: a ratio near 0.84 as well as a calendar of
+ * hundreds of rupees) as many as six significant digits of its largest value need, from 2 to 8.
+ * A non-finite value is an empty cell.
  */
 export function candlesToCsv(
   symbol: string,
   timeframe: Timeframe,
   candles: readonly Candle[],
 ): string {
-  const decimals = spreadDecimals(symbol);
+  const decimals = isChartSymbol(symbol) ? spreadDecimals(symbol) : significantDecimals(candles);
   const cell = (v: number) => (Number.isFinite(v) ? formatNumber(v, decimals) : "");
   const lines = [CHART_CSV_HEADER];
   for (const c of candles) {
@@ -116,6 +119,16 @@ export function candlesToCsv(
     lines.push([ist, ms, cell(c.open), cell(c.high), cell(c.low), cell(c.close)].join(","));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Decimals that show six significant digits of the largest finite value, from 2 to 8. */
+function significantDecimals(candles: readonly Candle[]): number {
+  let largest = 0;
+  for (const c of candles)
+    for (const v of [c.open, c.high, c.low, c.close])
+      if (Number.isFinite(v) && Math.abs(v) > largest) largest = Math.abs(v);
+  if (largest === 0) return 2;
+  return Math.min(8, Math.max(2, 6 - Math.ceil(Math.log10(largest))));
 }
 
 /** "GC_BUY-1h.csv": the download's file name. */

@@ -115,7 +115,7 @@ function searchBlocks(blocks: number[][], ok: (last: number) => boolean): number
 }
 
 /** Index of the first element ≥ value. */
-export function lowerBound(sorted: readonly number[], value: number, from = 0): number {
+export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0): number {
   let lo = from;
   let hi = sorted.length;
   while (lo < hi) {
@@ -127,7 +127,7 @@ export function lowerBound(sorted: readonly number[], value: number, from = 0): 
 }
 
 /** Index of the first element > value. */
-export function upperBound(sorted: readonly number[], value: number): number {
+export function upperBound(sorted: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,6 +1,7 @@
 import {
   aggregateCandles,
   applyQuote,
+  bookIn,
   type Candle,
   CandleBuilder,
   CHART_SYMBOLS,
@@ -16,9 +17,27 @@ import type { Store, StoredCandle } from "@spreadwatch/db";
 
 export const BACKFILL_DAYS = 30;
 
+/** A series' minutes and its forming minute as candles of every timeframe, for the store. */
+function allTimeframes(
+  symbol: string,
+  minutes: Candle[],
+  builder: CandleBuilder,
+  into: StoredCandle[],
+): void {
+  // The last minute stays open in the database too: the recorder resumes it.
+  const series = builder.forming ? minutes.concat([builder.forming]) : minutes;
+  // Coarser timeframes from the minutes, by core — cheaper than six builders per sample.
+  for (const timeframe of TIMEFRAMES) {
+    const rows = timeframe === "1m" ? series : aggregateCandles(series, timeframe);
+    for (const candle of rows) into.push({ symbol, timeframe, ...candle });
+  }
+}
+
 /**
  * Builds candles of every timeframe from past quotes with core alone — never through the hub,
- * so old quotes cannot fire alerts or reach subscribers — and writes them in one transaction.
+ * so old quotes cannot fire alerts or reach subscribers — and writes them in one transaction:
+ * the chart symbols' spreads and every quoted instrument's mid (the legs' history of the users'
+ * own spreads, docs/formulas.md).
  */
 export async function backfillCandles(
   store: Store,
@@ -30,8 +49,20 @@ export async function backfillCandles(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
   );
   const minutes = new Map<ChartSymbol, Candle[]>(CHART_SYMBOLS.map((s) => [s, []]));
+  const legs = new Map<string, { builder: CandleBuilder; minutes: Candle[] }>();
   for (const quotes of batches) {
-    for (const quote of quotes) applyQuote(prices, quote);
+    for (const quote of quotes) {
+      if (!applyQuote(prices, quote)) continue;
+      const book = bookIn(prices, quote.key);
+      if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) continue;
+      let leg = legs.get(quote.key);
+      if (!leg) {
+        leg = { builder: new CandleBuilder("1m"), minutes: [] };
+        legs.set(quote.key, leg);
+      }
+      const closed = leg.builder.add(quote.ts, (book.bid + book.ask) / 2);
+      if (closed) leg.minutes.push(closed);
+    }
     const ts = quotes[0]?.ts;
     if (ts === undefined) continue;
     const values = chartSymbolValues(calculateAll(prices, duties), prices);
@@ -42,16 +73,12 @@ export async function backfillCandles(
     }
   }
   const candles: StoredCandle[] = [];
-  for (const [symbol, builder] of builders) {
-    // The last minute stays open in the database too: the recorder resumes it.
-    const series = [...(minutes.get(symbol) ?? []), ...(builder.forming ? [builder.forming] : [])];
-    // Coarser timeframes from the minutes, by core — cheaper than six builders per sample.
-    for (const timeframe of TIMEFRAMES) {
-      const rows = timeframe === "1m" ? series : aggregateCandles(series, timeframe);
-      for (const candle of rows) candles.push({ symbol, timeframe, ...candle });
-    }
-  }
+  for (const [symbol, builder] of builders)
+    allTimeframes(symbol, minutes.get(symbol) ?? [], builder, candles);
+  const legCandles: StoredCandle[] = [];
+  for (const [key, leg] of legs) allTimeframes(key, leg.minutes, leg.builder, legCandles);
   await store.candles.save(candles);
+  await store.instrumentCandles.save(legCandles);
   return candles.filter((c) => c.timeframe === "1m").length;
 }
 

@@ -1,50 +1,87 @@
 import {
+  bookIn,
   type Candle,
   CandleBuilder,
   CHART_SYMBOLS,
-  type ChartSymbol,
   chartSymbolsAffectedBy,
   chartSymbolValues,
+  evaluateSide,
+  type LegBook,
   TIMEFRAMES,
   type Timeframe,
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
 import type { HubUpdate } from "../market/hub.ts";
+import type { RegisteredSpread, SpreadChange } from "../spreads/registry.ts";
 
 /** Closed candles are written in batches, off the quote path. */
 const WRITE_INTERVAL_MS = 1_000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
+type Builders = Map<Timeframe, CandleBuilder>;
+
+/** The spread definitions the recorder follows (the registry; its built-ins are skipped). */
+export interface RecordedSpreads {
+  all(): readonly RegisteredSpread[];
+  subscribe(listener: (change: SpreadChange) => void): () => void;
+}
+
+/** A user's definition as recorded: its executable symbols and what its candles were made of. */
+interface Recorded {
+  spread: RegisteredSpread;
+  symbols: { BUY: string; SELL: string };
+  /** Legs and formula: a definition whose recipe changes starts its recorded history afresh. */
+  recipe: string;
+}
+
+const recipeOf = (spread: RegisteredSpread) =>
+  JSON.stringify([spread.formula, spread.legs.map((l) => [l.name, l.instrument])]);
+
 /**
- * Records every chart symbol's spread as candles of every timeframe, from the quotes' own
- * timestamps. Forming candles live in memory; closed ones are written within a second, and the
- * forming ones at shutdown.
+ * Records, from the quotes' own timestamps, candles of every timeframe of: every built-in chart
+ * symbol's spread (as always); every user definition's executable sides (SP7_BUY, SP7_SELL,
+ * evaluated with core from the same prices the hub holds); and every instrument's mid
+ * (`instrumentCandles`), which give a new definition its past (docs/formulas.md). Forming candles
+ * live in memory; closed ones are written within a second, and the forming ones at shutdown.
  */
 export class HistoryRecorder {
-  private readonly builders = new Map<ChartSymbol, Map<Timeframe, CandleBuilder>>();
+  private readonly builders = new Map<string, Builders>();
+  private readonly legBuilders = new Map<string, Builders>();
+  private readonly definitions = new Map<string, Recorded>();
+  /** Instrument key → the recorded definitions with a leg on it. */
+  private byInstrument = new Map<string, Recorded[]>();
   private pending: StoredCandle[] = [];
+  private pendingLegs: StoredCandle[] = [];
   /** Saves run one after another: a bucket's later close must land after its earlier one. */
   private writes: Promise<void> = Promise.resolve();
   private writer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly retentionMs: number,
     /** Told of every closed 1-minute candle (the spread statistics are fed from here). */
-    private readonly onMinuteClosed?: (symbol: ChartSymbol, candle: Candle) => void,
+    private readonly onMinuteClosed?: (symbol: string, candle: Candle) => void,
+    private readonly spreads?: RecordedSpreads,
   ) {}
 
   /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
   async start(): Promise<void> {
     for (const symbol of CHART_SYMBOLS) {
-      const perTimeframe = new Map<Timeframe, CandleBuilder>();
+      const perTimeframe: Builders = new Map();
       for (const timeframe of TIMEFRAMES) {
         const [latest] = await this.store.candles.recent({ symbol, timeframe, limit: 1 });
         perTimeframe.set(timeframe, new CandleBuilder(timeframe, latest));
       }
       this.builders.set(symbol, perTimeframe);
+    }
+    if (this.spreads) {
+      this.follow(this.spreads.all(), []);
+      this.unsubscribe = this.spreads.subscribe((change) =>
+        this.follow([...change.added, ...change.changed], change.removed),
+      );
     }
     this.writer = setInterval(
       () => void this.inBackground("write candles", () => this.writePending()),
@@ -63,18 +100,25 @@ export class HistoryRecorder {
   async stop(): Promise<void> {
     clearInterval(this.writer);
     clearInterval(this.pruner);
-    for (const [symbol, perTimeframe] of this.builders) {
-      for (const [timeframe, builder] of perTimeframe) {
-        const forming = builder.forming;
-        if (forming) this.pending.push({ symbol, timeframe, ...forming });
-      }
-    }
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    queueForming(this.builders, this.pending);
+    queueForming(this.legBuilders, this.pendingLegs);
     await this.writePending();
   }
 
-  /** The candle still forming for a symbol and timeframe (the chart's live last candle). */
-  forming(symbol: ChartSymbol, timeframe: Timeframe): Readonly<Candle> | undefined {
+  /**
+   * The candle still forming for a symbol and timeframe (the chart's live last candle). A user
+   * definition's builders start with its first value after a start, so its forming candle may
+   * hold only part of its bucket: the chart merges it with the stored one.
+   */
+  forming(symbol: string, timeframe: Timeframe): Readonly<Candle> | undefined {
     return this.builders.get(symbol)?.get(timeframe)?.forming;
+  }
+
+  /** The mid candle an instrument is forming now (a user spread's last candle from its legs). */
+  formingLeg(key: string, timeframe: Timeframe): Readonly<Candle> | undefined {
+    return this.legBuilders.get(key)?.get(timeframe)?.forming;
   }
 
   /** Writes the closed candles still queued (the timer does this every second). */
@@ -85,14 +129,18 @@ export class HistoryRecorder {
   }
 
   private async saveBatch(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
+    const spreads = this.pending;
+    const legs = this.pendingLegs;
     this.pending = [];
+    this.pendingLegs = [];
     try {
-      await this.store.candles.save(batch);
+      if (spreads.length > 0) await this.store.candles.save(spreads);
+      if (legs.length > 0) await this.store.instrumentCandles.save(legs);
     } catch (error) {
-      // Kept for the next tick: a busy or full disk must not lose the minute's candles.
-      this.pending = batch.concat(this.pending);
+      // Kept for the next tick: a busy or full disk must not lose the minute's candles. (Spread
+      // candles saved before a leg batch failed are saved again: the store merges them.)
+      this.pending = spreads.concat(this.pending);
+      this.pendingLegs = legs.concat(this.pendingLegs);
       throw error;
     }
   }
@@ -108,21 +156,119 @@ export class HistoryRecorder {
 
   /** Every accepted quote while this instance leads (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
-    const affected = chartSymbolsAffectedBy(update.quote);
-    if (affected.length === 0) return;
-    const values = chartSymbolValues(update.calculations, update.prices);
-    for (const symbol of affected) {
-      const value = values[symbol];
-      if (value === undefined) continue;
-      for (const [timeframe, builder] of this.builders.get(symbol) ?? []) {
-        const closed = builder.add(update.quote.ts, value);
-        if (closed) this.pending.push({ symbol, timeframe, ...closed });
-        if (closed && timeframe === "1m") this.onMinuteClosed?.(symbol, closed);
+    const { quote, prices } = update;
+    const book = bookIn(prices, quote.key);
+    if (book?.bid !== undefined && book.ask !== undefined && book.bid <= book.ask)
+      this.addLeg(quote.key, quote.ts, (book.bid + book.ask) / 2);
+    const affected = chartSymbolsAffectedBy(quote);
+    if (affected.length > 0) {
+      const values = chartSymbolValues(update.calculations, prices);
+      for (const symbol of affected) {
+        const value = values[symbol];
+        if (value !== undefined) this.addSample(symbol, quote.ts, value);
+      }
+    }
+    const touched = this.byInstrument.get(quote.key);
+    if (!touched) return;
+    for (const recorded of touched) {
+      const checked = recorded.spread.checked;
+      if (!checked) continue;
+      const books: Array<LegBook | undefined> = checked.legs.map((leg) =>
+        bookIn(prices, leg.instrument),
+      );
+      for (const side of ["BUY", "SELL"] as const) {
+        const value = evaluateSide(checked.compiled, books, side)?.value;
+        if (value !== undefined) this.addSample(recorded.symbols[side], quote.ts, value);
       }
     }
   }
 
+  private addSample(symbol: string, ts: number, value: number): void {
+    let perTimeframe = this.builders.get(symbol);
+    if (!perTimeframe) {
+      perTimeframe = freshBuilders();
+      this.builders.set(symbol, perTimeframe);
+    }
+    for (const [timeframe, builder] of perTimeframe) {
+      const closed = builder.add(ts, value);
+      if (!closed) continue;
+      this.pending.push({ symbol, timeframe, ...closed });
+      if (timeframe === "1m") this.onMinuteClosed?.(symbol, closed);
+    }
+  }
+
+  private addLeg(key: string, ts: number, mid: number): void {
+    let perTimeframe = this.legBuilders.get(key);
+    if (!perTimeframe) {
+      // No resume: the store merges a bucket written twice, so a restart loses nothing.
+      perTimeframe = freshBuilders();
+      this.legBuilders.set(key, perTimeframe);
+    }
+    for (const [timeframe, builder] of perTimeframe) {
+      const closed = builder.add(ts, mid);
+      if (closed) this.pendingLegs.push({ symbol: key, timeframe, ...closed });
+    }
+  }
+
+  /**
+   * Follows the registry: the users' definitions (not the built-ins, recorded above as always)
+   * are indexed by leg instrument. A definition whose legs or formula changed, or that is gone,
+   * loses its recorded candles: they were of another spread, and its leg history stands in.
+   */
+  private follow(current: readonly RegisteredSpread[], removed: readonly RegisteredSpread[]): void {
+    const forgotten: string[] = [];
+    for (const spread of removed) {
+      const recorded = this.definitions.get(spread.symbol);
+      if (!recorded) continue;
+      this.definitions.delete(spread.symbol);
+      forgotten.push(recorded.symbols.BUY, recorded.symbols.SELL);
+    }
+    for (const spread of current) {
+      if (spread.builtin) continue;
+      const recipe = recipeOf(spread);
+      const before = this.definitions.get(spread.symbol);
+      if (before && before.recipe !== recipe)
+        forgotten.push(before.symbols.BUY, before.symbols.SELL);
+      this.definitions.set(spread.symbol, {
+        spread,
+        recipe,
+        symbols: { BUY: `${spread.symbol}_BUY`, SELL: `${spread.symbol}_SELL` },
+      });
+    }
+    const index = new Map<string, Recorded[]>();
+    for (const recorded of this.definitions.values())
+      for (const key of new Set(recorded.spread.legs.map((l) => l.instrument)))
+        index.set(key, [...(index.get(key) ?? []), recorded]);
+    this.byInstrument = index;
+    if (forgotten.length === 0) return;
+    const gone = new Set(forgotten);
+    for (const symbol of gone) this.builders.delete(symbol);
+    this.pending = this.pending.filter((c) => !gone.has(c.symbol));
+    // In the line of writes, after any save already under way, so none lands after the delete.
+    const forget = this.writes.then(() => this.store.candles.remove([...gone]));
+    this.writes = forget.then(
+      () => {},
+      () => {},
+    );
+    void this.inBackground("forget candles", () => forget);
+  }
+
   private async prune(): Promise<void> {
-    await this.store.candles.prune("1m", Date.now() - this.retentionMs);
+    const cutoff = Date.now() - this.retentionMs;
+    await this.store.candles.prune("1m", cutoff);
+    await this.store.instrumentCandles.prune("1m", cutoff);
+  }
+}
+
+function freshBuilders(): Builders {
+  return new Map(TIMEFRAMES.map((timeframe) => [timeframe, new CandleBuilder(timeframe)]));
+}
+
+function queueForming(all: Map<string, Builders>, into: StoredCandle[]): void {
+  for (const [symbol, perTimeframe] of all) {
+    for (const [timeframe, builder] of perTimeframe) {
+      const forming = builder.forming;
+      if (forming) into.push({ symbol, timeframe, ...forming });
+    }
   }
 }

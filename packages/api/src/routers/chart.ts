@@ -7,8 +7,16 @@ import {
   MAX_CHART_CANDLES,
   TIMEFRAMES,
 } from "@spreadwatch/core";
-import type { TRPCRouterRecord } from "@trpc/server";
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import type { Context } from "../context.ts";
+import {
+  candlesFromLegHistory,
+  isUserSideSymbol,
+  ownHistoryStart,
+  visibleDefinition,
+  withForming,
+} from "../history/definition-history.ts";
 import { authedProcedure } from "../trpc.ts";
 import type { ShapeOf } from "./shared.ts";
 
@@ -18,10 +26,13 @@ const epochMs = (name: string) =>
     .int(`${name} must be epoch milliseconds`);
 
 const candlesInput = z.object({
-  commodity: z.string({ error: "commodity is required" }).refine(isChartSymbol, {
-    error: (issue) =>
-      `Unknown commodity "${String(issue.input)}". Valid codes: ${CHART_SYMBOLS.join(", ")}`,
-  }),
+  // A user spread's side (SP7_BUY) passes here; whether the caller sees it is the resolver's.
+  commodity: z
+    .string({ error: "commodity is required" })
+    .refine((c) => isChartSymbol(c) || isUserSideSymbol(c), {
+      error: (issue) =>
+        `Unknown commodity "${String(issue.input)}". Valid codes: ${CHART_SYMBOLS.join(", ")}`,
+    }),
   timeframe: z
     .enum(TIMEFRAMES, { error: `timeframe must be one of ${TIMEFRAMES.join(", ")}` })
     .default(DEFAULT_TIMEFRAME),
@@ -37,26 +48,14 @@ const candle = z.object({
   close: z.number(),
 } satisfies ShapeOf<Candle>);
 
-export const candlesReply = z.object({ data: z.array(candle) });
-
-/** The forming candle replaces a stored one of the same bucket (it carries everything since). */
-function withForming(
-  candles: Candle[],
-  forming: Readonly<Candle> | undefined,
-  from?: number,
-  to?: number,
-): Candle[] {
-  if (!forming) return candles;
-  if (
-    (from !== undefined && forming.timestamp < from) ||
-    (to !== undefined && forming.timestamp >= to)
-  )
-    return candles;
-  const last = candles.at(-1);
-  if (last && last.timestamp > forming.timestamp) return candles;
-  const head = last?.timestamp === forming.timestamp ? candles.slice(0, -1) : candles;
-  return [...head, { ...forming }].slice(-MAX_CHART_CANDLES);
-}
+export const candlesReply = z.object({
+  data: z.array(candle),
+  /**
+   * A user spread's only: candles that start before this time are computed from its legs'
+   * closes (docs/formulas.md, "History from the legs"); from it on they are its own, recorded.
+   */
+  legHistoryUntil: z.number().optional(),
+});
 
 export const chartRouter = {
   /** docs/spec.md §3's chart data: oldest first, at most 1,500 candles, the forming candle last. */
@@ -64,6 +63,7 @@ export const chartRouter = {
     .input(candlesInput)
     .output(candlesReply)
     .query(async ({ ctx, input }) => {
+      if (!isChartSymbol(input.commodity)) return ownSpreadCandles(ctx, input);
       const symbol = input.commodity as ChartSymbol;
       // Candles closed in the last second may still be queued: write them so they are read.
       await ctx.services.recorder.writePending();
@@ -75,6 +75,47 @@ export const chartRouter = {
         ...(input.to !== undefined && { to: input.to }),
       });
       const forming = ctx.services.recorder.forming(symbol, input.timeframe);
-      return { data: withForming(stored, forming, input.from, input.to) };
+      return { data: withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES }) };
     }),
 } satisfies TRPCRouterRecord;
+
+/**
+ * A user spread side's candles: its own from its first recorded one on, and before that (up to
+ * 1,500 in all) its legs' history evaluated with its formula. 404 for one the caller cannot see.
+ */
+async function ownSpreadCandles(
+  ctx: Context & { user: { id: number } },
+  input: z.infer<typeof candlesInput>,
+): Promise<z.infer<typeof candlesReply>> {
+  const symbol = input.commodity;
+  const definition = visibleDefinition(ctx.services.spreads, ctx.user, symbol);
+  if (!definition) throw new TRPCError({ code: "NOT_FOUND", message: "Spread not found" });
+  const { store, recorder } = ctx.services;
+  await recorder.writePending();
+  const forming = recorder.forming(symbol, input.timeframe);
+  const own = await ownHistoryStart(store, symbol, input.timeframe, definition.spread, forming);
+  const stored = await store.candles.recent({
+    symbol,
+    timeframe: input.timeframe,
+    limit: MAX_CHART_CANDLES,
+    ...(input.from !== undefined && { from: input.from }),
+    ...(input.to !== undefined && { to: input.to }),
+  });
+  const recorded = withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES });
+  const legsUntil = input.to === undefined ? own : Math.min(input.to, own);
+  const fromLegs =
+    input.from !== undefined && input.from >= legsUntil
+      ? []
+      : await candlesFromLegHistory(
+          store,
+          definition.spread,
+          input.timeframe,
+          {
+            from: input.from,
+            to: legsUntil,
+            limit: MAX_CHART_CANDLES - recorded.length,
+          },
+          (key, timeframe) => recorder.formingLeg(key, timeframe),
+        );
+  return { data: [...fromLegs, ...recorded], legHistoryUntil: own };
+}

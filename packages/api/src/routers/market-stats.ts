@@ -6,8 +6,14 @@ import {
   isChartSymbol,
   STATS_DAYS,
 } from "@spreadwatch/core";
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import {
+  definitionValueNow,
+  isUserSideSymbol,
+  visibleDefinition,
+} from "../history/definition-history.ts";
 import type {
   SpreadStatsAnswer,
   SpreadStatsWithQuantiles,
@@ -25,15 +31,19 @@ const days = z.coerce
   .default(DEFAULT_STATS_DAYS)
   .transform((d) => d as StatsDays);
 
-const symbol = z.string({ error: "symbol is required" }).refine(isChartSymbol, {
-  error: (issue) =>
-    `Unknown symbol "${String(issue.input)}". Valid symbols: ${CHART_SYMBOLS.join(", ")}`,
-});
+// A chart symbol, or a user spread's side (SP7_BUY): which of those the caller sees is the
+// resolver's question (404 otherwise, as for another user's private spread).
+const symbol = z
+  .string({ error: "symbol is required" })
+  .refine((s) => isChartSymbol(s) || isUserSideSymbol(s), {
+    error: (issue) =>
+      `Unknown symbol "${String(issue.input)}". Valid symbols: ${CHART_SYMBOLS.join(", ")}, or a spread's SP<id>_BUY / SP<id>_SELL`,
+  });
 
 const figure = z.number().nullable();
 
 const statsReply = z.object({
-  symbol: z.enum(CHART_SYMBOLS as [ChartSymbol, ...ChartSymbol[]]),
+  symbol: z.string(),
   days: z.literal(STATS_DAYS),
   n: z.number(),
   value: figure,
@@ -52,32 +62,56 @@ function liveValues(ctx: Context) {
   return chartSymbolValues(calculations, prices);
 }
 
+/** A user spread's side the caller may see, with its live value; else 404. */
+function ownSide(ctx: Context & { user: { id: number } }, symbol: string) {
+  const definition = visibleDefinition(ctx.services.spreads, ctx.user, symbol);
+  if (!definition) throw new TRPCError({ code: "NOT_FOUND", message: "Spread not found" });
+  return definitionValueNow(definition, ctx.services.hub.snapshot().prices);
+}
+
 /** docs/issues/12.md §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
 export const marketStatsProcedures = {
   stats: authedProcedure
     .input(z.object({ symbol, days }))
     .output(statsReply)
     .query(({ ctx, input }) => {
-      const s = input.symbol as ChartSymbol;
-      return ctx.services.stats.stats(s, input.days, liveValues(ctx)[s]);
+      if (!isChartSymbol(input.symbol))
+        return ctx.services.stats.stats(input.symbol, input.days, ownSide(ctx, input.symbol));
+      return ctx.services.stats.stats(input.symbol, input.days, liveValues(ctx)[input.symbol]);
     }),
   /**
    * Every symbol in one answer, so the Spread table's z column is one request a minute; with
-   * each window's 101 percentiles, for the browser's percentile alerts.
+   * each window's 101 percentiles, for the browser's percentile alerts. The chart symbols, then
+   * both sides of every user spread the caller sees.
    */
   statsAll: authedProcedure
     .input(z.object({ days }).default({ days: DEFAULT_STATS_DAYS }))
     .query(async ({ ctx, input }) => {
       const values = liveValues(ctx);
-      const answers = await Promise.all(
-        CHART_SYMBOLS.map((s) => ctx.services.stats.statsWithQuantiles(s, input.days, values[s])),
-      );
+      const { prices } = ctx.services.hub.snapshot();
+      const own = ctx.services.spreads
+        .visibleTo(ctx.user)
+        .filter((spread) => !spread.builtin)
+        .flatMap((spread) => (["BUY", "SELL"] as const).map((side) => ({ spread, side })));
+      const answers = await Promise.all([
+        ...CHART_SYMBOLS.map((s) =>
+          ctx.services.stats.statsWithQuantiles(s, input.days, values[s]),
+        ),
+        ...own.map((definition) =>
+          ctx.services.stats.statsWithQuantiles(
+            `${definition.spread.symbol}_${definition.side}`,
+            input.days,
+            definitionValueNow(definition, prices),
+          ),
+        ),
+      ]);
       return {
         days: input.days,
         stats: Object.fromEntries(answers.map((a) => [a.symbol, a])) as Record<
           ChartSymbol,
           SpreadStatsWithQuantiles
-        >,
+        > &
+          Partial<Record<string, SpreadStatsWithQuantiles>>,
       };
     }),
 };

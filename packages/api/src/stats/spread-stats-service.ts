@@ -1,10 +1,15 @@
 import {
   CHART_SYMBOLS,
   type ChartSymbol,
+  CompactSpreadStats,
   DEFAULT_STATS_DAYS,
+  isChartSymbol,
   RollingSpreadStats,
+  type SpreadStats,
   type STATS_DAYS,
 } from "@spreadwatch/core";
+import { log } from "../log.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 
 export type StatsDays = (typeof STATS_DAYS)[number];
 
@@ -18,11 +23,12 @@ export interface MinuteClose {
  * Reads a symbol's stored 1-minute closes for a window of `days` ending at its latest candle,
  * oldest first. Async so that the store behind it may be (docs/issues/11.md's async port).
  */
-export type StoredCloses = (symbol: ChartSymbol, days: number) => Promise<readonly MinuteClose[]>;
+export type StoredCloses = (symbol: string, days: number) => Promise<readonly MinuteClose[]>;
 
 /** The `market.stats` answer (docs/issues/12.md §2); null where a figure cannot be computed. */
 export interface SpreadStatsAnswer {
-  symbol: ChartSymbol;
+  /** A chart symbol (GC_BUY, NIFTY) or a user definition's side (SP7_BUY). */
+  symbol: string;
   days: StatsDays;
   n: number;
   value: number | null;
@@ -50,19 +56,81 @@ export type LiveMetric = "zscore" | "percentile";
 
 type Windows = Map<ChartSymbol, RollingSpreadStats>;
 
+/** The users' own spreads: which symbols are theirs, and their closes (leg history, then own). */
+export interface OwnSpreadStatsOptions {
+  spreads: Pick<SpreadRegistry, "executable" | "subscribe">;
+  closes: StoredCloses;
+}
+
+/** A user definition side's window: loading, or loaded (closes that came meanwhile kept). */
+interface OwnWindow {
+  stats?: CompactSpreadStats;
+  loading?: Promise<CompactSpreadStats>;
+  arrived: MinuteClose[];
+}
+
+/**
+ * Windows other than the default (5 and 60 days) of the users' spreads kept at once; the least
+ * recently asked goes first. The default windows stay (alerts read them on every quote).
+ */
+const MAX_OTHER_OWN_WINDOWS = 200;
+
+function answerOf(
+  symbol: string,
+  days: StatsDays,
+  live: number | null,
+  s: SpreadStats,
+): SpreadStatsAnswer {
+  return {
+    symbol,
+    days,
+    n: s.n,
+    value: live,
+    mean: s.mean ?? null,
+    std: s.std ?? null,
+    z: s.z ?? null,
+    percentile: s.percentile ?? null,
+    min: s.min ?? null,
+    max: s.max ?? null,
+    from: s.from ?? null,
+    to: s.to ?? null,
+  };
+}
+
+const liveOf = (value: number | undefined) =>
+  value !== undefined && Number.isFinite(value) ? value : null;
+
 /**
  * Rolling statistics of every chart symbol, kept current as 1-minute candles close, so a
  * question costs O(log n) rather than a scan. The default window is loaded at start; the
  * others (5 and 60 days) only when first asked, since a 60-day window of all symbols holds
  * ~38 MB. Closes that arrive while a window loads are kept and applied after it, so none is
  * lost between the read and the switch-over.
+ *
+ * The users' own spreads (SP7_BUY …) get the same answers from CompactSpreadStats (a percentile
+ * within 0.42 points, ~1/18 of the memory: docs/formulas.md, "Statistics"), each side's window
+ * loaded when first asked, from its legs' history before its first live minute.
  */
 export class SpreadStatsService {
   private readonly windows = new Map<number, Windows>();
   private readonly loading = new Map<number, Promise<Windows>>();
   private readonly arrivedWhileLoading = new Map<number, Array<[ChartSymbol, MinuteClose]>>();
+  /** `${days}:${symbol}` → a user definition side's window. */
+  private readonly own = new Map<string, OwnWindow>();
 
-  constructor(private readonly storedCloses: StoredCloses) {}
+  constructor(
+    private readonly storedCloses: StoredCloses,
+    private readonly ownSpreads?: OwnSpreadStatsOptions,
+  ) {
+    // A changed recipe (its candles were deleted) or a deleted spread: ask again from the store.
+    ownSpreads?.spreads.subscribe(({ changed, removed }) => {
+      const gone = new Set(
+        [...changed, ...removed].flatMap((s) => [`${s.symbol}_BUY`, `${s.symbol}_SELL`]),
+      );
+      for (const key of [...this.own.keys()])
+        if (gone.has(key.slice(key.indexOf(":") + 1))) this.own.delete(key);
+    });
+  }
 
   /** Loads the default window from the stored candles. */
   async start(): Promise<void> {
@@ -70,7 +138,15 @@ export class SpreadStatsService {
   }
 
   /** The recorder's hook: a 1-minute candle of `symbol` opened at `timestamp` closed at `close`. */
-  minuteClosed(symbol: ChartSymbol, timestamp: number, close: number): void {
+  minuteClosed(symbol: string, timestamp: number, close: number): void {
+    if (!isChartSymbol(symbol)) {
+      for (const days of [DEFAULT_STATS_DAYS, 5, 60]) {
+        const window = this.own.get(`${days}:${symbol}`);
+        if (window?.stats) window.stats.add(timestamp, close);
+        else window?.arrived.push({ timestamp, close });
+      }
+      return;
+    }
     for (const windows of this.windows.values()) windows.get(symbol)?.add(timestamp, close);
     for (const arrived of this.arrivedWhileLoading.values())
       arrived.push([symbol, { timestamp, close }]);
@@ -78,36 +154,30 @@ export class SpreadStatsService {
 
   /** The window's statistics with `value` (the live spread; undefined when not computable). */
   async stats(
-    symbol: ChartSymbol,
+    symbol: string,
     days: StatsDays,
     value: number | undefined,
   ): Promise<SpreadStatsAnswer> {
+    const live = liveOf(value);
+    if (!isChartSymbol(symbol)) {
+      const window = await this.ownWindow(symbol, days);
+      return answerOf(symbol, days, live, window?.stats(live ?? Number.NaN) ?? { n: 0 });
+    }
     const windows = await this.windowsFor(days);
-    const live = value !== undefined && Number.isFinite(value) ? value : null;
-    const s = windows.get(symbol)?.stats(live ?? Number.NaN) ?? { n: 0 };
-    return {
-      symbol,
-      days,
-      n: s.n,
-      value: live,
-      mean: s.mean ?? null,
-      std: s.std ?? null,
-      z: s.z ?? null,
-      percentile: s.percentile ?? null,
-      min: s.min ?? null,
-      max: s.max ?? null,
-      from: s.from ?? null,
-      to: s.to ?? null,
-    };
+    return answerOf(symbol, days, live, windows.get(symbol)?.stats(live ?? Number.NaN) ?? { n: 0 });
   }
 
   /** The answer of `stats` with the window's 101 percentiles. */
   async statsWithQuantiles(
-    symbol: ChartSymbol,
+    symbol: string,
     days: StatsDays,
     value: number | undefined,
   ): Promise<SpreadStatsWithQuantiles> {
     const answer = await this.stats(symbol, days, value);
+    if (!isChartSymbol(symbol)) {
+      const window = await this.ownWindow(symbol, days);
+      return { ...answer, quantiles: window?.quantiles() ?? null };
+    }
     const windows = await this.windowsFor(days);
     return { ...answer, quantiles: windows.get(symbol)?.quantiles() ?? null };
   }
@@ -117,7 +187,16 @@ export class SpreadStatsService {
    * the alert engine: synchronous and O(log n). Undefined while the window is not loaded, is
    * empty, or (z-score) has no spread (std 0): then the metric has no value and nothing fires.
    */
-  liveMetric(symbol: ChartSymbol, metric: LiveMetric, value: number): number | undefined {
+  liveMetric(symbol: string, metric: LiveMetric, value: number): number | undefined {
+    if (!isChartSymbol(symbol)) {
+      const own = this.own.get(`${DEFAULT_STATS_DAYS}:${symbol}`);
+      // Not asked yet: load it now (an alert's first quotes pass without a value, as at start).
+      if (!own) void this.ownWindow(symbol, DEFAULT_STATS_DAYS).catch(() => undefined);
+      const stats = own?.stats;
+      if (!stats || stats.size === 0 || !Number.isFinite(value)) return undefined;
+      const s = stats.stats(value);
+      return metric === "zscore" ? s.z : s.percentile;
+    }
     const window = this.windows.get(DEFAULT_STATS_DAYS)?.get(symbol);
     if (!window || window.size === 0 || !Number.isFinite(value)) return undefined;
     const s = window.stats(value);
@@ -152,6 +231,66 @@ export class SpreadStatsService {
       return windows;
     } finally {
       this.arrivedWhileLoading.delete(days);
+    }
+  }
+
+  /**
+   * A user definition side's window, loaded on first ask; undefined for a symbol that is no user
+   * definition's (the caller has checked who may see it).
+   */
+  private async ownWindow(
+    symbol: string,
+    days: StatsDays,
+  ): Promise<CompactSpreadStats | undefined> {
+    if (!this.ownSpreads?.spreads.executable(symbol)) return undefined;
+    const key = `${days}:${symbol}`;
+    let window = this.own.get(key);
+    if (window && days !== DEFAULT_STATS_DAYS) {
+      // Most recently asked last: the first in the map is the one to let go.
+      this.own.delete(key);
+      this.own.set(key, window);
+    }
+    if (window?.stats) return window.stats;
+    if (!window) {
+      const created: OwnWindow = { arrived: [] };
+      created.loading = this.loadOwn(symbol, days, created);
+      window = created;
+      this.own.set(key, window);
+      this.trimOwn();
+    }
+    return window.loading;
+  }
+
+  private async loadOwn(symbol: string, days: StatsDays, window: OwnWindow) {
+    try {
+      const stats = new CompactSpreadStats(days);
+      for (const { timestamp, close } of await (this.ownSpreads as OwnSpreadStatsOptions).closes(
+        symbol,
+        days,
+      ))
+        stats.add(timestamp, close);
+      for (const { timestamp, close } of window.arrived) stats.add(timestamp, close);
+      window.arrived = [];
+      window.stats = stats;
+      return stats;
+    } catch (error) {
+      // Asked again later rather than remembered as failed.
+      if (this.own.get(`${days}:${symbol}`) === window) this.own.delete(`${days}:${symbol}`);
+      log.warn({ err: error, symbol }, "could not load a spread's statistics");
+      throw error;
+    } finally {
+      window.loading = undefined;
+    }
+  }
+
+  private trimOwn(): void {
+    let others = 0;
+    for (const key of this.own.keys()) if (!key.startsWith(`${DEFAULT_STATS_DAYS}:`)) others++;
+    for (const key of [...this.own.keys()]) {
+      if (others <= MAX_OTHER_OWN_WINDOWS) break;
+      if (key.startsWith(`${DEFAULT_STATS_DAYS}:`)) continue;
+      this.own.delete(key);
+      others--;
     }
   }
 }

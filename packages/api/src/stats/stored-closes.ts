@@ -1,5 +1,6 @@
-import type { ChartSymbol } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
+import { candlesFromLegHistory, ownHistoryStart } from "../history/definition-history.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 import type { MinuteClose, StoredCloses } from "./spread-stats-service.ts";
 
 const DAY_MS = 86_400_000;
@@ -12,7 +13,7 @@ const MINUTE_MS = 60_000;
  * not stored yet (it writes once a second), or a window loaded then would miss them.
  */
 export function storedCloses(store: Store, flush: () => Promise<void>): StoredCloses {
-  return async (symbol: ChartSymbol, days: number): Promise<readonly MinuteClose[]> => {
+  return async (symbol: string, days: number): Promise<readonly MinuteClose[]> => {
     await flush();
     const [latest] = await store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
     if (!latest) return [];
@@ -24,5 +25,57 @@ export function storedCloses(store: Store, flush: () => Promise<void>): StoredCl
       to,
       limit: Number.MAX_SAFE_INTEGER,
     });
+  };
+}
+
+/**
+ * A user definition's 1-minute closes for a window of `days`: its recorded closes from its first
+ * live minute on, and before it the closes computed from its legs' stored mid candles (the
+ * statistics of a spread made a minute ago cover its legs' past at once). The window ends at the
+ * latest of either. Empty for a symbol that is not a user definition's.
+ */
+export function definitionCloses(
+  store: Store,
+  spreads: Pick<SpreadRegistry, "executable">,
+  flush: () => Promise<void>,
+): StoredCloses {
+  return async (symbol: string, days: number): Promise<readonly MinuteClose[]> => {
+    const found = spreads.executable(symbol);
+    if (!found || found.spread.builtin || !found.spread.checked) return [];
+    await flush();
+    const spread = found.spread;
+    const own = await ownHistoryStart(store, symbol, "1m", spread, undefined);
+    const [latestOwn] = await store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
+    let latest = latestOwn?.timestamp;
+    if (latest === undefined) {
+      for (const leg of found.spread.checked?.legs ?? []) {
+        const [last] = await store.instrumentCandles.recent({
+          symbol: leg.instrument,
+          timeframe: "1m",
+          to: own,
+          limit: 1,
+        });
+        if (last && (latest === undefined || last.timestamp > latest)) latest = last.timestamp;
+      }
+    }
+    if (latest === undefined) return [];
+    const to = latest + MINUTE_MS;
+    const from = to - days * DAY_MS;
+    const fromLegs = await candlesFromLegHistory(store, spread, "1m", {
+      from,
+      to: Math.min(own, to),
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    const recorded =
+      latestOwn === undefined
+        ? []
+        : await store.candles.recent({
+            symbol,
+            timeframe: "1m",
+            from: Math.max(from, own),
+            to,
+            limit: Number.MAX_SAFE_INTEGER,
+          });
+    return [...fromLegs, ...recorded].map(({ timestamp, close }) => ({ timestamp, close }));
   };
 }

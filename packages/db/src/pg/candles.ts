@@ -1,9 +1,11 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, inArray, sql } from "drizzle-orm";
 import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore } from "../store/store.ts";
 import type { StoredCandle } from "../store/types.ts";
 import { changed, type PgDb } from "./connection.ts";
-import { spreadCandles } from "./schema.ts";
+import { type instrumentCandles, spreadCandles } from "./schema.ts";
+
+type CandleTable = typeof spreadCandles | typeof instrumentCandles;
 
 /** Rows per statement: big enough to amortise the round trip, small enough to stay responsive. */
 const ROWS_PER_INSERT = 5_000;
@@ -24,13 +26,15 @@ function mergeBuckets(candles: readonly StoredCandle[]): StoredCandle[] {
   return [...merged.values()];
 }
 
-export function pgCandles(db: PgDb): CandleStore {
+/** Spread candles, or (given `instrumentCandles`) the instruments' mid candles: one shape. */
+export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleStore {
+  const name = sql.identifier(getTableName(table));
   const recent = async (query: CandleQuery) => {
     const newest = db
-      .select(ohlc(spreadCandles))
-      .from(spreadCandles)
-      .where(candleRange(spreadCandles, query))
-      .orderBy(desc(spreadCandles.timestamp));
+      .select(ohlc(table))
+      .from(table)
+      .where(candleRange(table, query))
+      .orderBy(desc(table.timestamp));
     return (await newest.limit(Math.min(query.limit, Number.MAX_SAFE_INTEGER))).reverse();
   };
   return {
@@ -46,25 +50,38 @@ export function pgCandles(db: PgDb): CandleStore {
           // Seven array parameters instead of seven per row: a 30-day backfill is ~700,000 rows,
           // and building and parsing that many placeholders cost more than the writes.
           await tx.execute(sql`
-            INSERT INTO spread_candles (symbol, timeframe, timestamp, open, high, low, close)
+            INSERT INTO ${name} (symbol, timeframe, timestamp, open, high, low, close)
             SELECT * FROM unnest(${column("symbol")}::text[], ${column("timeframe")}::text[],
                                  ${column("timestamp")}::bigint[], ${column("open")}::float8[],
                                  ${column("high")}::float8[], ${column("low")}::float8[],
                                  ${column("close")}::float8[])
             ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
-              high = greatest(spread_candles.high, excluded.high),
-              low = least(spread_candles.low, excluded.low),
+              high = greatest(${name}.high, excluded.high),
+              low = least(${name}.low, excluded.low),
               close = excluded.close`);
         }
       });
     },
     recent,
+    async first(symbol, timeframe) {
+      const [oldest] = await db
+        .select(ohlc(table))
+        .from(table)
+        .where(and(eq(table.symbol, symbol), eq(table.timeframe, timeframe)))
+        .orderBy(asc(table.timestamp))
+        .limit(1);
+      return oldest;
+    },
     async has(timeframe) {
-      const ofTimeframe = eq(spreadCandles.timeframe, timeframe);
-      return (await db.select().from(spreadCandles).where(ofTimeframe).limit(1)).length > 0;
+      const ofTimeframe = eq(table.timeframe, timeframe);
+      return (await db.select().from(table).where(ofTimeframe).limit(1)).length > 0;
     },
     prune: (timeframe, cutoff) =>
-      changed(db.delete(spreadCandles).where(candlesBefore(spreadCandles, timeframe, cutoff))),
+      changed(db.delete(table).where(candlesBefore(table, timeframe, cutoff))),
+    remove: async (symbols) =>
+      symbols.length === 0
+        ? 0
+        : changed(db.delete(table).where(inArray(table.symbol, [...symbols]))),
     all: (symbol, timeframe) => recent({ symbol, timeframe, limit: Number.MAX_SAFE_INTEGER }),
   };
 }

@@ -175,6 +175,21 @@ export const spreadCandles = pgTable(
   (table) => [primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] })],
 );
 
+/** Instruments' mid candles, as in the SQLite schema. */
+export const instrumentCandles = pgTable(
+  "instrument_candles",
+  {
+    symbol: text("symbol").notNull(),
+    timeframe: text("timeframe").notNull(),
+    timestamp: epochMs("timestamp").notNull(),
+    open: doublePrecision("open").notNull(),
+    high: doublePrecision("high").notNull(),
+    low: doublePrecision("low").notNull(),
+    close: doublePrecision("close").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] })],
+);
+
 export const loginAttempts = pgTable(
   "login_attempts",
   {

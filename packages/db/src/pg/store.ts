@@ -9,6 +9,7 @@ import { pgInstruments } from "./instruments.ts";
 import { pgKeyValues } from "./key-values.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
 import { pgOutbox } from "./outbox.ts";
+import { instrumentCandles } from "./schema.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSpreadMarks } from "./spread-marks.ts";
 import { pgSpreads } from "./spreads.ts";
@@ -35,6 +36,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     outbox: pgOutbox(db),
     webhooks: pgWebhooks(db),
     candles: pgCandles(db),
+    instrumentCandles: pgCandles(db, instrumentCandles),
     loginAttempts: pgLoginAttempts(db),
     idempotency: pgIdempotency(db, (tx) => bind(tx, async () => {})),
     keyValues: pgKeyValues(db),

@@ -1,63 +1,90 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, inArray } from "drizzle-orm";
 import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore } from "../store/store.ts";
 import type { StoredCandle } from "../store/types.ts";
 import { changed, type Database } from "./connection.ts";
-import { spreadCandles } from "./schema.ts";
+import { type instrumentCandles, spreadCandles } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
-const upserts = new WeakMap<object, BetterSqlite3.Statement>();
+type CandleTable = typeof spreadCandles | typeof instrumentCandles;
+
+const upserts = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
 
 /**
- * A raw prepared statement, once per connection: a 30-day backfill is ~700,000 rows, 8× faster
- * than the builder. A candle already stored for the same bucket is merged, not replaced: its
- * open stays, high/low widen, close moves on.
+ * A raw prepared statement, once per connection and table: a 30-day backfill is ~700,000 rows,
+ * 8× faster than the builder. A candle already stored for the same bucket is merged, not
+ * replaced: its open stays, high/low widen, close moves on.
  */
-function upsertStatement(db: Database): BetterSqlite3.Statement {
-  let statement = upserts.get(db.$client);
+function upsertStatement(db: Database, table: string): BetterSqlite3.Statement {
+  let statements = upserts.get(db.$client);
+  if (!statements) {
+    statements = new Map();
+    upserts.set(db.$client, statements);
+  }
+  let statement = statements.get(table);
   if (!statement) {
     statement = db.$client.prepare(
-      `INSERT INTO spread_candles (symbol, timeframe, timestamp, open, high, low, close)
+      `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
          high = max(high, excluded.high), low = min(low, excluded.low), close = excluded.close`,
     );
-    upserts.set(db.$client, statement);
+    statements.set(table, statement);
   }
   return statement;
 }
 
-function saveCandles(db: Database, candles: readonly StoredCandle[]): void {
+function saveCandles(db: Database, table: string, candles: readonly StoredCandle[]): void {
   if (candles.length === 0) return;
-  const insert = upsertStatement(db);
+  const insert = upsertStatement(db, table);
   db.$client.transaction(() => {
     for (const c of candles)
       insert.run(c.symbol, c.timeframe, c.timestamp, c.open, c.high, c.low, c.close);
   })();
 }
 
-export function sqliteCandles({ db, run }: Sqlite): CandleStore {
+/** Spread candles, or (given `instrumentCandles`) the instruments' mid candles: one shape. */
+export function sqliteCandles(
+  { db, run }: Sqlite,
+  table: CandleTable = spreadCandles,
+): CandleStore {
+  const name = getTableName(table);
   const recent = (query: CandleQuery) =>
     run(() => {
       const newest = db
-        .select(ohlc(spreadCandles))
-        .from(spreadCandles)
-        .where(candleRange(spreadCandles, query))
-        .orderBy(desc(spreadCandles.timestamp));
+        .select(ohlc(table))
+        .from(table)
+        .where(candleRange(table, query))
+        .orderBy(desc(table.timestamp));
       return newest.limit(query.limit).all().reverse();
     });
   return {
-    save: (candles) => run(() => saveCandles(db, candles)),
+    save: (candles) => run(() => saveCandles(db, name, candles)),
     recent,
+    first: (symbol, timeframe) =>
+      run(
+        () =>
+          db
+            .select(ohlc(table))
+            .from(table)
+            .where(and(eq(table.symbol, symbol), eq(table.timeframe, timeframe)))
+            .orderBy(asc(table.timestamp))
+            .limit(1)
+            .all()[0],
+      ),
     has: (timeframe) =>
       run(() => {
-        const ofTimeframe = eq(spreadCandles.timeframe, timeframe);
-        return db.select().from(spreadCandles).where(ofTimeframe).limit(1).all().length > 0;
+        const ofTimeframe = eq(table.timeframe, timeframe);
+        return db.select().from(table).where(ofTimeframe).limit(1).all().length > 0;
       }),
     prune: (timeframe, cutoff) =>
+      run(() => changed(db.delete(table).where(candlesBefore(table, timeframe, cutoff)))),
+    remove: (symbols) =>
       run(() =>
-        changed(db.delete(spreadCandles).where(candlesBefore(spreadCandles, timeframe, cutoff))),
+        symbols.length === 0
+          ? 0
+          : changed(db.delete(table).where(inArray(table.symbol, [...symbols]))),
       ),
     all: (symbol, timeframe) => recent({ symbol, timeframe, limit: Number.MAX_SAFE_INTEGER }),
   };

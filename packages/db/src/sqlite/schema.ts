@@ -217,6 +217,25 @@ export const spreadCandles = sqliteTable(
 );
 
 /**
+ * One-minute (and coarser) candles of every instrument in use, of its mid (a book's middle, or
+ * the price of a single-price instrument): a spread of one's own charts and ranks its past from
+ * its legs' closes (docs/formulas.md). `symbol` is the instrument's catalogue key (GOLD@next).
+ */
+export const instrumentCandles = sqliteTable(
+  "instrument_candles",
+  {
+    symbol: text("symbol").notNull(),
+    timeframe: text("timeframe").notNull(),
+    timestamp: epochMs("timestamp").notNull(),
+    open: real("open").notNull(),
+    high: real("high").notNull(),
+    low: real("low").notNull(),
+    close: real("close").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] })],
+);
+
+/**
  * One row per login attempt that was let through to the password check, written before the
  * check runs, so attempts still in flight count against the limit. A success deletes its
  * (username, address) rows; everything leaves once it is older than the window.

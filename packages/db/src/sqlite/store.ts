@@ -10,6 +10,7 @@ import { sqliteInstruments } from "./instruments.ts";
 import { sqliteKeyValues } from "./key-values.ts";
 import { sqliteLoginAttempts } from "./login-attempts.ts";
 import { sqliteOutbox } from "./outbox.ts";
+import { instrumentCandles } from "./schema.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSpreadMarks } from "./spread-marks.ts";
 import { sqliteSpreads } from "./spreads.ts";
@@ -55,6 +56,7 @@ function bind(db: Database, gate?: Gate): Store {
     outbox: sqliteOutbox(on),
     webhooks: sqliteWebhooks(on),
     candles: sqliteCandles(on),
+    instrumentCandles: sqliteCandles(on, instrumentCandles),
     loginAttempts: sqliteLoginAttempts(on),
     idempotency: sqliteIdempotency(on, gate, () => bind(db)),
     keyValues: sqliteKeyValues(on),

@@ -54,6 +54,8 @@ export interface Store {
   readonly outbox: OutboxStore;
   readonly webhooks: WebhookStore;
   readonly candles: CandleStore;
+  /** Mid candles of the instruments in use, keyed by instrument (`symbol` is its key). */
+  readonly instrumentCandles: CandleStore;
   readonly loginAttempts: LoginAttemptStore;
   readonly idempotency: IdempotencyStore;
   readonly keyValues: KeyValueStore;
@@ -275,8 +277,12 @@ export interface CandleStore {
   save(candles: readonly StoredCandle[]): Promise<void>;
   /** The most recent `limit` candles in [from, to), oldest first. */
   recent(query: CandleQuery): Promise<CandleRow[]>;
+  /** The oldest candle of a symbol and timeframe. */
+  first(symbol: string, timeframe: string): Promise<CandleRow | undefined>;
   has(timeframe: string): Promise<boolean>;
   prune(timeframe: string, cutoff: number): Promise<number>;
+  /** Deletes every candle of these symbols (a spread whose formula changed); how many. */
+  remove(symbols: readonly string[]): Promise<number>;
   all(symbol: string, timeframe: string): Promise<CandleRow[]>;
 }
 
