@@ -126,6 +126,7 @@ export async function compose(
     spreads,
   );
   const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
+    spreads,
     metrics: stats,
     legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
   });

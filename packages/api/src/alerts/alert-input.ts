@@ -11,6 +11,7 @@ import type { AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 import { recordId } from "../routers/shared.ts";
+import type { SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
 
 const limitMessage = `must be a whole number from ${MIN_NOTIFICATION_LIMIT} to ${MAX_NOTIFICATION_LIMIT}`;
 const limit = z
@@ -43,11 +44,31 @@ export function metricMismatch(
   return undefined;
 }
 
+const SYMBOL_SENTENCE = `commodityType must be one of ${SPREAD_SYMBOLS.join(", ")}, or the BUY or SELL symbol of a spread you can see (SP7_BUY)`;
+
+/** An executable symbol's shape: GC_BUY, SP7_SELL. Whether it exists for the user is asked after. */
+const EXECUTABLE_SYMBOL = /^[A-Z][A-Z0-9]{0,15}_(BUY|SELL)$/;
+
+/**
+ * Why `symbol` cannot take `viewer`'s alert, or undefined when it can: it must be the BUY or
+ * SELL symbol of a definition they can see (a built-in, a shared one or their own). Another
+ * user's private definition gets the very sentence an unknown symbol gets, so an answer never
+ * tells that it exists (docs/formulas.md).
+ */
+export function alertSymbolProblem(
+  spreads: Pick<SpreadRegistry, "executable" | "canSee">,
+  viewer: SpreadViewer,
+  symbol: string,
+): string | undefined {
+  const known = spreads.executable(symbol) !== undefined && spreads.canSee(viewer, symbol);
+  return known ? undefined : SYMBOL_SENTENCE;
+}
+
 /** docs/spec.md §3/§7's alert fields as the modal and the panel send them. */
 const fields = {
-  commodityType: z.enum(SPREAD_SYMBOLS as [string, ...string[]], {
-    error: `commodityType must be one of ${SPREAD_SYMBOLS.join(", ")}`,
-  }),
+  commodityType: z
+    .string({ error: SYMBOL_SENTENCE })
+    .regex(EXECUTABLE_SYMBOL, { error: SYMBOL_SENTENCE }),
   threshold: z
     .number({ error: "threshold must be a number" })
     .refine(Number.isFinite, "threshold must be a finite number"),

@@ -1,13 +1,10 @@
 import {
-  ALERT_METRICS,
   type AlertMetric,
   armedAtStart,
   hysteresisOf,
   isAlertMetric,
-  isSpreadSymbol,
   observeCrossing,
   SPREAD_SYMBOLS,
-  type SpreadSymbol,
   type ThresholdSide,
   thresholdSide,
 } from "@spreadwatch/core";
@@ -21,11 +18,19 @@ import type {
 } from "@spreadwatch/db";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
-import { markKey, parseMarkKey } from "./metric-marks.ts";
+import { markKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
+import {
+  isBuiltIn,
+  type MetricKeys,
+  type SymbolChange,
+  spreadIn,
+  WatchedSymbols,
+} from "./watched-symbols.ts";
 import { webhookBody } from "./webhook-payload.ts";
 
 /** How often the last values are stored when nothing fires (a firing stores them with it). */
@@ -34,7 +39,7 @@ const MARK_SAVE_INTERVAL_MS = 1_000;
 /** Where the live z-score and percentile come from (the leader's SpreadStatsService). */
 export interface MetricSource {
   /** `metric` of `symbol` with the live spread `spread`; undefined without statistics. */
-  liveMetric(symbol: SpreadSymbol, metric: LiveMetric, spread: number): number | undefined;
+  liveMetric(symbol: string, metric: LiveMetric, spread: number): number | undefined;
 }
 
 export interface AlertEngineOptions {
@@ -42,10 +47,15 @@ export interface AlertEngineOptions {
   metrics?: MetricSource;
   /** How legs are judged stale (FEED_SILENCE_SECONDS, the feed's providers). */
   legs?: LegWatchOptions;
+  /**
+   * The spread definitions: alerts on their symbols (SP7_BUY) are watched while the definition
+   * exists and its owner can see it. Without it, only the built-in symbols are watched.
+   */
+  spreads?: SpreadRegistry;
 }
 
 interface Firing {
-  symbol: SpreadSymbol;
+  symbol: string;
   metric: AlertMetric;
   index: ThresholdIndex;
   entry: WatchEntry;
@@ -55,11 +65,6 @@ interface Firing {
   /** The entry's state before this firing, restored if the store writes nothing. */
   before: { lastFiredAt: number | undefined; side: ThresholdSide | undefined; armed: boolean };
 }
-
-/** Each symbol's (metric, mark key) pairs, built once: the update loop builds no strings. */
-const METRIC_KEYS = new Map<SpreadSymbol, ReadonlyArray<readonly [AlertMetric, string]>>(
-  SPREAD_SYMBOLS.map((s) => [s, ALERT_METRICS.map((m) => [m, markKey(s, m)] as const)]),
-);
 
 /** The metric an alert watches; an unknown stored value is the spread (the spec's alert). */
 function metricOf(alert: WatchedAlert): AlertMetric {
@@ -81,6 +86,8 @@ export class AlertEngine {
   private readonly indexes = new Map<string, ThresholdIndex>(
     SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
+  private readonly symbols: WatchedSymbols;
+  private stopListening: (() => void) | undefined;
   /**
    * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
    * derived from it. A held update (stale leg) does not move it, so the crossing is judged again
@@ -90,7 +97,7 @@ export class AlertEngine {
   /** Keys whose last value changed since it was last stored. */
   private readonly unsavedMarks = new Set<string>();
   /** Per symbol held now: the alerts whose held crossing is already in the History. */
-  private readonly heldNoted = new Map<SpreadSymbol, Set<number>>();
+  private readonly heldNoted = new Map<string, Set<number>>();
   private readonly legs: LegWatch;
   /**
    * Every write, in quote order: a quote's firings are one transaction, and the next quote's
@@ -107,6 +114,7 @@ export class AlertEngine {
     private readonly options: AlertEngineOptions = {},
   ) {
     this.legs = new LegWatch(options.legs ?? { silenceMs: 10_000 });
+    this.symbols = new WatchedSymbols(options.spreads, this.legs);
   }
 
   /**
@@ -124,8 +132,10 @@ export class AlertEngine {
     this.lastValue.clear();
     this.heldNoted.clear();
     this.legs.reset();
+    this.stopListening?.();
+    this.stopListening = this.symbols.follow((change) => this.spreadsChanged(change));
     for (const mark of marks) {
-      if (parseMarkKey(mark.symbol)) this.lastValue.set(mark.symbol, mark);
+      if (this.symbols.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
     }
     for (const symbol of SPREAD_SYMBOLS) {
       const key = markKey(symbol, "spread");
@@ -144,6 +154,8 @@ export class AlertEngine {
    */
   async stop(): Promise<void> {
     clearInterval(this.markSaver);
+    this.stopListening?.();
+    this.stopListening = undefined;
     this.queue(() => this.saveMarks());
     await this.writes;
   }
@@ -182,14 +194,51 @@ export class AlertEngine {
   }
 
   /**
-   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
-   * already watched keeps its live state (see toEntry).
+   * The definitions changed (registry.ts): a deleted one's symbols stop being watched at once
+   * (its alerts are deleted with it); a changed formula's last values are forgotten, so the
+   * first value on the new formula only records sides, as a new spread's would, and its alerts
+   * start afresh; and the alerts that may be on a new or changed definition are read again, so
+   * those made before this registry knew it join, and those whose owner can no longer see it
+   * leave.
    */
-  private replace(alerts: readonly WatchedAlert[], userId?: number, keepLive = true): void {
+  private spreadsChanged({ removed, reformulated, reread }: SymbolChange): void {
+    const fresh = new Set<string>();
+    for (const symbol of [...removed, ...reformulated]) {
+      for (const key of this.symbols.markKeysOf(symbol)) {
+        this.lastValue.delete(key);
+        this.unsavedMarks.delete(key);
+        if (removed.includes(symbol)) this.indexes.delete(key);
+        else fresh.add(key);
+      }
+      this.heldNoted.delete(symbol);
+    }
+    if (reread.everyone) {
+      this.queue(async () =>
+        this.replace(await this.store.alerts.listWatched(), undefined, true, fresh),
+      );
+      return;
+    }
+    for (const userId of reread.users)
+      this.queue(async () =>
+        this.replace(await this.store.alerts.listWatched(userId), userId, true, fresh),
+      );
+  }
+
+  /**
+   * Puts `alerts` in their indexes: every user's, or only `userId`'s. `keepLive`: an alert
+   * already watched keeps its live state (see toEntry), unless its key is in `fresh`.
+   */
+  private replace(
+    alerts: readonly WatchedAlert[],
+    userId?: number,
+    keepLive = true,
+    fresh: ReadonlySet<string> = new Set(),
+  ): void {
     const groups = new Map<string, WatchEntry[]>();
     for (const alert of alerts) {
+      if (!this.symbols.watches(alert.commodityType, alert.userId)) continue;
       const key = markKey(alert.commodityType, metricOf(alert));
-      const entry = this.toEntry(alert, key, keepLive);
+      const entry = this.toEntry(alert, key, keepLive && !fresh.has(key));
       const group = groups.get(key);
       if (group) group.push(entry);
       else groups.set(key, [entry]);
@@ -239,18 +288,20 @@ export class AlertEngine {
   /** Every accepted quote while this instance leads (composition.ts wires the hub to it). */
   onUpdate(update: HubUpdate): void {
     const at = update.quote.ts;
-    this.legs.arrived(update.quote.source, update.quote.key);
+    this.legs.arrived(update.quote.key);
     const firings: Firing[] = [];
     const held: HeldCrossing[] = [];
     for (const symbol of update.symbols) {
-      // Alerts name the built-in symbols only so far; a definition's (SP7_BUY) has none yet.
-      if (!isSpreadSymbol(symbol)) continue;
-      const spread = update.calculations[symbol]?.spread;
+      const keys = this.symbols.keysOf(symbol);
+      if (!keys) continue;
+      // A definition no alert watches is not even read: the hub evaluates one only when read.
+      if (!isBuiltIn(symbol) && !this.anyWatched(keys)) continue;
+      const spread = spreadIn(update.calculations, symbol);
       // No spread (a leg missing, a crossed book): nothing to judge; the last values stay.
       if (spread === undefined) continue;
       const hold = this.legs.holdReason(symbol, update.prices);
       if (hold === undefined) this.heldNoted.delete(symbol);
-      for (const [metric, key] of METRIC_KEYS.get(symbol) ?? []) {
+      for (const [metric, key] of keys) {
         const index = this.indexes.get(key);
         const value = this.valueOf(symbol, metric, key, spread, index);
         if (value === undefined || !index) continue;
@@ -265,30 +316,42 @@ export class AlertEngine {
     this.queue(() => this.record(firings, at, marks));
   }
 
+  /** Whether an alert watches one of a symbol's metrics; the last values of none do are forgotten. */
+  private anyWatched(keys: MetricKeys): boolean {
+    let watched = false;
+    for (const [, key] of keys) {
+      if ((this.indexes.get(key)?.size ?? 0) > 0) watched = true;
+      else this.lastValue.delete(key);
+    }
+    return watched;
+  }
+
   /**
-   * The metric's value now. The spread is always followed (every symbol's mark is stored); a
-   * statistic only while an alert watches it, and its last value is forgotten when none does,
-   * so an alert made later starts afresh rather than from a value long gone.
+   * The metric's value now. A built-in's spread is always followed (its mark is stored); a
+   * statistic, or a definition's spread (there may be a thousand), only while an alert watches
+   * it, and its last value is forgotten when none does, so an alert made later starts afresh
+   * rather than from a value long gone.
    */
   private valueOf(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     spread: number,
     index: ThresholdIndex | undefined,
   ): number | undefined {
-    if (metric === "spread") return spread;
+    if (metric === "spread" && isBuiltIn(symbol)) return spread;
     if (!index || index.size === 0) {
       this.lastValue.delete(key);
       return undefined;
     }
+    if (metric === "spread") return spread;
     const value = this.options.metrics?.liveMetric(symbol, metric, spread);
     return value !== undefined && Number.isFinite(value) ? value : undefined;
   }
 
   /** A trusted value: moves the last value on and fires the alerts it crossed. */
   private observe(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     index: ThresholdIndex,
@@ -331,7 +394,7 @@ export class AlertEngine {
    * one "held" History entry per hold.
    */
   private hold(
-    symbol: SpreadSymbol,
+    symbol: string,
     metric: AlertMetric,
     key: string,
     index: ThresholdIndex,
@@ -444,6 +507,7 @@ export class AlertEngine {
 
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
+    const label = this.symbols.labelOf(symbol);
     type Counted = { serverFiringCount: number; maxNotifications: number };
     // The stores ask for the Telegram text and then the webhook body (which carries the text)
     // with the same alert, inside the write transaction: the message is built once.
@@ -452,6 +516,7 @@ export class AlertEngine {
       if (made?.alert !== alert) {
         const message = alertMessage({
           commodityType: symbol,
+          label,
           metric,
           threshold: entry.threshold,
           value,
@@ -489,7 +554,7 @@ export class AlertEngine {
 /** The History row's part of a crossing, fired or held. */
 function crossingOf(
   entry: WatchEntry,
-  symbol: SpreadSymbol,
+  symbol: string,
   metric: AlertMetric,
   value: number,
   side: ThresholdSide,

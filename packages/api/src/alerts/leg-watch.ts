@@ -4,6 +4,7 @@ import {
   type PriceEntry,
   type Prices,
   parseSpreadSymbol,
+  priceField,
   SPREAD_SYMBOLS,
   type SpreadSymbol,
 } from "@spreadwatch/core";
@@ -19,36 +20,42 @@ export interface LegWatchOptions {
 }
 
 interface Leg {
-  /** "CME GC", "MCX GOLD", "USDINR": as the dashboard names them. */
-  label: string;
-  /** Where its quotes come from; with `key`, how arrivals are found. */
-  source: string;
-  /** The quote key a provider serves. */
+  /** "CME GC", "MCX GOLD", "USDINR": as the dashboard's price table names the row. */
+  label(prices: Readonly<Prices>): string;
+  /** The quote key a provider serves; how arrivals are found. */
   key: string;
   read(prices: Readonly<Prices>): BookEntry | PriceEntry | undefined;
 }
 
-/** A spread's three inputs: its CME and MCX books and USDINR. */
+/** A built-in spread's three inputs: its CME and MCX books and USDINR. */
 function legsOf(symbol: SpreadSymbol): Leg[] {
   const inst = instrument(parseSpreadSymbol(symbol).id);
+  const fixed = (label: string, key: string, read: Leg["read"]): Leg => ({
+    label: () => label,
+    key,
+    read,
+  });
   return [
-    {
-      label: `CME ${inst.cmeKey}`,
-      source: "cme",
-      key: inst.cmeKey,
-      read: (p) => p.cme[inst.cmeKey],
-    },
-    {
-      label: `MCX ${inst.mcxKey}`,
-      source: "mcx",
-      key: inst.mcxKey,
-      read: (p) => p.mcx[inst.mcxKey],
-    },
-    { label: "USDINR", source: "fx", key: "USDINR", read: (p) => p.fx.USDINR },
+    fixed(`CME ${inst.cmeKey}`, inst.cmeKey, (p) => p.cme[inst.cmeKey]),
+    fixed(`MCX ${inst.mcxKey}`, inst.mcxKey, (p) => p.mcx[inst.mcxKey]),
+    fixed("USDINR", "USDINR", (p) => p.fx.USDINR),
   ];
 }
 
-const LEGS = new Map(SPREAD_SYMBOLS.map((s) => [s, legsOf(s)]));
+const BUILT_IN_LEGS = new Map<string, readonly Leg[]>(SPREAD_SYMBOLS.map((s) => [s, legsOf(s)]));
+
+/**
+ * A definition's leg on catalogue instrument `key`, wherever its price is listed (a key is
+ * unique across the groups, as core's bookIn reads it).
+ */
+function instrumentLeg(key: string): Leg {
+  const field = priceField(key);
+  return {
+    label: (p) => (p.mcx[key] ? `MCX ${key}` : p.cme[key] ? `CME ${key}` : key),
+    key,
+    read: (p) => p.mcx[key] ?? p.cme[key] ?? p.fx[key] ?? p.spot[key] ?? p.zerodha[field],
+  };
+}
 
 /** Provider reports are built per call; once a second is plenty for states that change slowly. */
 const PROVIDER_REFRESH_MS = 1_000;
@@ -61,8 +68,10 @@ const PROVIDER_REFRESH_MS = 1_000;
  * times: a delayed source that delivers on time is live, and a replay is judged as it plays.
  */
 export class LegWatch {
-  /** When each source's keys last quoted: by source, then key (no string built per quote). */
-  private readonly arrivedAt = new Map<string, Map<string, number>>();
+  /** When each key last quoted (keys are unique across sources). */
+  private readonly arrivedAt = new Map<string, number>();
+  /** The legs of the definitions' symbols (SP7_BUY → its instruments), kept by the engine. */
+  private readonly definitionLegs = new Map<string, readonly Leg[]>();
   private readonly now: () => number;
   /** Legs quoted before the engine started count as arrived then: they get one window. */
   private startedAt: number;
@@ -80,19 +89,24 @@ export class LegWatch {
     this.providers = undefined;
   }
 
-  /** Every quote the hub accepted. */
-  arrived(source: string, key: string, at = this.now()): void {
-    let keys = this.arrivedAt.get(source);
-    if (!keys) {
-      keys = new Map();
-      this.arrivedAt.set(source, keys);
-    }
-    keys.set(key, at);
+  /** Every quote the hub accepted, by its key (unique across the sources). */
+  arrived(key: string, at = this.now()): void {
+    this.arrivedAt.set(key, at);
+  }
+
+  /** A definition's symbol (SP7_BUY) is built from these catalogue instruments (its legs'). */
+  setLegs(symbol: string, instruments: readonly string[]): void {
+    this.definitionLegs.set(symbol, [...new Set(instruments)].map(instrumentLeg));
+  }
+
+  /** The definition is gone: its symbol has no legs to watch. */
+  forgetLegs(symbol: string): void {
+    this.definitionLegs.delete(symbol);
   }
 
   /** Why `symbol`'s spread must not fire alerts now, e.g. "Held: CME GC quote stale (no quote for 12 s)". */
-  holdReason(symbol: SpreadSymbol, prices: Readonly<Prices>, now = this.now()): string | undefined {
-    for (const leg of LEGS.get(symbol) ?? []) {
+  holdReason(symbol: string, prices: Readonly<Prices>, now = this.now()): string | undefined {
+    for (const leg of BUILT_IN_LEGS.get(symbol) ?? this.definitionLegs.get(symbol) ?? []) {
       const why = this.legProblem(leg, prices, now);
       if (why !== undefined) return `Held: ${why}`;
     }
@@ -101,19 +115,19 @@ export class LegWatch {
 
   private legProblem(leg: Leg, prices: Readonly<Prices>, now: number): string | undefined {
     const entry = leg.read(prices);
-    if (!entry) return `${leg.label} quote missing`;
+    if (!entry) return `${leg.label(prices)} quote missing`;
     const book = entry as BookEntry;
     if (book.bid !== undefined && book.ask !== undefined && book.bid > book.ask) {
-      return `${leg.label} book crossed`;
+      return `${leg.label(prices)} book crossed`;
     }
     const provider = this.provider(leg.key, now);
-    if (provider?.state === "down") return `${leg.label} feed down`;
-    if (provider?.state === "not_configured") return `${leg.label} feed not configured`;
-    if (provider?.marketOpen === false) return `${leg.label} market closed`;
+    if (provider?.state === "down") return `${leg.label(prices)} feed down`;
+    if (provider?.state === "not_configured") return `${leg.label(prices)} feed not configured`;
+    if (provider?.marketOpen === false) return `${leg.label(prices)} market closed`;
     const silenceMs = provider?.silenceMs ?? this.options.silenceMs;
-    const silentMs = now - (this.arrivedAt.get(leg.source)?.get(leg.key) ?? this.startedAt);
+    const silentMs = now - (this.arrivedAt.get(leg.key) ?? this.startedAt);
     if (silentMs > silenceMs) {
-      return `${leg.label} quote stale (no quote for ${Math.floor(silentMs / 1000)} s)`;
+      return `${leg.label(prices)} quote stale (no quote for ${Math.floor(silentMs / 1000)} s)`;
     }
     return undefined;
   }

@@ -2,6 +2,7 @@ import { MAX_ALERTS_PER_USER } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import {
+  alertSymbolProblem,
   createAlertInput,
   historyInput,
   metricMismatch,
@@ -12,6 +13,7 @@ import {
 } from "../alerts/alert-input.ts";
 import { alertView, toAlertView } from "../alerts/alert-view.ts";
 import { historyEntry, historyPage } from "../alerts/history-page.ts";
+import type { AppServices } from "../context.ts";
 import { once } from "../idempotency.ts";
 import { alertsProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, success } from "./shared.ts";
@@ -25,6 +27,15 @@ const answersAlert = alertsProcedure.output(alertReply);
 /** Changes the user's alerts, and answers with the alert as stored. */
 const changesAlert = answersAlert.use(announcesAlertsChanged());
 
+/** A symbol the user cannot see (unknown, or another user's private spread) is a 400. */
+function refuseUnseenSymbol(
+  ctx: { services: AppServices; user: { id: number; isAdmin: boolean } },
+  symbol: string,
+): void {
+  const why = alertSymbolProblem(ctx.services.spreads, ctx.user, symbol);
+  if (why) throw new TRPCError({ code: "BAD_REQUEST", message: why });
+}
+
 export const alertsRouter = {
   list: alertsProcedure.output(alertList).query(async ({ ctx }) => ({
     status: "success" as const,
@@ -34,6 +45,7 @@ export const alertsRouter = {
   create: changesAlert.input(createAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const { idempotencyKey, ...request } = input;
+    refuseUnseenSymbol(ctx, request.commodityType);
     const call = {
       store,
       userId: ctx.user.id,
@@ -58,6 +70,7 @@ export const alertsRouter = {
   update: changesAlert.input(updateAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
     const patch = toAlertPatch(input);
+    if (patch.commodityType !== undefined) refuseUnseenSymbol(ctx, patch.commodityType);
     const current = await store.alerts.find(ctx.user.id, input.id);
     if (!current) throw notFound("Alert");
     // The alert as it would be stored: changing only the metric must still fit the threshold.

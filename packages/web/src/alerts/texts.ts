@@ -2,21 +2,16 @@ import type { RouterOutputs } from "@spreadwatch/api";
 import {
   alertMetricName,
   formatNumber,
-  isSpreadSymbol,
   type SoundId,
-  type SpreadSymbol,
   soundLabel,
   spreadDecimals,
-  spreadSymbolLabel,
   thresholdDecimals,
 } from "@spreadwatch/core";
 import { formatMetricThreshold } from "../components/alerts/metric.ts";
+import { isDefinitionSymbol } from "../market/chartSymbols.ts";
+import { definitionDecimals } from "../market/definitionRows.ts";
 
 export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
-
-export function commodityLabel(symbol: string): string {
-  return isSpreadSymbol(symbol) ? spreadSymbolLabel(symbol) : symbol;
-}
 
 export function alertSoundLabel(id: string): string {
   return soundLabel(id as SoundId);
@@ -24,15 +19,22 @@ export function alertSoundLabel(id: string): string {
 
 /** A threshold as the alert list shows it (docs/spec.md §9): 4 decimals for NG, CL, HG, else 2. */
 export function formatThreshold(symbol: string, threshold: number): string {
+  // A definition's decimals follow its size: a ratio's 0.8123 needs 4 (definitionRows.ts).
+  if (isDefinitionSymbol(symbol)) return formatNumber(threshold, definitionDecimals(threshold));
   return formatNumber(threshold, thresholdDecimals(symbol));
+}
+
+/** A built-in's spread decimals, or a definition's from the size of its value. */
+function valueDecimals(symbol: string, value: number): number {
+  return isDefinitionSymbol(symbol) ? definitionDecimals(value) : spreadDecimals(symbol);
 }
 
 /**
  * The notification of a firing (docs/spec.md §4): "Spread has reached 100.00 (current: 128.38)".
  * Both numbers use the spread's own decimals: 2, or 4 for copper, whose spreads are fractions.
  */
-export function reachedMessage(symbol: SpreadSymbol, threshold: number, current: number): string {
-  const decimals = spreadDecimals(symbol);
+export function reachedMessage(symbol: string, threshold: number, current: number): string {
+  const decimals = valueDecimals(symbol, current);
   return `Spread has reached ${formatNumber(threshold, decimals)} (current: ${formatNumber(current, decimals)})`;
 }
 
@@ -41,12 +43,12 @@ export function reachedMessage(symbol: SpreadSymbol, threshold: number, current:
  * is in words and an arrow, so it reads at a glance and without colour.
  */
 export function crossedMessage(
-  symbol: SpreadSymbol,
+  symbol: string,
   side: "above" | "below",
   threshold: number,
   current: number,
 ): string {
-  const decimals = spreadDecimals(symbol);
+  const decimals = valueDecimals(symbol, current);
   const arrow = side === "above" ? "⬆" : "⬇";
   return `crossed ${side} ${formatNumber(threshold, decimals)} ${arrow} — now ${formatNumber(current, decimals)}`;
 }

@@ -101,7 +101,15 @@ function signClass(value: number | undefined): string | undefined {
   return value > 0 ? "spread positive" : "spread negative";
 }
 
-function Fact({ label, value, className }: { label: string; value: string; className?: string }) {
+export function Fact({
+  label,
+  value,
+  className,
+}: {
+  label: string;
+  value: string;
+  className?: string;
+}) {
   return (
     <div>
       {/* Labels are set in capitals, but a capital σ is Σ, a sum: symbols keep their case. */}
@@ -114,7 +122,7 @@ function Fact({ label, value, className }: { label: string; value: string; class
 }
 
 /** The desktop z column and its tooltip, written out: a phone has neither the column nor hover. */
-function ZFacts({ stats }: { stats: ZStats }) {
+export function ZFacts({ stats }: { stats: ZStats }) {
   return (
     <section className="row-details__section" aria-label="20-day statistics">
       <h3 className="row-details__heading">
@@ -162,7 +170,7 @@ function PerLotFacts({ perLot }: { perLot: PerLotView }) {
   );
 }
 
-function RowAlertList({
+export function RowAlertList({
   alerts,
   onEditAlert,
   onAddAlert,

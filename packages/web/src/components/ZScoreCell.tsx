@@ -1,4 +1,4 @@
-import { type ChartSymbol, formatNumber, formatSigned } from "@spreadwatch/core";
+import { formatNumber, formatSigned } from "@spreadwatch/core";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { TooltipButton } from "./TooltipButton.tsx";
 
@@ -31,7 +31,7 @@ export function zStatsLines(stats: ZStats): string[] {
  * docs/issues/12.md §2's z column: the live spread against its 20-day 1-minute closes. The statistics
  * behind it show on hover, keyboard focus or a tap.
  */
-export function ZScoreCell({ symbol }: { symbol: ChartSymbol }) {
+export function ZScoreCell({ symbol }: { symbol: string }) {
   const stats = useSpreadStats(symbol);
   const z = stats?.z;
   if (!stats || z === null || z === undefined) {

@@ -3,9 +3,7 @@ import {
   type Calculations,
   CrossingTracker,
   isAlertMetric,
-  isSpreadSymbol,
   type SoundId,
-  spreadSymbolLabel,
 } from "@spreadwatch/core";
 import { useEffect, useRef } from "react";
 import { pitchFor, playAlertSound } from "../alerts/sound.ts";
@@ -15,9 +13,12 @@ import {
   formatMetricValue,
   metricValue,
 } from "../components/alerts/metric.ts";
+import { isAlertable } from "../market/chartSymbols.ts";
+import { definitionEntry } from "../market/definitionRows.ts";
 import { trpc } from "../trpc.ts";
 import { useAlertTabs } from "./useAlertTabs.ts";
 import type { AlertNotification } from "./useNotifications.ts";
+import { useSymbolLabel } from "./useSpreadDefinitions.ts";
 import { useAllSpreadStats } from "./useSpreadStats.ts";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
@@ -44,6 +45,9 @@ interface WatcherInput {
 export function useAlertWatcher({ userId, alerts, calculations, notify }: WatcherInput): void {
   // Keyed by alert and metric: a metric change re-learns the side, like a threshold change.
   const tracker = useRef(new CrossingTracker<string>());
+  const labelOf = useSymbolLabel();
+  const label = useRef(labelOf);
+  label.current = labelOf;
   const utils = trpc.useUtils();
   const needsStats = alerts?.some((alert) => alert.enabled && alert.metric !== "spread") ?? false;
   const stats = useAllSpreadStats(needsStats);
@@ -73,11 +77,14 @@ export function useAlertWatcher({ userId, alerts, calculations, notify }: Watche
     if (!calculations) return;
     const now = Date.now();
     for (const alert of enabled) {
-      if (!isSpreadSymbol(alert.commodityType)) continue;
-      const spread = calculations[alert.commodityType]?.spread;
+      if (!isAlertable(alert.commodityType)) continue;
+      // A built-in's entry and a definition's both carry `spread` (README "Spreads of your own").
+      const spread = definitionEntry(calculations, alert.commodityType)?.spread;
       if (spread === undefined) continue;
       const metric = isAlertMetric(alert.metric) ? alert.metric : "spread";
-      const statistics = stats?.[alert.commodityType] as AlertStatistics | undefined;
+      const statistics = (stats as Record<string, unknown> | undefined)?.[alert.commodityType] as
+        | AlertStatistics
+        | undefined;
       // Without its statistics a z-score or percentile alert waits (the row says so).
       const value = metricValue(metric, spread, statistics);
       if (value === undefined) continue;
@@ -91,7 +98,7 @@ export function useAlertWatcher({ userId, alerts, calculations, notify }: Watche
       // What it fired on goes with the trigger, so the History shows browser firings too.
       triggerRef.current({ id: alert.id, value, metric, direction: side });
       if (!live.current.muted) void playAlertSound(alert.soundId as SoundId, pitchFor(side));
-      const title = spreadSymbolLabel(alert.commodityType);
+      const title = label.current(alert.commodityType);
       const crossed =
         metric === "spread"
           ? crossedMessage(alert.commodityType, side, alert.threshold, spread)

@@ -10,9 +10,10 @@ const STATS_POLL_MS = 60_000;
  * Without both as finite numbers (no history yet, or an error) there are no bands and the
  * toggle stays hidden.
  */
-export function useChartBands(symbol: ChartSymbol): Bands | undefined {
+export function useChartBands(symbol: string): Bands | undefined {
   const query = trpc.market.stats.useQuery(
-    { symbol, days: DEFAULT_STATS_DAYS },
+    // A definition's SP7_BUY is asked for like a built-in's symbol (README "Spreads of your own").
+    { symbol: symbol as ChartSymbol, days: DEFAULT_STATS_DAYS },
     { refetchInterval: STATS_POLL_MS, retry: false },
   );
   const { mean, std } = query.data ?? {};

@@ -10,7 +10,8 @@ import { useState } from "react";
 import { trpc } from "../trpc.ts";
 
 export interface ChartKey {
-  commodity: ChartSymbol;
+  /** A built-in chart symbol or a definition's SP7_BUY. */
+  commodity: string;
   timeframe: Timeframe;
 }
 
@@ -22,6 +23,11 @@ export type ChartDataState =
 
 export interface ChartDataResult {
   state: ChartDataState;
+  /**
+   * A definition's creation time, when its candles before it were computed from its legs'
+   * closes (the chart data's `legHistoryUntil`); undefined for built-ins.
+   */
+  legHistoryUntil?: number;
   /** Whose candles `state` holds: while a new selection loads, the previous one's stay shown. */
   shown: ChartKey;
   /** A new selection is loading (the previous selection's chart stays under the overlay). */
@@ -29,12 +35,23 @@ export interface ChartDataResult {
   refetch: () => void;
 }
 
+type ChartAnswer = ChartData & { legHistoryUntil?: number };
+
 /** docs/spec.md §3 and §5: the response goes through core's parser even though tRPC types it. */
-const select = (body: unknown): ChartData => parseChartData(body);
+const select = (body: unknown): ChartAnswer => {
+  const until = (body as { legHistoryUntil?: unknown } | null)?.legHistoryUntil;
+  const parsed = parseChartData(body);
+  return typeof until === "number" && Number.isFinite(until)
+    ? { ...parsed, legHistoryUntil: until }
+    : parsed;
+};
 
 /** Candles of one chart symbol and timeframe from `chart.candles`; a new selection refetches. */
 export function useChartData(key: ChartKey): ChartDataResult {
-  const query = trpc.chart.candles.useQuery(key, { select, placeholderData: keepPreviousData });
+  const query = trpc.chart.candles.useQuery(
+    { ...key, commodity: key.commodity as ChartSymbol },
+    { select, placeholderData: keepPreviousData },
+  );
   const [shown, setShown] = useState(key);
   const settled = query.data !== undefined && !query.isPlaceholderData;
   if (settled && (shown.commodity !== key.commodity || shown.timeframe !== key.timeframe)) {
@@ -49,5 +66,12 @@ export function useChartData(key: ChartKey): ChartDataResult {
   if (data === undefined) return { state: { status: "loading" }, shown, loading, refetch };
   const state: ChartDataState =
     data.status === "ok" ? { status: "ok", candles: data.candles } : { status: data.status };
-  return { state, shown: settled ? key : shown, loading, refetch };
+  const until = data.legHistoryUntil;
+  return {
+    state,
+    shown: settled ? key : shown,
+    loading,
+    refetch,
+    ...(until !== undefined && { legHistoryUntil: until }),
+  };
 }

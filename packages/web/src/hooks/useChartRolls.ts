@@ -1,4 +1,4 @@
-import type { Candle, ChartRoll, ChartSymbol } from "@spreadwatch/core";
+import type { Candle, ChartRoll } from "@spreadwatch/core";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { chartLegKeys } from "../market/chartLegs.ts";
@@ -13,8 +13,10 @@ const NONE: readonly ChartRoll[] = [];
  * oldest first.
  */
 export function useChartRolls(
-  symbol: ChartSymbol,
+  symbol: string,
   candles: readonly Candle[],
+  /** A definition's legs, whose rolls it marks; absent for a built-in symbol. */
+  definitionLegs?: readonly { instrument: string }[],
 ): readonly ChartRoll[] {
   const from = candles[0]?.timestamp;
   const to = Math.ceil((candles.at(-1)?.timestamp ?? 0) / HOUR_MS + 1e-9) * HOUR_MS;
@@ -25,7 +27,7 @@ export function useChartRolls(
   const rolls = query.data?.rolls;
   return useMemo(() => {
     if (!rolls) return NONE;
-    const legs = new Set(chartLegKeys(symbol));
+    const legs = new Set(chartLegKeys(symbol, definitionLegs));
     return rolls.filter((roll) => legs.has(roll.key)).sort((a, b) => a.at - b.at);
-  }, [rolls, symbol]);
+  }, [rolls, symbol, definitionLegs]);
 }

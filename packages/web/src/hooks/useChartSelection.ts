@@ -1,12 +1,11 @@
 import {
-  type ChartSymbol,
   DEFAULT_CHART_SYMBOL,
   DEFAULT_TIMEFRAME,
-  isChartSymbol,
   isTimeframe,
   type Timeframe,
 } from "@spreadwatch/core";
 import { useHistoryState } from "wouter/use-browser-location";
+import { isChartCommodity } from "../market/chartSymbols.ts";
 
 export type ChartKind = "line" | "candles";
 
@@ -16,7 +15,8 @@ export type ChartKind = "line" | "candles";
  * selections back with replaceState, so a reload or Back/Forward keeps them.
  */
 export interface ChartNavigationState {
-  commodity?: ChartSymbol;
+  /** A built-in chart symbol (GC_BUY, NIFTY) or a definition's (SP7_BUY). */
+  commodity?: string;
   timeframe?: Timeframe;
   kind?: ChartKind;
   /** Whether the ± σ bands are on. */
@@ -26,7 +26,7 @@ export interface ChartNavigationState {
 }
 
 export interface ChartSelection {
-  commodity: ChartSymbol;
+  commodity: string;
   timeframe: Timeframe;
   kind: ChartKind;
   bands: boolean;
@@ -67,7 +67,7 @@ export function useChartSelection(): ChartSelection {
   const commodity = pick("commodity");
   const timeframe = pick("timeframe");
   const selection = {
-    commodity: isChartSymbol(commodity) ? commodity : DEFAULT_CHART_SYMBOL,
+    commodity: isChartCommodity(commodity) ? commodity : (DEFAULT_CHART_SYMBOL as string),
     timeframe: isTimeframe(timeframe) ? timeframe : DEFAULT_TIMEFRAME,
     kind: pick("kind") === "candles" ? ("candles" as const) : ("line" as const),
     bands: pick("bands") === true,

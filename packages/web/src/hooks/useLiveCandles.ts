@@ -2,12 +2,11 @@ import {
   addSample,
   bucketStart,
   type Candle,
-  type ChartSymbol,
-  chartSymbolValues,
   startCandle,
   type Timeframe,
 } from "@spreadwatch/core";
 import { useEffect, useRef, useState } from "react";
+import { chartValueNow } from "../market/chartSymbols.ts";
 import type { MarketSnapshot } from "./useMarketSnapshot.ts";
 
 interface Live {
@@ -31,7 +30,7 @@ const fresh = (base: readonly Candle[]): Live => ({
  */
 export function useLiveCandles(
   base: readonly Candle[],
-  symbol: ChartSymbol,
+  symbol: string,
   timeframe: Timeframe,
   snapshot: MarketSnapshot | undefined,
   onRollover: () => void,
@@ -49,7 +48,7 @@ export function useLiveCandles(
 
   useEffect(() => {
     if (!snapshot) return;
-    const value = chartSymbolValues(snapshot.calculations, snapshot.prices)[symbol];
+    const value = chartValueNow(snapshot.calculations, snapshot.prices, symbol);
     const ts = snapshot.prices.timestamp;
     const prev = latest.current;
     if (value === undefined || ts === null || value === prev.lastValue) return;

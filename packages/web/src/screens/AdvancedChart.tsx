@@ -5,7 +5,12 @@ import {
   CHART_LOAD_ERROR_TEXT,
   CHART_LOADING_TEXT,
   CHART_NO_DATA_TEXT,
+  CHART_SYMBOLS,
+  chartSymbolLabel,
+  formatChartTitle,
+  isChartSymbol,
   MIN_CHART_HEIGHT_PX,
+  parseExecutableSymbol,
   rollLabel,
   spreadDecimals,
 } from "@spreadwatch/core";
@@ -22,6 +27,7 @@ import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
+import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
@@ -32,7 +38,9 @@ import { useChartRolls } from "../hooks/useChartRolls.ts";
 import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import { executableSymbols, symbolLabel, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
 import { useTheme } from "../hooks/useTheme.ts";
+import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";
 
 const NO_CANDLES: readonly Candle[] = [];
@@ -56,7 +64,29 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     snapshot,
     chart.refetch,
   );
-  const rolls = useChartRolls(shown.commodity, loaded.candles);
+  // The user's definitions join the select after the built-ins (README "Spreads of your own").
+  const ownSpreads = useOwnSpreads();
+  const commodities = useMemo(() => {
+    const own = executableSymbols(ownSpreads);
+    // A definition opened from elsewhere before the list has loaded keeps its place.
+    const extra = own.includes(commodity) || isChartSymbol(commodity) ? [] : [commodity];
+    return [...CHART_SYMBOLS, ...own, ...extra];
+  }, [ownSpreads, commodity]);
+  const label = (symbol: string) =>
+    isChartSymbol(symbol) ? chartSymbolLabel(symbol) : symbolLabel(symbol, ownSpreads);
+  const definitionOf = (symbol: string) => {
+    const parsed = parseExecutableSymbol(symbol);
+    return parsed && ownSpreads.find((spread) => spread.symbol === parsed.symbol);
+  };
+  const shownDefinition = definitionOf(shown.commodity);
+  // Marked only where there is something to mark: a leg put in use by the spread has no closes
+  // from before it, and then every candle is the spread's own.
+  const legHistoryUntil =
+    chart.legHistoryUntil !== undefined &&
+    (candles[0]?.timestamp ?? Infinity) < chart.legHistoryUntil
+      ? chart.legHistoryUntil
+      : undefined;
+  const rolls = useChartRolls(shown.commodity, loaded.candles, shownDefinition?.legs);
   const marks = useMemo(
     () => rolls.map((roll) => ({ key: roll.key, at: roll.at, label: rollLabel(roll) })),
     [rolls],
@@ -96,6 +126,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
         <div className="chart-screen__top">
           <ChartControls
             commodity={commodity}
+            commodities={commodities}
+            label={label}
             timeframe={timeframe}
             kind={kind}
             onCommodity={(c) => selection.select({ commodity: c })}
@@ -115,7 +147,18 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}
-        <ChartNotes symbol={commodity} canCreateAlerts={alerts.canCreate} />
+        <ChartNotes
+          symbol={commodity}
+          formula={definitionOf(commodity)?.formula}
+          canCreateAlerts={alerts.canCreate}
+        />
+        {legHistoryUntil !== undefined && (
+          <p className="chart-leg-note" data-leg-history-until={legHistoryUntil}>
+            Candles before {formatChartTitle(legHistoryUntil)} IST (the shaded span) are computed
+            from the legs' one-minute closes at mid, from before this spread existed; after it, from
+            its own live values.
+          </p>
+        )}
         <section
           ref={panel}
           className="panel chart"
@@ -135,6 +178,12 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               bands={selection.bands ? bands : undefined}
               thresholds={alerts.lines}
               rolls={marks}
+              legHistoryUntil={legHistoryUntil}
+              scale={
+                shownDefinition && definitionDecimals(candles.at(-1)?.close) === 4
+                  ? FINE_SCALE
+                  : SPREAD_SCALE
+              }
               onReachOldest={loaded.loadOlder}
               onPick={onPick}
             />
@@ -142,7 +191,11 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           {pick && (
             <CreateAlertPopover
               value={pick.value}
-              decimals={spreadDecimals(shown.commodity)}
+              decimals={
+                shownDefinition
+                  ? definitionDecimals(candles.at(-1)?.close)
+                  : spreadDecimals(shown.commodity)
+              }
               left={pick.left}
               top={pick.top}
               autoFocus={pick.keyboard}

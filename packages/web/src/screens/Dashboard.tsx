@@ -1,4 +1,4 @@
-import { indexSpreadRow, type SpreadSymbol, spotSpreadRows } from "@spreadwatch/core";
+import { indexSpreadRow, spotSpreadRows } from "@spreadwatch/core";
 import { useMemo, useRef, useState } from "react";
 import type { AlertView } from "../alerts/texts.ts";
 import { AccountMenu } from "../components/AccountMenu.tsx";
@@ -15,6 +15,8 @@ import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/SpreadTable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
+import { MySpreadsTable } from "../components/spreads/MySpreadsTable.tsx";
+import { SpreadBuilder } from "../components/spreads/SpreadBuilder.tsx";
 import { useAlertList } from "../hooks/useAlerts.ts";
 import { useAlertWatcher } from "../hooks/useAlertWatcher.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
@@ -23,11 +25,12 @@ import { useKeyboardScroll } from "../hooks/useKeyboardScroll.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
 import { useNow } from "../hooks/useNow.ts";
+import { type SpreadDefinitionView, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
 
 interface ModalTarget {
-  symbol: SpreadSymbol;
+  symbol: string;
   alert?: AlertView;
 }
 
@@ -49,6 +52,17 @@ export function Dashboard({ user }: { user: SessionUser }) {
   const scrollBox = useRef<HTMLDivElement>(null);
   useKeyboardScroll(scrollBox);
   const [modal, setModal] = useState<ModalTarget>();
+  // The spread builder: `spread` is the definition being edited, absent for a new one.
+  const [builder, setBuilder] = useState<{ spread?: SpreadDefinitionView }>();
+  const ownSpreads = useOwnSpreads();
+  const mySpreads = useMemo(
+    () => ({
+      spreads: ownSpreads,
+      onNew: () => setBuilder({}),
+      onEdit: (spread: SpreadDefinitionView) => setBuilder({ spread }),
+    }),
+    [ownSpreads],
+  );
 
   const rowAlerts = useMemo<RowAlerts | undefined>(
     () =>
@@ -92,6 +106,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
             alerts={rowAlerts}
             health={health}
             unreachable={unreachable}
+            mySpreads={mySpreads}
           />
         ) : (
           <p className="loading">Loading prices…</p>
@@ -103,8 +118,24 @@ export function Dashboard({ user }: { user: SessionUser }) {
           symbol={modal.symbol}
           alert={modal.alert}
           symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
-          currentSpread={snapshot?.calculations[modal.symbol]?.spread}
+          currentSpread={spreadNow(snapshot, modal.symbol)}
           onClose={() => setModal(undefined)}
+        />
+      )}
+      {builder && (
+        <SpreadBuilder
+          spread={builder.spread}
+          isAdmin={user.is_admin}
+          alertCount={
+            builder.spread
+              ? (alerts ?? []).filter((alert) =>
+                  [`${builder.spread?.symbol}_BUY`, `${builder.spread?.symbol}_SELL`].includes(
+                    alert.commodityType,
+                  ),
+                ).length
+              : 0
+          }
+          onClose={() => setBuilder(undefined)}
         />
       )}
       {alertsOn && <NotificationsPopup notifications={notifications} />}
@@ -112,14 +143,29 @@ export function Dashboard({ user }: { user: SessionUser }) {
   );
 }
 
+/** The value of a built-in's or a definition's symbol now, for the alert modal's placeholder. */
+function spreadNow(snapshot: MarketSnapshot | undefined, symbol: string): number | undefined {
+  const entry = (
+    snapshot?.calculations as Record<string, { spread?: unknown } | null> | undefined
+  )?.[symbol];
+  return typeof entry?.spread === "number" ? entry.spread : undefined;
+}
+
+interface MySpreadsProps {
+  spreads: readonly SpreadDefinitionView[];
+  onNew: () => void;
+  onEdit: (spread: SpreadDefinitionView) => void;
+}
+
 interface MarketTablesProps {
   snapshot: MarketSnapshot;
   alerts?: RowAlerts;
   health: FeedHealthQuery;
   unreachable: boolean;
+  mySpreads: MySpreadsProps;
 }
 
-function MarketTables({ snapshot, alerts, health, unreachable }: MarketTablesProps) {
+function MarketTables({ snapshot, alerts, health, unreachable, mySpreads }: MarketTablesProps) {
   const { prices, calculations } = snapshot;
   // Ticks every second, so rows grey and un-grey as their inputs age without a new snapshot.
   const now = useNow();
@@ -132,6 +178,13 @@ function MarketTables({ snapshot, alerts, health, unreachable }: MarketTablesPro
     <div className="dashboard__grid">
       <div className="dashboard__main">
         <SpreadTable
+          prices={prices}
+          calculations={calculations}
+          alerts={alerts}
+          freshness={freshness}
+        />
+        <MySpreadsTable
+          {...mySpreads}
           prices={prices}
           calculations={calculations}
           alerts={alerts}

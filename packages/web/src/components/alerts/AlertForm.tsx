@@ -10,14 +10,17 @@ import {
   SOUND_IDS,
   type SoundId,
   SPREAD_SYMBOLS,
-  type SpreadSymbol,
-  spreadSymbolLabel,
 } from "@spreadwatch/core";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { type AlertView, serverChannels } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import {
+  executableSymbols,
+  useOwnSpreads,
+  useSymbolLabel,
+} from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
@@ -45,9 +48,14 @@ interface AlertFormProps {
 export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
   const changes = useAlertChanges();
   const submission = useSubmissionKey();
-  const [commodity, setCommodity] = useState<SpreadSymbol>(
-    (alert?.commodityType as SpreadSymbol) ?? "GC_BUY",
-  );
+  const [commodity, setCommodity] = useState<string>(alert?.commodityType ?? "GC_BUY");
+  // The ten built-in spreads, then each of the user's definitions' Buy and Sell.
+  const ownSpreads = useOwnSpreads();
+  const label = useSymbolLabel();
+  const commodities = useMemo(() => {
+    const all = [...SPREAD_SYMBOLS, ...executableSymbols(ownSpreads)];
+    return all.includes(commodity) ? all : [...all, commodity];
+  }, [ownSpreads, commodity]);
   const [telegram, setTelegram] = useState(alert?.telegramNotify ?? false);
   const [threshold, setThreshold] = useState(alert ? String(alert.threshold) : "");
   const [soundId, setSoundId] = useState<SoundId>((alert?.soundId as SoundId) ?? DEFAULT_SOUND_ID);
@@ -120,10 +128,10 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
     >
       <SelectField
         label="Commodity"
-        options={SPREAD_SYMBOLS}
+        options={commodities}
         value={commodity}
         onChange={setCommodity}
-        format={spreadSymbolLabel}
+        format={label}
       />
       <div className="alert-form__metric">
         <SelectField

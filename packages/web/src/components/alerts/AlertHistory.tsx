@@ -1,6 +1,6 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
-import { commodityLabel } from "../../alerts/texts.ts";
 import { type HistoryEntry, useAlertHistory } from "../../hooks/useAlertHistory.ts";
+import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../Message.tsx";
 import { formatMetricThreshold, formatMetricValue } from "./metric.ts";
@@ -62,13 +62,14 @@ function IstTime({ at }: { at: number }) {
 }
 
 function HistoryRow({ entry }: { entry: HistoryEntry }) {
+  const label = useSymbolLabel();
   return (
     <tr data-firing-id={entry.id} data-state={entry.state} data-source={entry.source}>
       <td data-label="Time" data-col="time">
         <IstTime at={entry.firedAt} />
       </td>
       <td data-label="Symbol" data-col="symbol">
-        {commodityLabel(entry.symbol)}
+        {label(entry.symbol)}
         {entry.alertId === null && <span className="history__deleted muted"> (alert deleted)</span>}
       </td>
       <td data-label="Metric" data-col="metric">

@@ -1,11 +1,7 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { useEffect, useState } from "react";
-import {
-  type AlertView,
-  alertSoundLabel,
-  commodityLabel,
-  serverChannels,
-} from "../../alerts/texts.ts";
+import { type AlertView, alertSoundLabel, serverChannels } from "../../alerts/texts.ts";
+import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { formatMetricThreshold } from "./metric.ts";
 
 interface AlertListItemProps {
@@ -79,7 +75,7 @@ export function AlertListItem({
   onEdit,
   onDelete,
 }: AlertListItemProps) {
-  const title = commodityLabel(alert.commodityType);
+  const title = useSymbolLabel()(alert.commodityType);
   const labels = serverLabels(alert);
   const test = useTestFeedback(onTest);
   return (

@@ -5,10 +5,10 @@ import {
   DEFAULT_SOUND_ID,
   formatNumber,
   isAlertMetric,
+  isSpreadSymbol,
   MODAL_LIMIT_OPTIONS,
   MODAL_SOUND_IDS,
   type SoundId,
-  type SpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
@@ -16,6 +16,7 @@ import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
 import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
+import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Checkbox } from "../Field.tsx";
@@ -25,7 +26,8 @@ import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
 interface AlertModalProps {
-  symbol: SpreadSymbol;
+  /** A built-in's GC_BUY or a definition's SP7_BUY. */
+  symbol: string;
   /** The alert being edited; absent when creating. */
   alert?: AlertView;
   /** Every alert of the symbol, for Delete All. */
@@ -56,6 +58,7 @@ export function AlertModal({
   const dialog = useRef<HTMLDialogElement>(null);
   useReturnFocus(dialog);
   const changes = useAlertChanges();
+  const label = useSymbolLabel()(symbol);
   const submission = useSubmissionKey();
   const [threshold, setThreshold] = useState(
     alert
@@ -158,6 +161,8 @@ export function AlertModal({
       <form className="modal__form" onSubmit={submit} noValidate>
         <h2 id={titleId} className="modal__title">
           {alert ? "Edit Alert" : "Create Alert"} for{" "}
+          {/* A definition's SP7_BUY says little: its name goes first. */}
+          {!isSpreadSymbol(symbol) && label !== symbol && `${label} `}
           <span className="modal__symbol">{symbol}</span>
         </h2>
         <ThresholdField

@@ -1,11 +1,11 @@
-import type { SpreadSymbol } from "@spreadwatch/core";
 import type { AlertView } from "../../alerts/texts.ts";
 
 /** What the Spread table's Alerts column needs: the alerts per row and what a click opens. */
 export interface RowAlerts {
   bySymbol: ReadonlyMap<string, AlertView[]>;
-  onAdd(symbol: SpreadSymbol): void;
-  onEdit(symbol: SpreadSymbol, alert: AlertView): void;
+  /** A built-in's GC_BUY or a definition's SP7_BUY. */
+  onAdd(symbol: string): void;
+  onEdit(symbol: string, alert: AlertView): void;
 }
 
 export function groupBySymbol(alerts: readonly AlertView[]): Map<string, AlertView[]> {

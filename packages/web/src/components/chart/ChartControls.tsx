@@ -1,18 +1,16 @@
-import {
-  CHART_SYMBOLS,
-  type ChartSymbol,
-  chartSymbolLabel,
-  TIMEFRAMES,
-  type Timeframe,
-} from "@spreadwatch/core";
+import { TIMEFRAMES, type Timeframe } from "@spreadwatch/core";
 import type { ChartKind } from "../../hooks/useChartSelection.ts";
 import { SelectField } from "../Field.tsx";
 
 interface ChartControlsProps {
-  commodity: ChartSymbol;
+  commodity: string;
+  /** The built-in chart symbols, then the user's definitions' SP7_BUY, SP7_SELL … */
+  commodities: readonly string[];
+  /** "Gold Buy", "GOLD near/next calendar Sell". */
+  label: (commodity: string) => string;
   timeframe: Timeframe;
   kind: ChartKind;
-  onCommodity: (commodity: ChartSymbol) => void;
+  onCommodity: (commodity: string) => void;
   onTimeframe: (timeframe: Timeframe) => void;
   onKind: (kind: ChartKind) => void;
   onResetZoom: () => void;
@@ -37,10 +35,10 @@ export function ChartControls(props: ChartControlsProps) {
       <SelectField
         label="Commodity"
         className="chart-controls__field"
-        options={CHART_SYMBOLS}
+        options={props.commodities}
         value={props.commodity}
         onChange={props.onCommodity}
-        format={chartSymbolLabel}
+        format={props.label}
       />
       <SelectField
         label="Timeframe"

@@ -1,4 +1,3 @@
-import type { ChartSymbol } from "@spreadwatch/core";
 import { useMediaQuery } from "../../hooks/useMediaQuery.ts";
 import { KEYBOARD_HINT_ID } from "./plugins/keyboardLevel.ts";
 import { keyboardHint, spreadSignText, TOUCH_SCREEN, TOUCH_ZOOM_HINT, ZOOM_HINT } from "./texts.ts";
@@ -7,11 +6,14 @@ import { keyboardHint, spreadSignText, TOUCH_SCREEN, TOUCH_ZOOM_HINT, ZOOM_HINT 
 export function ChartNotes({
   symbol,
   canCreateAlerts,
+  formula,
 }: {
-  symbol: ChartSymbol;
+  symbol: string;
+  /** A definition's formula, for its info box. */
+  formula?: string;
   canCreateAlerts: boolean;
 }) {
-  const sign = spreadSignText(symbol);
+  const sign = spreadSignText(symbol, formula);
   const touch = useMediaQuery(TOUCH_SCREEN);
   return (
     <div className="chart-notes">

@@ -15,6 +15,7 @@ import type { Bands } from "./plugins/bands.ts";
 import type { LevelPick } from "./plugins/levelPick.ts";
 import type { RollMark } from "./plugins/rolls.ts";
 import type { ThresholdLine } from "./plugins/thresholds.ts";
+import { SPREAD_SCALE, setValueScale, type ValueScale } from "./valueScale.ts";
 import { type ChartView, homeView, sameView, showsView, toPlotData } from "./view.ts";
 
 export interface SpreadChartHandle {
@@ -36,6 +37,10 @@ interface SpreadChartProps {
   thresholds?: readonly ThresholdLine[];
   /** Rolls of the chart's legs to mark. */
   rolls?: readonly RollMark[];
+  /** A definition's candles before this time are from its legs' closes, and marked so. */
+  legHistoryUntil?: number;
+  /** The values' size (valueScale.ts); the built-in spreads' by default. */
+  scale?: ValueScale;
   /** The view reached past the oldest candle held. */
   onReachOldest?: () => void;
   /** A price level was clicked (or long-pressed). */
@@ -61,6 +66,8 @@ declare global {
  */
 export function SpreadChart(props: SpreadChartProps) {
   const { candles, timeframe, kind, theme, dataKey, ref } = props;
+  // Before any home view is worked out below, in render and in the build alike.
+  setValueScale(props.scale ?? SPREAD_SCALE);
   const hostRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | undefined>(undefined);
   const homeRef = useRef<ChartView | undefined>(undefined);
@@ -75,6 +82,7 @@ export function SpreadChart(props: SpreadChartProps) {
     bands: () => propsRef.current.bands,
     thresholds: () => propsRef.current.thresholds ?? NO_LINES,
     rolls: () => propsRef.current.rolls ?? NO_ROLLS,
+    legHistoryUntil: () => propsRef.current.legHistoryUntil,
     onReachOldest: () => propsRef.current.onReachOldest?.(),
     onPick: (pick) => propsRef.current.onPick?.(pick),
   }).current;
@@ -140,7 +148,7 @@ export function SpreadChart(props: SpreadChartProps) {
   // the paths rebuilt for rolls, whose gaps are in the line's path).
   useEffect(() => {
     plotRef.current?.redraw(false);
-  }, [props.bands, props.thresholds]);
+  }, [props.bands, props.thresholds, props.legHistoryUntil]);
   useEffect(() => {
     plotRef.current?.redraw(true);
   }, [props.rolls]);

@@ -1,14 +1,8 @@
-import {
-  type Candle,
-  type ChartSymbol,
-  candlesToCsv,
-  chartCsvFileName,
-  type Timeframe,
-} from "@spreadwatch/core";
+import { type Candle, candlesToCsv, chartCsvFileName, type Timeframe } from "@spreadwatch/core";
 
 /** Saves the candles as "GC_BUY-1h.csv" through a Blob URL and a temporary link. */
 export function downloadCsv(
-  symbol: ChartSymbol,
+  symbol: string,
   timeframe: Timeframe,
   candles: readonly Candle[],
 ): void {

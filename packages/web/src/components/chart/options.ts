@@ -1,7 +1,6 @@
 import {
   CHART_SERIES_LABEL,
   formatTickLabels,
-  formatYTick,
   type Timeframe,
   timeframeMs,
   xTicks,
@@ -14,6 +13,7 @@ import { type Bands, bandsPlugin } from "./plugins/bands.ts";
 import { candlesPlugin } from "./plugins/candles.ts";
 import { keyboardLevelPlugin } from "./plugins/keyboardLevel.ts";
 import { legendPlugin } from "./plugins/legend.ts";
+import { legHistoryPlugin } from "./plugins/legHistory.ts";
 import { type LevelPick, levelPickPlugin } from "./plugins/levelPick.ts";
 import { olderEdgePlugin } from "./plugins/olderEdge.ts";
 import { panPlugin } from "./plugins/pan.ts";
@@ -24,6 +24,7 @@ import { touchPlugin } from "./plugins/touch.ts";
 import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
 import { zeroLinePlugin } from "./plugins/zeroLine.ts";
 import { zoomBadgePlugin } from "./plugins/zoomBadge.ts";
+import { formatValue } from "./valueScale.ts";
 import type { ChartView } from "./view.ts";
 
 export interface ChartOptionsInput {
@@ -43,6 +44,8 @@ export interface ChartLiveInputs {
   thresholds(): readonly ThresholdLine[];
   /** The rolls of the chart's legs: marks, and breaks in the line. */
   rolls(): readonly RollMark[];
+  /** A definition's creation time: candles before it come from its legs' closes. */
+  legHistoryUntil(): number | undefined;
   onReachOldest(): void;
   onPick(pick: LevelPick): void;
 }
@@ -72,6 +75,7 @@ export function chartOptions({
     ticks: { stroke: colors.grid, width: 1, size: 4 },
   };
   const plugins = [
+    legHistoryPlugin(live.legHistoryUntil),
     bandsPlugin(live.bands, { fill: colors.band, line: colors.axis }),
     zeroLinePlugin(colors.zero),
     thresholdsPlugin(live.thresholds),
@@ -131,7 +135,7 @@ export function chartOptions({
       {
         ...axis,
         side: 1,
-        values: (_u, splits) => splits.map(formatYTick),
+        values: (_u, splits) => splits.map(formatValue),
         size: (_u, values) => yAxisWidth(values),
       },
     ],

@@ -1,4 +1,5 @@
-import { type ChartSymbol, isSpreadSymbol } from "@spreadwatch/core";
+import { isSpreadSymbol } from "@spreadwatch/core";
+import { isDefinitionSymbol } from "../../market/chartSymbols.ts";
 
 /** docs/spec.md §2's hint beside Reset Zoom. */
 export const ZOOM_HINT =
@@ -18,11 +19,26 @@ export function keyboardHint(canCreateAlerts: boolean): string {
 export const TOUCH_SCREEN = "(pointer: coarse)";
 
 /** The info box on the sign of the values, in the terms of the symbol's own spread (docs/design.md §2). */
-export function spreadSignText(symbol: ChartSymbol): {
+export function spreadSignText(
+  symbol: string,
+  definitionFormula?: string,
+): {
   formula: string;
   above: string;
   below: string;
 } {
+  if (isDefinitionSymbol(symbol)) {
+    const buy = symbol.endsWith("_BUY");
+    return {
+      formula: `Spread = ${definitionFormula ?? "the definition's formula"}, ${
+        buy
+          ? "each leg at the side buying the spread takes (ask when it rises with the leg, bid when it falls)"
+          : "each leg at the side selling the spread takes"
+      }.`,
+      above: "Above 0: the formula's value is positive.",
+      below: "Below 0: it is negative.",
+    };
+  }
   if (isSpreadSymbol(symbol)) {
     return {
       formula:

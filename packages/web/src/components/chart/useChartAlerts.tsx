@@ -1,7 +1,7 @@
-import { type ChartSymbol, isSpreadSymbol, type SpreadSymbol } from "@spreadwatch/core";
 import { useMemo, useState } from "react";
 import { type AlertView, formatThreshold } from "../../alerts/texts.ts";
 import { useAlertList } from "../../hooks/useAlerts.ts";
+import { isAlertable } from "../../market/chartSymbols.ts";
 import { AlertModal } from "../alerts/AlertModal.tsx";
 import type { ThresholdLine } from "./plugins/thresholds.ts";
 
@@ -12,8 +12,8 @@ const NO_ALERTS: AlertView[] = [];
  * "Create alert at …" opens. Only for users with alerts_enabled and for spread symbols (the
  * only ones alerts exist for); otherwise no lines and no modal.
  */
-export function useChartAlerts(symbol: ChartSymbol, alertsEnabled: boolean) {
-  const spread = isSpreadSymbol(symbol) ? symbol : undefined;
+export function useChartAlerts(symbol: string, alertsEnabled: boolean) {
+  const spread = isAlertable(symbol) ? symbol : undefined;
   const list = useAlertList(alertsEnabled && spread !== undefined);
   const all = list.data?.alerts ?? NO_ALERTS;
   const symbolAlerts = useMemo(
@@ -30,7 +30,7 @@ export function useChartAlerts(symbol: ChartSymbol, alertsEnabled: boolean) {
       })),
     [symbolAlerts],
   );
-  const [draft, setDraft] = useState<{ symbol: SpreadSymbol; threshold: number }>();
+  const [draft, setDraft] = useState<{ symbol: string; threshold: number }>();
   return {
     /** Alerts can be created here: the user may, and the symbol is a spread. */
     canCreate: alertsEnabled && spread !== undefined,

@@ -7,6 +7,7 @@ import {
   timeframeMs,
 } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { valueScale } from "./valueScale.ts";
 
 /** Both scales' ranges: what Reset Zoom returns to, and what a live update keeps current. */
 export interface ChartView {
@@ -59,13 +60,28 @@ export function homeView(
 ): ChartView | undefined {
   const candles = all.length > HOME_CANDLES ? all.slice(-HOME_CANDLES) : all;
   const x = chartXRange(candles, timeframe);
-  const y = chartYBounds(candles);
+  const y = yBounds(candles);
   if (!x || !y) return undefined;
   if (!candleMode || candles.length === 0) return { x, y };
   const half = timeframeMs(timeframe) / 2;
   const first = (candles[0] as Candle).timestamp;
   const last = (candles.at(-1) as Candle).timestamp;
   return { x: { min: Math.min(x.min, first - half), max: Math.max(x.max, last + half) }, y };
+}
+
+/** chartYBounds in the value scale's units (valueScale.ts): its padding of 5 is 5 units. */
+function yBounds(candles: readonly Candle[]): AxisRange | undefined {
+  const { unit } = valueScale();
+  if (unit === 1) return chartYBounds(candles);
+  const scaled = candles.map((c) => ({
+    ...c,
+    open: c.open / unit,
+    high: c.high / unit,
+    low: c.low / unit,
+    close: c.close / unit,
+  }));
+  const y = chartYBounds(scaled);
+  return y && { min: y.min * unit, max: y.max * unit };
 }
 
 /** Whether the chart shows exactly this view, i.e. the user has not zoomed or panned away. */

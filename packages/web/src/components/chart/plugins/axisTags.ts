@@ -1,5 +1,5 @@
-import { formatYTick } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { formatValue } from "../valueScale.ts";
 import { CLOSE } from "../view.ts";
 
 /** A label pinned over the right-hand y axis at a value's height. */
@@ -16,7 +16,7 @@ function axisTag(className: string): HTMLDivElement {
  * always the price shown under the pointer or finger.
  */
 export function levelAt(u: uPlot, top: number): number {
-  return Number(formatYTick(u.posToVal(top, "y")));
+  return Number(formatValue(u.posToVal(top, "y")));
 }
 
 /** Places the tag at `value` on the y axis; hidden when the value is outside the y range. */
@@ -25,7 +25,7 @@ function place(u: uPlot, tag: HTMLElement, value: number | null | undefined): vo
   const inside = Number.isFinite(y) && y >= 0 && y <= u.over.clientHeight;
   tag.hidden = !inside;
   if (!inside || value == null) return;
-  tag.textContent = formatYTick(value);
+  tag.textContent = formatValue(value);
   tag.style.transform = `translateY(${Math.round(y)}px) translateY(-50%)`;
 }
 

@@ -1,5 +1,5 @@
-import { formatYTick } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { formatValue } from "../valueScale.ts";
 import { CLOSE } from "../view.ts";
 import { levelAt } from "./axisTags.ts";
 import type { LevelPick } from "./levelPick.ts";
@@ -53,7 +53,7 @@ export function keyboardLevelPlugin(onPick: (pick: LevelPick) => void): uPlot.Pl
     const top = u.valToPos(level, "y");
     const shown = levelAt(u, top);
     u.over.setAttribute("aria-valuenow", String(shown));
-    u.over.setAttribute("aria-valuetext", formatYTick(shown));
+    u.over.setAttribute("aria-valuetext", formatValue(shown));
     u.over.setAttribute("aria-valuemin", String(levelAt(u, u.over.clientHeight)));
     u.over.setAttribute("aria-valuemax", String(levelAt(u, 0)));
     if (crosshair) u.setCursor({ left: u.valToPos(u.data[0][index] ?? 0, "x"), top });

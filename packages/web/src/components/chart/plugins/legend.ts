@@ -1,5 +1,6 @@
 import { CHART_SERIES_LABEL, formatNumber } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { valueScale } from "../valueScale.ts";
 import { CLOSE, HIGH, LOW, OPEN } from "../view.ts";
 
 const FIELDS = [
@@ -38,7 +39,7 @@ export function legendPlugin(): uPlot.Plugin {
     const i = idx ?? u.data[0].length - 1;
     FIELDS.forEach(([, series], k) => {
       const el = values[k];
-      if (el) el.textContent = formatNumber(u.data[series]?.[i], 2);
+      if (el) el.textContent = formatNumber(u.data[series]?.[i], valueScale().decimals);
     });
     box.dataset.hovered = String(idx != null);
   };

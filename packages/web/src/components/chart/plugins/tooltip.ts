@@ -1,5 +1,6 @@
 import { formatChartTitle, formatNumber } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { valueScale } from "../valueScale.ts";
 import { CLOSE, HIGH, LOW, OPEN } from "../view.ts";
 
 const ROWS = [
@@ -48,7 +49,7 @@ export function tooltipPlugin(): uPlot.Plugin {
         title.textContent = formatChartTitle(time);
         ROWS.forEach(([, series], i) => {
           const dd = values[i];
-          if (dd) dd.textContent = formatNumber(u.data[series]?.[idx], 2);
+          if (dd) dd.textContent = formatNumber(u.data[series]?.[idx], valueScale().decimals);
         });
         box.hidden = false;
         const plotWidth = u.over.clientWidth;

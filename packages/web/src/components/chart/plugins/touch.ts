@@ -1,5 +1,6 @@
-import { type AxisRange, clampYZoom } from "@spreadwatch/core";
+import type { AxisRange } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { clampZoom } from "../valueScale.ts";
 
 export interface TouchOptions {
   /** The narrowest x range a pinch may reach, as for the wheel. */
@@ -99,7 +100,7 @@ function pinch(u: uPlot, start: Start, a: Touch, b: Touch, minXRange: number): v
       const at0 = 1 - ((a0.y + b0.y) / 2 - plot.top) / plot.height;
       const at = 1 - ((a.clientY + b.clientY) / 2 - plot.top) / plot.height;
       const y = scaleAbout(start.y, at0, at, span0.y / span.y);
-      const clamped = clampYZoom(y.min, y.max);
+      const clamped = clampZoom(y.min, y.max);
       if (clamped) u.setScale("y", clamped);
     }
   });

@@ -1,5 +1,6 @@
-import { type AxisRange, clampYZoom } from "@spreadwatch/core";
+import type { AxisRange } from "@spreadwatch/core";
 import type uPlot from "uplot";
+import { clampZoom } from "../valueScale.ts";
 import { zoomRegionAt } from "../zoomRegion.ts";
 
 export interface WheelZoomOptions {
@@ -37,7 +38,7 @@ export function wheelZoomPlugin({ minXRange }: WheelZoomOptions): uPlot.Plugin {
               if (region !== "x") {
                 const at = 1 - fraction(e.clientY - plot.top, plot.height);
                 const y = zoomAround(u.scales.y, at, factor);
-                const clamped = y && clampYZoom(y.min, y.max);
+                const clamped = y && clampZoom(y.min, y.max);
                 if (clamped) u.setScale("y", clamped);
               }
             });

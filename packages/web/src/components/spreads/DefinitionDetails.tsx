@@ -1,0 +1,96 @@
+import { formatNumber, formatSigned } from "@spreadwatch/core";
+import type { AlertView } from "../../alerts/texts.ts";
+import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
+import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
+import { Fact, RowAlertList, ZFacts } from "../RowDetails.tsx";
+
+interface DefinitionDetailsProps {
+  spread: SpreadDefinitionView;
+  side: "BUY" | "SELL";
+  entry: DefinitionEntry | undefined;
+  alerts?: AlertView[];
+  onEditAlert: (alert: AlertView) => void;
+  onAddAlert: () => void;
+  onOpenChart: () => void;
+  /** Absent when the user may not change the definition (another's shared one). */
+  onEdit?: () => void;
+}
+
+/** One side of a definition in full: value, mid, each leg's price and side, statistics, alerts. */
+export function DefinitionDetails(props: DefinitionDetailsProps) {
+  const { spread, side, entry } = props;
+  const symbol = `${spread.symbol}_${side}`;
+  const stats = useSpreadStats(symbol);
+  const decimals = definitionDecimals(entry?.mid ?? entry?.spread);
+  return (
+    <div className="row-details" data-details={symbol}>
+      <dl className="row-details__facts">
+        <Fact
+          label={side === "BUY" ? "Buy" : "Sell"}
+          value={formatSigned(entry?.spread, decimals)}
+        />
+        <Fact label="Mid" value={formatSigned(entry?.mid ?? undefined, decimals)} />
+      </dl>
+      <section className="row-details__section" aria-label="Legs">
+        <h3 className="row-details__heading">
+          Legs · <code>{spread.formula}</code>
+        </h3>
+        <table className="data-table definition-legs" data-field="legs">
+          <thead>
+            <tr>
+              <th scope="col">Leg</th>
+              <th scope="col">Instrument</th>
+              <th scope="col" className="num">
+                Price
+              </th>
+              <th scope="col">Side</th>
+              <th scope="col" className="num">
+                Lots
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {spread.legs.map((leg) => {
+              const value = entry?.legs[leg.name];
+              return (
+                <tr key={leg.name} data-leg={leg.name}>
+                  <th scope="row">{leg.name}</th>
+                  <td>{leg.instrument}</td>
+                  <td className="num" data-col="price">
+                    {formatNumber(value?.price, definitionDecimals(value?.price))}
+                  </td>
+                  <td data-col="side">{value?.side ?? "—"}</td>
+                  <td className="num">{leg.lots ?? "—"}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+      {stats && <ZFacts stats={stats} />}
+      {props.alerts && (
+        <RowAlertList
+          alerts={props.alerts}
+          onEditAlert={props.onEditAlert}
+          onAddAlert={props.onAddAlert}
+        />
+      )}
+      <div className="row-details__actions">
+        <button type="button" className="button button--primary" onClick={props.onOpenChart}>
+          Open chart
+        </button>
+        {props.alerts && (
+          <button type="button" className="button" onClick={props.onAddAlert}>
+            Add alert
+          </button>
+        )}
+        {props.onEdit && (
+          <button type="button" className="button" onClick={props.onEdit}>
+            Edit spread
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

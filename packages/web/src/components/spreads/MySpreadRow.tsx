@@ -1,0 +1,135 @@
+import { formatNumber, formatSigned, type Prices } from "@spreadwatch/core";
+import { Fragment, type MouseEvent } from "react";
+import { Link, useLocation } from "wouter";
+import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
+import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
+import {
+  type DefinitionEntry,
+  definitionDecimals,
+  definitionInputs,
+  legText,
+} from "../../market/definitionRows.ts";
+import type { FreshnessContext } from "../../market/freshness.ts";
+import { inputMarks } from "../../market/inputMarks.ts";
+import { type LegProblem, legProblems } from "../../market/legProblems.ts";
+import { AlertBells, AlertCountBell } from "../alerts/AlertBells.tsx";
+import type { RowAlerts } from "../alerts/rowAlerts.ts";
+import { LegWarning } from "../LegWarning.tsx";
+import { SpreadValue } from "../SpreadValue.tsx";
+import { ZScoreCell } from "../ZScoreCell.tsx";
+
+interface MySpreadRowProps {
+  spread: SpreadDefinitionView;
+  side: "BUY" | "SELL";
+  entry: DefinitionEntry | undefined;
+  prices: Prices;
+  alerts?: RowAlerts;
+  freshness: FreshnessContext;
+  /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
+  onDetails?: (symbol: string) => void;
+  onAlertList: (symbol: string) => void;
+  maxBells: number;
+  compact: boolean;
+}
+
+/** "Cannot compute: g (GOLD) ask missing; …", or the formula having no value (÷ 0). */
+export function definitionMissingTitle(problems: LegProblem[]): string {
+  const reasons = problems.filter((p) => p.kind !== "stale").map((p) => p.text);
+  return reasons.length > 0
+    ? `Cannot compute: ${reasons.join("; ")}`
+    : "Cannot compute right now: the formula has no value at these prices";
+}
+
+/**
+ * One side of a definition in My spreads, like a built-in Spread row: its value (greyed on a
+ * stale, crossed or missing leg), mid, z and percentile, the legs it was taken at, its alerts.
+ */
+export function MySpreadRow(props: MySpreadRowProps) {
+  const { spread, side, entry, prices, alerts, freshness, onDetails, compact } = props;
+  const symbol = `${spread.symbol}_${side}`;
+  const stats = useSpreadStats(symbol);
+  const inputs = definitionInputs(spread.legs, entry, prices);
+  const problems = legProblems(inputs, freshness);
+  const marks = inputMarks(inputs);
+  const decimals = definitionDecimals(entry?.mid ?? entry?.spread);
+  const missing = entry ? undefined : definitionMissingTitle(problems);
+  const [, navigate] = useLocation();
+  const chart: ChartNavigationState = { commodity: symbol };
+  const open = (event: MouseEvent<HTMLTableRowElement>) => {
+    const target = event.target;
+    if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
+    if (target.closest("a, button, input, select")) return;
+    if (onDetails) onDetails(symbol);
+    else navigate("/advanced-chart", { state: chart });
+  };
+  const rowAlerts = alerts?.bySymbol.get(symbol) ?? [];
+  const legs = spread.legs.map((leg) => legText(leg.name, entry?.legs[leg.name]));
+  return (
+    <tr
+      data-symbol={symbol}
+      data-greyed={problems.length > 0 || undefined}
+      className={problems.length > 0 ? "row--chart row--greyed" : "row--chart"}
+      title={onDetails ? undefined : (missing ?? legs.join(" · "))}
+      onClick={open}
+    >
+      <th scope="row" className="symbol">
+        {onDetails ? (
+          <button type="button" className="symbol__details" onClick={() => onDetails(symbol)}>
+            {side === "BUY" ? "Buy" : "Sell"}
+          </button>
+        ) : (
+          <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+            {side === "BUY" ? "Buy" : "Sell"}
+          </Link>
+        )}
+        <LegWarning problems={problems} />
+      </th>
+      <SpreadValue
+        value={entry?.spread}
+        decimals={decimals}
+        missingTitle={missing}
+        marks={marks}
+        z={compact ? (stats?.z ?? undefined) : undefined}
+      />
+      <td className="num col--wide" data-col="mid">
+        {formatSigned(entry?.mid ?? undefined, decimals)}
+      </td>
+      <ZScoreCell symbol={symbol} />
+      <td className="num col--wide" data-col="percentile">
+        {formatNumber(stats?.percentile, 1)}
+      </td>
+      <td className="col--wide my-spreads__legs" data-col="legs">
+        {legs.map((text, index) => (
+          <Fragment key={text}>
+            {index > 0 && " · "}
+            <span className="my-spreads__leg">{text}</span>
+          </Fragment>
+        ))}
+      </td>
+      {alerts ? (
+        <td className="alerts" data-col="alerts">
+          {compact && onDetails ? (
+            <AlertCountBell
+              alerts={rowAlerts}
+              onOpen={() => onDetails(symbol)}
+              onAdd={() => alerts.onAdd(symbol)}
+            />
+          ) : (
+            <AlertBells
+              alerts={rowAlerts}
+              onEdit={(alert) => alerts.onEdit(symbol, alert)}
+              onAdd={() => alerts.onAdd(symbol)}
+              onMore={() => props.onAlertList(symbol)}
+              max={props.maxBells}
+            />
+          )}
+        </td>
+      ) : (
+        <td className="alerts muted" data-col="alerts">
+          No alerts
+        </td>
+      )}
+    </tr>
+  );
+}

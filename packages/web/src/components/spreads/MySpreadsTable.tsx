@@ -1,0 +1,170 @@
+import { type Prices, parseExecutableSymbol } from "@spreadwatch/core";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
+import { useMediaQuery, useTapForDetails } from "../../hooks/useMediaQuery.ts";
+import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
+import { definitionEntry } from "../../market/definitionRows.ts";
+import type { FreshnessContext } from "../../market/freshness.ts";
+import { MAX_BELLS } from "../alerts/AlertBells.tsx";
+import type { RowAlerts } from "../alerts/rowAlerts.ts";
+import { BottomSheet } from "../BottomSheet.tsx";
+import { Panel } from "../Panel.tsx";
+import { DefinitionDetails } from "./DefinitionDetails.tsx";
+import { MySpreadRow } from "./MySpreadRow.tsx";
+
+interface MySpreadsTableProps {
+  spreads: readonly SpreadDefinitionView[];
+  prices: Prices;
+  calculations: object;
+  alerts?: RowAlerts;
+  freshness: FreshnessContext;
+  onNew: () => void;
+  onEdit: (spread: SpreadDefinitionView) => void;
+}
+
+const COMPACT_TABLE = "(max-width: 480px)";
+const FEW_BELLS = "(max-width: 640px)";
+const SIDES = ["BUY", "SELL"] as const;
+
+/**
+ * "My spreads" (README "Spreads of your own"): every definition the user sees but the
+ * built-ins, a group per definition with its Buy and Sell rows, like the Spread table.
+ */
+export function MySpreadsTable(props: MySpreadsTableProps) {
+  const { spreads, prices, alerts, freshness } = props;
+  const calculations = props.calculations as Record<string, unknown>;
+  const tapForDetails = useTapForDetails();
+  const compact = useMediaQuery(COMPACT_TABLE);
+  const maxBells = useMediaQuery(FEW_BELLS) ? 1 : MAX_BELLS;
+  const [details, setDetails] = useState<string>();
+  const newButton = (
+    <button type="button" className="button button--small" onClick={props.onNew}>
+      New spread
+    </button>
+  );
+  return (
+    <Panel
+      title="My spreads"
+      className="panel--spread panel--my-spreads"
+      note={<div className="my-spreads__bar">{newButton}</div>}
+    >
+      {spreads.length === 0 ? (
+        <p className="muted my-spreads__empty">
+          No spreads of your own yet: New spread builds one from a template (a calendar, a parity, a
+          ratio…) or from legs and a formula.
+        </p>
+      ) : (
+        <table className="data-table" aria-label="My spreads">
+          <thead>
+            <tr>
+              <th scope="col">Side</th>
+              <th scope="col" className="num">
+                Spread
+              </th>
+              <th scope="col" className="num col--wide">
+                Mid
+              </th>
+              <th scope="col" className="num col--wide" title="z-score against 20 days of closes">
+                z
+              </th>
+              <th scope="col" className="num col--wide" title="20-day percentile">
+                Pctl
+              </th>
+              <th scope="col" className="col--wide">
+                Legs
+              </th>
+              <th scope="col">Alerts</th>
+            </tr>
+          </thead>
+          {spreads.map((spread) => (
+            <tbody key={spread.id} data-spread={spread.symbol}>
+              <tr className="group-row">
+                <th scope="rowgroup" colSpan={7}>
+                  <span className="my-spreads__name">{spread.name}</span>{" "}
+                  <span className="my-spreads__symbol">{spread.symbol}</span>
+                  {spread.shared && <span className="my-spreads__badge">Shared</span>}
+                  <code className="my-spreads__formula col--wide">{spread.formula}</code>
+                  {spread.editable && (
+                    <button
+                      type="button"
+                      className="link-button my-spreads__edit"
+                      aria-label={`Edit ${spread.name}`}
+                      onClick={() => props.onEdit(spread)}
+                    >
+                      Edit
+                    </button>
+                  )}
+                </th>
+              </tr>
+              {SIDES.map((side) => (
+                <MySpreadRow
+                  key={side}
+                  spread={spread}
+                  side={side}
+                  entry={definitionEntry(calculations, `${spread.symbol}_${side}`)}
+                  prices={prices}
+                  alerts={alerts}
+                  freshness={freshness}
+                  onDetails={tapForDetails ? setDetails : undefined}
+                  onAlertList={setDetails}
+                  maxBells={maxBells}
+                  compact={compact}
+                />
+              ))}
+            </tbody>
+          ))}
+        </table>
+      )}
+      {details && (
+        <DetailsSheet
+          symbol={details}
+          spreads={spreads}
+          calculations={calculations}
+          alerts={alerts}
+          onEdit={props.onEdit}
+          onClose={() => setDetails(undefined)}
+        />
+      )}
+    </Panel>
+  );
+}
+
+interface DetailsSheetProps {
+  symbol: string;
+  spreads: readonly SpreadDefinitionView[];
+  calculations: Record<string, unknown>;
+  alerts?: RowAlerts;
+  onEdit: (spread: SpreadDefinitionView) => void;
+  onClose: () => void;
+}
+
+/** A definition side's details in the bottom sheet, live while it is open. */
+function DetailsSheet({ symbol, spreads, calculations, alerts, ...props }: DetailsSheetProps) {
+  const [, navigate] = useLocation();
+  const parsed = parseExecutableSymbol(symbol);
+  const spread = parsed && spreads.find((each) => each.symbol === parsed.symbol);
+  if (!parsed || !spread) return null;
+  const thenClose = (action: () => void) => () => {
+    props.onClose();
+    action();
+  };
+  const chart: ChartNavigationState = { commodity: symbol };
+  return (
+    <BottomSheet
+      title={`${spread.name} ${parsed.side === "BUY" ? "Buy" : "Sell"} · ${symbol}`}
+      onClose={props.onClose}
+    >
+      <DefinitionDetails
+        spread={spread}
+        side={parsed.side}
+        entry={definitionEntry(calculations, symbol)}
+        alerts={alerts ? (alerts.bySymbol.get(symbol) ?? []) : undefined}
+        onEditAlert={(alert) => alerts && thenClose(() => alerts.onEdit(symbol, alert))()}
+        onAddAlert={thenClose(() => alerts?.onAdd(symbol))}
+        onOpenChart={thenClose(() => navigate("/advanced-chart", { state: chart }))}
+        onEdit={spread.editable ? thenClose(() => props.onEdit(spread)) : undefined}
+      />
+    </BottomSheet>
+  );
+}

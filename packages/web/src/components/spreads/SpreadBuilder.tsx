@@ -1,0 +1,301 @@
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useInstrumentList } from "../../hooks/useInstruments.ts";
+import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
+import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { failureText, httpStatusOf } from "../../session/errors.ts";
+import { flashMessage } from "../alerts/flashMessage.ts";
+import { Checkbox, Field } from "../Field.tsx";
+import { type BuilderError, builderError } from "./builderErrors.ts";
+import { FormulaField } from "./FormulaField.tsx";
+import { type LegDraft, LegsEditor } from "./LegsEditor.tsx";
+import { TemplatePicker } from "./TemplatePicker.tsx";
+import {
+  DEFAULT_CHOICES,
+  fromTemplate,
+  type InstrumentChoice,
+  type TemplateChoices,
+  type TemplateKind,
+} from "./templates.ts";
+
+interface SpreadBuilderProps {
+  /** The definition being edited; absent for a new one. */
+  spread?: SpreadDefinitionView;
+  /** Admins may share a definition with every user. */
+  isAdmin: boolean;
+  /** The user's alerts on the definition's BUY and SELL, which a delete takes with it. */
+  alertCount: number;
+  onClose: () => void;
+}
+
+const NEW_LEGS: LegDraft[] = [
+  { name: "a", instrument: "GOLD", lots: "" },
+  { name: "b", instrument: "GOLD@next", lots: "" },
+];
+
+function draftsOf(spread: SpreadDefinitionView | undefined): LegDraft[] {
+  if (!spread) return NEW_LEGS;
+  return spread.legs.map((leg) => ({
+    name: leg.name,
+    instrument: leg.instrument,
+    lots: leg.lots == null ? "" : String(leg.lots),
+  }));
+}
+
+/** "Your 2 alerts on it are deleted with it." — what the delete question says about alerts. */
+export function deleteQuestion(name: string, alerts: number, shared: boolean): string {
+  const yours =
+    alerts === 0
+      ? "No alert of yours uses it."
+      : alerts === 1
+        ? "Your 1 alert on it is deleted with it."
+        : `Your ${alerts} alerts on it are deleted with it.`;
+  const others = shared ? " Other users' alerts on it are deleted too." : "";
+  return `Delete the spread “${name}”? ${yours}${others}`;
+}
+
+/**
+ * New spread / Edit spread (README "Spreads of your own"): a template or legs and a typed
+ * formula. The server checks the definition; its 400 shows beside the field it names, a formula
+ * error with its position marked. One submission is one request, whatever the clicking.
+ */
+export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBuilderProps) {
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const formulaInput = useRef<HTMLInputElement>(null);
+  useReturnFocus(dialog);
+  const changes = useSpreadChanges();
+  const submission = useSubmissionKey();
+  const catalogue = useInstrumentList();
+  const instruments = useMemo<InstrumentChoice[]>(() => {
+    const data = catalogue.data;
+    if (!data) return [];
+    return [...data.instruments, ...data.available].sort(
+      (a, b) => a.exchange.localeCompare(b.exchange) || a.key.localeCompare(b.key),
+    );
+  }, [catalogue.data]);
+  const [kind, setKind] = useState<TemplateKind>("calendar");
+  const [choices, setChoices] = useState<TemplateChoices>(DEFAULT_CHOICES);
+  const [templateProblem, setTemplateProblem] = useState<string>();
+  const [name, setName] = useState(spread?.name ?? "");
+  const [legs, setLegs] = useState<LegDraft[]>(() => draftsOf(spread));
+  const [formula, setFormula] = useState(spread?.formula ?? "a - b");
+  const [shared, setShared] = useState(spread?.shared ?? false);
+  const [error, setError] = useState<BuilderError>();
+  // A second click (or Enter) before React re-renders the disabled button: one request only.
+  const inFlight = useRef(false);
+  const busy = changes.create.isPending || changes.update.isPending || changes.remove.isPending;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  // After a formula error, the caret goes to the place it names.
+  useEffect(() => {
+    const input = formulaInput.current;
+    if (error?.field !== "formula" || error.position === undefined || !input) return;
+    const at = Math.min(error.position - 1, input.value.length);
+    input.focus();
+    input.setSelectionRange(at, at + 1);
+  }, [error]);
+
+  const applyTemplate = () => {
+    const made = fromTemplate(kind, choices);
+    if (typeof made === "string") {
+      setTemplateProblem(made);
+      return;
+    }
+    setTemplateProblem(undefined);
+    setError(undefined);
+    setName(made.name);
+    setLegs(made.legs.map((leg) => ({ name: leg.name, instrument: leg.instrument, lots: "" })));
+    setFormula(made.formula);
+  };
+
+  const failed = (cause: unknown) => {
+    const text = failureText(cause, {
+      fallback: spread ? "Failed to save the spread" : "Failed to create the spread",
+      network: "Failed to save the spread. Please try again.",
+    });
+    setError(httpStatusOf(cause) === 400 ? builderError(text) : { field: "form", text });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setError(undefined);
+    const fields = {
+      name,
+      legs: legs.map((leg) => ({
+        name: leg.name.trim(),
+        instrument: leg.instrument,
+        ...(leg.lots !== "" && { lots: Number(leg.lots) }),
+      })),
+      formula,
+      ...(isAdmin && { shared }),
+    };
+    const onSettled = () => {
+      inFlight.current = false;
+    };
+    if (spread) {
+      changes.update.mutate(
+        { id: spread.id, ...fields },
+        {
+          onSettled,
+          onError: failed,
+          onSuccess: (saved) => {
+            onClose();
+            const kept = saved.alertsKept;
+            flashMessage(
+              kept > 0
+                ? `Saved “${saved.name}”; its ${kept === 1 ? "alert is" : `${kept} alerts are`} kept.`
+                : `Saved “${saved.name}”.`,
+            );
+          },
+        },
+      );
+    } else {
+      // Belt and braces with the guard above: a retry of the same contents is the same spread.
+      const idempotencyKey = submission.keyFor(fields);
+      changes.create.mutate(
+        { ...fields, idempotencyKey },
+        {
+          onSettled,
+          onError: failed,
+          onSuccess: (created) => {
+            submission.done();
+            onClose();
+            flashMessage(`Created “${created.name}” (${created.symbol}).`);
+          },
+        },
+      );
+    }
+  };
+
+  const remove = () => {
+    if (!spread || inFlight.current) return;
+    if (!window.confirm(deleteQuestion(spread.name, alertCount, spread.shared))) return;
+    inFlight.current = true;
+    changes.remove.mutate(
+      { id: spread.id, confirm: true },
+      {
+        onSettled: () => {
+          inFlight.current = false;
+        },
+        onError: (cause) =>
+          setError({ field: "form", text: failureText(cause, { fallback: "Failed to delete" }) }),
+        onSuccess: () => {
+          onClose();
+          flashMessage(`Deleted “${spread.name}”.`);
+        },
+      },
+    );
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="modal spread-builder"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <form className="modal__form" onSubmit={submit} noValidate aria-labelledby={titleId}>
+        <h2 id={titleId} className="modal__title">
+          {spread ? (
+            <>
+              Edit spread <span className="modal__symbol">{spread.symbol}</span>
+            </>
+          ) : (
+            "New spread"
+          )}
+        </h2>
+        <details className="spread-builder__templates" open={!spread}>
+          <summary>Start from a template</summary>
+          <TemplatePicker
+            kind={kind}
+            choices={choices}
+            instruments={instruments}
+            onKind={(k) => {
+              setKind(k);
+              setTemplateProblem(undefined);
+            }}
+            onChoices={(c) => {
+              setChoices(c);
+              setTemplateProblem(undefined);
+            }}
+            onApply={applyTemplate}
+            problem={templateProblem}
+          />
+        </details>
+        <Field
+          label="Name"
+          value={name}
+          onChange={(text) => {
+            setName(text);
+            if (error?.field === "name") setError(undefined);
+          }}
+          maxLength={60}
+          aria-invalid={error?.field === "name" || undefined}
+        />
+        {error?.field === "name" && (
+          <p className="field__error" role="alert" data-field="name-error">
+            {error.text}
+          </p>
+        )}
+        <LegsEditor
+          legs={legs}
+          instruments={instruments}
+          onChange={(next) => {
+            setLegs(next);
+            if (error?.field === "legs") setError(undefined);
+          }}
+          error={error?.field === "legs" ? error : undefined}
+        />
+        <FormulaField
+          inputRef={formulaInput}
+          value={formula}
+          onChange={(text) => {
+            setFormula(text);
+            // The marked position is of the formula as sent: an edit makes it stale.
+            if (error?.field === "formula") setError(undefined);
+          }}
+          error={error?.field === "formula" ? error.text : undefined}
+          position={error?.field === "formula" ? error.position : undefined}
+        />
+        {isAdmin && <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />}
+        {error?.field === "form" && (
+          <p className="field__error" role="alert" data-field="form-error">
+            {error.text}
+          </p>
+        )}
+        <div className="modal__actions">
+          {spread && (
+            <div className="modal__action-group">
+              <button
+                type="button"
+                className="button button--danger"
+                onClick={remove}
+                disabled={busy}
+              >
+                Delete
+              </button>
+            </div>
+          )}
+          <div className="modal__action-group modal__action-group--main">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {spread ? "Save spread" : "Create spread"}
+            </button>
+          </div>
+        </div>
+      </form>
+    </dialog>
+  );
+}
