@@ -14,32 +14,11 @@ import { loadConfig } from "../config.ts";
 import { seededRandom } from "../feeds/random.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
+import { userDefinition } from "../spreads/definition-fixture.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";
 import { type HubUpdate, MarketHub } from "./hub.ts";
 
 const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
-
-function definition(
-  id: number,
-  ownerId: number,
-  legs: Record<string, string>,
-  formula: string,
-  shared = false,
-  updatedAt = 1,
-): SpreadDefinition {
-  return {
-    id,
-    symbol: `SP${id}`,
-    name: `Spread ${id}`,
-    legs: Object.entries(legs).map(([name, instrument]) => ({ name, instrument })),
-    formula,
-    shared,
-    builtin: false,
-    ownerId,
-    createdAt: 1,
-    updatedAt,
-  };
-}
 
 /** A hub over the built-ins and `stored` (which the test may change and reload), every key in use. */
 async function hubWith(initial: SpreadDefinition[]) {
@@ -74,9 +53,9 @@ const book = (source: "cme" | "mcx", key: string, bid: number, ask: number, ts =
 });
 const USDINR: Quote = { source: "fx", key: "USDINR", price: 88, ts: 1 };
 
-const RATIO = definition(1, 10, { g: "GOLD", s: "SILVER" }, "g / s");
-const CALENDAR = definition(2, 11, { a: "GOLD", b: "GOLD@next" }, "a - b");
-const CRUDE = definition(3, 10, { m: "CRUDEOIL", b: "BZ", fx: "USDINR" }, "m - b * fx", true);
+const RATIO = userDefinition(1, 10, { g: "GOLD", s: "SILVER" }, "g / s");
+const CALENDAR = userDefinition(2, 11, { a: "GOLD", b: "GOLD@next" }, "a - b");
+const CRUDE = userDefinition(3, 10, { m: "CRUDEOIL", b: "BZ", fx: "USDINR" }, "m - b * fx", true);
 
 describe("MarketHub with spread definitions", () => {
   it("recomputes for a quote exactly the definitions with a leg on its instrument", async () => {
@@ -143,7 +122,7 @@ describe("MarketHub with spread definitions", () => {
   });
 
   it("has no entry while a leg is missing or crossed, or the formula divides by zero", async () => {
-    const DIVIDE = definition(4, 10, { a: "GOLD", b: "SILVER" }, "1 / (a - b)");
+    const DIVIDE = userDefinition(4, 10, { a: "GOLD", b: "SILVER" }, "1 / (a - b)");
     const { hub } = await hubWith([RATIO, DIVIDE]);
     hub.ingest(book("mcx", "GOLD", 100, 101));
     // SILVER has no price yet.

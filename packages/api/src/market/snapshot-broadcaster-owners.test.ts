@@ -7,6 +7,7 @@ import { applyMessage, dataEvents } from "../../test/stream-state.ts";
 import { loadConfig } from "../config.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
+import { userDefinition } from "../spreads/definition-fixture.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";
 import type { MarketStreamMessage } from "./delta.ts";
 import { MarketHub, type MarketHubOptions, type MarketSnapshot } from "./hub.ts";
@@ -18,31 +19,10 @@ afterEach(() => {
   for (const step of cleanup.splice(0).reverse()) step();
 });
 
-function definition(
-  id: number,
-  ownerId: number,
-  legs: Record<string, string>,
-  formula: string,
-  shared = false,
-): SpreadDefinition {
-  return {
-    id,
-    symbol: `SP${id}`,
-    name: `Spread ${id}`,
-    legs: Object.entries(legs).map(([name, instrument]) => ({ name, instrument })),
-    formula,
-    shared,
-    builtin: false,
-    ownerId,
-    createdAt: 1,
-    updatedAt: 1,
-  };
-}
-
-const RATIO = definition(1, 10, { g: "GOLD", s: "SILVER" }, "g / s");
-const CALENDAR = definition(2, 11, { a: "GOLD", b: "GOLD@next" }, "a - b");
-const CRUDE = definition(3, 10, { m: "CRUDEOIL", b: "BZ", fx: "USDINR" }, "m - b * fx", true);
-const SILVER_CAL = definition(4, 11, { a: "SILVER", b: "SILVER@next" }, "a - b");
+const RATIO = userDefinition(1, 10, { g: "GOLD", s: "SILVER" }, "g / s");
+const CALENDAR = userDefinition(2, 11, { a: "GOLD", b: "GOLD@next" }, "a - b");
+const CRUDE = userDefinition(3, 10, { m: "CRUDEOIL", b: "BZ", fx: "USDINR" }, "m - b * fx", true);
+const SILVER_CAL = userDefinition(4, 11, { a: "SILVER", b: "SILVER@next" }, "a - b");
 
 /**
  * The broadcaster on a bare node:http server, wired to a hub and registry as composition.ts
