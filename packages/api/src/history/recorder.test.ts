@@ -48,7 +48,9 @@ beforeEach(async () => {
   stored = [ratio];
   registry = new SpreadRegistry({ builtIns: builtInDefinitions(duties), load: async () => stored });
   await registry.reload();
-  hub = new MarketHub(duties);
+  // As composition.ts builds it: the hub evaluates the registry's definitions for every listener.
+  hub = new MarketHub(duties, undefined, undefined, registry);
+  registry.subscribe((change) => hub.spreadsChanged(change));
   minutes = [];
   recorder = new HistoryRecorder(
     test.store,

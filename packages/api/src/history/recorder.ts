@@ -5,8 +5,6 @@ import {
   CHART_SYMBOLS,
   chartSymbolsAffectedBy,
   chartSymbolValues,
-  evaluateSide,
-  type LegBook,
   TIMEFRAMES,
   type Timeframe,
 } from "@spreadwatch/core";
@@ -170,15 +168,17 @@ export class HistoryRecorder {
     }
     const touched = this.byInstrument.get(quote.key);
     if (!touched) return;
+    // The hub evaluated each definition this quote touched (once, for every listener): read its
+    // entry rather than evaluating the formula again.
+    const entries = update.calculations as unknown as Record<
+      string,
+      { spread: number } | undefined
+    >;
     for (const recorded of touched) {
-      const checked = recorded.spread.checked;
-      if (!checked) continue;
-      const books: Array<LegBook | undefined> = checked.legs.map((leg) =>
-        bookIn(prices, leg.instrument),
-      );
       for (const side of ["BUY", "SELL"] as const) {
-        const value = evaluateSide(checked.compiled, books, side)?.value;
-        if (value !== undefined) this.addSample(recorded.symbols[side], quote.ts, value);
+        const symbol = recorded.symbols[side];
+        const value = entries[symbol]?.spread;
+        if (value !== undefined) this.addSample(symbol, quote.ts, value);
       }
     }
   }

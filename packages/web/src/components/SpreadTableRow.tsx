@@ -14,7 +14,7 @@ import type { FreshnessContext } from "../market/freshness.ts";
 import { inputMarks, spreadInputs } from "../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../market/legProblems.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
-import { AlertBells, AlertCountBell } from "./alerts/AlertBells.tsx";
+import { RowAlertsCell } from "./alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "./alerts/rowAlerts.ts";
 import { LegWarning } from "./LegWarning.tsx";
 import { NetPerLotCell } from "./NetPerLotCell.tsx";
@@ -83,7 +83,6 @@ export function SpreadTableRow({
     if (onDetails) onDetails(symbol);
     else navigate("/advanced-chart", { state: chart });
   };
-  const rowAlerts = alerts?.bySymbol.get(symbol) ?? [];
   return (
     <tr
       data-symbol={symbol}
@@ -116,29 +115,14 @@ export function SpreadTableRow({
       <ZScoreCell symbol={symbol} />
       <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} wide />
       <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} wide />
-      {alerts ? (
-        <td className="alerts" data-col="alerts">
-          {compact && onDetails ? (
-            <AlertCountBell
-              alerts={rowAlerts}
-              onOpen={() => onDetails(symbol)}
-              onAdd={() => alerts.onAdd(symbol)}
-            />
-          ) : (
-            <AlertBells
-              alerts={rowAlerts}
-              onEdit={(alert) => alerts.onEdit(symbol, alert)}
-              onAdd={() => alerts.onAdd(symbol)}
-              onMore={() => onAlertList(symbol)}
-              max={maxBells}
-            />
-          )}
-        </td>
-      ) : (
-        <td className="alerts muted" data-col="alerts">
-          No alerts
-        </td>
-      )}
+      <RowAlertsCell
+        symbol={symbol}
+        alerts={alerts}
+        compact={compact}
+        onDetails={onDetails}
+        onAlertList={onAlertList}
+        maxBells={maxBells}
+      />
     </tr>
   );
 }

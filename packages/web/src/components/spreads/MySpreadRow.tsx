@@ -13,7 +13,7 @@ import {
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { inputMarks } from "../../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../../market/legProblems.ts";
-import { AlertBells, AlertCountBell } from "../alerts/AlertBells.tsx";
+import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
 import { LegWarning } from "../LegWarning.tsx";
 import { SpreadValue } from "../SpreadValue.tsx";
@@ -63,7 +63,6 @@ export function MySpreadRow(props: MySpreadRowProps) {
     if (onDetails) onDetails(symbol);
     else navigate("/advanced-chart", { state: chart });
   };
-  const rowAlerts = alerts?.bySymbol.get(symbol) ?? [];
   const legs = spread.legs.map((leg) => legText(leg.name, entry?.legs[leg.name]));
   return (
     <tr
@@ -107,29 +106,14 @@ export function MySpreadRow(props: MySpreadRowProps) {
           </Fragment>
         ))}
       </td>
-      {alerts ? (
-        <td className="alerts" data-col="alerts">
-          {compact && onDetails ? (
-            <AlertCountBell
-              alerts={rowAlerts}
-              onOpen={() => onDetails(symbol)}
-              onAdd={() => alerts.onAdd(symbol)}
-            />
-          ) : (
-            <AlertBells
-              alerts={rowAlerts}
-              onEdit={(alert) => alerts.onEdit(symbol, alert)}
-              onAdd={() => alerts.onAdd(symbol)}
-              onMore={() => props.onAlertList(symbol)}
-              max={props.maxBells}
-            />
-          )}
-        </td>
-      ) : (
-        <td className="alerts muted" data-col="alerts">
-          No alerts
-        </td>
-      )}
+      <RowAlertsCell
+        symbol={symbol}
+        alerts={alerts}
+        compact={compact}
+        onDetails={onDetails}
+        onAlertList={props.onAlertList}
+        maxBells={props.maxBells}
+      />
     </tr>
   );
 }
