@@ -40,3 +40,4 @@ export type {
 export { UsernameTakenError } from "./store/store.ts";
 // Every type a Store call takes or returns.
 export type * from "./store/types.ts";
+export { POSITION_NET_METRIC } from "./store/types.ts";

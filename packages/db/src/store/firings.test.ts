@@ -234,4 +234,67 @@ describe.each(STORE_KINDS)("firings (%s)", (kind) => {
       serverFiringCount: 0,
     });
   });
+
+  it("records a position's crossing: a History row with no alert, outbox rows per usable channel", async () => {
+    const h = current();
+    const alice = await h.store.users.create({
+      username: "alice",
+      passwordHash: "h",
+      alertsEnabled: true,
+    });
+    const bob = await h.store.users.create({ username: "bob", passwordHash: "h" });
+    await h.store.telegramLinks.save(alice.id, "chat-alice", 1);
+    await h.store.webhooks.save(alice.id, "https://example.test/hook", "s3cret", 1);
+    // Bob has a chat but not the alerts permission: History only.
+    await h.store.telegramLinks.save(bob.id, "chat-bob", 1);
+    const crossing = {
+      symbol: "GC_SELL",
+      value: 12_400,
+      threshold: 12_000,
+      direction: "above" as const,
+      state: "fired" as const,
+      note: "BUY 2 × GC: net ₹12,400.00 reached target ₹12,000.00",
+      at: 5_000,
+      now: 6_000,
+      text: "target reached",
+      webhookBody: (firingId: number) => JSON.stringify({ firingId }),
+    };
+    const [mine, theirs, held, gone] = await h.store.firings.recordPositionCrossings([
+      { ...crossing, userId: alice.id },
+      { ...crossing, userId: bob.id },
+      { ...crossing, userId: alice.id, state: "held", note: "Held: CME GC quote stale", at: 4_000 },
+      { ...crossing, userId: 999_999 },
+    ]);
+    expect(mine?.outbox.map((o) => o.channel)).toEqual(["telegram", "webhook"]);
+    expect(theirs?.outbox).toEqual([]);
+    expect(held?.outbox).toEqual([]);
+    expect(gone).toBeUndefined();
+    const outbox = await h.store.outbox.list();
+    expect(outbox.map((o) => [o.userId, o.alertId, o.channel, o.chatId, o.text])).toEqual([
+      [alice.id, null, "telegram", "chat-alice", "target reached"],
+      [alice.id, null, "webhook", "", JSON.stringify({ firingId: mine?.firingId })],
+    ]);
+    const history = await h.store.firings.list(alice.id, { limit: 10 });
+    expect(history).toMatchObject([
+      {
+        id: mine?.firingId,
+        alertId: null,
+        symbol: "GC_SELL",
+        metric: "net",
+        value: 12_400,
+        threshold: 12_000,
+        direction: "above",
+        state: "fired",
+        source: "server",
+        note: crossing.note,
+        firedAt: 5_000,
+        channels: [
+          { channel: "telegram", state: "pending" },
+          { channel: "webhook", state: "pending" },
+        ],
+      },
+      { id: held?.firingId, state: "held", note: "Held: CME GC quote stale", channels: [] },
+    ]);
+    expect(await h.store.firings.list(bob.id, { limit: 10 })).toHaveLength(1);
+  });
 });

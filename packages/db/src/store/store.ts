@@ -18,7 +18,9 @@ import type {
   LoginLimits,
   NewUser,
   OutboxMessage,
+  PositionCrossing,
   RecordedFiring,
+  RecordedPositionCrossing,
   RollQuery,
   Session,
   SessionEnd,
@@ -181,6 +183,14 @@ export interface FiringStore {
    * strictly before `before` when given; each with its channels' delivery states.
    */
   list(userId: number, page: FiringPage): Promise<FiringEntry[]>;
+  /**
+   * Positions' target and stop crossings, in one transaction: each a History row (metric
+   * "net", no alert); a fired one also one outbox row per channel its owner can use now. A
+   * crossing of a user who no longer exists writes nothing (undefined).
+   */
+  recordPositionCrossings(
+    crossings: readonly PositionCrossing[],
+  ): Promise<(RecordedPositionCrossing | undefined)[]>;
 }
 
 export interface SpreadMarkStore {

@@ -155,13 +155,53 @@ export interface FiringChannel {
   attempts: number;
 }
 
+/**
+ * The metric of a position's History entry: its net ₹ (total) against its target or stop. It is
+ * not an alert metric (no alert can watch it); only the History and the outbox carry it.
+ */
+export const POSITION_NET_METRIC = "net";
+/** What a History entry's value is: an alert's metric, or a position's net ₹. */
+export type FiringMetric = AlertMetric | typeof POSITION_NET_METRIC;
+
+/**
+ * A position's net ₹ crossing its target or stop (api positions/position-alerts.ts), fired or
+ * held on a stale leg: a History row with no alert, and when fired one outbox row per channel
+ * its owner can use now (a linked Telegram chat, a webhook; both need the alerts permission).
+ */
+export interface PositionCrossing {
+  userId: number;
+  /** The mark's executable symbol (GC_SELL for a BUY position on GC). */
+  symbol: string;
+  /** Net ₹ (total) at the crossing. */
+  value: number;
+  threshold: number;
+  /** "above": the target was reached; "below": the stop. */
+  direction: CrossingSide;
+  state: FiringState;
+  /** What the History shows: the firing's sentence, and a held one's reason after it. */
+  note: string;
+  /** The quote time of the crossing. */
+  at: number;
+  now: number;
+  /** The Telegram text (a fired crossing). */
+  text: string;
+  /** The webhook's JSON body, given the History row's id. */
+  webhookBody: (firingId: number) => string;
+}
+
+/** What a position crossing wrote: its History row and the outbox rows queued for it. */
+export interface RecordedPositionCrossing {
+  firingId: number;
+  outbox: { channel: AlertChannel; id: number }[];
+}
+
 /** One History entry: a firing (server or browser) or a crossing held back. */
 export interface FiringEntry {
   id: number;
-  /** Null once the alert was deleted: its history stays. */
+  /** Null once the alert was deleted (its history stays), and on a position's entry. */
   alertId: number | null;
   symbol: string;
-  metric: AlertMetric;
+  metric: FiringMetric;
   value: number;
   threshold: number;
   direction: CrossingSide;
