@@ -4,6 +4,7 @@ import {
   hysteresisOf,
   isAlertMetric,
   observeCrossing,
+  type Prices,
   SPREAD_SYMBOLS,
   type ThresholdSide,
   thresholdSide,
@@ -185,6 +186,14 @@ export class AlertEngine {
   /** Resolves when every write queued so far is done (tests, shutdown). */
   async idle(): Promise<void> {
     await this.writes;
+  }
+
+  /**
+   * Why `symbol`'s value must not fire now (a stale or crossed leg, a closed market): position
+   * alerts are held on the same legs, judged by the same LegWatch.
+   */
+  holdReason(symbol: string, prices: Readonly<Prices>): string | undefined {
+    return this.legs.holdReason(symbol, prices);
   }
 
   get watchedCount(): number {

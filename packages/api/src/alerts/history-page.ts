@@ -6,6 +6,7 @@ import {
   type FiringChannel,
   type FiringEntry,
   OUTBOX_CHANNELS,
+  POSITION_NET_METRIC,
   type Store,
 } from "@spreadwatch/db";
 import { z } from "zod";
@@ -22,7 +23,8 @@ export const historyEntry = z.object({
   id: z.number(),
   alertId: z.number().nullable(),
   symbol: z.string(),
-  metric: z.enum(ALERT_METRICS),
+  // An alert's metric, or "net": a position's net ₹ against its target or stop.
+  metric: z.enum([...ALERT_METRICS, POSITION_NET_METRIC]),
   value: z.number(),
   threshold: z.number(),
   direction: z.enum(CROSSING_SIDES),

@@ -61,3 +61,51 @@ export function webhookBody(firing: Omit<WebhookPayload, "event" | "firedAtIst">
   };
   return JSON.stringify(payload);
 }
+
+/**
+ * The JSON body POSTed to a user's webhook when one of their positions reaches its target or its
+ * stop (README "Positions (paper)"): signed and retried like an alert's, told apart by `event`.
+ */
+export interface PositionWebhookPayload {
+  event: "position.alert";
+  firingId: number;
+  positionId: number;
+  /** The definition's symbol (GC, SP7) and the position's side and open lots. */
+  spread: string;
+  side: "BUY" | "SELL";
+  lots: number;
+  kind: "target" | "stop";
+  /** The executable exit the position is marked at (GC_SELL for a BUY). */
+  symbol: string;
+  mark: number;
+  netInr: number;
+  thresholdInr: number;
+  direction: ThresholdSide;
+  firedAt: number;
+  firedAtIst: string;
+  text: string;
+}
+
+/** The body, serialised once (stored in the outbox and signed as stored, like webhookBody's). */
+export function positionWebhookBody(
+  firing: Omit<PositionWebhookPayload, "event" | "firedAtIst" | "direction">,
+): string {
+  const payload: PositionWebhookPayload = {
+    event: "position.alert",
+    firingId: firing.firingId,
+    positionId: firing.positionId,
+    spread: firing.spread,
+    side: firing.side,
+    lots: firing.lots,
+    kind: firing.kind,
+    symbol: firing.symbol,
+    mark: firing.mark,
+    netInr: firing.netInr,
+    thresholdInr: firing.thresholdInr,
+    direction: firing.kind === "target" ? "above" : "below",
+    firedAt: firing.firedAt,
+    firedAtIst: formatIstIso(firing.firedAt),
+    text: firing.text,
+  };
+  return JSON.stringify(payload);
+}

@@ -1,0 +1,217 @@
+import { emptyPrices } from "@spreadwatch/core";
+import type { PositionCrossing, RecordedPositionCrossing } from "@spreadwatch/db";
+import { describe, expect, it } from "vitest";
+import type { HubUpdate } from "../market/hub.ts";
+import {
+  type CostsPerLot,
+  formatInr,
+  PositionAlerts,
+  positionMessage,
+  rearmDistance,
+  type WatchedPosition,
+} from "./position-alerts.ts";
+
+/** A BUY 2 × GC at 100 with 100 units a lot: net ₹ = (mark − 100) × 200 − 2 × costs. */
+function position(fields: Partial<WatchedPosition> = {}): WatchedPosition {
+  return {
+    id: 1,
+    ownerId: 7,
+    spread: "GC",
+    side: "BUY",
+    lots: 2,
+    entry: 100,
+    units: 100,
+    targetInr: 1_000,
+    stopInr: -1_000,
+    ...fields,
+  };
+}
+
+interface Harness {
+  alerts: PositionAlerts;
+  recorded: PositionCrossing[];
+  /** Symbols whose costs were asked for: what a quote touched. */
+  costed: string[];
+  positions: WatchedPosition[];
+  hold: { reason: string | undefined };
+  quote(symbol: string, spread: number, ts?: number): Promise<void>;
+}
+
+async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<Harness> {
+  const recorded: PositionCrossing[] = [];
+  const costed: string[] = [];
+  const hold: { reason: string | undefined } = { reason: undefined };
+  const list = [...positions];
+  const costs: CostsPerLot = (symbol) => {
+    costed.push(symbol);
+    return costsPerLot;
+  };
+  const alerts = new PositionAlerts(
+    {
+      firings: {
+        list: async () => [],
+        recordPositionCrossings: async (crossings) => {
+          recorded.push(...crossings);
+          return crossings.map(
+            (_, i): RecordedPositionCrossing => ({ firingId: recorded.length + i, outbox: [] }),
+          );
+        },
+      },
+    },
+    {
+      listWatched: async (userId) =>
+        list.filter((p) => userId === undefined || p.ownerId === userId),
+    },
+    { legs: { holdReason: () => hold.reason }, costs, onQueued: () => {} },
+  );
+  await alerts.start();
+  let clock = 1_000;
+  return {
+    alerts,
+    recorded,
+    costed,
+    positions: list,
+    hold,
+    async quote(symbol, spread, ts = (clock += 1_000)) {
+      const update = {
+        quote: { source: "cme", key: "GC", price: 1, ts },
+        symbols: [symbol],
+        // A fresh entry per quote, as the hub makes one when a value changes.
+        calculations: { [symbol]: { symbol, spread } },
+        prices: emptyPrices(),
+      } as unknown as HubUpdate;
+      alerts.onUpdate(update);
+      await alerts.idle();
+    },
+  };
+}
+
+describe("PositionAlerts", () => {
+  it("fires a target once per crossing of net ₹, and again only after re-arming", async () => {
+    const h = await harness([position()]);
+    // Net = (mark − 100) × 200 − 20: 105 → 980 (below 1,000), 105.2 → 1,020 (reached).
+    await h.quote("GC_SELL", 105);
+    await h.quote("GC_SELL", 105.2);
+    expect(h.recorded).toMatchObject([
+      {
+        userId: 7,
+        symbol: "GC_SELL",
+        value: 1_020,
+        threshold: 1_000,
+        direction: "above",
+        state: "fired",
+        text: "BUY 2 × GC: net ₹1,020 reached target ₹1,000",
+      },
+    ]);
+    // Wobbling under the target by less than the re-arm distance (₹100) fires nothing more.
+    await h.quote("GC_SELL", 104.9); // 960
+    await h.quote("GC_SELL", 105.3); // 1,040
+    expect(h.recorded).toHaveLength(1);
+    // Back past the re-arm level (≤ ₹900), then up again: a second firing.
+    await h.quote("GC_SELL", 104.5); // 880
+    await h.quote("GC_SELL", 105.5); // 1,080
+    expect(h.recorded.map((c) => c.value)).toEqual([1_020, 1_080]);
+  });
+
+  it("fires a SELL position's stop when net ₹ falls to it, at its BUY exit", async () => {
+    const h = await harness([position({ side: "SELL", targetInr: null, stopInr: -500 })]);
+    // A SELL gains as the spread falls: net = (100 − mark) × 200 − 20.
+    await h.quote("GC_SELL", 90); // the wrong symbol: a SELL is marked at GC_BUY
+    await h.quote("GC_BUY", 101); // −220
+    await h.quote("GC_BUY", 102.4); // −500: reached (net ≤ stop)
+    expect(h.recorded).toMatchObject([
+      {
+        symbol: "GC_BUY",
+        value: -500,
+        threshold: -500,
+        direction: "below",
+        text: "SELL 2 × GC: net -₹500 fell to stop -₹500",
+      },
+    ]);
+    expect(h.costed).not.toContain("GC_SELL");
+  });
+
+  it("does not fire on the first value, even one already past the level", async () => {
+    const h = await harness([position()]);
+    await h.quote("GC_SELL", 110); // 1,980: already past the target
+    await h.quote("GC_SELL", 111);
+    expect(h.recorded).toEqual([]);
+    // It has to come back past the re-arm level before a crossing fires.
+    await h.quote("GC_SELL", 104);
+    await h.quote("GC_SELL", 106);
+    expect(h.recorded).toHaveLength(1);
+  });
+
+  it("holds a crossing on a stale leg (one History entry), then fires it on fresh prices", async () => {
+    const h = await harness([position()]);
+    await h.quote("GC_SELL", 104);
+    h.hold.reason = "Held: CME GC quote stale (no quote for 12 s)";
+    await h.quote("GC_SELL", 106);
+    await h.quote("GC_SELL", 107);
+    expect(h.recorded).toMatchObject([
+      {
+        state: "held",
+        value: 1_180,
+        note: "BUY 2 × GC: net ₹1,180 reached target ₹1,000. Held: CME GC quote stale (no quote for 12 s)",
+      },
+    ]);
+    h.hold.reason = undefined;
+    await h.quote("GC_SELL", 106);
+    expect(h.recorded.map((c) => c.state)).toEqual(["held", "fired"]);
+  });
+
+  it("looks only at positions on the symbols a quote recomputed", async () => {
+    const h = await harness([
+      position(),
+      position({ id: 2, spread: "SP7", ownerId: 8 }),
+      position({ id: 3, spread: "SI", targetInr: null }),
+    ]);
+    await h.quote("CL_SELL", 1);
+    await h.quote("GC_BUY", 1);
+    expect(h.costed).toEqual([]);
+    await h.quote("SP7_SELL", 104);
+    await h.quote("SP7_SELL", 106);
+    expect(h.costed).toEqual(["SP7_SELL", "SP7_SELL"]);
+    expect(h.recorded).toMatchObject([{ userId: 8, symbol: "SP7_SELL", state: "fired" }]);
+    expect(h.alerts.watchedCount).toBe(3);
+  });
+
+  it("follows a user's edits: a new target learns its side afresh, a closed position stops", async () => {
+    const h = await harness([position(), position({ id: 2, ownerId: 8 })]);
+    await h.quote("GC_SELL", 104);
+    // User 7 moves the target above the next value; user 8's position keeps its state.
+    h.positions[0] = position({ targetInr: 2_000 });
+    h.alerts.positionsChanged(7);
+    await h.alerts.idle();
+    await h.quote("GC_SELL", 106); // 1,180: user 8's fires; user 7's (2,000) does not
+    expect(h.recorded.map((c) => c.userId)).toEqual([8]);
+    // User 8 closes theirs: it is no longer watched.
+    h.positions.splice(1, 1);
+    h.alerts.positionsChanged(8);
+    await h.alerts.idle();
+    expect(h.alerts.watchedCount).toBe(1);
+    await h.quote("GC_SELL", 104);
+    await h.quote("GC_SELL", 111); // 2,180: user 7's target
+    expect(h.recorded.map((c) => c.userId)).toEqual([8, 7]);
+  });
+
+  it("counts the round-trip costs of every lot", async () => {
+    const h = await harness([position({ targetInr: 0, stopInr: null })], 150);
+    // Net = (mark − 100) × 200 − 300: breakeven at 101.5.
+    await h.quote("GC_SELL", 101.4);
+    await h.quote("GC_SELL", 101.49);
+    expect(h.recorded).toEqual([]);
+    await h.quote("GC_SELL", 101.5);
+    expect(h.recorded).toMatchObject([{ value: 0 }]);
+  });
+
+  it("words rupees with Indian digit groups", () => {
+    expect(formatInr(1_240_000)).toBe("₹12,40,000");
+    expect(formatInr(-3_000.5)).toBe("-₹3,000.5");
+    expect(positionMessage({ side: "BUY", lots: 2, spread: "GC" }, "target", 12_400, 12_000)).toBe(
+      "BUY 2 × GC: net ₹12,400 reached target ₹12,000",
+    );
+    expect(rearmDistance(12_000)).toBe(120);
+    expect(rearmDistance(-500)).toBe(100);
+  });
+});
