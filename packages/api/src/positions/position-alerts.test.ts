@@ -34,7 +34,7 @@ interface Harness {
   costed: string[];
   positions: WatchedPosition[];
   hold: { reason: string | undefined };
-  quote(symbol: string, spread: number, ts?: number): Promise<void>;
+  quote(symbol: string, spread: number, at?: number): Promise<void>;
 }
 
 async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<Harness> {
@@ -72,7 +72,9 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
     costed,
     positions: list,
     hold,
-    async quote(symbol, spread, ts = (clock += 1_000)) {
+    async quote(symbol, spread, at) {
+      clock += 1_000;
+      const ts = at ?? clock;
       const update = {
         quote: { source: "cme", key: "GC", price: 1, ts },
         symbols: [symbol],

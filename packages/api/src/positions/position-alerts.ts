@@ -4,17 +4,26 @@
 // computes the same marks from the stream). Only positions on the symbols a quote recomputed are
 // looked at: the index goes from exit symbol to the positions with a target or a stop on it.
 import {
+  type CostRates,
+  defaultCostRates,
+  definitionCosts,
   isPastRearmLevel,
+  markPosition,
+  markSymbolOf,
   type Prices,
   perLot,
+  roundPaise,
+  type SpecOf,
   type SpreadSymbol,
   type ThresholdSide,
+  totalCosts,
 } from "@spreadwatch/core";
 import type { PositionCrossing, Store } from "@spreadwatch/db";
 import { isBuiltIn } from "../alerts/watched-symbols.ts";
 import { positionWebhookBody } from "../alerts/webhook-payload.ts";
 import { log, warnEvery } from "../log.ts";
-import type { HubUpdate, LiveEntry } from "../market/hub.ts";
+import type { DefinitionEntry, HubUpdate, LiveEntry } from "../market/hub.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 
 /** What the watcher needs of an open position (the store's positions carry more). */
 export interface WatchedPosition {
@@ -53,11 +62,34 @@ export type CostsPerLot = (
   prices: Readonly<Prices>,
 ) => number | undefined;
 
-/** A built-in parity's costs: perLot's standard lot at the entry's MCX price (docs/formulas.md). */
-export const builtInCostsPerLot: CostsPerLot = (symbol, entry) => {
-  if (!isBuiltIn(symbol) || !("mcx" in entry)) return undefined;
-  return perLot(symbol as SpreadSymbol, entry, entry.usdinr)?.costsInr;
-};
+/**
+ * The costs the Positions tab shows (docs/formulas.md): a built-in parity's perLot at its entry's
+ * MCX price, a definition's definitionCosts at its legs' prices now (a definition without lots
+ * on its legs costs nothing).
+ */
+export function liveCostsPerLot(
+  spreads: Pick<SpreadRegistry, "executable"> | undefined,
+  specOf: SpecOf,
+  rates: CostRates = defaultCostRates(),
+): CostsPerLot {
+  return (symbol, entry, prices) => {
+    if (isBuiltIn(symbol)) {
+      if (!("mcx" in entry)) return undefined;
+      return perLot(symbol as SpreadSymbol, entry, entry.usdinr, {}, rates)?.costsInr;
+    }
+    const spread = spreads?.executable(symbol)?.spread;
+    const legs = (entry as DefinitionEntry).legs;
+    if (!spread || !legs) return undefined;
+    const legPrices: Record<string, number> = {};
+    for (const name in legs) legPrices[name] = (legs[name] as { price: number }).price;
+    const usdinr = prices.fx.USDINR?.price ?? Number.NaN;
+    const costs = definitionCosts(spread.legs, legPrices, usdinr, rates, specOf);
+    return costs && roundPaise(totalCosts(costs));
+  };
+}
+
+/** The built-in parities' costs only (tests, and a server with no definitions). */
+export const builtInCostsPerLot: CostsPerLot = liveCostsPerLot(undefined, () => undefined);
 
 /**
  * After a firing, a target waits until net ₹ has fallen back this far below it (a stop: risen
@@ -97,23 +129,31 @@ interface Watch {
 interface Pending {
   watch: Watch;
   level: Level;
-  net: number;
   mark: number;
+  /** Costs per lot at the mark. */
+  costs: number;
   state: "fired" | "held";
   note?: string;
 }
 
 /** The exit symbol of a position: a BUY is valued at the spread's SELL, and the reverse. */
-export function exitSymbolOf(position: Pick<WatchedPosition, "spread" | "side">): string {
-  return `${position.spread}_${position.side === "BUY" ? "SELL" : "BUY"}`;
+export const exitSymbolOf = markSymbolOf;
+
+/**
+ * Net ₹ (total) as core's markPosition gives it (what the Positions tab shows): gross to paise
+ * less every lot's costs to paise. The update loop compares a plain float first and asks this
+ * only within a paisa or two of a level, where the roundings could disagree.
+ */
+export function netInr(position: WatchedPosition, mark: number, costsPerLot: number): number {
+  const marked = markPosition(
+    { ...position, openedAt: 0 },
+    { mark, costsPerLotInr: costsPerLot, now: 0 },
+  );
+  return marked.netInr ?? Number.NaN;
 }
 
-/** Net ₹ (total) of a position at `mark` with `costsPerLot`: (mark − entry) × units × lots, less costs. */
-export function netInr(position: WatchedPosition, mark: number, costsPerLot: number): number {
-  const sign = position.side === "BUY" ? 1 : -1;
-  const gross = sign * (mark - position.entry) * position.units * position.lots;
-  return Math.round((gross - costsPerLot * position.lots) * 100) / 100;
-}
+/** Within this of a level the exact (decimal) rounding decides. */
+const NEAR_LEVEL_INR = 0.02;
 
 const inrFormat = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
 
@@ -274,16 +314,16 @@ export class PositionAlerts {
       const mark = entry.spread;
       for (const watch of watches) {
         const p = watch.position;
-        const net =
-          Math.round((watch.sign * (mark - p.entry) * p.units * p.lots - costs * p.lots) * 100) /
-          100;
+        const rough = watch.sign * (mark - p.entry) * p.units * p.lots - costs * p.lots;
         for (const level of watch.levels) {
+          const net =
+            Math.abs(rough - level.threshold) < NEAR_LEVEL_INR ? netInr(p, mark, costs) : rough;
           const reached = level.kind === "target" ? net >= level.threshold : net <= level.threshold;
           if (hold !== undefined) {
             if (level.reached === false && reached && level.armed && !level.heldNoted) {
               level.heldNoted = true;
               pending ??= [];
-              pending.push({ watch, level, net, mark, state: "held", note: hold });
+              pending.push({ watch, level, mark, costs, state: "held", note: hold });
             }
             continue;
           }
@@ -299,7 +339,7 @@ export class PositionAlerts {
           if (!before && reached && level.armed) {
             level.armed = false;
             pending ??= [];
-            pending.push({ watch, level, net, mark, state: "fired" });
+            pending.push({ watch, level, mark, costs, state: "fired" });
           } else if (!level.armed && isPastRearmLevel(hysteresisOf(level), net)) {
             level.armed = true;
           }
@@ -322,13 +362,14 @@ export class PositionAlerts {
 
   private toCrossing(p: Pending, at: number): PositionCrossing {
     const { position } = p.watch;
+    const net = netInr(position, p.mark, p.costs);
     const name = this.options.nameOf?.(position.spread) ?? position.spread;
     const shown = { ...position, spread: name };
-    const text = positionMessage(shown, p.level.kind, p.net, p.level.threshold);
+    const text = positionMessage(shown, p.level.kind, net, p.level.threshold);
     return {
       userId: position.ownerId,
       symbol: p.watch.symbol,
-      value: p.net,
+      value: net,
       threshold: p.level.threshold,
       direction: p.level.direction,
       state: p.state,
@@ -346,7 +387,7 @@ export class PositionAlerts {
           kind: p.level.kind,
           symbol: p.watch.symbol,
           mark: p.mark,
-          netInr: p.net,
+          netInr: net,
           thresholdInr: p.level.threshold,
           firedAt: at,
           text,
