@@ -3,6 +3,8 @@
 //   1. hub + core throughput (quotes/s incl. recalculation), fifteen and 300 instruments in use
 //   1b. 1,000 spread definitions over 200 instruments: time per quote, hub throughput
 //       (docs/issues/21.md)
+//   1c. position alerts: time per quote with 10,000 open positions across 1,000 users on the
+//       built-in spreads and 100 definitions (docs/issues/22.md)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
 //       quotes, a crossing storm
@@ -111,6 +113,8 @@ section("hub + core throughput, 15 and 300 instruments in use");
 await tsx("bench/hub.bench.ts");
 section("1,000 spread definitions over 200 instruments: time per quote, hub throughput");
 await tsx("bench/spread-definitions.bench.ts");
+section("position alerts: 10,000 open positions, 1,000 users, time per quote");
+await tsx("bench/positions.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
 section(
@@ -171,6 +175,11 @@ for (const r of results) {
       `spread definitions   ${fmt(r.definitions)} over ${r.instruments} instruments: per quote p99 ${ms(r.p99Ms)} ` +
         `(USDINR's p99 ${ms(r.usdinrP99Ms)}; goal p99 ≤ 0.2 ms), hub ${fmt(r.quotesPerSecond)} quotes/s, ` +
         `${fmt(r.withSnapshots)} with the stream's snapshots (goal ≥ 200,000), ${fmt(r.readingEvery)} reading every value`,
+    );
+  if (r.bench === "positions")
+    console.log(
+      `position alerts      ${fmt(r.positions)} positions, ${fmt(r.users)} users, ${r.spreads} spreads: per quote p50 ${ms(r.p50Ms)}, ` +
+        `p99 ${ms(r.p99Ms)} (goal p99 ≤ 0.2 ms), ${fmt(r.fired)} fired`,
     );
   if (r.bench === "alert-engine")
     console.log(

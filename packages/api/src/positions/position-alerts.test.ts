@@ -197,6 +197,25 @@ describe("PositionAlerts", () => {
     expect(h.recorded.map((c) => c.userId)).toEqual([8, 7]);
   });
 
+  it("fires every level a jump passes over, and only those, across lots and units", async () => {
+    const h = await harness([
+      position({ id: 1, lots: 1, targetInr: 500, stopInr: null }), // reached at 105.1
+      position({ id: 2, lots: 4, targetInr: 4_000, stopInr: null }), // reached at 110.025
+      position({ id: 3, lots: 2, units: 10, targetInr: 100, stopInr: null }), // at 106
+      position({ id: 4, lots: 1, targetInr: 5_000, stopInr: null }), // at 150.1: not reached
+      position({ id: 5, side: "SELL", lots: 1, targetInr: 100, stopInr: null }), // on GC_BUY
+    ]);
+    await h.quote("GC_SELL", 100);
+    await h.quote("GC_SELL", 120);
+    expect(h.recorded.map((c) => [c.userId, c.value, c.threshold]).sort()).toEqual(
+      [
+        [7, 1_990, 500],
+        [7, 380, 100],
+        [7, 7_960, 4_000],
+      ].sort(),
+    );
+  });
+
   it("counts the round-trip costs of every lot", async () => {
     const h = await harness([position({ targetInr: 0, stopInr: null })], 150);
     // Net = (mark − 100) × 200 − 300: breakeven at 101.5.

@@ -103,12 +103,20 @@ export function rearmDistance(threshold: number): number {
 
 type Kind = "target" | "stop";
 
-/** One of a position's two levels, and where net ₹ last stood against it. */
+/**
+ * One of a position's two levels, and where net ₹ last stood against it. Net ₹ is
+ * units × lots × (v − sign × entry), where v = sign × mark − costs per lot ÷ units is the same
+ * for every position of a group (one exit symbol, side and units): so a level is reached exactly
+ * when v passes `key` = sign × entry + level ÷ (units × lots), and a quote only has to look at
+ * the levels whose key lies between the group's last v and its new one.
+ */
 interface Level {
+  watch: Watch;
   kind: Kind;
   threshold: number;
   /** target: "above" (net ≥ target); stop: "below" (net ≤ stop). */
   direction: ThresholdSide;
+  key: number;
   /** Whether the last trusted net had reached the level; unknown until the first one. */
   reached: boolean | undefined;
   /** False after a firing until net has moved back past the re-arm distance. */
@@ -126,8 +134,22 @@ interface Watch {
   levels: Level[];
 }
 
+/** The positions of one exit symbol, side and units: their levels sorted by key. */
+interface Group {
+  id: string;
+  sign: 1 | -1;
+  units: number;
+  levels: Level[];
+  keys: Float64Array;
+  /** The last trusted value of the exit and its costs per lot (v follows from them). */
+  last: { mark: number; costs: number; v: number } | undefined;
+  /** Levels that fired and wait to re-arm: looked at on every value until they do. */
+  disarmed: Set<Level>;
+  /** Levels noted as held during the current hold. */
+  noted: Level[];
+}
+
 interface Pending {
-  watch: Watch;
   level: Level;
   mark: number;
   /** Costs per lot at the mark. */
@@ -195,8 +217,9 @@ export interface PositionAlertsOptions {
  * crossing gets one "held" History entry per hold and fires on fresh prices.
  */
 export class PositionAlerts {
-  /** Exit symbol → the watches on it, as an array: the update loop only iterates. */
-  private readonly bySymbol = new Map<string, Watch[]>();
+  /** Exit symbol → its groups: the update loop touches only the symbols a quote recomputed. */
+  private readonly bySymbol = new Map<string, Group[]>();
+  private readonly groups = new Map<string, Group>();
   private readonly byId = new Map<number, Watch>();
   /** Per symbol, the entry the costs were last computed for (entries are replaced, never changed). */
   private readonly costCache = new Map<string, { entry: LiveEntry; costs: number | undefined }>();
@@ -211,10 +234,11 @@ export class PositionAlerts {
     this.costs = options.costs ?? builtInCostsPerLot;
   }
 
-  /** A term as leader starts from the stored positions; their sides are learned afresh. */
+  /** A term as leader starts from the stored positions; where each net stands is learned afresh. */
   async start(): Promise<void> {
     const positions = await this.source.listWatched();
     this.byId.clear();
+    this.groups.clear();
     this.bySymbol.clear();
     this.costCache.clear();
     this.replace(positions);
@@ -245,9 +269,11 @@ export class PositionAlerts {
 
   /**
    * Puts `positions` in the index: every user's, or only `userId`'s (theirs not listed leave).
-   * A position already watched keeps where it stood when its levels and lots are the same.
+   * A position already watched keeps where it stood when its levels and lots are the same; only
+   * the groups a change touches are rebuilt.
    */
   private replace(positions: readonly WatchedPosition[], userId?: number): void {
+    const touched = new Set<string>();
     const next = new Map<number, Watch>();
     for (const position of positions) {
       if (userId !== undefined && position.ownerId !== userId) continue;
@@ -256,44 +282,84 @@ export class PositionAlerts {
     }
     for (const [id, watch] of this.byId) {
       if (userId !== undefined && watch.position.ownerId !== userId) continue;
-      if (!next.has(id)) this.byId.delete(id);
+      // toWatch gives back the same watch when nothing it judges by changed: it stays as it is.
+      if (next.get(id) === watch) {
+        next.delete(id);
+        continue;
+      }
+      this.byId.delete(id);
+      touched.add(groupIdOf(watch));
     }
-    for (const [id, watch] of next) this.byId.set(id, watch);
-    this.bySymbol.clear();
-    for (const watch of this.byId.values()) {
-      const list = this.bySymbol.get(watch.symbol);
-      if (list) list.push(watch);
-      else this.bySymbol.set(watch.symbol, [watch]);
+    for (const [id, watch] of next) {
+      this.byId.set(id, watch);
+      touched.add(groupIdOf(watch));
     }
+    if (touched.size === 0) return;
+    const members = new Map<string, Level[]>([...touched].map((id) => [id, []]));
+    for (const watch of this.byId.values()) members.get(groupIdOf(watch))?.push(...watch.levels);
+    for (const [id, levels] of members) this.rebuild(id, levels);
+  }
+
+  /** A group anew with `levels` (none: it goes), keeping its last value and what is disarmed. */
+  private rebuild(id: string, levels: Level[]): void {
+    const before = this.groups.get(id);
+    const [symbol = "", sign = "1", units = "1"] = id.split("|");
+    if (levels.length === 0) {
+      this.groups.delete(id);
+      const left = (this.bySymbol.get(symbol) ?? []).filter((g) => g.id !== id);
+      if (left.length > 0) this.bySymbol.set(symbol, left);
+      else this.bySymbol.delete(symbol);
+      return;
+    }
+    levels.sort((a, b) => a.key - b.key);
+    const group: Group = {
+      id,
+      sign: sign === "-1" ? -1 : 1,
+      units: Number(units),
+      levels,
+      keys: Float64Array.from(levels, (l) => l.key),
+      last: before?.last,
+      disarmed: new Set(),
+      noted: [],
+    };
+    for (const level of levels) {
+      // A new level in a group that already has a value learns where net stands now.
+      if (level.reached === undefined && group.last) {
+        level.reached = isReached(level, group.last.mark, group.last.costs);
+        level.armed = !level.reached;
+      }
+      if (!level.armed) group.disarmed.add(level);
+      if (level.heldNoted) group.noted.push(level);
+    }
+    this.groups.set(id, group);
+    const list = (this.bySymbol.get(symbol) ?? []).filter((g) => g.id !== id);
+    list.push(group);
+    this.bySymbol.set(symbol, list);
   }
 
   private toWatch(position: WatchedPosition): Watch | undefined {
-    const levels: Level[] = [];
+    if (!(position.lots > 0) || !(position.units > 0) || !Number.isFinite(position.entry))
+      return undefined;
     const known = this.byId.get(position.id);
-    const same = known && sameJudgement(known.position, position);
+    if (known && sameJudgement(known.position, position)) return known;
+    const sign = position.side === "BUY" ? 1 : -1;
+    const watch: Watch = { position, symbol: exitSymbolOf(position), sign, levels: [] };
     const level = (kind: Kind, threshold: number | null) => {
       if (threshold === null || !Number.isFinite(threshold)) return;
-      const before = same ? known?.levels.find((l) => l.kind === kind) : undefined;
-      levels.push(
-        before ?? {
-          kind,
-          threshold,
-          direction: kind === "target" ? "above" : "below",
-          reached: undefined,
-          armed: true,
-          heldNoted: false,
-        },
-      );
+      watch.levels.push({
+        watch,
+        kind,
+        threshold,
+        direction: kind === "target" ? "above" : "below",
+        key: sign * position.entry + threshold / (position.units * position.lots),
+        reached: undefined,
+        armed: true,
+        heldNoted: false,
+      });
     };
     level("target", position.targetInr);
     level("stop", position.stopInr);
-    if (levels.length === 0 || position.lots <= 0) return undefined;
-    return {
-      position,
-      symbol: exitSymbolOf(position),
-      sign: position.side === "BUY" ? 1 : -1,
-      levels,
-    };
+    return watch.levels.length > 0 ? watch : undefined;
   }
 
   /** Every accepted quote while this instance leads (after the alert engine saw it). */
@@ -303,53 +369,95 @@ export class PositionAlerts {
       Record<string, LiveEntry | undefined>
     >;
     for (const symbol of update.symbols) {
-      const watches = this.bySymbol.get(symbol);
-      if (!watches) continue;
+      const groups = this.bySymbol.get(symbol);
+      if (!groups) continue;
       const entry = entries[symbol];
       // No value (a leg missing, a crossed book): nothing to judge; the state stays.
       if (!entry || !Number.isFinite(entry.spread)) continue;
       const costs = this.costsOf(symbol, entry, update.prices);
       if (costs === undefined) continue;
       const hold = this.options.legs.holdReason(symbol, update.prices);
-      const mark = entry.spread;
-      for (const watch of watches) {
-        const p = watch.position;
-        const rough = watch.sign * (mark - p.entry) * p.units * p.lots - costs * p.lots;
-        for (const level of watch.levels) {
-          const net =
-            Math.abs(rough - level.threshold) < NEAR_LEVEL_INR ? netInr(p, mark, costs) : rough;
-          const reached = level.kind === "target" ? net >= level.threshold : net <= level.threshold;
-          if (hold !== undefined) {
-            if (level.reached === false && reached && level.armed && !level.heldNoted) {
-              level.heldNoted = true;
-              pending ??= [];
-              pending.push({ watch, level, mark, costs, state: "held", note: hold });
-            }
-            continue;
-          }
-          level.heldNoted = false;
-          const before = level.reached;
-          level.reached = reached;
-          if (before === undefined) {
-            // The first value only records where net stands; one already past its level waits
-            // to come back past the re-arm distance, as after a firing.
-            if (reached) level.armed = false;
-            continue;
-          }
-          if (!before && reached && level.armed) {
-            level.armed = false;
-            pending ??= [];
-            pending.push({ watch, level, mark, costs, state: "fired" });
-          } else if (!level.armed && isPastRearmLevel(hysteresisOf(level), net)) {
-            level.armed = true;
-          }
+      for (const group of groups) {
+        const found = this.judge(group, entry.spread, costs, hold);
+        if (found) {
+          pending ??= [];
+          pending.push(...found);
         }
       }
     }
     if (pending) {
-      const crossings = pending.map((p) => this.toCrossing(p, update.quote.ts));
-      this.queue(() => this.record(crossings));
+      // The messages are worded in the queued write, off the quote's path (a storm can cross
+      // hundreds of levels at once); what they say was fixed here.
+      const found = pending;
+      const at = update.quote.ts;
+      this.queue(() => this.record(found.map((p) => this.toCrossing(p, at))));
     }
+  }
+
+  /** One group at a new value of its exit: the crossings it makes (fired or held), if any. */
+  private judge(
+    group: Group,
+    mark: number,
+    costs: number,
+    hold: string | undefined,
+  ): Pending[] | undefined {
+    const v = group.sign * mark - costs / group.units;
+    const last = group.last;
+    if (!last) {
+      if (hold !== undefined) return undefined;
+      // The first value only records where each net stands; a level already reached waits to
+      // come back past its re-arm distance, as after a firing.
+      for (const level of group.levels) {
+        level.reached = isReached(level, mark, costs);
+        level.armed = !level.reached;
+        if (!level.armed) group.disarmed.add(level);
+      }
+      group.last = { mark, costs, v };
+      return undefined;
+    }
+    let found: Pending[] | undefined;
+    // Levels whose key lies between the last trusted v and this one, widened by a paisa or two
+    // of net (the exact rounding decides there).
+    const slack = 1e-9 * (Math.abs(v) + 1) + NEAR_LEVEL_INR / group.units;
+    const from = lowerBound(group.keys, Math.min(last.v, v) - slack);
+    const to = lowerBound(group.keys, Math.max(last.v, v) + slack);
+    if (hold !== undefined) {
+      for (let i = from; i < to; i++) {
+        const level = group.levels[i] as Level;
+        if (level.reached !== false || !level.armed || level.heldNoted) continue;
+        if (!isReached(level, mark, costs)) continue;
+        level.heldNoted = true;
+        group.noted.push(level);
+        found ??= [];
+        found.push({ level, mark, costs, state: "held", note: hold });
+      }
+      return found;
+    }
+    for (const level of group.noted) level.heldNoted = false;
+    group.noted.length = 0;
+    for (let i = from; i < to; i++) {
+      const level = group.levels[i] as Level;
+      const before = level.reached;
+      const reached = isReached(level, mark, costs);
+      level.reached = reached;
+      if (before === false && reached && level.armed) {
+        level.armed = false;
+        group.disarmed.add(level);
+        found ??= [];
+        found.push({ level, mark, costs, state: "fired" });
+      }
+    }
+    // After the crossings: the value that re-arms a level does not also fire it.
+    for (const level of group.disarmed) {
+      if (level.reached) continue;
+      const net = roughNet(level.watch, mark, costs);
+      if (isPastRearmLevel(hysteresisOf(level), net)) {
+        level.armed = true;
+        group.disarmed.delete(level);
+      }
+    }
+    group.last = { mark, costs, v };
+    return found;
   }
 
   private costsOf(symbol: string, entry: LiveEntry, prices: Readonly<Prices>): number | undefined {
@@ -361,14 +469,18 @@ export class PositionAlerts {
   }
 
   private toCrossing(p: Pending, at: number): PositionCrossing {
-    const { position } = p.watch;
+    const { position, symbol } = p.level.watch;
     const net = netInr(position, p.mark, p.costs);
     const name = this.options.nameOf?.(position.spread) ?? position.spread;
-    const shown = { ...position, spread: name };
-    const text = positionMessage(shown, p.level.kind, net, p.level.threshold);
+    const text = positionMessage(
+      { ...position, spread: name },
+      p.level.kind,
+      net,
+      p.level.threshold,
+    );
     return {
       userId: position.ownerId,
-      symbol: p.watch.symbol,
+      symbol,
       value: net,
       threshold: p.level.threshold,
       direction: p.level.direction,
@@ -385,7 +497,7 @@ export class PositionAlerts {
           side: position.side,
           lots: position.lots,
           kind: p.level.kind,
-          symbol: p.watch.symbol,
+          symbol,
           mark: p.mark,
           netInr: net,
           thresholdInr: p.level.threshold,
@@ -417,6 +529,38 @@ export class PositionAlerts {
       );
     });
   }
+}
+
+/** The group a position's levels go in: its exit symbol, side and units. */
+function groupIdOf(watch: Watch): string {
+  return `${watch.symbol}|${watch.sign}|${watch.position.units}`;
+}
+
+/** The first index whose key is ≥ `value`. */
+function lowerBound(keys: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Net ₹ in plain floating point: within a paisa or two of a level, `netInr` decides. */
+function roughNet(watch: Watch, mark: number, costs: number): number {
+  const p = watch.position;
+  return watch.sign * (mark - p.entry) * p.units * p.lots - costs * p.lots;
+}
+
+function isReached(level: Level, mark: number, costs: number): boolean {
+  const rough = roughNet(level.watch, mark, costs);
+  const net =
+    Math.abs(rough - level.threshold) < NEAR_LEVEL_INR
+      ? netInr(level.watch.position, mark, costs)
+      : rough;
+  return level.kind === "target" ? net >= level.threshold : net <= level.threshold;
 }
 
 /** Whether an edit leaves a watch's state meaningful: the same side, entry, units, lots and levels. */
