@@ -181,6 +181,11 @@ export async function compose(
   bus.subscribe("quote", (quote) => {
     if (hub.ingest(quote)) monitor.accepted(quote);
   });
+  // Every instance that does not lead reports the leader's providers (its own feed is idle).
+  monitor.following = () => !services.instance.isLeader();
+  bus.subscribe("feed.health", ({ instanceId, providers }) => {
+    if (instanceId !== config.instanceId) monitor.leaderProviders(providers);
+  });
   hub.subscribe((update) => snapshots.onUpdate(update));
   // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
   spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
@@ -227,6 +232,15 @@ export async function compose(
       );
       services.sender = startSenders(config, services);
       await feed.start((quote) => bus.publish("quote", quote));
+      const tellHealth = () =>
+        bus.publish("feed.health", {
+          instanceId: config.instanceId,
+          providers: monitor.report().providers,
+        });
+      tellHealth();
+      const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
+      healthTimer.unref();
+      leaderListeners.push(() => clearInterval(healthTimer));
     },
     async stop() {
       await feed.stop();
@@ -255,6 +269,9 @@ export async function compose(
     },
   };
 }
+
+/** How often the leader tells the others its providers' health (see FeedMonitor). */
+const FEED_HEALTH_INTERVAL_MS = 5_000;
 
 /** One outbox sender per channel (webhooks always; Telegram when a bot token is set). */
 function startSenders(config: Config, services: Services): OutboxSenders {
