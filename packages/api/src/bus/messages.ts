@@ -16,6 +16,8 @@ export interface BusMessages {
   "instruments.changed": { key: string };
   /** A user's spread definition was created, changed or deleted: every instance reloads them. */
   "spreads.changed": { id: number };
+  /** A user's positions were opened, changed, closed or rolled: every instance's clients refetch. */
+  "positions.changed": { userId: number };
   /**
    * The leader's providers as its /api/health reports them, every few seconds while it leads:
    * an instance that does not lead has only an idle feed of its own to report otherwise.
@@ -31,6 +33,7 @@ const topicSet = {
   "sessions.changed": true,
   "instruments.changed": true,
   "spreads.changed": true,
+  "positions.changed": true,
   "feed.health": true,
 } as const satisfies Record<Topic, true>;
 
