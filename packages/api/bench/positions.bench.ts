@@ -120,7 +120,7 @@ hub.subscribe((update) => {
 });
 
 const specOf = (key: string) => catalogue.get(key);
-const costs = liveCostsPerLot(spreads, specOf, rates);
+const costs = liveCostsPerLot(spreads, specOf, () => rates);
 const random = seededRandom(2022);
 // Each symbol's latest entry as listeners see it (a private definition's is in no snapshot).
 const latest = new Map<string, LiveEntry>();

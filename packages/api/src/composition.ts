@@ -11,6 +11,8 @@
 //   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
 //       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
 //   bus "positions.changed" ──▶ positions index ──▶ positions.onChange (the owner's tabs)
+//                                  leader only: hub, positions.onChange ──▶ position alerts
+//                                               ──▶ store: History + outbox
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
@@ -34,6 +36,11 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import {
+  liveCostsPerLot,
+  PositionAlerts,
+  storedPositionAlerts,
+} from "./positions/position-alerts.ts";
 import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
@@ -65,6 +72,8 @@ export interface Services extends AppServices {
   deliveries: DeliveryCounts;
   /** The leader's record of contract rolls. */
   rolls: RollRecorder;
+  /** The leader's watch of positions' targets and stops. */
+  positionAlerts: PositionAlerts;
 }
 
 /** A composed server: its services, its stream, the leader's work, and how to stop them. */
@@ -148,6 +157,20 @@ export async function compose(
     bus,
     costRates: () => hub.costRates,
   });
+  // Leader only: positions' targets and stops, held on the alert engine's stale legs.
+  const positionAlerts = new PositionAlerts(store, storedPositionAlerts(store), {
+    legs: alertEngine,
+    costs: liveCostsPerLot(
+      spreads,
+      (key) => instruments.get(key),
+      () => hub.costRates,
+    ),
+    onQueued: () => services.sender?.wake(),
+    nameOf: (symbol) => {
+      const spread = spreads.bySymbolName(symbol);
+      return spread && !spread.builtin ? spread.name : undefined;
+    },
+  });
   const shutdown = new AbortController();
   const services: Services = {
     hub,
@@ -171,6 +194,7 @@ export async function compose(
     sender: undefined,
     deliveries: new DeliveryCounts(),
     rolls,
+    positionAlerts,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => monitor.report(), startedAt: Date.now() },
     kite: config.kite,
@@ -223,10 +247,15 @@ export async function compose(
       await recorder.start();
       await stats.start();
       await alertEngine.start();
+      await positionAlerts.start();
       leaderListeners.push(
         hub.subscribe((update) => recorder.onUpdate(update)),
         hub.subscribe((update) => rolls.onUpdate(update)),
         hub.subscribe((update) => alertEngine.onUpdate(update)),
+        // After the engine: its LegWatch has seen the quote arrive.
+        hub.subscribe((update) => positionAlerts.onUpdate(update)),
+        positions.onChange((userId) => positionAlerts.positionsChanged(userId)),
+        bus.onState((state) => state === "connected" && positionAlerts.busReconnected()),
         bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
         bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
       );
@@ -247,6 +276,7 @@ export async function compose(
       for (const stopListening of leaderListeners) stopListening();
       leaderListeners = [];
       await alertEngine.stop();
+      await positionAlerts.stop();
       await recorder.stop();
       await rolls.idle();
       await services.sender?.stop();

@@ -6,24 +6,20 @@
 import {
   type CostRates,
   defaultCostRates,
-  definitionCosts,
+  type InstrumentSpec,
   isPastRearmLevel,
   markPosition,
   markSymbolOf,
   type Prices,
-  perLot,
-  roundPaise,
-  type SpecOf,
-  type SpreadSymbol,
   type ThresholdSide,
-  totalCosts,
 } from "@spreadwatch/core";
 import type { PositionCrossing, Store } from "@spreadwatch/db";
 import { isBuiltIn } from "../alerts/watched-symbols.ts";
 import { positionWebhookBody } from "../alerts/webhook-payload.ts";
 import { log, warnEvery } from "../log.ts";
 import type { DefinitionEntry, HubUpdate, LiveEntry } from "../market/hub.ts";
-import type { SpreadRegistry } from "../spreads/registry.ts";
+import type { RegisteredSpread, SpreadRegistry } from "../spreads/registry.ts";
+import { costsAt } from "./costs.ts";
 
 /** What the watcher needs of an open position (the store's positions carry more). */
 export interface WatchedPosition {
@@ -47,6 +43,20 @@ export interface PositionAlertSource {
   listWatched(userId?: number): Promise<readonly WatchedPosition[]>;
 }
 
+/** The store's open positions, those with a target or a stop (the leader reads them on a change). */
+export function storedPositionAlerts(store: Pick<Store, "positions">): PositionAlertSource {
+  const watched = (p: WatchedPosition) => p.targetInr !== null || p.stopInr !== null;
+  return {
+    async listWatched(userId) {
+      const open =
+        userId === undefined
+          ? await store.positions.listOpen()
+          : await store.positions.list(userId, "open");
+      return open.filter(watched);
+    },
+  };
+}
+
 /** Why a symbol's value must not fire now (the alert engine's LegWatch: a stale leg, a closed market). */
 export interface HoldJudge {
   holdReason(symbol: string, prices: Readonly<Prices>): string | undefined;
@@ -63,30 +73,33 @@ export type CostsPerLot = (
 ) => number | undefined;
 
 /**
- * The costs the Positions tab shows (docs/formulas.md): a built-in parity's perLot at its entry's
- * MCX price, a definition's definitionCosts at its legs' prices now (a definition without lots
- * on its legs costs nothing).
+ * The costs the Positions tab shows, from the same function (costs.ts): a built-in parity's
+ * perLot at its entry's MCX price, a definition's legs at their prices now (a definition without
+ * lots on its legs costs nothing). `rates` is read at each call: an admin may change them.
  */
 export function liveCostsPerLot(
   spreads: Pick<SpreadRegistry, "executable"> | undefined,
-  specOf: SpecOf,
-  rates: CostRates = defaultCostRates(),
+  specOf: (key: string) => InstrumentSpec | undefined,
+  rates: () => CostRates = defaultCostRates,
 ): CostsPerLot {
   return (symbol, entry, prices) => {
+    const usdinr = prices.fx.USDINR?.price;
     if (isBuiltIn(symbol)) {
       if (!("mcx" in entry)) return undefined;
-      return perLot(symbol as SpreadSymbol, entry, entry.usdinr, {}, rates)?.costsInr;
+      const legs = { m: entry.mcx, c: entry.cme, fx: entry.usdinr };
+      return costsAt(BUILT_IN, symbol, entry.spread, legs, rates(), specOf, usdinr)?.perLotInr;
     }
     const spread = spreads?.executable(symbol)?.spread;
     const legs = (entry as DefinitionEntry).legs;
     if (!spread || !legs) return undefined;
     const legPrices: Record<string, number> = {};
     for (const name in legs) legPrices[name] = (legs[name] as { price: number }).price;
-    const usdinr = prices.fx.USDINR?.price ?? Number.NaN;
-    const costs = definitionCosts(spread.legs, legPrices, usdinr, rates, specOf);
-    return costs && roundPaise(totalCosts(costs));
+    return costsAt(spread, symbol, entry.spread, legPrices, rates(), specOf, usdinr)?.perLotInr;
   };
 }
+
+/** What costsAt asks of a built-in parity: only that it is one. */
+const BUILT_IN = { builtin: true } as RegisteredSpread;
 
 /** The built-in parities' costs only (tests, and a server with no definitions). */
 export const builtInCostsPerLot: CostsPerLot = liveCostsPerLot(undefined, () => undefined);
