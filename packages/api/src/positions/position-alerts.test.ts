@@ -102,7 +102,8 @@ describe("PositionAlerts", () => {
         threshold: 1_000,
         direction: "above",
         state: "fired",
-        text: "BUY 2 × GC: net ₹1,020 reached target ₹1,000",
+        note: "BUY 2 × GC: net ₹1,020 reached target ₹1,000",
+        text: "🎯 BUY 2 × GC: net ₹1,020 reached target ₹1,000",
       },
     ]);
     // Wobbling under the target by less than the re-arm distance (₹100) fires nothing more.
@@ -127,7 +128,7 @@ describe("PositionAlerts", () => {
         value: -500,
         threshold: -500,
         direction: "below",
-        text: "SELL 2 × GC: net -₹500 fell to stop -₹500",
+        text: "🛑 SELL 2 × GC: net -₹500 fell to stop -₹500",
       },
     ]);
     expect(h.costed).not.toContain("GC_SELL");

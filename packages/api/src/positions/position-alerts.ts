@@ -485,12 +485,14 @@ export class PositionAlerts {
     const { position, symbol } = p.level.watch;
     const net = netInr(position, p.mark, p.costs);
     const name = this.options.nameOf?.(position.spread) ?? position.spread;
-    const text = positionMessage(
+    const sentence = positionMessage(
       { ...position, spread: name },
       p.level.kind,
       net,
       p.level.threshold,
     );
+    // Telegram's line opens with the level's sign, as an alert's opens with its bell.
+    const text = `${p.level.kind === "target" ? "🎯" : "🛑"} ${sentence}`;
     return {
       userId: position.ownerId,
       symbol,
@@ -498,7 +500,7 @@ export class PositionAlerts {
       threshold: p.level.threshold,
       direction: p.level.direction,
       state: p.state,
-      note: p.state === "held" ? `${text}. ${p.note}` : text,
+      note: p.state === "held" ? `${sentence}. ${p.note}` : sentence,
       at,
       now: Date.now(),
       text,

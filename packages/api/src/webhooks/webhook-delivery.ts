@@ -1,6 +1,7 @@
 import type { OutboxMessage, Store } from "@spreadwatch/db";
 import { log } from "../log.ts";
 import { type ChannelDelivery, type DeliveryOutcome, retryDelay } from "../outbox/outbox-sender.ts";
+import type { WebhookEvent } from "./webhook-signature.ts";
 import type { Webhooks } from "./webhooks.ts";
 
 /** A webhook firing is retried for this long after it was queued, then given up. */
@@ -50,7 +51,7 @@ export class WebhookDelivery implements ChannelDelivery {
       target,
       message.text,
       idempotencyKeyOf(message),
-      "alert.fired",
+      eventOf(message.text),
       signal,
     );
     if (result.ok) return { kind: "sent" };
@@ -73,4 +74,9 @@ export class WebhookDelivery implements ChannelDelivery {
     );
     return { kind: "failed", error };
   }
+}
+
+/** A position's target or stop (webhook-payload.ts's positionWebhookBody starts so), else an alert. */
+function eventOf(body: string): WebhookEvent {
+  return body.startsWith('{"event":"position.alert"') ? "position.alert" : "alert.fired";
 }

@@ -5,7 +5,7 @@ export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
 }
 
-export type WebhookEvent = "alert.fired" | "test";
+export type WebhookEvent = "alert.fired" | "position.alert" | "test";
 
 /** The headers of every webhook POST (the contract's list). */
 export function webhookHeaders(
