@@ -151,7 +151,9 @@ await run("bash", [
   "-c",
   "ulimit -n 20000 && pnpm --filter @spreadwatch/api exec tsx bench/fanout.bench.ts",
 ]);
-section("change stream: bytes per client-hour with 20 spread definitions in use");
+section(
+  "change stream: bytes per client-hour with 20 spread definitions in use, and 20 open positions",
+);
 await tsx("bench/spread-stream.bench.ts");
 section("web JS size (fresh build)");
 if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
@@ -227,7 +229,7 @@ for (const r of results) {
   if (r.bench === "spread-stream-bytes")
     console.log(
       `stream bytes         ${fmt(r.mbPerHour, 1)} MB per client-hour (${r.gzip ? "gzip" : "plain"}), ` +
-        `${r.kind === "none" ? "no definitions" : `20 definitions ${r.kind}`} (goal ≤ 15)`,
+        `${r.kind === "none" ? "no definitions" : r.kind === "positions" ? "20 definitions private + 20 open positions" : `20 definitions ${r.kind}`} (goal ≤ 15)`,
     );
   if (r.bench === "fanout")
     console.log(

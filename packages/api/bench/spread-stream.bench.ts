@@ -5,8 +5,11 @@
 // would), then one client reads the stream as a browser does (gzip, its session cookie) for
 // BENCH_SPREAD_STREAM_MINUTES (1) after a warm-up. Twice: the definitions private to the signed-in
 // user (everybody's frame, then that user's entries, in the user's own gzip lane), and shared by
-// the admin with everybody (in everybody's frame).
-//   BENCH_SPREAD_STREAM_MINUTES=1  BENCH_SPREAD_STREAM_KINDS=none,private,shared  BENCH_SPREAD_STREAM_GZIP=1
+// the admin with everybody (in everybody's frame). Issue 22: "positions" is "private" with 20 open
+// positions of the signed-in user besides (ten on built-in spreads, ten on the definitions, each
+// with a target and a stop): the stream carries nothing of them (their marks are computed in the
+// browser from the entries it already sends), so its bytes should be those of "private".
+//   BENCH_SPREAD_STREAM_MINUTES=1  BENCH_SPREAD_STREAM_KINDS=none,private,shared,positions  BENCH_SPREAD_STREAM_GZIP=1
 import { type ChildProcess, fork } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
@@ -18,7 +21,7 @@ import { paritySpread, type SpreadDefinitionInput } from "@spreadwatch/core";
 import type { ServerReply, ServerRequest } from "./sse-server.ts";
 
 const MINUTES = Number(process.env.BENCH_SPREAD_STREAM_MINUTES ?? 1);
-const KINDS = (process.env.BENCH_SPREAD_STREAM_KINDS ?? "none,private,shared").split(",");
+const KINDS = (process.env.BENCH_SPREAD_STREAM_KINDS ?? "none,private,shared,positions").split(",");
 const GZIP = process.env.BENCH_SPREAD_STREAM_GZIP ?? "1";
 const WARMUP_MS = 5_000;
 const GOAL_MB = 15;
@@ -94,47 +97,77 @@ async function signIn(url: string): Promise<string> {
 
 /** Bytes and messages one stream client receives in `ms` after the warm-up. */
 function measure(url: string, cookie: string, ms: number) {
-  return new Promise<{ bytes: number; messages: number; symbols: Set<string> }>(
-    (resolve, reject) => {
-      let recording = false;
-      let bytes = 0;
-      let messages = 0;
-      let text = "";
-      const symbols = new Set<string>();
-      const request = get(
-        `${url}/api/trpc/market.onSnapshot`,
-        { headers: { cookie, ...(GZIP === "1" && { "accept-encoding": "gzip, deflate, br" }) } },
-        (res) => {
-          res.on("data", (chunk: Buffer) => {
-            if (recording) bytes += chunk.length;
-          });
-          const decoded =
-            res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
-          decoded.setEncoding("utf8");
-          decoded.on("data", (chunk: string) => {
-            text += chunk;
-            for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
-              const event = text.slice(0, end);
-              text = text.slice(end + 2);
-              if (!event.startsWith("data: ")) continue;
-              if (recording) messages++;
-              if (recording && DUMP) appendFileSync(DUMP, `${event.slice(6)}\n`);
-              for (const match of event.matchAll(/"(SP\d+)_(?:BUY|SELL)"/g))
-                symbols.add(match[1] as string);
-            }
-          });
-        },
-      );
-      request.on("error", reject);
-      setTimeout(() => {
-        recording = true;
-      }, WARMUP_MS);
-      setTimeout(() => {
-        request.destroy();
-        resolve({ bytes, messages, symbols });
-      }, WARMUP_MS + ms);
-    },
-  );
+  return new Promise<{
+    bytes: number;
+    messages: number;
+    symbols: Set<string>;
+    positional: number;
+  }>((resolve, reject) => {
+    let recording = false;
+    let bytes = 0;
+    let messages = 0;
+    /** Messages naming anything of a position: none is expected (marks are the browser's). */
+    let positional = 0;
+    let text = "";
+    const symbols = new Set<string>();
+    const request = get(
+      `${url}/api/trpc/market.onSnapshot`,
+      { headers: { cookie, ...(GZIP === "1" && { "accept-encoding": "gzip, deflate, br" }) } },
+      (res) => {
+        res.on("data", (chunk: Buffer) => {
+          if (recording) bytes += chunk.length;
+        });
+        const decoded = res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
+        decoded.setEncoding("utf8");
+        decoded.on("data", (chunk: string) => {
+          text += chunk;
+          for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
+            const event = text.slice(0, end);
+            text = text.slice(end + 2);
+            if (!event.startsWith("data: ")) continue;
+            if (recording) messages++;
+            if (/position|targetInr|stopInr|netInr/i.test(event)) positional++;
+            if (recording && DUMP) appendFileSync(DUMP, `${event.slice(6)}\n`);
+            for (const match of event.matchAll(/"(SP\d+)_(?:BUY|SELL)"/g))
+              symbols.add(match[1] as string);
+          }
+        });
+      },
+    );
+    request.on("error", reject);
+    setTimeout(() => {
+      recording = true;
+    }, WARMUP_MS);
+    setTimeout(() => {
+      request.destroy();
+      resolve({ bytes, messages, symbols, positional });
+    }, WARMUP_MS + ms);
+  });
+}
+
+/** Twenty open positions: two on each built-in spread, one on each of ten definitions. */
+async function openTwenty(url: string, cookie: string, definitions: readonly string[]) {
+  const spreads = [
+    ...["GC", "SI", "HG", "CL", "NG"].flatMap((s) => [s, s]),
+    ...definitions.slice(0, 10),
+  ];
+  for (const [i, spread] of spreads.entries()) {
+    const res = await fetch(`${url}/api/positions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      // A typed entry: the bench does not wait for every spread to have a live value.
+      body: JSON.stringify({
+        spread,
+        side: i % 2 === 0 ? "BUY" : "SELL",
+        lots: 1 + (i % 3),
+        entry: 0,
+        targetInr: 50_000,
+        stopInr: -50_000,
+      }),
+    });
+    if (res.status !== 201)
+      throw new Error(`position on ${spread}: ${res.status} ${await res.text()}`);
+  }
 }
 
 async function run(kind: string) {
@@ -142,6 +175,7 @@ async function run(kind: string) {
   const server = await start(dataDir);
   try {
     const cookie = await signIn(server.url);
+    const symbols: string[] = [];
     if (kind !== "none") {
       for (const definition of TWENTY) {
         const res = await fetch(`${server.url}/api/spreads`, {
@@ -151,19 +185,26 @@ async function run(kind: string) {
         });
         if (res.status !== 201)
           throw new Error(`${definition.name}: ${res.status} ${await res.text()}`);
+        symbols.push(((await res.json()) as { symbol: string }).symbol);
       }
     }
+    if (kind === "positions") await openTwenty(server.url, cookie, symbols);
     const load = loadavg()[0] ?? 0;
-    const { bytes, messages, symbols } = await measure(server.url, cookie, MINUTES * 60_000);
+    const {
+      bytes,
+      messages,
+      symbols: live,
+      positional,
+    } = await measure(server.url, cookie, MINUTES * 60_000);
     const mbPerHour = (bytes * 60) / MINUTES / 1e6;
     console.log(
-      `spread stream: ${kind === "none" ? "no definitions" : `20 definitions ${kind}`} (${symbols.size} seen live), ` +
+      `spread stream: ${kind === "none" ? "no definitions" : kind === "positions" ? "20 definitions private and 20 open positions" : `20 definitions ${kind}`} (${live.size} seen live), ` +
         `one ${GZIP === "1" ? "gzip" : "plain"} client, ${MINUTES} min on the default simulator (load ${load.toFixed(2)}): ` +
         `${mbPerHour.toFixed(1)} MB per client-hour (goal ≤ ${GOAL_MB}), ${(messages / (MINUTES * 60)).toFixed(1)} messages/s, ` +
-        `${(bytes / Math.max(1, messages)).toFixed(0)} B per message`,
+        `${(bytes / Math.max(1, messages)).toFixed(0)} B per message, ${positional} naming a position`,
     );
     console.log(
-      `RESULT ${JSON.stringify({ bench: "spread-stream-bytes", kind, gzip: GZIP === "1", minutes: MINUTES, mbPerHour, messagesPerSecond: messages / (MINUTES * 60), live: symbols.size })}`,
+      `RESULT ${JSON.stringify({ bench: "spread-stream-bytes", kind, gzip: GZIP === "1", minutes: MINUTES, mbPerHour, messagesPerSecond: messages / (MINUTES * 60), live: live.size })}`,
     );
   } finally {
     server.child.send({ type: "stop" } satisfies ServerRequest);
