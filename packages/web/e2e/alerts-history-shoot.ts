@@ -75,6 +75,22 @@ try {
         note: "Held: MCX CRUDEOIL quote stale (no quote for 14 s)",
       },
       {
+        // A position's target (README "Targets and stops on positions").
+        username,
+        alertId: null,
+        symbol: "GC_SELL",
+        metric: "net",
+        value: 12_400,
+        threshold: 12_000,
+        direction: "above",
+        firedAt: base + 30_000,
+        note: "BUY 2 × GC: net ₹12,400 reached target ₹12,000",
+        outbox: [
+          ["telegram", 0, "sent"],
+          ["webhook", 0, "sent"],
+        ],
+      },
+      {
         username,
         alertId: null,
         symbol: "HG_SELL",

@@ -61,8 +61,14 @@ function IstTime({ at }: { at: number }) {
   );
 }
 
+/** A position's target or stop: net ₹ against its level (the server's metric "net"). */
+const POSITION_METRIC = "net";
+const inr = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
+const rupees = (value: number) => `${value < 0 ? "-" : ""}₹${inr.format(Math.abs(value))}`;
+
 function HistoryRow({ entry }: { entry: HistoryEntry }) {
   const label = useSymbolLabel();
+  const position = entry.metric === POSITION_METRIC;
   return (
     <tr data-firing-id={entry.id} data-state={entry.state} data-source={entry.source}>
       <td data-label="Time" data-col="time">
@@ -70,16 +76,22 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
       </td>
       <td data-label="Symbol" data-col="symbol">
         {label(entry.symbol)}
-        {entry.alertId === null && <span className="history__deleted muted"> (alert deleted)</span>}
+        {entry.alertId === null && !position && (
+          <span className="history__deleted muted"> (alert deleted)</span>
+        )}
       </td>
       <td data-label="Metric" data-col="metric">
-        {alertMetricName(entry.metric)}
+        {position ? "Position net ₹" : alertMetricName(entry.metric)}
       </td>
       <td data-label="Value" data-col="value" className="history__num">
-        {formatMetricValue(entry.metric, entry.symbol, entry.value)}
+        {position
+          ? rupees(entry.value)
+          : formatMetricValue(entry.metric, entry.symbol, entry.value)}
       </td>
       <td data-label="Threshold" data-col="threshold" className="history__num">
-        {formatMetricThreshold(entry.metric, entry.symbol, entry.threshold)}
+        {position
+          ? rupees(entry.threshold)
+          : formatMetricThreshold(entry.metric, entry.symbol, entry.threshold)}
       </td>
       <td data-label="Direction" data-col="direction">
         {directionText(entry.direction)}
