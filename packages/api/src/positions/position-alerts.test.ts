@@ -1,10 +1,13 @@
-import { emptyPrices } from "@spreadwatch/core";
+import { defaultCostRates, emptyPrices, SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
 import type { PositionCrossing, RecordedPositionCrossing } from "@spreadwatch/db";
 import { describe, expect, it } from "vitest";
-import type { HubUpdate } from "../market/hub.ts";
+import type { HubUpdate, LiveEntry } from "../market/hub.ts";
+import type { RegisteredSpread } from "../spreads/registry.ts";
+import { costsAt } from "./costs.ts";
 import {
   type CostsPerLot,
   formatInr,
+  liveCostsPerLot,
   PositionAlerts,
   positionMessage,
   rearmDistance,
@@ -235,5 +238,62 @@ describe("PositionAlerts", () => {
     );
     expect(rearmDistance(12_000)).toBe(120);
     expect(rearmDistance(-500)).toBe(100);
+  });
+
+  it("costs a lot as the Positions tab does (costsAt), to the paisa once rounded", () => {
+    const specOf = (key: string) => SHIPPED_INSTRUMENTS.find((spec) => spec.key === key);
+    const rates = defaultCostRates();
+    const prices = emptyPrices();
+    prices.fx.USDINR = { price: 84.12, timestamp: 1 };
+    const calendar = {
+      builtin: false,
+      legs: [
+        { name: "g", instrument: "GOLD", lots: 2 },
+        { name: "c", instrument: "GC", lots: 1 },
+        { name: "fx", instrument: "USDINR" },
+      ],
+    } as unknown as RegisteredSpread;
+    const costs = liveCostsPerLot(
+      { executable: () => ({ spread: calendar, side: "SELL" }) },
+      specOf,
+      () => rates,
+    );
+    const builtIn = {
+      symbol: "GC_SELL",
+      spread: 120.5,
+      cme: 2650.4,
+      mcx: 76_012.5,
+      parity: 0,
+      usdinr: 84.12,
+    };
+    const ours = costs("GC_SELL", builtIn as LiveEntry, prices) as number;
+    const theirs = costsAt(
+      { builtin: true } as RegisteredSpread,
+      "GC_SELL",
+      builtIn.spread,
+      { m: builtIn.mcx, c: builtIn.cme, fx: builtIn.usdinr },
+      rates,
+      specOf,
+      84.12,
+    );
+    expect(Math.round(ours * 100) / 100).toBe(theirs?.perLotInr);
+    const legs = {
+      g: { price: 76_020.25, side: "bid", instrument: "GOLD" },
+      c: { price: 2651.1, side: "ask", instrument: "GC" },
+      fx: { price: 84.12, side: "bid", instrument: "USDINR" },
+    };
+    const definition = { symbol: "SP7_SELL", spread: 12.5, legs } as unknown as LiveEntry;
+    const mine = costs("SP7_SELL", definition, prices) as number;
+    const view = costsAt(
+      calendar,
+      "SP7_SELL",
+      12.5,
+      { g: 76_020.25, c: 2651.1, fx: 84.12 },
+      rates,
+      specOf,
+      84.12,
+    );
+    expect(view?.perLotInr).toBeGreaterThan(0);
+    expect(Math.round(mine * 100) / 100).toBe(view?.perLotInr);
   });
 });

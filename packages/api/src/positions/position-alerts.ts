@@ -5,21 +5,29 @@
 // looked at: the index goes from exit symbol to the positions with a target or a stop on it.
 import {
   type CostRates,
+  DEFAULT_LOTS,
   defaultCostRates,
+  definitionCosts,
+  hedgeFor,
   type InstrumentSpec,
   isPastRearmLevel,
   markPosition,
   markSymbolOf,
+  mcxLot,
   type Prices,
+  parseSpreadSymbol,
+  roundPaise,
+  roundTripCosts,
+  type SpreadSymbol,
   type ThresholdSide,
+  totalCosts,
 } from "@spreadwatch/core";
 import type { PositionCrossing, Store } from "@spreadwatch/db";
 import { isBuiltIn } from "../alerts/watched-symbols.ts";
 import { positionWebhookBody } from "../alerts/webhook-payload.ts";
 import { log, warnEvery } from "../log.ts";
 import type { DefinitionEntry, HubUpdate, LiveEntry } from "../market/hub.ts";
-import type { RegisteredSpread, SpreadRegistry } from "../spreads/registry.ts";
-import { costsAt } from "./costs.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 
 /** What the watcher needs of an open position (the store's positions carry more). */
 export interface WatchedPosition {
@@ -63,8 +71,9 @@ export interface HoldJudge {
 }
 
 /**
- * Round-trip costs of one lot of `symbol`'s spread at its current entry, in ₹; undefined when
- * they cannot be told (then the position is not judged: a net without its costs would fire early).
+ * Round-trip costs of one lot of `symbol`'s spread at its current entry, in ₹ before rounding to
+ * paise (roundPaise of it is the figure the Positions tab shows); undefined when they cannot be
+ * told (then the position is not judged: a net without its costs would fire early).
  */
 export type CostsPerLot = (
   symbol: string,
@@ -73,9 +82,11 @@ export type CostsPerLot = (
 ) => number | undefined;
 
 /**
- * The costs the Positions tab shows, from the same function (costs.ts): a built-in parity's
- * perLot at its entry's MCX price, a definition's legs at their prices now (a definition without
- * lots on its legs costs nothing). `rates` is read at each call: an admin may change them.
+ * The costs the Positions tab shows (costs.ts's costsAt, before its rounding, which takes ~10 µs
+ * a call in decimal strings and would be paid for every touched symbol at every quote): a
+ * built-in parity's standard MCX lot and its CME hedge at the entry's MCX price, as perLot; a
+ * definition's legs at their prices now (a definition without lots on its legs costs nothing).
+ * `rates` is read at each call: an admin may change them.
  */
 export function liveCostsPerLot(
   spreads: Pick<SpreadRegistry, "executable"> | undefined,
@@ -83,23 +94,27 @@ export function liveCostsPerLot(
   rates: () => CostRates = defaultCostRates,
 ): CostsPerLot {
   return (symbol, entry, prices) => {
-    const usdinr = prices.fx.USDINR?.price;
     if (isBuiltIn(symbol)) {
       if (!("mcx" in entry)) return undefined;
-      const legs = { m: entry.mcx, c: entry.cme, fx: entry.usdinr };
-      return costsAt(BUILT_IN, symbol, entry.spread, legs, rates(), specOf, usdinr)?.perLotInr;
+      const lot = mcxLot(DEFAULT_LOTS[parseSpreadSymbol(symbol as SpreadSymbol).id]);
+      if (!lot || !Number.isFinite(entry.mcx) || !Number.isFinite(entry.usdinr)) return undefined;
+      const { contract, contracts } = hedgeFor(lot);
+      return totalCosts(
+        roundTripCosts(entry.mcx, lot.units, contract, contracts, entry.usdinr, rates()),
+      );
     }
     const spread = spreads?.executable(symbol)?.spread;
     const legs = (entry as DefinitionEntry).legs;
     if (!spread || !legs) return undefined;
     const legPrices: Record<string, number> = {};
     for (const name in legs) legPrices[name] = (legs[name] as { price: number }).price;
-    return costsAt(spread, symbol, entry.spread, legPrices, rates(), specOf, usdinr)?.perLotInr;
+    // As costsAt: the definition's own USDINR leg when it has one, else the hub's.
+    const fx = spread.legs.find((leg) => leg.instrument === "USDINR");
+    const usdinr = (fx && legPrices[fx.name]) ?? prices.fx.USDINR?.price ?? Number.NaN;
+    const costs = definitionCosts(spread.legs, legPrices, usdinr, rates(), specOf);
+    return costs && totalCosts(costs);
   };
 }
-
-/** What costsAt asks of a built-in parity: only that it is one. */
-const BUILT_IN = { builtin: true } as RegisteredSpread;
 
 /** The built-in parities' costs only (tests, and a server with no definitions). */
 export const builtInCostsPerLot: CostsPerLot = liveCostsPerLot(undefined, () => undefined);
@@ -182,13 +197,17 @@ export const exitSymbolOf = markSymbolOf;
 export function netInr(position: WatchedPosition, mark: number, costsPerLot: number): number {
   const marked = markPosition(
     { ...position, openedAt: 0 },
-    { mark, costsPerLotInr: costsPerLot, now: 0 },
+    { mark, costsPerLotInr: roundPaise(costsPerLot), now: 0 },
   );
   return marked.netInr ?? Number.NaN;
 }
 
-/** Within this of a level the exact (decimal) rounding decides. */
+/**
+ * Within this of a level (plus half a paisa per lot: the costs per lot are rounded to paise
+ * before they are multiplied) the exact rounding decides.
+ */
 const NEAR_LEVEL_INR = 0.02;
+const COSTS_ROUNDING_PER_LOT_INR = 0.005;
 
 const inrFormat = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
 
@@ -431,7 +450,8 @@ export class PositionAlerts {
     let found: Pending[] | undefined;
     // Levels whose key lies between the last trusted v and this one, widened by a paisa or two
     // of net (the exact rounding decides there).
-    const slack = 1e-9 * (Math.abs(v) + 1) + NEAR_LEVEL_INR / group.units;
+    const slack =
+      1e-9 * (Math.abs(v) + 1) + (NEAR_LEVEL_INR + COSTS_ROUNDING_PER_LOT_INR) / group.units;
     const from = lowerBound(group.keys, Math.min(last.v, v) - slack);
     const to = lowerBound(group.keys, Math.max(last.v, v) + slack);
     if (hold !== undefined) {
@@ -571,10 +591,9 @@ function roughNet(watch: Watch, mark: number, costs: number): number {
 
 function isReached(level: Level, mark: number, costs: number): boolean {
   const rough = roughNet(level.watch, mark, costs);
+  const near = NEAR_LEVEL_INR + COSTS_ROUNDING_PER_LOT_INR * level.watch.position.lots;
   const net =
-    Math.abs(rough - level.threshold) < NEAR_LEVEL_INR
-      ? netInr(level.watch.position, mark, costs)
-      : rough;
+    Math.abs(rough - level.threshold) < near ? netInr(level.watch.position, mark, costs) : rough;
   return level.kind === "target" ? net >= level.threshold : net <= level.threshold;
 }
 
