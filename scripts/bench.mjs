@@ -181,7 +181,7 @@ for (const r of results) {
   if (r.bench === "positions")
     console.log(
       `position alerts      ${fmt(r.positions)} positions, ${fmt(r.users)} users, ${r.spreads} spreads: per quote p50 ${ms(r.p50Ms)}, ` +
-        `p99 ${ms(r.p99Ms)} (goal p99 ≤ 0.2 ms), ${fmt(r.fired)} fired`,
+        `p99 ${ms(r.p99Ms)} (goal p99 ≤ 0.2 ms; CPU time p99 ${ms(r.cpuP99Ms)}, load ${fmt(r.load, 1)}), ${fmt(r.fired)} fired`,
     );
   if (r.bench === "alert-engine")
     console.log(
