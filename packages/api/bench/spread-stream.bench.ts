@@ -126,7 +126,7 @@ function measure(url: string, cookie: string, ms: number) {
             text = text.slice(end + 2);
             if (!event.startsWith("data: ")) continue;
             if (recording) messages++;
-            if (/position|targetInr|stopInr|netInr/i.test(event)) positional++;
+            if (/targetInr|stopInr|campaignId|markSymbol/.test(event)) positional++;
             if (recording && DUMP) appendFileSync(DUMP, `${event.slice(6)}\n`);
             for (const match of event.matchAll(/"(SP\d+)_(?:BUY|SELL)"/g))
               symbols.add(match[1] as string);
