@@ -1,0 +1,284 @@
+import {
+  type CostRates,
+  configuredMargin,
+  type InstrumentSpec,
+  type MarginRates,
+  roundPaise,
+  roundTripCosts,
+  totalCosts,
+} from "@spreadwatch/core";
+import type { KiteSettings } from "../config.ts";
+import { type Auth, kiteCredentials } from "../feeds/providers/kite/credentials.ts";
+import type { KiteSessions } from "../feeds/providers/kite/session.ts";
+import { log, warnEvery } from "../log.ts";
+import type { OutboundOptions } from "../outbound/policy.ts";
+import {
+  type BasketMargin,
+  KITE_MARGIN_CALL,
+  type KiteOrder,
+  kiteBasketMargin,
+  kiteOrderCharges,
+} from "./kite-margins.ts";
+
+/** One leg of a position, as margin and broker costs need it. */
+export interface MarginLeg {
+  /** The catalogue key: GOLD, GOLD@next, GC, USDINR. */
+  instrument: string;
+  /** The exchange contract the price is of (Kite's tradingsymbol, GOLD26FEBFUT), where known. */
+  contract?: string | undefined;
+  /** Lots of this leg in ONE lot of the position (a definition leg's lots; 1 for a parity's MCX leg). */
+  lots: number;
+  /** The price to reckon at (the mark's leg price), in the instrument's own currency. */
+  price: number;
+  /** Which way the position's entry trades this leg. */
+  side: "BUY" | "SELL";
+}
+
+export interface MarginPosition {
+  /** The position's id: the cache is per position. */
+  id: number;
+  /** Open lots of the position. */
+  lots: number;
+  legs: readonly MarginLeg[];
+}
+
+export interface Margin {
+  inr: number;
+  source: "configured" | "kite";
+  /** When the figure was reckoned: now for configured rates, Kite's answer's time for Kite. */
+  at: number;
+  /** Kite's `initial.total` (before the spread benefit) plus the configured non-MCX legs. */
+  initialInr?: number;
+}
+
+/** Kite's virtual contract note for one round trip of the MCX legs, beside Spreadwatch's own. */
+export interface BrokerCosts {
+  /** Kite's charges for all open lots, ₹. */
+  inr: number;
+  at: number;
+  perLotInr: number;
+  /** Spreadwatch's MCX costs per lot at the same prices Kite was asked at, ₹. */
+  oursPerLotInr: number;
+  /** The two differ by more than ₹1 per lot: the configured cost rates are out of date. */
+  costMismatch: boolean;
+}
+
+/**
+ * Where a position's margin (and the broker's own cost figure) comes from: the configured rates
+ * always; Kite's margin calculator and contract note for the MCX legs when Kite is connected.
+ */
+export interface MarginSource {
+  marginFor(position: MarginPosition, usdinr: number): Promise<Margin>;
+  brokerCosts(position: MarginPosition): Promise<BrokerCosts | undefined>;
+}
+
+/** Kite's and Spreadwatch's per-lot costs differ by more than this, ₹: flagged. */
+export const COST_MISMATCH_INR_PER_LOT = 1;
+
+export function costMismatch(oursPerLotInr: number, brokerPerLotInr: number): boolean {
+  return Math.abs(oursPerLotInr - brokerPerLotInr) > COST_MISMATCH_INR_PER_LOT;
+}
+
+/** Kite is asked about a position at most this often (README "Positions"). */
+export const KITE_MARGIN_CACHE_MS = 60_000;
+
+export interface MarginSourceOptions {
+  rates: MarginRates;
+  costRates: CostRates;
+  specOf: (key: string) => InstrumentSpec | undefined;
+  /** Absent: configured rates only. */
+  kite?: { settings: KiteSettings; sessions: Pick<KiteSessions, "read"> };
+  now?: () => number;
+  cacheMs?: number;
+  call?: OutboundOptions;
+}
+
+type Outcome<T> = { ok: T; at: number } | { error: string; at: number };
+
+interface CacheEntry<T> {
+  startedAt: number;
+  outcome: Promise<Outcome<T>>;
+}
+
+/** At most one Kite call per key per `ttlMs`, failures included; concurrent askers share it. */
+class Throttled<T> {
+  private readonly entries = new Map<string, CacheEntry<T>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  get(key: string, fetch: () => Promise<T>): Promise<Outcome<T>> {
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.startedAt < this.ttlMs) return hit.outcome;
+    // Bounded by the open positions asked about within a minute: drop the stale ones now and then.
+    if (this.entries.size >= 1_000)
+      for (const [k, e] of this.entries) if (now - e.startedAt >= this.ttlMs) this.entries.delete(k);
+    const outcome = fetch().then(
+      (ok): Outcome<T> => ({ ok, at: this.now() }),
+      (error: Error): Outcome<T> => ({ error: error.message, at: this.now() }),
+    );
+    this.entries.set(key, { startedAt: now, outcome });
+    return outcome;
+  }
+}
+
+const opposite = (side: "BUY" | "SELL") => (side === "BUY" ? "SELL" : "BUY");
+
+export function createMarginSource(options: MarginSourceOptions): MarginSource {
+  const now = options.now ?? Date.now;
+  const ttl = options.cacheMs ?? KITE_MARGIN_CACHE_MS;
+  const call = options.call ?? KITE_MARGIN_CALL;
+  const margins = new Throttled<BasketMargin>(ttl, now);
+  const charges = new Throttled<number[]>(ttl, now);
+
+  const isMcx = (leg: MarginLeg) =>
+    options.specOf(leg.instrument)?.exchange === "MCX" && leg.lots > 0;
+
+  const configured = (legs: readonly MarginLeg[], lots: number, usdinr: number) =>
+    configuredMargin(
+      legs.map((leg) => ({ instrument: leg.instrument, lots: leg.lots * lots, price: leg.price })),
+      usdinr,
+      options.rates,
+      options.specOf,
+    ).inr;
+
+  /** Today's Kite credentials, or why Kite is not asked (undefined: Kite is not set up at all). */
+  async function kiteAuth(): Promise<Auth | { missing: string } | undefined> {
+    const kite = options.kite;
+    if (!kite?.settings.apiKey) return undefined;
+    try {
+      return kiteCredentials(kite.settings, await kite.sessions.read(now()), undefined);
+    } catch (error) {
+      return { missing: `the stored Kite session could not be read (${(error as Error).message})` };
+    }
+  }
+
+  function fallBack(position: MarginPosition, what: string, reason: string): void {
+    warnEvery(
+      `positions.kite.${what}.${reason}`,
+      10 * 60_000,
+      { position: position.id, reason },
+      `Kite's ${what} not used; the configured figure stands`,
+    );
+  }
+
+  /** The MCX legs Kite can price, or why it cannot. */
+  function mcxOrders(
+    position: MarginPosition,
+    lotsOf: (leg: MarginLeg) => number,
+  ): Array<KiteOrder & { units: number }> | { missing: string } | undefined {
+    const legs = position.legs.filter(isMcx);
+    if (legs.length === 0) return undefined;
+    const orders: Array<KiteOrder & { units: number }> = [];
+    for (const leg of legs) {
+      if (!leg.contract)
+        return { missing: `${leg.instrument} has no exchange contract from the feed` };
+      if (!Number.isFinite(leg.price) || leg.price <= 0)
+        return { missing: `${leg.instrument} has no price` };
+      const lots = lotsOf(leg);
+      orders.push({
+        tradingsymbol: leg.contract,
+        side: leg.side,
+        lots,
+        price: leg.price,
+        units: (options.specOf(leg.instrument)?.lotUnits ?? 0) * lots,
+      });
+    }
+    return orders;
+  }
+
+  /** What the cache is keyed by: the position and its orders, not the prices (they move every tick). */
+  const keyOf = (position: MarginPosition, orders: readonly KiteOrder[]) =>
+    `${position.id}|${orders.map((o) => `${o.tradingsymbol}:${o.side}:${o.lots}`).join(",")}`;
+
+  return {
+    async marginFor(position, usdinr) {
+      const at = now();
+      const all = roundPaise(configured(position.legs, position.lots, usdinr));
+      const fallback: Margin = { inr: all, source: "configured", at };
+      const orders = mcxOrders(position, (leg) => leg.lots * position.lots);
+      if (orders === undefined) return fallback;
+      const auth = await kiteAuth();
+      if (auth === undefined) return fallback;
+      if ("missing" in auth) {
+        fallBack(position, "margin", auth.missing);
+        return fallback;
+      }
+      if ("missing" in orders) {
+        fallBack(position, "margin", orders.missing);
+        return fallback;
+      }
+      const apiRoot = options.kite?.settings.apiRoot ?? "";
+      const outcome = await margins.get(keyOf(position, orders), () =>
+        kiteBasketMargin(apiRoot, auth, orders, call),
+      );
+      if ("error" in outcome) {
+        fallBack(position, "margin", outcome.error);
+        return fallback;
+      }
+      // CME legs have no Kite figure: their configured initial margin is added to Kite's.
+      const others = configured(
+        position.legs.filter((leg) => !isMcx(leg)),
+        position.lots,
+        usdinr,
+      );
+      return {
+        inr: roundPaise(outcome.ok.finalInr + others),
+        source: "kite",
+        at: outcome.at,
+        initialInr: roundPaise(outcome.ok.initialInr + others),
+      };
+    },
+
+    async brokerCosts(position) {
+      // One lot of the position, entry and exit of every MCX leg at its price: what one lot's
+      // round trip costs, as Spreadwatch's per-lot costs reckon it (brokerage per order, so N
+      // lots in one order would not compare with N times one lot).
+      const orders = mcxOrders(position, (leg) => leg.lots);
+      if (orders === undefined) return undefined;
+      const auth = await kiteAuth();
+      if (auth === undefined) return undefined;
+      if ("missing" in auth) {
+        fallBack(position, "contract note", auth.missing);
+        return undefined;
+      }
+      if ("missing" in orders) {
+        fallBack(position, "contract note", orders.missing);
+        return undefined;
+      }
+      const apiRoot = options.kite?.settings.apiRoot ?? "";
+      const asked = orders.flatMap((o): KiteOrder[] => [o, { ...o, side: opposite(o.side) }]);
+      const outcome = await charges.get(keyOf(position, orders), () =>
+        kiteOrderCharges(apiRoot, auth, asked, call),
+      );
+      if ("error" in outcome) {
+        fallBack(position, "contract note", outcome.error);
+        return undefined;
+      }
+      const perLot = outcome.ok.reduce((sum, total) => sum + total, 0);
+      // Ours at the prices Kite was asked at (the cached answer may be up to a minute old).
+      const ours = orders.reduce(
+        (sum, order) => sum + mcxRoundTrip(order.price, order.units, options.costRates),
+        0,
+      );
+      const perLotInr = roundPaise(perLot);
+      const oursPerLotInr = roundPaise(ours);
+      log.debug({ position: position.id, perLotInr, oursPerLotInr }, "Kite contract note");
+      return {
+        inr: roundPaise(perLot * position.lots),
+        at: outcome.at,
+        perLotInr,
+        oursPerLotInr,
+        costMismatch: costMismatch(oursPerLotInr, perLotInr),
+      };
+    },
+  };
+}
+
+/** Spreadwatch's round trip of one MCX order pair (core's roundTripCosts without a CME hedge). */
+function mcxRoundTrip(price: number, units: number, rates: CostRates): number {
+  return totalCosts(roundTripCosts(price, units, "GC", 0, 0, rates));
+}

@@ -1,0 +1,345 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  configuredMargin,
+  defaultCostRates,
+  defaultMarginRates,
+  type InstrumentSpec,
+  roundPaise,
+  shippedInstrument,
+} from "@spreadwatch/core";
+import { openStore, type Store } from "@spreadwatch/db";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KiteSettings } from "../src/config.ts";
+import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
+import {
+  costMismatch,
+  createMarginSource,
+  type MarginPosition,
+  type MarginSourceOptions,
+} from "../src/positions/margin-source.ts";
+import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
+
+const TOKEN = "access-of-the-day";
+const FEB = "GOLD26FEBFUT";
+const APR = "GOLD26APRFUT";
+
+let kite: FakeKite;
+let dir: string;
+let store: Store;
+let sessions: KiteSessions;
+/** The source's clock: tests move it across the minute the Kite figure is kept. */
+let clock: number;
+
+const specOf = (key: string): InstrumentSpec | undefined => shippedInstrument(key);
+
+function settings(apiKey: string | undefined = KITE_KEY): KiteSettings {
+  return {
+    apiKey,
+    apiSecret: apiKey && KITE_SECRET,
+    apiRoot: kite.url,
+    wsRoot: kite.wsUrl,
+    loginUrl: `${kite.url}/connect/login`,
+  };
+}
+
+function source(overrides: Partial<MarginSourceOptions> = {}) {
+  return createMarginSource({
+    rates: defaultMarginRates(),
+    costRates: defaultCostRates(),
+    specOf,
+    kite: { settings: settings(), sessions },
+    now: () => clock,
+    // Short, so a test of a Kite that never answers ends soon; the figures do not depend on it.
+    call: { attempts: 2, attemptTimeoutMs: 300, deadlineMs: 800, initialDelayMs: 10 },
+    ...overrides,
+  });
+}
+
+/** The day's login, as the admin's login stores it for every instance. */
+async function login(token = TOKEN) {
+  await sessions.save({ accessToken: token, userId: "AB1234", savedAt: clock, expiresAt: clock + 3_600_000 });
+  kite.validTokens.add(token);
+}
+
+/** BUY 2 × a GOLD calendar: GOLD (Feb) bought, GOLD@next (Apr) sold. */
+const calendar: MarginPosition = {
+  id: 7,
+  lots: 2,
+  legs: [
+    { instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "BUY" },
+    { instrument: "GOLD@next", contract: APR, lots: 1, price: 78_900, side: "SELL" },
+  ],
+};
+
+/** SELL 1 × GC: MCX GOLD sold, COMEX GC bought, USDINR converts. */
+const parity: MarginPosition = {
+  id: 9,
+  lots: 1,
+  legs: [
+    { instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "SELL" },
+    { instrument: "GC", contract: "GCG26", lots: 1, price: 2_650, side: "BUY" },
+    { instrument: "USDINR", lots: 1, price: 84.5, side: "BUY" },
+  ],
+};
+
+function configuredOf(position: MarginPosition, usdinr: number, keys?: string[]) {
+  const legs = position.legs
+    .filter((leg) => !keys || keys.includes(leg.instrument))
+    .map((leg) => ({ instrument: leg.instrument, lots: leg.lots * position.lots, price: leg.price }));
+  return configuredMargin(legs, usdinr, defaultMarginRates(), specOf).inr;
+}
+
+beforeEach(async () => {
+  kite = await new FakeKite().start();
+  kite.lotUnits.set(FEB, 100);
+  kite.lotUnits.set(APR, 100);
+  dir = mkdtempSync(join(tmpdir(), "positions-margin-"));
+  store = await openStore({ kind: "sqlite", file: join(dir, "spreadwatch.db") });
+  sessions = kiteSessionsIn(store);
+  clock = Date.parse("2026-01-05T05:00:00Z");
+});
+
+afterEach(async () => {
+  await kite.stop();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("margin from Kite's basket margins", () => {
+  it("asks for the MCX legs together and shows final.total, with initial.total beside it", async () => {
+    await login();
+    const margin = await source().marginFor(calendar, 84.5);
+    // The fake margins 10 % of each order's value, and keeps 30 % of the larger side for a spread.
+    const buy = 78_000 * 2 * 100 * 0.1;
+    const sell = 78_900 * 2 * 100 * 0.1;
+    expect(margin).toEqual({
+      inr: roundPaise(sell * 0.3),
+      source: "kite",
+      at: clock,
+      initialInr: roundPaise(buy + sell),
+    });
+    expect(kite.marginRequests).toHaveLength(1);
+    const [request] = kite.marginRequests;
+    expect(request?.query).toEqual({ consider_positions: "true", mode: "compact" });
+    expect(request?.contentType).toBe("application/json");
+    expect(request?.authorization).toBe(`token ${KITE_KEY}:${TOKEN}`);
+    expect(request?.orders).toEqual([
+      {
+        exchange: "MCX",
+        tradingsymbol: FEB,
+        transaction_type: "BUY",
+        variety: "regular",
+        product: "NRML",
+        order_type: "LIMIT",
+        quantity: 2,
+        price: 78_000,
+        trigger_price: 0,
+      },
+      {
+        exchange: "MCX",
+        tradingsymbol: APR,
+        transaction_type: "SELL",
+        variety: "regular",
+        product: "NRML",
+        order_type: "LIMIT",
+        quantity: 2,
+        price: 78_900,
+        trigger_price: 0,
+      },
+    ]);
+  });
+
+  it("asks Kite at most once a minute per position, concurrent asks included", async () => {
+    await login();
+    const margins = source();
+    const first = await Promise.all([margins.marginFor(calendar, 84.5), margins.marginFor(calendar, 84.5)]);
+    expect(first[0]).toEqual(first[1]);
+    clock += 59_999;
+    const again = await margins.marginFor(calendar, 84.5);
+    expect(again).toEqual(first[0]);
+    expect(kite.marginRequests).toHaveLength(1);
+    // Another position is asked about on its own.
+    await margins.marginFor({ ...calendar, id: 8 }, 84.5);
+    expect(kite.marginRequests).toHaveLength(2);
+    clock += 1;
+    const later = await margins.marginFor(calendar, 84.5);
+    expect(kite.marginRequests).toHaveLength(3);
+    expect(later.at).toBe(clock);
+  });
+
+  it("asks again at once when the position's lots change (a partial close)", async () => {
+    await login();
+    const margins = source();
+    await margins.marginFor(calendar, 84.5);
+    const one = await margins.marginFor({ ...calendar, lots: 1 }, 84.5);
+    expect(kite.marginRequests.map((r) => r.orders[0]?.quantity)).toEqual([2, 1]);
+    expect(one.source).toBe("kite");
+  });
+
+  it("adds the configured CME margin to Kite's MCX figure; FX legs are not sent", async () => {
+    await login();
+    const margin = await source().marginFor(parity, 84.5);
+    const cme = configuredOf(parity, 84.5, ["GC"]);
+    expect(cme).toBeGreaterThan(0);
+    const mcx = 78_000 * 100 * 0.1; // one SELL: no spread benefit, final = initial
+    expect(margin).toEqual({
+      inr: roundPaise(mcx + cme),
+      source: "kite",
+      at: clock,
+      initialInr: roundPaise(mcx + cme),
+    });
+    expect(kite.marginRequests[0]?.orders.map((o) => o.tradingsymbol)).toEqual([FEB]);
+  });
+
+  it("retries a 5xx once and uses the answer", async () => {
+    await login();
+    kite.failNextMargins.push(502);
+    const margin = await source().marginFor(calendar, 84.5);
+    expect(margin.source).toBe("kite");
+    expect(kite.marginRequests).toHaveLength(2);
+  });
+});
+
+describe("the configured figure stands in", () => {
+  it("with Kite not set up (no KITE_API_KEY): configured rates, Kite never asked", async () => {
+    await login();
+    const margin = await source({ kite: { settings: settings(undefined), sessions } }).marginFor(calendar, 84.5);
+    expect(margin).toEqual({ inr: roundPaise(configuredOf(calendar, 84.5)), source: "configured", at: clock });
+    expect(margin.inr).toBeGreaterThan(0);
+    expect(kite.marginRequests).toHaveLength(0);
+  });
+
+  it("with no Kite session today, or an expired one", async () => {
+    const margins = source();
+    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
+    await sessions.save({ accessToken: TOKEN, userId: "AB1234", savedAt: clock - 10, expiresAt: clock - 1 });
+    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
+    expect(kite.marginRequests).toHaveLength(0);
+  });
+
+  it("when Kite refuses the token: no retry, and not asked again within the minute", async () => {
+    await login();
+    kite.validTokens.delete(TOKEN);
+    const margins = source();
+    const margin = await margins.marginFor(calendar, 84.5);
+    expect(margin).toEqual({ inr: roundPaise(configuredOf(calendar, 84.5)), source: "configured", at: clock });
+    expect(kite.marginRequests).toHaveLength(1);
+    clock += 30_000;
+    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
+    expect(kite.marginRequests).toHaveLength(1);
+    // Once the minute is over and the token is good again, Kite's figure comes back.
+    kite.validTokens.add(TOKEN);
+    clock += 30_000;
+    expect((await margins.marginFor(calendar, 84.5)).source).toBe("kite");
+  });
+
+  it("when Kite fails every attempt, or never answers", async () => {
+    await login();
+    kite.failNextMargins.push(500, 500);
+    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect(kite.marginRequests).toHaveLength(2);
+    kite.failNextMargins.push("hang", "hang");
+    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect(kite.marginRequests).toHaveLength(4);
+  });
+
+  it("when Kite's answer lacks final.total", async () => {
+    await login();
+    kite.marginData = { initial: { total: 100 }, final: {} };
+    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    kite.marginData = { initial: { total: 100 }, final: { total: "lots" } };
+    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+  });
+
+  it("when an MCX leg has no exchange contract or no price, and for a position without MCX legs", async () => {
+    await login();
+    const margins = source();
+    const noContract = { ...calendar, legs: calendar.legs.map((leg) => ({ ...leg, contract: undefined })) };
+    expect((await margins.marginFor(noContract, 84.5)).source).toBe("configured");
+    const noPrice = { ...calendar, id: 3, legs: calendar.legs.map((leg) => ({ ...leg, price: Number.NaN })) };
+    expect((await margins.marginFor(noPrice, 84.5)).source).toBe("configured");
+    const cmeOnly = { ...parity, id: 4, legs: parity.legs.filter((leg) => leg.instrument !== "GOLD") };
+    expect(await margins.marginFor(cmeOnly, 84.5)).toEqual({
+      inr: roundPaise(configuredOf(cmeOnly, 84.5)),
+      source: "configured",
+      at: clock,
+    });
+    expect(kite.marginRequests).toHaveLength(0);
+  });
+});
+
+describe("costs checked against Kite's virtual contract note", () => {
+  it("asks for one lot's entry and exit of every MCX leg and compares per lot", async () => {
+    await login();
+    const costs = await source().brokerCosts(calendar);
+    expect(kite.chargeRequests).toHaveLength(1);
+    const [request] = kite.chargeRequests;
+    expect(request?.contentType).toBe("application/json");
+    expect(request?.authorization).toBe(`token ${KITE_KEY}:${TOKEN}`);
+    const order = (tradingsymbol: string, side: string, price: number, id: number) => ({
+      order_id: String(id),
+      exchange: "MCX",
+      tradingsymbol,
+      transaction_type: side,
+      variety: "regular",
+      product: "NRML",
+      order_type: "LIMIT",
+      quantity: 1,
+      average_price: price,
+    });
+    expect(request?.orders).toEqual([
+      order(FEB, "BUY", 78_000, 1),
+      order(FEB, "SELL", 78_000, 2),
+      order(APR, "SELL", 78_900, 3),
+      order(APR, "BUY", 78_900, 4),
+    ]);
+    // The fake charges as a discount broker does, at the rates Spreadwatch defaults to.
+    expect(costs?.perLotInr).toBeGreaterThan(2_000);
+    expect(costs?.inr).toBe(roundPaise((costs?.perLotInr ?? 0) * 2));
+    expect(Math.abs((costs?.oursPerLotInr ?? 0) - (costs?.perLotInr ?? 0))).toBeLessThanOrEqual(0.02);
+    expect(costs?.costMismatch).toBe(false);
+    expect(costs?.at).toBe(clock);
+  });
+
+  it("flags a difference above ₹1 per lot, and not one below", async () => {
+    await login();
+    const margins = source();
+    // ₹0.30 more brokerage per order: 2 orders × 0.30 × 1.18 GST = ₹0.71 a lot per leg → 1.42 for two legs.
+    kite.chargeRates.brokeragePerOrder = 20.3;
+    const single = { ...parity, legs: parity.legs.slice(0, 1) };
+    expect((await margins.brokerCosts(single))?.costMismatch).toBe(false);
+    expect((await margins.brokerCosts(calendar))?.costMismatch).toBe(true);
+    // A broker charging ₹22 an order is flagged on a one-leg position too.
+    kite.chargeRates.brokeragePerOrder = 22;
+    clock += 60_000;
+    const flagged = await margins.brokerCosts(single);
+    expect(flagged?.costMismatch).toBe(true);
+    expect((flagged?.perLotInr ?? 0) - (flagged?.oursPerLotInr ?? 0)).toBeCloseTo(2 * 2 * 1.18, 1);
+  });
+
+  it("is cached per position for a minute, and absent without Kite or when Kite fails", async () => {
+    const margins = source();
+    expect(await margins.brokerCosts(calendar)).toBeUndefined();
+    await login();
+    kite.failNextCharges.push(400);
+    expect(await margins.brokerCosts(calendar)).toBeUndefined();
+    expect(kite.chargeRequests).toHaveLength(1);
+    expect(await margins.brokerCosts(calendar)).toBeUndefined();
+    expect(kite.chargeRequests).toHaveLength(1);
+    clock += 60_000;
+    const costs = await margins.brokerCosts(calendar);
+    expect(costs?.costMismatch).toBe(false);
+    // Closing a lot scales the figure without asking Kite again: it is reckoned per lot.
+    const oneLot = await margins.brokerCosts({ ...calendar, lots: 1 });
+    expect(oneLot?.inr).toBe(costs?.perLotInr);
+    expect(kite.chargeRequests).toHaveLength(2);
+  });
+
+  it("costMismatch is strictly above ₹1 a lot", () => {
+    expect(costMismatch(100, 101)).toBe(false);
+    expect(costMismatch(101.01, 100)).toBe(true);
+    expect(costMismatch(100, 98.99)).toBe(true);
+  });
+});
