@@ -5,7 +5,6 @@ import {
   configuredMargin,
   defaultCostRates,
   defaultMarginRates,
-  type InstrumentSpec,
   roundPaise,
   shippedInstrument,
 } from "@spreadwatch/core";
@@ -32,7 +31,7 @@ let sessions: KiteSessions;
 /** The source's clock: tests move it across the minute the Kite figure is kept. */
 let clock: number;
 
-const specOf = (key: string): InstrumentSpec | undefined => shippedInstrument(key);
+const specOf = (key: string) => shippedInstrument(key);
 
 function settings(apiKey: string | undefined = KITE_KEY): KiteSettings {
   return {
@@ -59,7 +58,12 @@ function source(overrides: Partial<MarginSourceOptions> = {}) {
 
 /** The day's login, as the admin's login stores it for every instance. */
 async function login(token = TOKEN) {
-  await sessions.save({ accessToken: token, userId: "AB1234", savedAt: clock, expiresAt: clock + 3_600_000 });
+  await sessions.save({
+    accessToken: token,
+    userId: "AB1234",
+    savedAt: clock,
+    expiresAt: clock + 3_600_000,
+  });
   kite.validTokens.add(token);
 }
 
@@ -68,8 +72,8 @@ const calendar: MarginPosition = {
   id: 7,
   lots: 2,
   legs: [
-    { instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "BUY" },
-    { instrument: "GOLD@next", contract: APR, lots: 1, price: 78_900, side: "SELL" },
+    { name: "g", instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "BUY" },
+    { name: "gn", instrument: "GOLD@next", contract: APR, lots: 1, price: 78_900, side: "SELL" },
   ],
 };
 
@@ -78,17 +82,19 @@ const parity: MarginPosition = {
   id: 9,
   lots: 1,
   legs: [
-    { instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "SELL" },
-    { instrument: "GC", contract: "GCG26", lots: 1, price: 2_650, side: "BUY" },
-    { instrument: "USDINR", lots: 1, price: 84.5, side: "BUY" },
+    { name: "m", instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "SELL" },
+    { name: "c", instrument: "GC", contract: "GCG26", lots: 1, price: 2_650, side: "BUY" },
+    // A conversion leg: no lots, no margin, never sent to Kite.
+    { name: "fx", instrument: "USDINR", price: 84.5, side: "BUY" },
   ],
 };
 
-function configuredOf(position: MarginPosition, usdinr: number, keys?: string[]) {
-  const legs = position.legs
-    .filter((leg) => !keys || keys.includes(leg.instrument))
-    .map((leg) => ({ instrument: leg.instrument, lots: leg.lots * position.lots, price: leg.price }));
-  return configuredMargin(legs, usdinr, defaultMarginRates(), specOf).inr;
+/** Core's configured margin of the position's legs (or of those of `keys`), unrounded. */
+function configuredOf(position: MarginPosition, usdinr: number, keys?: string[]): number {
+  const legs = position.legs.filter((leg) => !keys || keys.includes(leg.instrument));
+  const perLot = configuredMargin(legs, usdinr, defaultMarginRates(), specOf);
+  if (!perLot) throw new Error("no configured margin");
+  return perLot.inr * position.lots;
 }
 
 beforeEach(async () => {
@@ -154,7 +160,10 @@ describe("margin from Kite's basket margins", () => {
   it("asks Kite at most once a minute per position, concurrent asks included", async () => {
     await login();
     const margins = source();
-    const first = await Promise.all([margins.marginFor(calendar, 84.5), margins.marginFor(calendar, 84.5)]);
+    const first = await Promise.all([
+      margins.marginFor(calendar, 84.5),
+      margins.marginFor(calendar, 84.5),
+    ]);
     expect(first[0]).toEqual(first[1]);
     clock += 59_999;
     const again = await margins.marginFor(calendar, 84.5);
@@ -166,7 +175,7 @@ describe("margin from Kite's basket margins", () => {
     clock += 1;
     const later = await margins.marginFor(calendar, 84.5);
     expect(kite.marginRequests).toHaveLength(3);
-    expect(later.at).toBe(clock);
+    expect(later?.at).toBe(clock);
   });
 
   it("asks again at once when the position's lots change (a partial close)", async () => {
@@ -175,7 +184,7 @@ describe("margin from Kite's basket margins", () => {
     await margins.marginFor(calendar, 84.5);
     const one = await margins.marginFor({ ...calendar, lots: 1 }, 84.5);
     expect(kite.marginRequests.map((r) => r.orders[0]?.quantity)).toEqual([2, 1]);
-    expect(one.source).toBe("kite");
+    expect(one?.source).toBe("kite");
   });
 
   it("adds the configured CME margin to Kite's MCX figure; FX legs are not sent", async () => {
@@ -197,7 +206,7 @@ describe("margin from Kite's basket margins", () => {
     await login();
     kite.failNextMargins.push(502);
     const margin = await source().marginFor(calendar, 84.5);
-    expect(margin.source).toBe("kite");
+    expect(margin?.source).toBe("kite");
     expect(kite.marginRequests).toHaveLength(2);
   });
 });
@@ -205,17 +214,28 @@ describe("margin from Kite's basket margins", () => {
 describe("the configured figure stands in", () => {
   it("with Kite not set up (no KITE_API_KEY): configured rates, Kite never asked", async () => {
     await login();
-    const margin = await source({ kite: { settings: settings(undefined), sessions } }).marginFor(calendar, 84.5);
-    expect(margin).toEqual({ inr: roundPaise(configuredOf(calendar, 84.5)), source: "configured", at: clock });
-    expect(margin.inr).toBeGreaterThan(0);
+    const margin = await source({
+      kite: { settings: { ...settings(), apiKey: undefined }, sessions },
+    }).marginFor(calendar, 84.5);
+    expect(margin).toEqual({
+      inr: roundPaise(configuredOf(calendar, 84.5)),
+      source: "configured",
+      at: clock,
+    });
+    expect(margin?.inr).toBeGreaterThan(0);
     expect(kite.marginRequests).toHaveLength(0);
   });
 
   it("with no Kite session today, or an expired one", async () => {
     const margins = source();
-    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
-    await sessions.save({ accessToken: TOKEN, userId: "AB1234", savedAt: clock - 10, expiresAt: clock - 1 });
-    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await margins.marginFor(calendar, 84.5))?.source).toBe("configured");
+    await sessions.save({
+      accessToken: TOKEN,
+      userId: "AB1234",
+      savedAt: clock - 10,
+      expiresAt: clock - 1,
+    });
+    expect((await margins.marginFor(calendar, 84.5))?.source).toBe("configured");
     expect(kite.marginRequests).toHaveLength(0);
   });
 
@@ -224,43 +244,67 @@ describe("the configured figure stands in", () => {
     kite.validTokens.delete(TOKEN);
     const margins = source();
     const margin = await margins.marginFor(calendar, 84.5);
-    expect(margin).toEqual({ inr: roundPaise(configuredOf(calendar, 84.5)), source: "configured", at: clock });
+    expect(margin).toEqual({
+      inr: roundPaise(configuredOf(calendar, 84.5)),
+      source: "configured",
+      at: clock,
+    });
     expect(kite.marginRequests).toHaveLength(1);
     clock += 30_000;
-    expect((await margins.marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await margins.marginFor(calendar, 84.5))?.source).toBe("configured");
     expect(kite.marginRequests).toHaveLength(1);
     // Once the minute is over and the token is good again, Kite's figure comes back.
     kite.validTokens.add(TOKEN);
     clock += 30_000;
-    expect((await margins.marginFor(calendar, 84.5)).source).toBe("kite");
+    expect((await margins.marginFor(calendar, 84.5))?.source).toBe("kite");
   });
 
   it("when Kite fails every attempt, or never answers", async () => {
     await login();
     kite.failNextMargins.push(500, 500);
-    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await source().marginFor(calendar, 84.5))?.source).toBe("configured");
     expect(kite.marginRequests).toHaveLength(2);
     kite.failNextMargins.push("hang", "hang");
-    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await source().marginFor(calendar, 84.5))?.source).toBe("configured");
     expect(kite.marginRequests).toHaveLength(4);
   });
 
   it("when Kite's answer lacks final.total", async () => {
     await login();
     kite.marginData = { initial: { total: 100 }, final: {} };
-    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await source().marginFor(calendar, 84.5))?.source).toBe("configured");
     kite.marginData = { initial: { total: 100 }, final: { total: "lots" } };
-    expect((await source().marginFor(calendar, 84.5)).source).toBe("configured");
+    expect((await source().marginFor(calendar, 84.5))?.source).toBe("configured");
   });
 
   it("when an MCX leg has no exchange contract or no price, and for a position without MCX legs", async () => {
     await login();
     const margins = source();
-    const noContract = { ...calendar, legs: calendar.legs.map((leg) => ({ ...leg, contract: undefined })) };
-    expect((await margins.marginFor(noContract, 84.5)).source).toBe("configured");
-    const noPrice = { ...calendar, id: 3, legs: calendar.legs.map((leg) => ({ ...leg, price: Number.NaN })) };
-    expect((await margins.marginFor(noPrice, 84.5)).source).toBe("configured");
-    const cmeOnly = { ...parity, id: 4, legs: parity.legs.filter((leg) => leg.instrument !== "GOLD") };
+    const noContract = {
+      ...calendar,
+      legs: calendar.legs.map((leg) => ({ ...leg, contract: undefined })),
+    };
+    expect((await margins.marginFor(noContract, 84.5))?.source).toBe("configured");
+    const noPrice = {
+      ...calendar,
+      id: 3,
+      legs: calendar.legs.map((leg) => ({ ...leg, price: Number.NaN })),
+    };
+    // No price at all: no figure (return on margin is not shown); a zero price: not sent to Kite.
+    expect(await margins.marginFor(noPrice, 84.5)).toBeUndefined();
+    const zero = { ...noPrice, legs: calendar.legs.map((leg) => ({ ...leg, price: 0 })) };
+    expect(await margins.marginFor(zero, 84.5)).toEqual({
+      inr: 0,
+      source: "configured",
+      at: clock,
+    });
+    // A US leg needs USDINR.
+    expect(await margins.marginFor(parity, Number.NaN)).toBeUndefined();
+    const cmeOnly = {
+      ...parity,
+      id: 4,
+      legs: parity.legs.filter((leg) => leg.instrument !== "GOLD"),
+    };
     expect(await margins.marginFor(cmeOnly, 84.5)).toEqual({
       inr: roundPaise(configuredOf(cmeOnly, 84.5)),
       source: "configured",
@@ -298,7 +342,9 @@ describe("costs checked against Kite's virtual contract note", () => {
     // The fake charges as a discount broker does, at the rates Spreadwatch defaults to.
     expect(costs?.perLotInr).toBeGreaterThan(2_000);
     expect(costs?.inr).toBe(roundPaise((costs?.perLotInr ?? 0) * 2));
-    expect(Math.abs((costs?.oursPerLotInr ?? 0) - (costs?.perLotInr ?? 0))).toBeLessThanOrEqual(0.02);
+    expect(Math.abs((costs?.oursPerLotInr ?? 0) - (costs?.perLotInr ?? 0))).toBeLessThanOrEqual(
+      0.02,
+    );
     expect(costs?.costMismatch).toBe(false);
     expect(costs?.at).toBe(clock);
   });
@@ -335,6 +381,21 @@ describe("costs checked against Kite's virtual contract note", () => {
     const oneLot = await margins.brokerCosts({ ...calendar, lots: 1 });
     expect(oneLot?.inr).toBe(costs?.perLotInr);
     expect(kite.chargeRequests).toHaveLength(2);
+  });
+
+  it("compares at the prices Kite was asked at, so a cached answer is not flagged when prices move", async () => {
+    await login();
+    const margins = source();
+    const first = await margins.brokerCosts(calendar);
+    clock += 30_000;
+    const moved = {
+      ...calendar,
+      legs: calendar.legs.map((leg) => ({ ...leg, price: leg.price * 1.02 })),
+    };
+    const cached = await margins.brokerCosts(moved);
+    expect(kite.chargeRequests).toHaveLength(1);
+    expect(cached).toEqual(first);
+    expect(cached?.costMismatch).toBe(false);
   });
 
   it("costMismatch is strictly above ₹1 a lot", () => {

@@ -38,10 +38,12 @@ export const KITE_MARGIN_CALL: OutboundOptions = {
   deadlineMs: 5_000,
   initialDelayMs: 200,
   maxDelayMs: 1_000,
-  // A refusal (bad token, bad order) answers the same the second time; a 5xx, a 429 or a
-  // dropped connection may not.
-  retryIf: (error) => !(error instanceof KiteRestError) || error.retryable,
 };
+
+/** A refusal (bad token, bad order) answers the same the second time; a 5xx, a 429 or a dropped connection may not. */
+function worthRetrying(error: Error): boolean {
+  return !(error instanceof KiteRestError) || error.retryable;
+}
 
 interface KiteEnvelope {
   status?: string;
@@ -58,7 +60,8 @@ async function postJson(
   call: OutboundOptions,
 ): Promise<unknown> {
   try {
-    return await callOutbound(call, async (signal) => {
+    const retryIf = (error: Error) => worthRetrying(error) && (call.retryIf?.(error) ?? true);
+    return await callOutbound({ ...call, retryIf }, async (signal) => {
       let response: Response;
       try {
         response = await fetch(`${apiRoot}${path}`, {
@@ -73,7 +76,11 @@ async function postJson(
         });
       } catch (error) {
         if (signal.aborted) throw error;
-        throw new KiteRestError(`could not reach Kite (${(error as Error).message})`, undefined, true);
+        throw new KiteRestError(
+          `could not reach Kite (${(error as Error).message})`,
+          undefined,
+          true,
+        );
       }
       // Read inside the attempt: its signal is aborted once it returns.
       const text = await response.text();
@@ -84,15 +91,25 @@ async function postJson(
         // Reported below with the status.
       }
       if (!response.ok || envelope.status !== "success") {
-        const said = envelope.message ? `: ${envelope.error_type ?? "error"}: ${envelope.message}` : "";
+        const said = envelope.message
+          ? `: ${envelope.error_type ?? "error"}: ${envelope.message}`
+          : "";
         const retryable = response.status === 429 || response.status >= 500;
-        throw new KiteRestError(`Kite answered HTTP ${response.status}${said}`, response.status, retryable);
+        throw new KiteRestError(
+          `Kite answered HTTP ${response.status}${said}`,
+          response.status,
+          retryable,
+        );
       }
       return envelope.data;
     });
   } catch (error) {
     if (isOutboundTimeout(error))
-      throw new KiteRestError(`Kite did not answer within ${call.deadlineMs ?? call.attemptTimeoutMs} ms`, undefined, true);
+      throw new KiteRestError(
+        `Kite did not answer within ${call.deadlineMs ?? call.attemptTimeoutMs} ms`,
+        undefined,
+        true,
+      );
     throw error;
   }
 }
@@ -170,7 +187,8 @@ export async function kiteOrderCharges(
     throw new KiteRestError("Kite's contract note does not list every order", 200, false);
   return data.map((row) => {
     const total = (row as { charges?: { total?: unknown } } | null)?.charges?.total;
-    if (!isAmount(total)) throw new KiteRestError("Kite's contract note lacks charges.total", 200, false);
+    if (!isAmount(total))
+      throw new KiteRestError("Kite's contract note lacks charges.total", 200, false);
     return total;
   });
 }

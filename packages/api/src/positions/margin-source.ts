@@ -1,10 +1,13 @@
 import {
   type CostRates,
   configuredMargin,
-  type InstrumentSpec,
+  definitionCosts,
+  exitSideOf,
+  type MarginLeg,
   type MarginRates,
+  type PositionSide,
   roundPaise,
-  roundTripCosts,
+  type SpecOf,
   totalCosts,
 } from "@spreadwatch/core";
 import type { KiteSettings } from "../config.ts";
@@ -20,18 +23,16 @@ import {
   kiteOrderCharges,
 } from "./kite-margins.ts";
 
-/** One leg of a position, as margin and broker costs need it. */
-export interface MarginLeg {
-  /** The catalogue key: GOLD, GOLD@next, GC, USDINR. */
-  instrument: string;
+/**
+ * One leg of a position, as core's `configuredMargin` takes it (name, instrument, lots of ONE
+ * spread lot — undefined for a leg that only converts, such as USDINR — and the price to reckon
+ * at, the mark's leg price), with what Kite needs besides.
+ */
+export interface PositionMarginLeg extends MarginLeg {
   /** The exchange contract the price is of (Kite's tradingsymbol, GOLD26FEBFUT), where known. */
   contract?: string | undefined;
-  /** Lots of this leg in ONE lot of the position (a definition leg's lots; 1 for a parity's MCX leg). */
-  lots: number;
-  /** The price to reckon at (the mark's leg price), in the instrument's own currency. */
-  price: number;
   /** Which way the position's entry trades this leg. */
-  side: "BUY" | "SELL";
+  side: PositionSide;
 }
 
 export interface MarginPosition {
@@ -39,7 +40,7 @@ export interface MarginPosition {
   id: number;
   /** Open lots of the position. */
   lots: number;
-  legs: readonly MarginLeg[];
+  legs: readonly PositionMarginLeg[];
 }
 
 export interface Margin {
@@ -66,9 +67,11 @@ export interface BrokerCosts {
 /**
  * Where a position's margin (and the broker's own cost figure) comes from: the configured rates
  * always; Kite's margin calculator and contract note for the MCX legs when Kite is connected.
+ * `marginFor` is undefined only when no figure can be had (a traded leg without a price or a
+ * catalogue entry, a US leg without USDINR): return on margin is then not shown.
  */
 export interface MarginSource {
-  marginFor(position: MarginPosition, usdinr: number): Promise<Margin>;
+  marginFor(position: MarginPosition, usdinr: number): Promise<Margin | undefined>;
   brokerCosts(position: MarginPosition): Promise<BrokerCosts | undefined>;
 }
 
@@ -85,7 +88,7 @@ export const KITE_MARGIN_CACHE_MS = 60_000;
 export interface MarginSourceOptions {
   rates: MarginRates;
   costRates: CostRates;
-  specOf: (key: string) => InstrumentSpec | undefined;
+  specOf: SpecOf;
   /** Absent: configured rates only. */
   kite?: { settings: KiteSettings; sessions: Pick<KiteSessions, "read"> };
   now?: () => number;
@@ -115,7 +118,8 @@ class Throttled<T> {
     if (hit && now - hit.startedAt < this.ttlMs) return hit.outcome;
     // Bounded by the open positions asked about within a minute: drop the stale ones now and then.
     if (this.entries.size >= 1_000)
-      for (const [k, e] of this.entries) if (now - e.startedAt >= this.ttlMs) this.entries.delete(k);
+      for (const [k, e] of this.entries)
+        if (now - e.startedAt >= this.ttlMs) this.entries.delete(k);
     const outcome = fetch().then(
       (ok): Outcome<T> => ({ ok, at: this.now() }),
       (error: Error): Outcome<T> => ({ error: error.message, at: this.now() }),
@@ -125,25 +129,23 @@ class Throttled<T> {
   }
 }
 
-const opposite = (side: "BUY" | "SELL") => (side === "BUY" ? "SELL" : "BUY");
-
 export function createMarginSource(options: MarginSourceOptions): MarginSource {
   const now = options.now ?? Date.now;
   const ttl = options.cacheMs ?? KITE_MARGIN_CACHE_MS;
   const call = options.call ?? KITE_MARGIN_CALL;
   const margins = new Throttled<BasketMargin>(ttl, now);
-  const charges = new Throttled<number[]>(ttl, now);
+  /** Each order's charges, and the leg prices they were asked at. */
+  const charges = new Throttled<{ totals: number[]; prices: Record<string, number> }>(ttl, now);
 
-  const isMcx = (leg: MarginLeg) =>
-    options.specOf(leg.instrument)?.exchange === "MCX" && leg.lots > 0;
+  /** A leg Kite can price: an MCX leg that trades lots. */
+  const isMcx = (leg: PositionMarginLeg) =>
+    options.specOf(leg.instrument)?.exchange === "MCX" && (leg.lots ?? 0) > 0;
 
-  const configured = (legs: readonly MarginLeg[], lots: number, usdinr: number) =>
-    configuredMargin(
-      legs.map((leg) => ({ instrument: leg.instrument, lots: leg.lots * lots, price: leg.price })),
-      usdinr,
-      options.rates,
-      options.specOf,
-    ).inr;
+  /** The configured margin of `legs` for all the position's lots, unrounded; undefined: none. */
+  const configured = (legs: readonly PositionMarginLeg[], lots: number, usdinr: number) => {
+    const perLot = configuredMargin(legs, usdinr, options.rates, options.specOf);
+    return perLot && perLot.inr * lots;
+  };
 
   /** Today's Kite credentials, or why Kite is not asked (undefined: Kite is not set up at all). */
   async function kiteAuth(): Promise<Auth | { missing: string } | undefined> {
@@ -168,23 +170,22 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
   /** The MCX legs Kite can price, or why it cannot. */
   function mcxOrders(
     position: MarginPosition,
-    lotsOf: (leg: MarginLeg) => number,
-  ): Array<KiteOrder & { units: number }> | { missing: string } | undefined {
+    lotsOf: (leg: PositionMarginLeg) => number,
+  ): Array<KiteOrder & { leg: PositionMarginLeg }> | { missing: string } | undefined {
     const legs = position.legs.filter(isMcx);
     if (legs.length === 0) return undefined;
-    const orders: Array<KiteOrder & { units: number }> = [];
+    const orders: Array<KiteOrder & { leg: PositionMarginLeg }> = [];
     for (const leg of legs) {
       if (!leg.contract)
         return { missing: `${leg.instrument} has no exchange contract from the feed` };
       if (!Number.isFinite(leg.price) || leg.price <= 0)
         return { missing: `${leg.instrument} has no price` };
-      const lots = lotsOf(leg);
       orders.push({
         tradingsymbol: leg.contract,
         side: leg.side,
-        lots,
+        lots: lotsOf(leg),
         price: leg.price,
-        units: (options.specOf(leg.instrument)?.lotUnits ?? 0) * lots,
+        leg,
       });
     }
     return orders;
@@ -197,9 +198,11 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
   return {
     async marginFor(position, usdinr) {
       const at = now();
-      const all = roundPaise(configured(position.legs, position.lots, usdinr));
-      const fallback: Margin = { inr: all, source: "configured", at };
-      const orders = mcxOrders(position, (leg) => leg.lots * position.lots);
+      const all = configured(position.legs, position.lots, usdinr);
+      // A leg without a price (or a US leg without USDINR): Kite's figure could not be completed either.
+      if (all === undefined) return undefined;
+      const fallback: Margin = { inr: roundPaise(all), source: "configured", at };
+      const orders = mcxOrders(position, (leg) => (leg.lots ?? 0) * position.lots);
       if (orders === undefined) return fallback;
       const auth = await kiteAuth();
       if (auth === undefined) return fallback;
@@ -225,6 +228,7 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
         position.lots,
         usdinr,
       );
+      if (others === undefined) return fallback;
       return {
         inr: roundPaise(outcome.ok.finalInr + others),
         source: "kite",
@@ -237,7 +241,7 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
       // One lot of the position, entry and exit of every MCX leg at its price: what one lot's
       // round trip costs, as Spreadwatch's per-lot costs reckon it (brokerage per order, so N
       // lots in one order would not compare with N times one lot).
-      const orders = mcxOrders(position, (leg) => leg.lots);
+      const orders = mcxOrders(position, (leg) => leg.lots ?? 0);
       if (orders === undefined) return undefined;
       const auth = await kiteAuth();
       if (auth === undefined) return undefined;
@@ -250,25 +254,34 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
         return undefined;
       }
       const apiRoot = options.kite?.settings.apiRoot ?? "";
-      const asked = orders.flatMap((o): KiteOrder[] => [o, { ...o, side: opposite(o.side) }]);
-      const outcome = await charges.get(keyOf(position, orders), () =>
-        kiteOrderCharges(apiRoot, auth, asked, call),
-      );
+      const asked = orders.flatMap((o): KiteOrder[] => [o, { ...o, side: exitSideOf(o.side) }]);
+      const prices = Object.fromEntries(orders.map((o) => [o.leg.name, o.price]));
+      const outcome = await charges.get(keyOf(position, orders), async () => ({
+        totals: await kiteOrderCharges(apiRoot, auth, asked, call),
+        prices,
+      }));
       if ("error" in outcome) {
         fallBack(position, "contract note", outcome.error);
         return undefined;
       }
-      const perLot = outcome.ok.reduce((sum, total) => sum + total, 0);
-      // Ours at the prices Kite was asked at (the cached answer may be up to a minute old).
-      const ours = orders.reduce(
-        (sum, order) => sum + mcxRoundTrip(order.price, order.units, options.costRates),
-        0,
+      const perLot = outcome.ok.totals.reduce((sum, total) => sum + total, 0);
+      // Ours as the position's costs reckon them (core's definitionCosts, MCX legs only), at the
+      // prices Kite was asked at: a cached answer may be up to a minute old, and charges follow
+      // turnover, so a minute's move alone could look like a rupee of difference.
+      const mcx = definitionCosts(
+        orders.map((o) => o.leg),
+        outcome.ok.prices,
+        Number.NaN,
+        options.costRates,
+        options.specOf,
       );
+      if (!mcx) return undefined;
+      const ours = totalCosts(mcx);
       const perLotInr = roundPaise(perLot);
       const oursPerLotInr = roundPaise(ours);
       log.debug({ position: position.id, perLotInr, oursPerLotInr }, "Kite contract note");
       return {
-        inr: roundPaise(perLot * position.lots),
+        inr: roundPaise(perLotInr * position.lots),
         at: outcome.at,
         perLotInr,
         oursPerLotInr,
@@ -276,9 +289,4 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
       };
     },
   };
-}
-
-/** Spreadwatch's round trip of one MCX order pair (core's roundTripCosts without a CME hedge). */
-function mcxRoundTrip(price: number, units: number, rates: CostRates): number {
-  return totalCosts(roundTripCosts(price, units, "GC", 0, 0, rates));
 }
