@@ -10,7 +10,7 @@ import {
 } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KiteSettings } from "../src/config.ts";
+import { ConfigError, type KiteSettings, loadConfig } from "../src/config.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
 import {
   costMismatch,
@@ -402,5 +402,59 @@ describe("costs checked against Kite's virtual contract note", () => {
     expect(costMismatch(100, 101)).toBe(false);
     expect(costMismatch(101.01, 100)).toBe(true);
     expect(costMismatch(100, 98.99)).toBe(true);
+  });
+});
+
+describe("MARGIN_* settings", () => {
+  const base = { DATA_DIR: "/nonexistent" };
+
+  it("override one rate each over core's defaults, and the configured margin follows", async () => {
+    const rates = loadConfig({
+      ...base,
+      MARGIN_MCX_GOLD_SHARE: "0.08",
+      MARGIN_MCX_SHARE: "0.2",
+      MARGIN_US_GC_USD: "15000",
+    }).marginRates;
+    const defaults = defaultMarginRates();
+    expect(rates.mcxShare).toEqual({ ...defaults.mcxShare, GOLD: 0.08, default: 0.2 });
+    expect(rates.usInitialUsd).toEqual({ ...defaults.usInitialUsd, GC: 15_000 });
+    expect(loadConfig(base).marginRates).toEqual(defaults);
+    // The source reckons with them: GOLD at 8 %, GOLD@next (root GOLD) too; GC at $15,000.
+    const margin = await source({ rates, kite: undefined }).marginFor(parity, 84.5);
+    expect(margin).toEqual({
+      inr: roundPaise(78_000 * 100 * 0.08 + 15_000 * 84.5),
+      source: "configured",
+      at: clock,
+    });
+    const calendarMargin = await source({ rates, kite: undefined }).marginFor(calendar, 84.5);
+    expect(calendarMargin?.inr).toBe(roundPaise((78_000 + 78_900) * 100 * 2 * 0.08));
+  });
+
+  it("refuse a value that is not a share or an amount, naming the variable", () => {
+    for (const [name, value] of [
+      ["MARGIN_MCX_GOLD_SHARE", "-0.1"],
+      ["MARGIN_MCX_GOLD_SHARE", "10"],
+      ["MARGIN_MCX_SHARE", "ten percent"],
+      ["MARGIN_US_GC_USD", "-5"],
+      ["MARGIN_US_CL_USD", "lots"],
+    ] as const) {
+      expect(() => loadConfig({ ...base, [name]: value }), `${name}=${value}`).toThrow(
+        new RegExp(`Invalid ${name}: must be`),
+      );
+    }
+  });
+
+  it("refuse a MARGIN_ name that sets nothing (a typo), with every other problem at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...base, MARGIN_MCX_GLOD_SHARE: "0.1", MARGIN_US_GC_USD: "-1" });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^Invalid MARGIN_US_GC_USD: must be an amount ≥ 0/),
+      expect.stringMatching(/^Invalid MARGIN_MCX_GLOD_SHARE: sets nothing/),
+    ]);
   });
 });

@@ -82,7 +82,7 @@ export function costMismatch(oursPerLotInr: number, brokerPerLotInr: number): bo
   return Math.abs(oursPerLotInr - brokerPerLotInr) > COST_MISMATCH_INR_PER_LOT;
 }
 
-/** Kite is asked about a position at most this often (README "Positions"). */
+/** Kite is asked about a position at most this often (README "Margin of a position"). */
 export const KITE_MARGIN_CACHE_MS = 60_000;
 
 export interface MarginSourceOptions {
