@@ -9,7 +9,7 @@ import {
   shippedInstrument,
 } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, type KiteSettings, loadConfig } from "../src/config.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
 import {
@@ -21,6 +21,8 @@ import {
 import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
 
 const TOKEN = "access-of-the-day";
+/** A refresh in the background lands within this (a deadline, not a measure). */
+const WAIT = { timeout: 10_000, interval: 20 };
 const FEB = "GOLD26FEBFUT";
 const APR = "GOLD26APRFUT";
 
@@ -172,10 +174,22 @@ describe("margin from Kite's basket margins", () => {
     // Another position is asked about on its own.
     await margins.marginFor({ ...calendar, id: 8 }, 84.5);
     expect(kite.marginRequests).toHaveLength(2);
+    // After the minute: the last answer at once, with its own time, while Kite is asked again.
     clock += 1;
-    const later = await margins.marginFor(calendar, 84.5);
+    const stale = await margins.marginFor(calendar, 84.5);
+    expect(stale).toEqual(first[0]);
+    await kite.until(() => kite.marginRequests.length === 3, "the refresh");
+    const refreshedAt = clock;
+    await vi.waitFor(
+      async () => expect((await margins.marginFor(calendar, 84.5))?.at).toBe(refreshedAt),
+      WAIT,
+    );
     expect(kite.marginRequests).toHaveLength(3);
-    expect(later?.at).toBe(clock);
+    // An answer more than five minutes old is not served: the ask waits for Kite.
+    clock += 5 * 60_000;
+    const fresh = await margins.marginFor(calendar, 84.5);
+    expect(fresh?.at).toBe(clock);
+    expect(kite.marginRequests).toHaveLength(4);
   });
 
   it("asks again at once when the position's lots change (a partial close)", async () => {
@@ -185,6 +199,30 @@ describe("margin from Kite's basket margins", () => {
     const one = await margins.marginFor({ ...calendar, lots: 1 }, 84.5);
     expect(kite.marginRequests.map((r) => r.orders[0]?.quantity)).toEqual([2, 1]);
     expect(one?.source).toBe("kite");
+  });
+
+  it("spreads a page of many positions under Kite's rate limit", async () => {
+    await login();
+    // A clock of its own that sleeping moves: the pacing is counted, not timed.
+    let paced = 0;
+    const pace = {
+      now: () => paced,
+      sleep: async (ms: number) => {
+        paced += ms;
+      },
+    };
+    const positions = Array.from({ length: 5 }, (_, i) => ({ ...calendar, id: 100 + i }));
+    const slow = source({ kiteCallsPerSecond: 2, pace });
+    const margins = await Promise.all(positions.map((p) => slow.marginFor(p, 84.5)));
+    expect(margins.map((m) => m?.source)).toEqual(Array(5).fill("kite"));
+    expect(kite.marginRequests).toHaveLength(5);
+    // Two a second: the fifth left two seconds after the first.
+    expect(paced).toBeGreaterThanOrEqual(2_000);
+    expect(paced).toBeLessThan(3_000);
+    paced = 0;
+    const fast = source({ kiteCallsPerSecond: 8, pace });
+    await Promise.all(positions.map((p) => fast.marginFor(p, 84.5)));
+    expect(paced).toBe(0);
   });
 
   it("adds the configured CME margin to Kite's MCX figure; FX legs are not sent", async () => {
@@ -256,7 +294,11 @@ describe("the configured figure stands in", () => {
     // Once the minute is over and the token is good again, Kite's figure comes back.
     kite.validTokens.add(TOKEN);
     clock += 30_000;
-    expect((await margins.marginFor(calendar, 84.5))?.source).toBe("kite");
+    await vi.waitFor(
+      async () => expect((await margins.marginFor(calendar, 84.5))?.source).toBe("kite"),
+      WAIT,
+    );
+    expect(kite.marginRequests).toHaveLength(2);
   });
 
   it("when Kite fails every attempt, or never answers", async () => {
@@ -360,8 +402,11 @@ describe("costs checked against Kite's virtual contract note", () => {
     // A broker charging ₹22 an order is flagged on a one-leg position too.
     kite.chargeRates.brokeragePerOrder = 22;
     clock += 60_000;
-    const flagged = await margins.brokerCosts(single);
-    expect(flagged?.costMismatch).toBe(true);
+    const flagged = await vi.waitFor(async () => {
+      const costs = await margins.brokerCosts(single);
+      expect(costs?.costMismatch).toBe(true);
+      return costs;
+    }, WAIT);
     expect((flagged?.perLotInr ?? 0) - (flagged?.oursPerLotInr ?? 0)).toBeCloseTo(2 * 2 * 1.18, 1);
   });
 
@@ -375,8 +420,11 @@ describe("costs checked against Kite's virtual contract note", () => {
     expect(await margins.brokerCosts(calendar)).toBeUndefined();
     expect(kite.chargeRequests).toHaveLength(1);
     clock += 60_000;
-    const costs = await margins.brokerCosts(calendar);
-    expect(costs?.costMismatch).toBe(false);
+    const costs = await vi.waitFor(async () => {
+      const answer = await margins.brokerCosts(calendar);
+      expect(answer?.costMismatch).toBe(false);
+      return answer;
+    }, WAIT);
     // Closing a lot scales the figure without asking Kite again: it is reckoned per lot.
     const oneLot = await margins.brokerCosts({ ...calendar, lots: 1 });
     expect(oneLot?.inr).toBe(costs?.perLotInr);

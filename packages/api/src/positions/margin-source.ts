@@ -85,6 +85,9 @@ export function costMismatch(oursPerLotInr: number, brokerPerLotInr: number): bo
 /** Kite is asked about a position at most this often (README "Margin of a position"). */
 export const KITE_MARGIN_CACHE_MS = 60_000;
 
+/** Under Kite's 10 a second, leaving room for the instruments downloads and logins. */
+export const KITE_CALLS_PER_SECOND = 8;
+
 export interface MarginSourceOptions {
   rates: MarginRates;
   costRates: CostRates;
@@ -94,38 +97,97 @@ export interface MarginSourceOptions {
   now?: () => number;
   cacheMs?: number;
   call?: OutboundOptions;
+  /** Kite calls leaving this instance per second at most (both endpoints together). */
+  kiteCallsPerSecond?: number;
+  pace?: Pace;
 }
 
 type Outcome<T> = { ok: T; at: number } | { error: string; at: number };
 
 interface CacheEntry<T> {
   startedAt: number;
-  outcome: Promise<Outcome<T>>;
+  /** The last answer (or failure); during a refresh, the one before it. */
+  settled?: Outcome<T>;
+  pending?: Promise<Outcome<T>>;
 }
 
-/** At most one Kite call per key per `ttlMs`, failures included; concurrent askers share it. */
+/**
+ * At most one Kite call per key per `ttlMs`, failures included; concurrent askers share it. Once
+ * a key has an answer, a later ask after the minute gets that answer at once (with its own time)
+ * while the refresh runs, so GET /api/positions waits on Kite only for a position it has never
+ * asked about; an answer older than `maxStaleMs` is not served.
+ */
 class Throttled<T> {
   private readonly entries = new Map<string, CacheEntry<T>>();
 
   constructor(
     private readonly ttlMs: number,
+    private readonly maxStaleMs: number,
     private readonly now: () => number,
   ) {}
 
-  get(key: string, fetch: () => Promise<T>): Promise<Outcome<T>> {
+  async get(key: string, fetch: () => Promise<T>): Promise<Outcome<T>> {
     const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && now - hit.startedAt < this.ttlMs) return hit.outcome;
-    // Bounded by the open positions asked about within a minute: drop the stale ones now and then.
+    if (hit && now - hit.startedAt < this.ttlMs) {
+      const answer = hit.settled ?? hit.pending;
+      if (answer) return answer;
+    }
+    // Bounded by the positions asked about lately: drop the long-stale ones now and then.
     if (this.entries.size >= 1_000)
       for (const [k, e] of this.entries)
-        if (now - e.startedAt >= this.ttlMs) this.entries.delete(k);
-    const outcome = fetch().then(
+        if (now - e.startedAt >= this.maxStaleMs) this.entries.delete(k);
+    const previous =
+      hit?.settled && now - hit.settled.at < this.maxStaleMs ? hit.settled : undefined;
+    const entry: CacheEntry<T> = { startedAt: now, ...(previous && { settled: previous }) };
+    entry.pending = fetch().then(
       (ok): Outcome<T> => ({ ok, at: this.now() }),
       (error: Error): Outcome<T> => ({ error: error.message, at: this.now() }),
     );
-    this.entries.set(key, { startedAt: now, outcome });
-    return outcome;
+    void entry.pending.then((outcome) => {
+      entry.settled = outcome;
+      entry.pending = undefined;
+    });
+    this.entries.set(key, entry);
+    return previous ?? entry.pending;
+  }
+}
+
+/** The clock calls are paced by: real time by default, not the source's clock (tests move that). */
+export interface Pace {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realPace: Pace = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Kite allows 10 requests a second to endpoints other than quotes and orders (Kite Connect's
+ * documented rate limits); a page of many positions asking at once is spread under that.
+ */
+class RateGate {
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly pace: Pace,
+  ) {}
+
+  async acquire(): Promise<void> {
+    for (;;) {
+      const now = this.pace.now();
+      while (this.starts.length > 0 && now - (this.starts[0] as number) >= 1_000)
+        this.starts.shift();
+      if (this.starts.length < this.perSecond) {
+        this.starts.push(now);
+        return;
+      }
+      const wait = 1_000 - (now - (this.starts[0] as number));
+      await this.pace.sleep(Math.max(1, wait));
+    }
   }
 }
 
@@ -133,9 +195,18 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
   const now = options.now ?? Date.now;
   const ttl = options.cacheMs ?? KITE_MARGIN_CACHE_MS;
   const call = options.call ?? KITE_MARGIN_CALL;
-  const margins = new Throttled<BasketMargin>(ttl, now);
+  const maxStale = 5 * ttl;
+  const gate = new RateGate(
+    options.kiteCallsPerSecond ?? KITE_CALLS_PER_SECOND,
+    options.pace ?? realPace,
+  );
+  const margins = new Throttled<BasketMargin>(ttl, maxStale, now);
   /** Each order's charges, and the leg prices they were asked at. */
-  const charges = new Throttled<{ totals: number[]; prices: Record<string, number> }>(ttl, now);
+  const charges = new Throttled<{ totals: number[]; prices: Record<string, number> }>(
+    ttl,
+    maxStale,
+    now,
+  );
 
   /** A leg Kite can price: an MCX leg that trades lots. */
   const isMcx = (leg: PositionMarginLeg) =>
@@ -215,9 +286,10 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
         return fallback;
       }
       const apiRoot = options.kite?.settings.apiRoot ?? "";
-      const outcome = await margins.get(keyOf(position, orders), () =>
-        kiteBasketMargin(apiRoot, auth, orders, call),
-      );
+      const outcome = await margins.get(keyOf(position, orders), async () => {
+        await gate.acquire();
+        return kiteBasketMargin(apiRoot, auth, orders, call);
+      });
       if ("error" in outcome) {
         fallBack(position, "margin", outcome.error);
         return fallback;
@@ -256,10 +328,10 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
       const apiRoot = options.kite?.settings.apiRoot ?? "";
       const asked = orders.flatMap((o): KiteOrder[] => [o, { ...o, side: exitSideOf(o.side) }]);
       const prices = Object.fromEntries(orders.map((o) => [o.leg.name, o.price]));
-      const outcome = await charges.get(keyOf(position, orders), async () => ({
-        totals: await kiteOrderCharges(apiRoot, auth, asked, call),
-        prices,
-      }));
+      const outcome = await charges.get(keyOf(position, orders), async () => {
+        await gate.acquire();
+        return { totals: await kiteOrderCharges(apiRoot, auth, asked, call), prices };
+      });
       if ("error" in outcome) {
         fallBack(position, "contract note", outcome.error);
         return undefined;
