@@ -4,8 +4,10 @@ import { join } from "node:path";
 import {
   configuredMargin,
   defaultCostRates,
+  defaultDuties,
   defaultMarginRates,
   roundPaise,
+  type SpreadDefinition,
   shippedInstrument,
 } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
@@ -17,7 +19,11 @@ import {
   createMarginSource,
   type MarginPosition,
   type MarginSourceOptions,
+  marginLegsOf,
+  marginSourceForPositions,
 } from "../src/positions/margin-source.ts";
+import { builtInDefinitions } from "../src/spreads/built-ins.ts";
+import { SpreadRegistry } from "../src/spreads/registry.ts";
 import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
 
 const TOKEN = "access-of-the-day";
@@ -504,5 +510,150 @@ describe("MARGIN_* settings", () => {
       expect.stringMatching(/^Invalid MARGIN_US_GC_USD: must be an amount ≥ 0/),
       expect.stringMatching(/^Invalid MARGIN_MCX_GLOD_SHARE: sets nothing/),
     ]);
+  });
+});
+
+describe("a stored position's legs, from its definition", () => {
+  /** A user's GOLD calendar, one lot a leg, and a ratio whose legs trade no lots. */
+  const stored: SpreadDefinition[] = [
+    {
+      id: 1,
+      symbol: "SP1",
+      name: "Gold calendar",
+      legs: [
+        { name: "g", instrument: "GOLD", lots: 1 },
+        { name: "gn", instrument: "GOLD@next", lots: 1 },
+      ],
+      formula: "g - gn",
+      shared: false,
+      builtin: false,
+      ownerId: 5,
+      createdAt: 0,
+      updatedAt: 0,
+    },
+    {
+      id: 2,
+      symbol: "SP2",
+      name: "Gold/silver",
+      legs: [
+        { name: "a", instrument: "GOLD" },
+        { name: "b", instrument: "SILVER" },
+      ],
+      formula: "a / b",
+      shared: false,
+      builtin: false,
+      ownerId: 5,
+      createdAt: 0,
+      updatedAt: 0,
+    },
+  ];
+  let registry: SpreadRegistry;
+
+  beforeEach(async () => {
+    registry = new SpreadRegistry({
+      builtIns: builtInDefinitions(defaultDuties()),
+      load: async () => stored,
+    });
+    await registry.reload();
+  });
+
+  const definition = (symbol: string) => {
+    const found = registry.bySymbolName(symbol);
+    if (!found) throw new Error(`${symbol} is not registered`);
+    return found;
+  };
+
+  it("a built-in parity: the standard MCX lot and its whole-contract US hedge, traded opposite ways", () => {
+    const held = {
+      m: { instrument: "GOLD", price: 78_000, contract: FEB },
+      c: { instrument: "GC", price: 2_640, contract: "GCG26" },
+      fx: { instrument: "USDINR", price: 84.4 },
+    };
+    const legs = marginLegsOf({ side: "BUY", legs: held }, definition("GC"), {
+      m: 78_100,
+      c: 2_650,
+    });
+    expect(legs).toEqual([
+      { name: "m", instrument: "GOLD", lots: 1, price: 78_100, contract: FEB, side: "BUY" },
+      // GOLD 1 kg is hedged with 3 MGC (core's hedgeFor), as perLot costs it.
+      { name: "c", instrument: "MGC", lots: 3, price: 2_650, contract: "GCG26", side: "SELL" },
+      // No mark for fx: the entry's price; it trades no lots.
+      {
+        name: "fx",
+        instrument: "USDINR",
+        lots: undefined,
+        price: 84.4,
+        contract: undefined,
+        side: "SELL",
+      },
+    ]);
+    const sold = marginLegsOf({ side: "SELL", legs: held }, definition("GC"), {});
+    expect(sold?.map((leg) => [leg.name, leg.side, leg.price])).toEqual([
+      ["m", "SELL", 78_000],
+      ["c", "BUY", 2_640],
+      ["fx", "BUY", 84.4],
+    ]);
+  });
+
+  it("a definition of one's own: its legs' lots, and each leg the way the formula moves", () => {
+    const held = {
+      g: { instrument: "GOLD", price: 78_000, contract: FEB },
+      gn: { instrument: "GOLD@next", price: 78_900, contract: APR },
+    };
+    const legs = marginLegsOf({ side: "SELL", legs: held }, definition("SP1"), {});
+    expect(legs?.map((leg) => [leg.name, leg.instrument, leg.lots, leg.side])).toEqual([
+      ["g", "GOLD", 1, "SELL"],
+      ["gn", "GOLD@next", 1, "BUY"],
+    ]);
+    const ratio = marginLegsOf(
+      {
+        side: "BUY",
+        legs: { a: { instrument: "GOLD", price: 1 }, b: { instrument: "SILVER", price: 1 } },
+      },
+      definition("SP2"),
+      {},
+    );
+    expect(ratio?.map((leg) => [leg.name, leg.lots, leg.side])).toEqual([
+      ["a", undefined, "BUY"],
+      ["b", undefined, "SELL"],
+    ]);
+  });
+
+  it("the positions service's source: Kite asked for the parity's MCX leg, the hedge at the configured rate", async () => {
+    await login();
+    const margins = marginSourceForPositions(source(), (symbol) => registry.bySymbolName(symbol));
+    const position = {
+      id: 21,
+      spread: "GC",
+      side: "SELL" as const,
+      lots: 2,
+      legs: {
+        m: { instrument: "GOLD", price: 78_000, contract: FEB },
+        c: { instrument: "GC", price: 2_650, contract: "GCG26" },
+        fx: { instrument: "USDINR", price: 84.5 },
+      },
+    };
+    const margin = await margins.marginFor(position, { m: 78_000, c: 2_650, fx: 84.5 }, 84.5);
+    const hedge = 3 * (defaultMarginRates().usInitialUsd.MGC ?? Number.NaN) * 84.5 * 2;
+    expect(margin).toEqual({
+      inr: roundPaise(78_000 * 100 * 2 * 0.1 + hedge),
+      source: "kite",
+      at: clock,
+      initialInr: roundPaise(78_000 * 100 * 2 * 0.1 + hedge),
+    });
+    expect(kite.marginRequests[0]?.orders).toEqual([
+      expect.objectContaining({ tradingsymbol: FEB, transaction_type: "SELL", quantity: 2 }),
+    ]);
+    const costs = await margins.brokerCosts(position, { m: 78_000, c: 2_650, fx: 84.5 });
+    expect(
+      kite.chargeRequests[0]?.orders.map((o) => [o.tradingsymbol, o.transaction_type]),
+    ).toEqual([
+      [FEB, "SELL"],
+      [FEB, "BUY"],
+    ]);
+    expect(costs?.costMismatch).toBe(false);
+    // A spread nobody defines (deleted meanwhile): no figure.
+    expect(await margins.marginFor({ ...position, spread: "SP99" }, {}, 84.5)).toBeUndefined();
+    expect(await margins.brokerCosts({ ...position, spread: "SP99" }, {})).toBeUndefined();
   });
 });

@@ -1,18 +1,25 @@
 import {
+  type CompiledFormula,
   type CostRates,
   configuredMargin,
+  DEFAULT_LOTS,
   definitionCosts,
   exitSideOf,
+  hedgeFor,
+  isInstrumentId,
   type MarginLeg,
   type MarginRates,
+  mcxLot,
   type PositionSide,
   roundPaise,
   type SpecOf,
+  type SpreadLegDefinition,
   totalCosts,
 } from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
 import type { KiteSettings } from "../config.ts";
 import { type Auth, kiteCredentials } from "../feeds/providers/kite/credentials.ts";
-import type { KiteSessions } from "../feeds/providers/kite/session.ts";
+import { type KiteSessions, kiteSessionsIn } from "../feeds/providers/kite/session.ts";
 import { log, warnEvery } from "../log.ts";
 import type { OutboundOptions } from "../outbound/policy.ts";
 import {
@@ -361,4 +368,118 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
       };
     },
   };
+}
+
+/** What the adapter needs of a stored position (the store's StoredPosition has all of it). */
+export interface MarginOfPosition {
+  id: number;
+  side: PositionSide;
+  lots: number;
+  /** Entry leg prices and contracts, by leg name. */
+  legs: Readonly<
+    Record<string, { instrument: string; price: number; contract?: string | undefined }>
+  >;
+  /** The definition's symbol: GC, SP7. */
+  spread: string;
+}
+
+/** What the adapter needs of a definition (the spread registry's RegisteredSpread). */
+export interface MarginOfDefinition {
+  symbol: string;
+  builtin: boolean;
+  legs: readonly SpreadLegDefinition[];
+  /** The compiled formula, for which way each leg trades; null: the definition does not check. */
+  checked: { compiled: Pick<CompiledFormula, "directions"> } | null;
+}
+
+/**
+ * A position's legs as margin and costs see them, at `legPrices` (the mark's; the entry's where
+ * a leg has none): each leg's lots in one lot of the spread and the way the entry traded it —
+ * a leg that moves the spread up is bought when the spread is bought. A built-in parity's legs
+ * carry no lots: its MCX leg is the standard lot and its US leg the whole-contract hedge of that
+ * lot (core's `hedgeFor`, as `perLot` costs it). Undefined without a definition that checks.
+ */
+export function marginLegsOf(
+  position: Pick<MarginOfPosition, "side" | "legs">,
+  definition: MarginOfDefinition,
+  legPrices: Readonly<Record<string, number>>,
+): PositionMarginLeg[] | undefined {
+  const directions = definition.checked?.compiled.directions;
+  if (!directions) return undefined;
+  const parity =
+    definition.builtin && isInstrumentId(definition.symbol)
+      ? hedgeFor(mcxLot(DEFAULT_LOTS[definition.symbol]))
+      : undefined;
+  return definition.legs.map((leg): PositionMarginLeg => {
+    const held = position.legs[leg.name];
+    const bought = (directions[leg.name] === 1) === (position.side === "BUY");
+    let { instrument, lots } = leg;
+    // A parity's legs (core's paritySpread): m the MCX lot, c the US hedge, fx converts.
+    if (parity && leg.name === "m") lots = 1;
+    if (parity && leg.name === "c") {
+      instrument = parity.contract;
+      lots = parity.contracts > 0 ? parity.contracts : undefined;
+    }
+    return {
+      name: leg.name,
+      instrument,
+      lots,
+      price: legPrices[leg.name] ?? held?.price ?? Number.NaN,
+      contract: held?.contract,
+      side: bought ? "BUY" : "SELL",
+    };
+  });
+}
+
+/**
+ * The positions service's margin source: the stored position and the mark's leg prices in, the
+ * legs worked out here (`marginLegsOf`) from the position's definition.
+ */
+export function marginSourceForPositions(
+  source: MarginSource,
+  definitionOf: (symbol: string) => MarginOfDefinition | undefined,
+) {
+  const asked = (position: MarginOfPosition, legPrices: Readonly<Record<string, number>>) => {
+    const definition = definitionOf(position.spread);
+    const legs = definition && marginLegsOf(position, definition, legPrices);
+    return legs && { id: position.id, lots: position.lots, legs };
+  };
+  return {
+    async marginFor(
+      position: MarginOfPosition,
+      legPrices: Readonly<Record<string, number>>,
+      usdinr: number,
+    ): Promise<Margin | undefined> {
+      const margined = asked(position, legPrices);
+      return margined && source.marginFor(margined, usdinr);
+    },
+    async brokerCosts(
+      position: MarginOfPosition,
+      legPrices: Readonly<Record<string, number>>,
+    ): Promise<BrokerCosts | undefined> {
+      const margined = asked(position, legPrices);
+      return margined && source.brokerCosts(margined);
+    },
+  };
+}
+
+/**
+ * The server's margin source (composition): the configured MARGIN_* and COST_* rates, the
+ * instruments in use, and Kite through the day's session every instance reads from the store.
+ */
+export function serverMarginSource(
+  config: { marginRates: MarginRates; costRates: CostRates; kite: KiteSettings },
+  store: Pick<Store, "keyValues">,
+  specOf: SpecOf,
+  definitionOf: (symbol: string) => MarginOfDefinition | undefined,
+) {
+  return marginSourceForPositions(
+    createMarginSource({
+      rates: config.marginRates,
+      costRates: config.costRates,
+      specOf,
+      kite: { settings: config.kite, sessions: kiteSessionsIn(store) },
+    }),
+    definitionOf,
+  );
 }
