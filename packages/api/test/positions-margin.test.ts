@@ -10,21 +10,22 @@ import {
   type SpreadDefinition,
   shippedInstrument,
 } from "@spreadwatch/core";
-import { openStore, type Store } from "@spreadwatch/db";
+import { openStore, type Store, type StoredPosition } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, type KiteSettings, loadConfig } from "../src/config.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
+import { type MarginPosition, marginPosition } from "../src/positions/margin.ts";
 import {
   costMismatch,
   createMarginSource,
-  type MarginPosition,
   type MarginSourceOptions,
-  marginLegsOf,
-  marginSourceForPositions,
 } from "../src/positions/margin-source.ts";
 import { builtInDefinitions } from "../src/spreads/built-ins.ts";
 import { SpreadRegistry } from "../src/spreads/registry.ts";
 import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
+import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
+import { eventually } from "./fakes/wait.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 const TOKEN = "access-of-the-day";
 /** A refresh in the background lands within this (a deadline, not a measure). */
@@ -338,14 +339,10 @@ describe("the configured figure stands in", () => {
       id: 3,
       legs: calendar.legs.map((leg) => ({ ...leg, price: Number.NaN })),
     };
-    // No price at all: no figure (return on margin is not shown); a zero price: not sent to Kite.
+    // No price (or a zero one): no figure, and Kite is not asked; return on margin is not shown.
     expect(await margins.marginFor(noPrice, 84.5)).toBeUndefined();
     const zero = { ...noPrice, legs: calendar.legs.map((leg) => ({ ...leg, price: 0 })) };
-    expect(await margins.marginFor(zero, 84.5)).toEqual({
-      inr: 0,
-      source: "configured",
-      at: clock,
-    });
+    expect(await margins.marginFor(zero, 84.5)).toBeUndefined();
     // A US leg needs USDINR.
     expect(await margins.marginFor(parity, Number.NaN)).toBeUndefined();
     const cmeOnly = {
@@ -513,8 +510,8 @@ describe("MARGIN_* settings", () => {
   });
 });
 
-describe("a stored position's legs, from its definition", () => {
-  /** A user's GOLD calendar, one lot a leg, and a ratio whose legs trade no lots. */
+describe("a stored position, as the positions service hands it over", () => {
+  /** A user's GOLD calendar, one lot a leg. */
   const stored: SpreadDefinition[] = [
     {
       id: 1,
@@ -525,21 +522,6 @@ describe("a stored position's legs, from its definition", () => {
         { name: "gn", instrument: "GOLD@next", lots: 1 },
       ],
       formula: "g - gn",
-      shared: false,
-      builtin: false,
-      ownerId: 5,
-      createdAt: 0,
-      updatedAt: 0,
-    },
-    {
-      id: 2,
-      symbol: "SP2",
-      name: "Gold/silver",
-      legs: [
-        { name: "a", instrument: "GOLD" },
-        { name: "b", instrument: "SILVER" },
-      ],
-      formula: "a / b",
       shared: false,
       builtin: false,
       ownerId: 5,
@@ -557,83 +539,49 @@ describe("a stored position's legs, from its definition", () => {
     await registry.reload();
   });
 
-  const definition = (symbol: string) => {
-    const found = registry.bySymbolName(symbol);
-    if (!found) throw new Error(`${symbol} is not registered`);
-    return found;
-  };
-
-  it("a built-in parity: the standard MCX lot and its whole-contract US hedge, traded opposite ways", () => {
-    const held = {
-      m: { instrument: "GOLD", price: 78_000, contract: FEB },
-      c: { instrument: "GC", price: 2_640, contract: "GCG26" },
-      fx: { instrument: "USDINR", price: 84.4 },
+  function held(
+    id: number,
+    spread: string,
+    side: "BUY" | "SELL",
+    lots: number,
+    legs: StoredPosition["legs"],
+  ): StoredPosition {
+    return {
+      id,
+      ownerId: 5,
+      spread,
+      side,
+      lots,
+      entry: 0,
+      units: 100,
+      legs,
+      note: "",
+      targetInr: null,
+      stopInr: null,
+      openedAt: clock,
+      campaignId: id,
+      rolledFromId: null,
+      status: "open",
+      closedAt: null,
     };
-    const legs = marginLegsOf({ side: "BUY", legs: held }, definition("GC"), {
-      m: 78_100,
-      c: 2_650,
-    });
-    expect(legs).toEqual([
-      { name: "m", instrument: "GOLD", lots: 1, price: 78_100, contract: FEB, side: "BUY" },
-      // GOLD 1 kg is hedged with 3 MGC (core's hedgeFor), as perLot costs it.
-      { name: "c", instrument: "MGC", lots: 3, price: 2_650, contract: "GCG26", side: "SELL" },
-      // No mark for fx: the entry's price; it trades no lots.
-      {
-        name: "fx",
-        instrument: "USDINR",
-        lots: undefined,
-        price: 84.4,
-        contract: undefined,
-        side: "SELL",
-      },
-    ]);
-    const sold = marginLegsOf({ side: "SELL", legs: held }, definition("GC"), {});
-    expect(sold?.map((leg) => [leg.name, leg.side, leg.price])).toEqual([
-      ["m", "SELL", 78_000],
-      ["c", "BUY", 2_640],
-      ["fx", "BUY", 84.4],
-    ]);
-  });
+  }
 
-  it("a definition of one's own: its legs' lots, and each leg the way the formula moves", () => {
-    const held = {
-      g: { instrument: "GOLD", price: 78_000, contract: FEB },
-      gn: { instrument: "GOLD@next", price: 78_900, contract: APR },
-    };
-    const legs = marginLegsOf({ side: "SELL", legs: held }, definition("SP1"), {});
-    expect(legs?.map((leg) => [leg.name, leg.instrument, leg.lots, leg.side])).toEqual([
-      ["g", "GOLD", 1, "SELL"],
-      ["gn", "GOLD@next", 1, "BUY"],
-    ]);
-    const ratio = marginLegsOf(
-      {
-        side: "BUY",
-        legs: { a: { instrument: "GOLD", price: 1 }, b: { instrument: "SILVER", price: 1 } },
-      },
-      definition("SP2"),
-      {},
-    );
-    expect(ratio?.map((leg) => [leg.name, leg.lots, leg.side])).toEqual([
-      ["a", undefined, "BUY"],
-      ["b", undefined, "SELL"],
-    ]);
-  });
+  function asked(position: StoredPosition, prices: Record<string, number>) {
+    const spread = registry.bySymbolName(position.spread);
+    if (!spread) throw new Error(`${position.spread} is not registered`);
+    return marginPosition(position, spread, prices, {});
+  }
 
-  it("the positions service's source: Kite asked for the parity's MCX leg, the hedge at the configured rate", async () => {
+  it("a parity: Kite prices the MCX lot, the US hedge (3 MGC a GOLD lot) is at the configured rate", async () => {
     await login();
-    const margins = marginSourceForPositions(source(), (symbol) => registry.bySymbolName(symbol));
-    const position = {
-      id: 21,
-      spread: "GC",
-      side: "SELL" as const,
-      lots: 2,
-      legs: {
-        m: { instrument: "GOLD", price: 78_000, contract: FEB },
-        c: { instrument: "GC", price: 2_650, contract: "GCG26" },
-        fx: { instrument: "USDINR", price: 84.5 },
-      },
-    };
-    const margin = await margins.marginFor(position, { m: 78_000, c: 2_650, fx: 84.5 }, 84.5);
+    const margins = source();
+    const position = held(21, "GC", "SELL", 2, {
+      m: { instrument: "GOLD", price: 78_000, contract: FEB },
+      c: { instrument: "GC", price: 2_650, contract: "GCG26" },
+      fx: { instrument: "USDINR", price: 84.5 },
+    });
+    const legs = asked(position, { m: 78_000, c: 2_650, fx: 84.5 });
+    const margin = await margins.marginFor(legs, 84.5);
     const hedge = 3 * (defaultMarginRates().usInitialUsd.MGC ?? Number.NaN) * 84.5 * 2;
     expect(margin).toEqual({
       inr: roundPaise(78_000 * 100 * 2 * 0.1 + hedge),
@@ -644,7 +592,7 @@ describe("a stored position's legs, from its definition", () => {
     expect(kite.marginRequests[0]?.orders).toEqual([
       expect.objectContaining({ tradingsymbol: FEB, transaction_type: "SELL", quantity: 2 }),
     ]);
-    const costs = await margins.brokerCosts(position, { m: 78_000, c: 2_650, fx: 84.5 });
+    const costs = await margins.brokerCosts(legs);
     expect(
       kite.chargeRequests[0]?.orders.map((o) => [o.tradingsymbol, o.transaction_type]),
     ).toEqual([
@@ -652,8 +600,118 @@ describe("a stored position's legs, from its definition", () => {
       [FEB, "BUY"],
     ]);
     expect(costs?.costMismatch).toBe(false);
-    // A spread nobody defines (deleted meanwhile): no figure.
-    expect(await margins.marginFor({ ...position, spread: "SP99" }, {}, 84.5)).toBeUndefined();
-    expect(await margins.brokerCosts({ ...position, spread: "SP99" }, {})).toBeUndefined();
+  });
+
+  it("a calendar of one's own, sold: the near month sold and the next bought, in one basket", async () => {
+    await login();
+    const position = held(22, "SP1", "SELL", 3, {
+      g: { instrument: "GOLD", price: 78_000, contract: FEB },
+      gn: { instrument: "GOLD@next", price: 78_900, contract: APR },
+    });
+    const margin = await source().marginFor(asked(position, { g: 78_000, gn: 78_900 }), 84.5);
+    expect(margin?.source).toBe("kite");
+    expect(
+      kite.marginRequests[0]?.orders.map((o) => [o.tradingsymbol, o.transaction_type, o.quantity]),
+    ).toEqual([
+      [FEB, "SELL", 3],
+      [APR, "BUY", 3],
+    ]);
+  });
+});
+
+describe("GET /api/positions, with the fake Kite on loopback", () => {
+  let server: TestServer | undefined;
+
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
+  it("shows the configured figure until an admin's login, then Kite's margin and contract note with their source", async () => {
+    const feed = manualFeed();
+    server = await startTestServer({
+      feed,
+      env: {
+        KITE_API_KEY: KITE_KEY,
+        KITE_API_SECRET: KITE_SECRET,
+        KITE_API_ROOT: kite.url,
+        KITE_WS_ROOT: kite.wsUrl,
+        MARGIN_MCX_GOLD_SHARE: "0.05",
+        // ₹5 an order above the fake broker's ₹20: ours is out of date, and flagged.
+        COST_MCX_BROKERAGE_INR: "25",
+      },
+    });
+    const admin = await signIn(server, ADMIN.username, ADMIN.password);
+    const trader = await addTrader(server, admin, "trader");
+    const ts = Date.now();
+    for (const quote of [
+      { source: "fx", key: "USDINR", price: 84, ts },
+      { source: "cme", key: "GC", bid: 2650, ask: 2651, ts, contract: "GCG26" },
+      {
+        source: "mcx",
+        key: "GOLD",
+        bid: 78_000,
+        ask: 78_010,
+        ts,
+        contract: FEB,
+        expiry: "2099-02-05",
+      },
+    ] as const)
+      feed.push({ ...quote });
+    await eventually(
+      async () => (await fetch(`${server?.url}/api/calculations`)).json(),
+      (body) => (body as Record<string, unknown>).GC_BUY !== undefined,
+      "GC_BUY",
+    );
+    const opened = await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 2 });
+    expect(opened.status).toBe(201);
+    // Without a Kite session: MARGIN_MCX_GOLD_SHARE and the 3 MGC hedge, no broker figure.
+    const hedge = 3 * (defaultMarginRates().usInitialUsd.MGC ?? Number.NaN) * 84;
+    expect(opened.body.margin).toMatchObject({
+      inr: roundPaise(2 * (78_000 * 100 * 0.05 + hedge)),
+      source: "configured",
+    });
+    expect(opened.body.brokerCosts).toBeNull();
+    expect(opened.body.costMismatch).toBe(false);
+    expect(kite.marginRequests).toHaveLength(0);
+
+    // The admin's login of the day, as /api/kite/callback stores it for every instance.
+    await kiteSessionsIn(server.services.store).save({
+      accessToken: TOKEN,
+      userId: "AB1234",
+      savedAt: Date.now(),
+      expiresAt: Date.now() + 3_600_000,
+    });
+    kite.validTokens.add(TOKEN);
+    const [view] = (await trader.get("/api/positions")).body.positions;
+    // The position is sold at its exit: GOLD at its bid, the fake's 10 % a lot, no spread benefit.
+    const kiteMcx = 78_000 * 100 * 2 * 0.1;
+    expect(view.margin).toMatchObject({
+      inr: roundPaise(kiteMcx + 2 * hedge),
+      initialInr: roundPaise(kiteMcx + 2 * hedge),
+      source: "kite",
+    });
+    expect(view.margin.at).toBeGreaterThanOrEqual(ts);
+    expect(kite.marginRequests.at(-1)?.orders).toEqual([
+      expect.objectContaining({
+        exchange: "MCX",
+        tradingsymbol: FEB,
+        transaction_type: "BUY",
+        product: "NRML",
+        quantity: 2,
+        price: 78_000,
+      }),
+    ]);
+    expect(view.brokerCosts).toMatchObject({ costMismatch: true });
+    expect(view.brokerCosts.inr).toBe(roundPaise(view.brokerCosts.perLotInr * 2));
+    expect(view.brokerCosts.oursPerLotInr - view.brokerCosts.perLotInr).toBeCloseTo(
+      2 * 5 * 1.18,
+      1,
+    );
+    expect(view.costMismatch).toBe(true);
+    // Within the minute, another look does not ask Kite again.
+    const asked = kite.marginRequests.length + kite.chargeRequests.length;
+    expect((await trader.get("/api/positions")).body.positions[0].margin.source).toBe("kite");
+    expect(kite.marginRequests.length + kite.chargeRequests.length).toBe(asked);
   });
 });

@@ -1,19 +1,11 @@
 import {
-  type CompiledFormula,
   type CostRates,
   configuredMargin,
-  DEFAULT_LOTS,
   definitionCosts,
   exitSideOf,
-  hedgeFor,
-  isInstrumentId,
-  type MarginLeg,
   type MarginRates,
-  mcxLot,
-  type PositionSide,
   roundPaise,
   type SpecOf,
-  type SpreadLegDefinition,
   totalCosts,
 } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
@@ -29,58 +21,18 @@ import {
   kiteBasketMargin,
   kiteOrderCharges,
 } from "./kite-margins.ts";
-
-/**
- * One leg of a position, as core's `configuredMargin` takes it (name, instrument, lots of ONE
- * spread lot — undefined for a leg that only converts, such as USDINR — and the price to reckon
- * at, the mark's leg price), with what Kite needs besides.
- */
-export interface PositionMarginLeg extends MarginLeg {
-  /** The exchange contract the price is of (Kite's tradingsymbol, GOLD26FEBFUT), where known. */
-  contract?: string | undefined;
-  /** Which way the position's entry trades this leg. */
-  side: PositionSide;
-}
-
-export interface MarginPosition {
-  /** The position's id: the cache is per position. */
-  id: number;
-  /** Open lots of the position. */
-  lots: number;
-  legs: readonly PositionMarginLeg[];
-}
-
-export interface Margin {
-  inr: number;
-  source: "configured" | "kite";
-  /** When the figure was reckoned: now for configured rates, Kite's answer's time for Kite. */
-  at: number;
-  /** Kite's `initial.total` (before the spread benefit) plus the configured non-MCX legs. */
-  initialInr?: number;
-}
-
-/** Kite's virtual contract note for one round trip of the MCX legs, beside Spreadwatch's own. */
-export interface BrokerCosts {
-  /** Kite's charges for all open lots, ₹. */
-  inr: number;
-  at: number;
-  perLotInr: number;
-  /** Spreadwatch's MCX costs per lot at the same prices Kite was asked at, ₹. */
-  oursPerLotInr: number;
-  /** The two differ by more than ₹1 per lot: the configured cost rates are out of date. */
-  costMismatch: boolean;
-}
+import type { MarginPosition, PositionMarginLeg, PositionMarginSource } from "./margin.ts";
+import type { BrokerCosts, Margin } from "./view.ts";
 
 /**
  * Where a position's margin (and the broker's own cost figure) comes from: the configured rates
  * always; Kite's margin calculator and contract note for the MCX legs when Kite is connected.
- * `marginFor` is undefined only when no figure can be had (a traded leg without a price or a
- * catalogue entry, a US leg without USDINR): return on margin is then not shown.
+ * The positions service reads a position as `marginPosition` (margin.ts) makes it: each leg with
+ * the lots of ONE spread lot, the side the entry trades it, and the mark's price. `marginFor` is
+ * undefined when no figure can be had (a traded leg without a price or a catalogue entry, a US
+ * leg without USDINR, or legs that block nothing): return on margin is then not shown.
  */
-export interface MarginSource {
-  marginFor(position: MarginPosition, usdinr: number): Promise<Margin | undefined>;
-  brokerCosts(position: MarginPosition): Promise<BrokerCosts | undefined>;
-}
+export type MarginSource = PositionMarginSource;
 
 /** Kite's and Spreadwatch's per-lot costs differ by more than this, ₹: flagged. */
 export const COST_MISMATCH_INR_PER_LOT = 1;
@@ -274,11 +226,12 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
     `${position.id}|${orders.map((o) => `${o.tradingsymbol}:${o.side}:${o.lots}`).join(",")}`;
 
   return {
-    async marginFor(position, usdinr) {
+    async marginFor(position, usdinr): Promise<Margin | undefined> {
       const at = now();
       const all = configured(position.legs, position.lots, usdinr);
-      // A leg without a price (or a US leg without USDINR): Kite's figure could not be completed either.
-      if (all === undefined) return undefined;
+      // A leg without a price (or a US leg without USDINR): Kite's figure could not be completed
+      // either. Nothing blocked (no leg trades lots): no margin to show a return on.
+      if (all === undefined || all <= 0) return undefined;
       const fallback: Margin = { inr: roundPaise(all), source: "configured", at };
       const orders = mcxOrders(position, (leg) => (leg.lots ?? 0) * position.lots);
       if (orders === undefined) return fallback;
@@ -316,7 +269,7 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
       };
     },
 
-    async brokerCosts(position) {
+    async brokerCosts(position): Promise<Required<BrokerCosts> | undefined> {
       // One lot of the position, entry and exit of every MCX leg at its price: what one lot's
       // round trip costs, as Spreadwatch's per-lot costs reckon it (brokerage per order, so N
       // lots in one order would not compare with N times one lot).
@@ -370,99 +323,6 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
   };
 }
 
-/** What the adapter needs of a stored position (the store's StoredPosition has all of it). */
-export interface MarginOfPosition {
-  id: number;
-  side: PositionSide;
-  lots: number;
-  /** Entry leg prices and contracts, by leg name. */
-  legs: Readonly<
-    Record<string, { instrument: string; price: number; contract?: string | undefined }>
-  >;
-  /** The definition's symbol: GC, SP7. */
-  spread: string;
-}
-
-/** What the adapter needs of a definition (the spread registry's RegisteredSpread). */
-export interface MarginOfDefinition {
-  symbol: string;
-  builtin: boolean;
-  legs: readonly SpreadLegDefinition[];
-  /** The compiled formula, for which way each leg trades; null: the definition does not check. */
-  checked: { compiled: Pick<CompiledFormula, "directions"> } | null;
-}
-
-/**
- * A position's legs as margin and costs see them, at `legPrices` (the mark's; the entry's where
- * a leg has none): each leg's lots in one lot of the spread and the way the entry traded it —
- * a leg that moves the spread up is bought when the spread is bought. A built-in parity's legs
- * carry no lots: its MCX leg is the standard lot and its US leg the whole-contract hedge of that
- * lot (core's `hedgeFor`, as `perLot` costs it). Undefined without a definition that checks.
- */
-export function marginLegsOf(
-  position: Pick<MarginOfPosition, "side" | "legs">,
-  definition: MarginOfDefinition,
-  legPrices: Readonly<Record<string, number>>,
-): PositionMarginLeg[] | undefined {
-  const directions = definition.checked?.compiled.directions;
-  if (!directions) return undefined;
-  const parity =
-    definition.builtin && isInstrumentId(definition.symbol)
-      ? hedgeFor(mcxLot(DEFAULT_LOTS[definition.symbol]))
-      : undefined;
-  return definition.legs.map((leg): PositionMarginLeg => {
-    const held = position.legs[leg.name];
-    const bought = (directions[leg.name] === 1) === (position.side === "BUY");
-    let { instrument, lots } = leg;
-    // A parity's legs (core's paritySpread): m the MCX lot, c the US hedge, fx converts.
-    if (parity && leg.name === "m") lots = 1;
-    if (parity && leg.name === "c") {
-      instrument = parity.contract;
-      lots = parity.contracts > 0 ? parity.contracts : undefined;
-    }
-    return {
-      name: leg.name,
-      instrument,
-      lots,
-      price: legPrices[leg.name] ?? held?.price ?? Number.NaN,
-      contract: held?.contract,
-      side: bought ? "BUY" : "SELL",
-    };
-  });
-}
-
-/**
- * The positions service's margin source: the stored position and the mark's leg prices in, the
- * legs worked out here (`marginLegsOf`) from the position's definition.
- */
-export function marginSourceForPositions(
-  source: MarginSource,
-  definitionOf: (symbol: string) => MarginOfDefinition | undefined,
-) {
-  const asked = (position: MarginOfPosition, legPrices: Readonly<Record<string, number>>) => {
-    const definition = definitionOf(position.spread);
-    const legs = definition && marginLegsOf(position, definition, legPrices);
-    return legs && { id: position.id, lots: position.lots, legs };
-  };
-  return {
-    async marginFor(
-      position: MarginOfPosition,
-      legPrices: Readonly<Record<string, number>>,
-      usdinr: number,
-    ): Promise<Margin | undefined> {
-      const margined = asked(position, legPrices);
-      return margined && source.marginFor(margined, usdinr);
-    },
-    async brokerCosts(
-      position: MarginOfPosition,
-      legPrices: Readonly<Record<string, number>>,
-    ): Promise<BrokerCosts | undefined> {
-      const margined = asked(position, legPrices);
-      return margined && source.brokerCosts(margined);
-    },
-  };
-}
-
 /**
  * The server's margin source (composition): the configured MARGIN_* and COST_* rates, the
  * instruments in use, and Kite through the day's session every instance reads from the store.
@@ -471,15 +331,11 @@ export function serverMarginSource(
   config: { marginRates: MarginRates; costRates: CostRates; kite: KiteSettings },
   store: Pick<Store, "keyValues">,
   specOf: SpecOf,
-  definitionOf: (symbol: string) => MarginOfDefinition | undefined,
-) {
-  return marginSourceForPositions(
-    createMarginSource({
-      rates: config.marginRates,
-      costRates: config.costRates,
-      specOf,
-      kite: { settings: config.kite, sessions: kiteSessionsIn(store) },
-    }),
-    definitionOf,
-  );
+): MarginSource {
+  return createMarginSource({
+    rates: config.marginRates,
+    costRates: config.costRates,
+    specOf,
+    kite: { settings: config.kite, sessions: kiteSessionsIn(store) },
+  });
 }
