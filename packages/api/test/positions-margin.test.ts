@@ -14,6 +14,7 @@ import { openStore, type Store, type StoredPosition } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, type KiteSettings, loadConfig } from "../src/config.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
+import { log } from "../src/log.ts";
 import { type MarginPosition, marginPosition } from "../src/positions/margin.ts";
 import {
   costMismatch,
@@ -284,11 +285,22 @@ describe("the configured figure stands in", () => {
     expect(kite.marginRequests).toHaveLength(0);
   });
 
-  it("when Kite refuses the token: no retry, and not asked again within the minute", async () => {
+  it("when Kite refuses the token: no retry, the reason logged, and not asked again within the minute", async () => {
     await login();
     kite.validTokens.delete(TOKEN);
     const margins = source();
+    const warned = vi.spyOn(log, "warn");
     const margin = await margins.marginFor(calendar, 84.5);
+    expect(warned).toHaveBeenCalledWith(
+      expect.objectContaining({
+        position: calendar.id,
+        reason: expect.stringMatching(
+          /HTTP 403: TokenException: Incorrect `api_key` or `access_token`/,
+        ),
+      }),
+      "Kite's margin not used; the configured figure stands",
+    );
+    warned.mockRestore();
     expect(margin).toEqual({
       inr: roundPaise(configuredOf(calendar, 84.5)),
       source: "configured",

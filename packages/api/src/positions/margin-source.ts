@@ -188,12 +188,15 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
     }
   }
 
-  function fallBack(position: MarginPosition, what: string, reason: string): void {
+  /** Why Kite's figure is not shown, once per 10 minutes for the same reason. */
+  function fallBack(position: MarginPosition, what: "margin" | "contract note", reason: string) {
     warnEvery(
       `positions.kite.${what}.${reason}`,
       10 * 60_000,
       { position: position.id, reason },
-      `Kite's ${what} not used; the configured figure stands`,
+      what === "margin"
+        ? "Kite's margin not used; the configured figure stands"
+        : "Kite's contract note not used; no broker cost figure is shown",
     );
   }
 
