@@ -109,8 +109,6 @@ function configuredOf(position: MarginPosition, usdinr: number, keys?: string[])
 
 beforeEach(async () => {
   kite = await new FakeKite().start();
-  kite.lotUnits.set(FEB, 100);
-  kite.lotUnits.set(APR, 100);
   dir = mkdtempSync(join(tmpdir(), "positions-margin-"));
   store = await openStore({ kind: "sqlite", file: join(dir, "spreadwatch.db") });
   sessions = kiteSessionsIn(store);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FUTURES } from "@spreadwatch/core";
 import { type WebSocket, WebSocketServer } from "ws";
 import { GOLD_FEB } from "./kite-packets.ts";
 
@@ -65,7 +66,7 @@ export class FakeKite {
   readonly failNextMargins: Array<number | "hang"> = [];
   /** The next charges calls fail with these statuses, or never answer ("hang"). */
   readonly failNextCharges: Array<number | "hang"> = [];
-  /** Quote units per lot by tradingsymbol (GOLD26FEBFUT → 100); 1 when absent. */
+  /** Quote units per lot by tradingsymbol; absent: the shipped catalogue's lot of its root (GOLD26FEBFUT → 100). */
   readonly lotUnits = new Map<string, number>();
   /** Share of an order's value the basket's `initial` asks for (SPAN + exposure, roughly). */
   marginRate = 0.1;
@@ -285,7 +286,10 @@ export class FakeKite {
   }
 
   private orderValue(order: KiteOrderBody, priceField: "price" | "average_price"): number {
-    const units = this.lotUnits.get(String(order.tradingsymbol)) ?? 1;
+    const symbol = String(order.tradingsymbol);
+    // An MCX future's tradingsymbol is its root, the year and month, FUT (GOLD26FEBFUT).
+    const root = /^([A-Z]+)\d{2}[A-Z]{3}FUT$/.exec(symbol)?.[1] ?? "";
+    const units = this.lotUnits.get(symbol) ?? FUTURES[root]?.lotUnits ?? 1;
     return Number(order[priceField]) * Number(order.quantity) * units;
   }
 
