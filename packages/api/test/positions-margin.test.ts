@@ -459,6 +459,24 @@ describe("costs checked against Kite's virtual contract note", () => {
     expect(cached?.costMismatch).toBe(false);
   });
 
+  it("is absent when Kite's contract note does not list every order or lacks a total", async () => {
+    await login();
+    const cases: unknown[] = [
+      [{ charges: { total: 10 } }],
+      Array(4).fill({ charges: {} }),
+      Array(4).fill({ charges: { total: -1 } }),
+      { charges: { total: 10 } },
+    ];
+    for (const [i, data] of cases.entries()) {
+      kite.chargesData = data;
+      expect(
+        await source().brokerCosts({ ...calendar, id: 50 + i }),
+        JSON.stringify(data),
+      ).toBeUndefined();
+    }
+    expect(kite.chargeRequests).toHaveLength(cases.length);
+  });
+
   it("costMismatch is strictly above ₹1 a lot", () => {
     expect(costMismatch(100, 101)).toBe(false);
     expect(costMismatch(101.01, 100)).toBe(true);

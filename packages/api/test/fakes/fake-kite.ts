@@ -77,6 +77,8 @@ export class FakeKite {
   spreadKeeps = 0.3;
   /** Replaces the basket's `data` (a test of an answer lacking what the client needs). */
   marginData: unknown;
+  /** Replaces the contract note's `data`, likewise. */
+  chargesData: unknown;
   readonly chargeRates: FakeChargeRates = {
     brokeragePerOrder: 20,
     brokerageCapRate: 0.0003,
@@ -191,7 +193,9 @@ export class FakeKite {
       );
     if (req.method === "POST" && url.pathname === "/charges/orders")
       return this.jsonPost(req, res, url, this.chargeRequests, this.failNextCharges, (orders) =>
-        orders.map((order) => this.contractNote(order)),
+        this.chargesData === undefined
+          ? orders.map((order) => this.contractNote(order))
+          : this.chargesData,
       );
     if (req.method === "POST" && url.pathname === "/session/token") {
       if (this.hangSessionToken) return;
