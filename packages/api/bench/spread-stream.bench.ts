@@ -106,7 +106,7 @@ function measure(url: string, cookie: string, ms: number) {
     let recording = false;
     let bytes = 0;
     let messages = 0;
-    /** Messages naming anything of a position: none is expected (marks are the browser's). */
+    /** Messages with a field only a position has: none is expected (marks are the browser's). */
     let positional = 0;
     let text = "";
     const symbols = new Set<string>();

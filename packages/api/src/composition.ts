@@ -36,6 +36,7 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { serverMarginSource } from "./positions/margin-source.ts";
 import {
   liveCostsPerLot,
   PositionAlerts,
@@ -157,6 +158,8 @@ export async function compose(
     bus,
     costRates: () => hub.costRates,
   });
+  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
+  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
   // Leader only: positions' targets and stops, held on the alert engine's stale legs.
   const positionAlerts = new PositionAlerts(store, storedPositionAlerts(store), {
     legs: alertEngine,
