@@ -211,6 +211,36 @@ describe("the History tab", () => {
     ]);
   });
 
+  it("shows a position's target as its net ₹ against the level, not as a deleted alert", async () => {
+    const { page } = suite;
+    const [id] = seedUserFirings(dataDir, [
+      {
+        username: TRADER.username,
+        alertId: null,
+        symbol: "GC_SELL",
+        metric: "net",
+        value: 12_400,
+        threshold: 12_000,
+        direction: "above",
+        firedAt: Date.UTC(2026, 10, 24, 9, 0),
+        note: "BUY 2 × GC: net ₹12,400 reached target ₹12,000",
+        outbox: [["telegram", 0, "sent"]],
+      },
+    ]);
+    await page.reload();
+    await openSection(page);
+    await tab(page, "History").click();
+    const row = historyTable(page).locator(`tr[data-firing-id='${id}']`);
+    await row.waitFor();
+    expect(await row.locator("[data-col='symbol']").textContent()).toBe("Gold Sell");
+    expect(await row.locator("[data-col='metric']").textContent()).toBe("Position net ₹");
+    expect(await row.locator("[data-col='value']").textContent()).toBe("₹12,400");
+    expect(await row.locator("[data-col='threshold']").textContent()).toBe("₹12,000");
+    expect(await row.locator("[data-col='channels']").textContent()).toContain(
+      "BUY 2 × GC: net ₹12,400 reached target ₹12,000",
+    );
+  });
+
   it("fits a 390 px phone without sideways scrolling", async () => {
     const phone = await newPage(suite.browser, { width: 390, height: 844 });
     await login(phone, suite.app.url, TRADER.username, TRADER.password);
