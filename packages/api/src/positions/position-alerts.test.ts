@@ -1,4 +1,9 @@
-import { defaultCostRates, emptyPrices, SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
+import {
+  defaultCostRates,
+  emptyPrices,
+  rearmDistance,
+  SHIPPED_INSTRUMENTS,
+} from "@spreadwatch/core";
 import type { PositionCrossing, RecordedPositionCrossing } from "@spreadwatch/db";
 import { describe, expect, it } from "vitest";
 import type { HubUpdate, LiveEntry } from "../market/hub.ts";
@@ -10,7 +15,6 @@ import {
   liveCostsPerLot,
   PositionAlerts,
   positionMessage,
-  rearmDistance,
   type WatchedPosition,
 } from "./position-alerts.ts";
 

@@ -10,10 +10,12 @@ import {
   definitionCosts,
   hedgeFor,
   type InstrumentSpec,
-  isPastRearmLevel,
+  levelReached,
+  levelRearmed,
   markPosition,
   markSymbolOf,
   mcxLot,
+  type PositionLevelKind,
   type Prices,
   parseSpreadSymbol,
   roundPaise,
@@ -119,17 +121,7 @@ export function liveCostsPerLot(
 /** The built-in parities' costs only (tests, and a server with no definitions). */
 export const builtInCostsPerLot: CostsPerLot = liveCostsPerLot(undefined, () => undefined);
 
-/**
- * After a firing, a target waits until net ₹ has fallen back this far below it (a stop: risen
- * above it) before it can fire again: the spread alerts' hysteresis (core's hysteresis.ts) at a
- * fixed distance, 1 % of the level and at least ₹100, so a net wobbling on its target sends one
- * message, not one per tick.
- */
-export function rearmDistance(threshold: number): number {
-  return Math.max(100, Math.abs(threshold) * 0.01);
-}
-
-type Kind = "target" | "stop";
+type Kind = PositionLevelKind;
 
 /**
  * One of a position's two levels, and where net ₹ last stood against it. Net ₹ is
@@ -484,7 +476,7 @@ export class PositionAlerts {
     for (const level of group.disarmed) {
       if (level.reached) continue;
       const net = roughNet(level.watch, mark, costs);
-      if (isPastRearmLevel(hysteresisOf(level), net)) {
+      if (levelRearmed(level.kind, level.threshold, net)) {
         level.armed = true;
         group.disarmed.delete(level);
       }
@@ -594,7 +586,7 @@ function isReached(level: Level, mark: number, costs: number): boolean {
   const near = NEAR_LEVEL_INR + COSTS_ROUNDING_PER_LOT_INR * level.watch.position.lots;
   const net =
     Math.abs(rough - level.threshold) < near ? netInr(level.watch.position, mark, costs) : rough;
-  return level.kind === "target" ? net >= level.threshold : net <= level.threshold;
+  return levelReached(level.kind, level.threshold, net);
 }
 
 /** Whether an edit leaves a watch's state meaningful: the same side, entry, units, lots and levels. */
@@ -608,13 +600,4 @@ function sameJudgement(a: WatchedPosition, b: WatchedPosition): boolean {
     a.targetInr === b.targetInr &&
     a.stopInr === b.stopInr
   );
-}
-
-/** The level as core's hysteresis reads it: it fired into its direction, at its re-arm distance. */
-function hysteresisOf(level: Level) {
-  return {
-    threshold: level.threshold,
-    hysteresis: rearmDistance(level.threshold),
-    lastFiredSide: level.direction,
-  };
 }
