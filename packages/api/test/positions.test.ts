@@ -456,6 +456,21 @@ describe("stale legs", () => {
     // A typed price still closes it.
     expect((await trader.post(`/api/positions/${p.id}/close`, { price: 1 })).status).toBe(200);
   });
+
+  it("a leg quoted more than 10 s ago greys a mark the hub still has", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    const fresh = await calculation("GC_SELL");
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    expect(p.stale).toBe(false);
+    // Every leg's last quote a minute old: the spread has a value, but not a live one.
+    quoteGold({ bid: 76_200, ask: 76_210 }, { bid: 2650, ask: 2651 }, Date.now() - 60_000);
+    const old = await calculation("GC_SELL", fresh.spread);
+    const stale = (await trader.get(`/api/positions/${p.id}`)).body;
+    expect(stale).toMatchObject({ stale: true, mark: old.spread });
+    const refused = await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/No live value for GC_BUY/);
+  });
 });
 
 describe("a spread with open positions", () => {
