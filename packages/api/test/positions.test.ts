@@ -133,6 +133,14 @@ describe("opening a position", () => {
   it("takes a typed entry, or the legs' own fills through the spread's formula", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
     await calculation("GC_BUY");
+    const sell = await calculation("GC_SELL");
+    // Today's first one-minute candle of the mark symbol (IST day): the day's change runs from it.
+    const ist = 330 * 60_000;
+    const dayStart = Math.floor((Date.now() + ist) / 86_400_000) * 86_400_000 - ist;
+    const first = { open: 1111, high: 1200, low: 1100, close: 1150 };
+    await server.services.store.candles.save([
+      { symbol: "GC_SELL", timeframe: "1m", timestamp: dayStart + 60_000, ...first },
+    ]);
     const typed = await trader.post("/api/positions", {
       spread: "GC",
       side: "BUY",
@@ -150,6 +158,8 @@ describe("opening a position", () => {
       daysHeld: expect.closeTo(3, 2),
       targetInr: 5000,
       stopInr: -2000,
+      dayOpenMark: 1111,
+      changeTodayInr: round((sell.spread - 1111) * 10),
     });
     const fills = { m: 75_990, c: 2649.5, fx: 84.1 };
     const legs = await trader.post("/api/positions", {
@@ -365,73 +375,106 @@ describe("rolling", () => {
   it("closes every lot and opens the spread on the next contract, one campaign", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
     await calculation("GC_BUY");
-    const p = (
-      await trader.post("/api/positions", {
-        spread: "GC",
-        side: "BUY",
-        lots: 2,
-        entry: 1000,
-        targetInr: 50_000,
-      })
-    ).body;
+    const open = { spread: "GC", side: "BUY", lots: 2, entry: 1000, targetInr: 50_000 };
+    const p = (await trader.post("/api/positions", open)).body;
     await trader.post(`/api/positions/${p.id}/close`, { lots: 1, price: 1100 });
-    // GOLD@next and GC@next have no quotes yet: a live roll cannot price the new entry.
-    const early = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200 });
+    // GOLD@next and GC@next have no quotes yet: a live roll cannot price the new entry. The
+    // attempt puts them in use, so the feed is asked for them.
+    const early = await trader.post(`/api/positions/${p.id}/roll`, {});
     expect(early.status).toBe(409);
     expect(early.body.error).toMatch(/next contract/);
     expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
+    const keys = (await trader.get("/api/instruments")).body.instruments.map((i: Json) => i.key);
+    expect(keys).toEqual(expect.arrayContaining(["GOLD@next", "GC@next"]));
 
-    const rolled = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200, entry: 900 });
+    // The next contracts quote: the roll closes at GC_SELL and enters at the new spread's BUY.
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    const ts = Date.now();
+    feed.push({ source: "cme", key: "GC@next", bid: 2660, ask: 2661, ts });
+    feed.push({ source: "mcx", key: "GOLD@next", bid: 76_800, ask: 76_810, ts });
+    const exit = (await calculation("GC_SELL")).spread;
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, {});
     expect(rolled.status).toBe(200);
     const cost = costsPerLot("GC_SELL", 76_000);
-    expect(rolled.body.closed).toEqual({ lots: 1, exit: 1200, realisedInr: round(20_000 - cost) });
+    expect(rolled.body.closed).toEqual({
+      lots: 1,
+      exit,
+      realisedInr: round(round((exit - 1000) * 100) - cost),
+    });
     const next = rolled.body.position;
+    const parity = 2660 * (10 / 31.1034768) * 84 * (1 + 0.06);
+    expect(next.entry).toBeCloseTo(76_810 - parity, 9);
     expect(next).toMatchObject({
       side: "BUY",
       lots: 1,
-      entry: 900,
       units: 100,
       targetInr: 50_000,
       campaignId: p.id,
       rolledFromId: p.id,
       name: "Gold → next",
+      legs: {
+        m: { instrument: "GOLD@next", price: 76_810 },
+        c: { instrument: "GC@next", price: 2660 },
+        fx: { instrument: "USDINR", price: 84 },
+      },
     });
     const definition = (await trader.get("/api/spreads")).body.spreads.find(
       (s: Json) => s.symbol === next.spread,
     );
-    expect(definition.legs.map((l: Json) => l.instrument)).toEqual([
-      "GOLD@next",
-      "GC@next",
-      "USDINR",
+    expect(definition.legs).toEqual([
+      { name: "m", instrument: "GOLD@next", lots: 1 },
+      { name: "c", instrument: "GC@next" },
+      { name: "fx", instrument: "USDINR" },
     ]);
     expect(definition.shared).toBe(false);
+    // Another user sees nothing of the definition the roll made.
+    const others = (await other.get("/api/spreads")).body.spreads.map((s: Json) => s.symbol);
+    expect(others).not.toContain(next.spread);
 
-    // Quotes on the next contracts value the new position; the campaign sums both.
-    const ts = Date.now();
-    feed.push({ source: "cme", key: "GC@next", bid: 2660, ask: 2661, ts });
-    feed.push({ source: "mcx", key: "GOLD@next", bid: 76_800, ask: 76_810, ts });
-    feed.push({ source: "fx", key: "USDINR", price: 84, ts });
-    const listed = await eventually(
-      async () => (await trader.get("/api/positions")).body.positions,
-      (ps: Json[]) => ps[0]?.mark !== null && ps[0]?.stale === false,
-      "the rolled position's mark",
-    );
-    const realised = round(10_000 - cost) + round(20_000 - cost);
+    // The new position is marked on the next contracts; the campaign sums both.
+    const listed = (await trader.get("/api/positions")).body.positions;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ stale: false, markSymbol: `${next.spread}_SELL` });
+    const realised = round(10_000 - cost) + rolled.body.closed.realisedInr;
     expect(listed[0].campaignInr).toBe(round(realised + listed[0].netInr));
 
-    // Rolling again reuses nothing visible but makes "→ next" of the @next legs: @far.
+    // A second roll reuses the "→ next" legs one month on (@far), typed when @far has no quotes.
     const again = await trader.post(`/api/positions/${next.id}/roll`, { exit: 950, entry: 800 });
     expect(again.status).toBe(200);
-    expect(again.body.position).toMatchObject({ campaignId: p.id, rolledFromId: next.id });
-    // A spread with no futures leg to move cannot roll.
+    expect(again.body.position).toMatchObject({
+      campaignId: p.id,
+      rolledFromId: next.id,
+      entry: 800,
+    });
     const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
       headers: { cookie: trader.cookieHeader },
     });
     expect((await csv.text()).match(/,roll\r\n/g)).toHaveLength(2);
-    expect(
-      (await other.post(`/api/positions/${again.body.position.id}/roll`, { exit: 1, entry: 1 }))
-        .status,
-    ).toBe(404);
+    const stranger = await other.post(`/api/positions/${again.body.position.id}/roll`, {
+      exit: 1,
+      entry: 1,
+    });
+    expect(stranger.status).toBe(404);
+  });
+
+  it("refuses a spread with no futures leg to move", async () => {
+    const ratio = (
+      await trader.post("/api/spreads", {
+        name: "USDINR alone",
+        legs: [{ name: "u", instrument: "USDINR" }],
+        formula: "u * 1",
+      })
+    ).body;
+    const p = (
+      await trader.post("/api/positions", { spread: ratio.symbol, side: "BUY", lots: 1, entry: 84 })
+    ).body;
+    expect(p.units).toBe(1);
+    const refused = await trader.post(`/api/positions/${p.id}/roll`, { exit: 85, entry: 85 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      "USDINR alone has no near or next futures leg to roll to a later contract",
+    );
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
   });
 });
 
