@@ -347,6 +347,25 @@ describe("closing", () => {
     expect((await otherCsv.text()).trimEnd().split("\r\n")).toHaveLength(1);
   });
 
+  it("closes once for a double click with the same Idempotency-Key", async () => {
+    const p = (
+      await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 3, entry: 10 })
+    ).body;
+    const close = () =>
+      trader.request("POST", `/api/positions/${p.id}/close`, {
+        body: { lots: 1, price: 12 },
+        headers: { "idempotency-key": "close-1" },
+      });
+    const [first, second] = await Promise.all([close(), close()]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.closed).toEqual(first.body.closed);
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(2);
+    expect(await server.services.store.positions.closes(2, [p.id])).toHaveLength(1);
+    // Without a key, a second close is a second close.
+    await trader.post(`/api/positions/${p.id}/close`, { lots: 1, price: 12 });
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
+  });
+
   it("patches note, target and stop, and deletes a position opened by mistake", async () => {
     const p = (
       await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1, entry: 10 })

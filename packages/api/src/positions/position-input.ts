@@ -5,6 +5,8 @@ import { idempotencyKeySchema } from "../idempotency.ts";
 export const MAX_POSITION_LOTS = 10_000;
 export const MAX_NOTE_LENGTH = 500;
 export const MAX_UNITS = 1_000_000;
+/** Open positions per user: a desk's book, with room; the alert index and the list stay small. */
+export const MAX_OPEN_POSITIONS = 500;
 
 const lots = z
   .number({ error: "lots must be a whole number from 1 to 10,000" })

@@ -14,6 +14,7 @@ import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
 import {
   closePositionInput,
   listPositionsInput,
+  MAX_OPEN_POSITIONS,
   type OpenPositionInput,
   openPositionInput,
   patchPositionInput,
@@ -134,7 +135,13 @@ export const positionsRouter = {
         request,
       };
       const { response } = await once(call, async (tx) => {
-        const position = await tx.positions.create(who.id, fieldsToOpen(services, who, request));
+        const fields = fieldsToOpen(services, who, request);
+        const position = await tx.positions.open(who.id, fields, MAX_OPEN_POSITIONS);
+        if (!position)
+          throw new PositionError(
+            "bad_request",
+            `You can have at most ${MAX_OPEN_POSITIONS} open positions; close one to open another`,
+          );
         return { id: position.id };
       });
       services.positions.announce(who.id);
