@@ -569,6 +569,44 @@ describe("a spread with open positions", () => {
 });
 
 describe("deleting a user", () => {
+  it("is refused while another user's open position is on their shared spread", async () => {
+    const sharer = { username: "sharer", password: "sharer-pass-1", is_admin: true };
+    expect((await admin.post("/api/auth/users", sharer)).status).toBe(200);
+    const client = await signIn(server, sharer.username, sharer.password);
+    const shared = (
+      await client.post("/api/spreads", {
+        name: "Shared calendar",
+        legs: [
+          { name: "a", instrument: "GOLD", lots: 1 },
+          { name: "b", instrument: "GOLD@next", lots: 1 },
+        ],
+        formula: "a - b",
+        shared: true,
+      })
+    ).body;
+    // The sharer's own position goes with them; the trader's must not lose its spread.
+    await client.post("/api/positions", { spread: shared.symbol, side: "BUY", lots: 1, entry: 1 });
+    const p = (
+      await trader.post("/api/positions", {
+        spread: shared.symbol,
+        side: "SELL",
+        lots: 1,
+        entry: 1,
+      })
+    ).body;
+    const users = (await admin.get("/api/auth/users")).body.users as Json[];
+    const id = users.find((u) => u.username === "sharer").id;
+    const refused = await admin.delete(`/api/auth/users/${id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error:
+        "1 open position of another user is on this user's shared spreads; they must be closed first",
+      positions: 1,
+    });
+    await trader.post(`/api/positions/${p.id}/close`, { price: 2 });
+    expect((await admin.delete(`/api/auth/users/${id}`)).status).toBe(200);
+  });
+
   it("deletes their positions", async () => {
     const doomed = await addTrader(server, admin, "doomed");
     const p = (
