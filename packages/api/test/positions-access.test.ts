@@ -1,4 +1,4 @@
-// A position is its owner's alone (README "Positions (paper)"): another trader and an admin get
+// A position is its owner's alone (README "Positions API (paper)"): another trader and an admin get
 // 404 for it through every REST path and every tRPC procedure that takes its id, the lists,
 // the CSV and the summary show them nothing of it, and nothing they send changes it. A
 // procedure or path added under positions must be classified here, or this test fails.

@@ -1,4 +1,4 @@
-// Spread positions over HTTP (README "Positions (paper)"): opened at the live executable value,
+// Spread positions over HTTP (README "Positions API (paper)"): opened at the live executable value,
 // a typed entry or typed leg fills; marked at the executable exit with core's cost model; closed
 // in parts with realised P&L; rolled onto the next contract in one campaign; the closed trades'
 // CSV and summary; hostile input refused with nothing stored; a double submit makes one; stale

@@ -1,14 +1,14 @@
-// Rolling a position onto the next contract (README "Positions (paper)"): every leg on a near
+// Rolling a position onto the next contract (README "Positions API (paper)"): every leg on a near
 // future moves to next, a next one to far; the rest (USDINR, spot) stays. The same formula on
 // those legs is a definition the user can see, or a private one made for them.
-
-import type { InstrumentSpec, PositionSide } from "@spreadwatch/core";
 import {
   bookIn,
   type CheckedDefinition,
   checkDefinition,
   evaluateDefinition,
   FormulaError,
+  type InstrumentSpec,
+  type PositionSide,
 } from "@spreadwatch/core";
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";

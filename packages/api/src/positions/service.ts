@@ -1,4 +1,4 @@
-// Users' spread positions (README "Positions (paper)"): open, value, close and roll them. No
+// Users' spread positions (README "Positions API (paper)"): open, value, close and roll them. No
 // order is ever sent anywhere; a position is the trader's own record. Every call is scoped to
 // the caller's own positions: another user's (an admin's view included) does not exist.
 import {
@@ -13,6 +13,7 @@ import {
   mcxLot,
   type PositionSide,
   realisedInr,
+  roundPaise,
   shippedInstrument,
 } from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, Store, StoredPosition } from "@spreadwatch/db";
@@ -260,47 +261,33 @@ export class PositionsService {
     closes: readonly PositionClose[],
   ): Promise<PositionView[]> {
     const now = this.now();
-    const valued = await Promise.all(positions.map((p) => this.valuation(p, now)));
+    const listed = new Set(positions.map((p) => p.id));
+    const campaigns = new Set(positions.map((p) => p.campaignId));
+    // A campaign's ₹ includes the net of its open lots, so its open members are valued too.
+    const members = all.filter(
+      (p) => p.status === "open" && campaigns.has(p.campaignId) && !listed.has(p.id),
+    );
+    const valued = [...positions, ...members];
+    const valuations = await Promise.all(valued.map((p) => this.valuation(p, now)));
+    const views = valued.map((p, i) => positionView(p, valuations[i] as Valuation, closes, now));
     const campaignOf = new Map(all.map((p) => [p.id, p.campaignId]));
-    const openNet = new Map<number, number | null>();
-    const views = positions.map((p, i) => {
-      const view = positionView(
-        p,
-        valued[i] as Valuation,
-        closes,
-        { realisedInr: 0, openNetInr: 0 },
-        now,
+    const totals = new Map<number, number | null>();
+    for (const close of closes) {
+      const campaign = campaignOf.get(close.positionId);
+      if (campaign === undefined || !campaigns.has(campaign)) continue;
+      totals.set(campaign, (totals.get(campaign) ?? 0) + close.realisedInr);
+    }
+    for (const view of views) {
+      if (view.status !== "open") continue;
+      const total = totals.get(view.campaignId) ?? 0;
+      totals.set(
+        view.campaignId,
+        total === null || view.netInr === null ? null : total + view.netInr,
       );
-      if (p.status === "open") openNet.set(p.id, view.netInr);
-      return view;
-    });
-    // Open members of a campaign not in `positions` (a closed list's campaign) count too.
-    for (const p of all)
-      if (p.status === "open" && !openNet.has(p.id))
-        openNet.set(
-          p.id,
-          positionView(
-            p,
-            await this.valuation(p, now),
-            closes,
-            { realisedInr: 0, openNetInr: 0 },
-            now,
-          ).netInr,
-        );
-    return views.map((view) => {
-      const realised = closes
-        .filter((c) => campaignOf.get(c.positionId) === view.campaignId)
-        .reduce((sum, c) => sum + c.realisedInr, 0);
-      let openNetInr: number | null = 0;
-      for (const p of all) {
-        if (p.campaignId !== view.campaignId || p.status !== "open") continue;
-        const net = openNet.get(p.id);
-        openNetInr =
-          net === null || net === undefined || openNetInr === null ? null : openNetInr + net;
-      }
-      const campaignInr =
-        openNetInr === null ? null : Math.round((realised + openNetInr) * 100) / 100;
-      return { ...view, campaignInr };
+    }
+    return views.slice(0, positions.length).map((view) => {
+      const total = totals.get(view.campaignId) ?? 0;
+      return { ...view, campaignInr: total === null ? null : roundPaise(total) };
     });
   }
 

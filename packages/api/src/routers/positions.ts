@@ -111,7 +111,7 @@ const tooMany = (open: number) =>
       : `Only ${open} lot${open === 1 ? " is" : "s are"} open`,
   );
 
-/** README "Positions (paper)": the trader's own record of a spread trade; no order is sent. */
+/** README "Positions API (paper)": the trader's own record of a spread trade; no order is sent. */
 export const positionsRouter = {
   /** Open positions (default) or closed ones with their closes, valued now. */
   list: authedProcedure.input(listPositionsInput).query(async ({ ctx, input }) => ({

@@ -397,7 +397,7 @@ export interface ContractStore {
 }
 
 /**
- * Users' spread positions and their closes (README "Positions (paper)"). Every call but
+ * Users' spread positions and their closes (README "Positions API (paper)"). Every call but
  * `listOpen` and `countOpenOn` takes the owner: another user's position does not exist.
  */
 export interface PositionStore {
