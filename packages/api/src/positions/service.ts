@@ -31,6 +31,7 @@ import {
   marginPosition,
   type PositionMarginSource,
 } from "./margin.ts";
+import { PositionError, positionNotFound } from "./position-error.ts";
 import {
   type BrokerCosts,
   type Margin,
@@ -47,17 +48,6 @@ export interface PositionsServiceOptions {
   bus: Bus;
   costRates: () => CostRates;
   now?: () => number;
-}
-
-/** A refusal the router turns into its status: 404, 409 or 400 with this sentence. */
-export class PositionError extends Error {
-  constructor(
-    readonly kind: "not_found" | "conflict" | "bad_request",
-    message: string,
-    readonly fields: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }
 
 const BUILT_IN_PARITIES = new Set<string>(INSTRUMENTS.map((i) => i.id));
@@ -389,8 +379,6 @@ export class PositionsService {
     return first.open;
   }
 }
-
-export const positionNotFound = () => new PositionError("not_found", "Position not found");
 
 /** The entry's leg prices by name (what a typed exit is costed at when no leg is live). */
 export function entryPrices(position: StoredPosition): Record<string, number> {
