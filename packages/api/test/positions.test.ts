@@ -189,6 +189,8 @@ describe("opening a position", () => {
       [{ spread: "GC", side: "HOLD", lots: 1 }, 400, /side/],
       [{ spread: "GC", side: "BUY", lots: 1, entry: "1e999" }, 400, /entry/],
       [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: -2, fx: 84 } }, 400, /above 0/],
+      [{ spread: "GC", side: "BUY", lots: 1, entry: 1e300 }, 400, /entry must be between/],
+      [{ spread: "GC", side: "BUY", lots: 1, entry: 1, targetInr: -1e13 }, 400, /targetInr/],
       [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2 } }, 400, /leg "fx" is missing/],
       [
         { spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2, fx: 3, zz: 4 } },
