@@ -34,6 +34,7 @@ afterEach(async () => {
         await store.positions.delete(user.id, p.id);
   for (const spread of await store.spreads.list()) await store.spreads.delete(spread.id, []);
   await server.services.spreads.reload();
+  await server.services.positions.load();
 });
 
 /** GOLD against GC at USDINR 84, every quote stamped `ts` (now unless told). */
@@ -567,6 +568,44 @@ describe("a spread with open positions", () => {
     });
     await trader.post(`/api/positions/${p.id}/close`, { price: -250 });
     expect((await trader.delete(`/api/spreads/${spread.id}?confirm=true`)).status).toBe(204);
+  });
+});
+
+describe("the open positions index (position alerts read it)", () => {
+  it("follows every user's opens, partial and full closes and deletes, per spread", async () => {
+    const index = server.services.positions;
+    const ids = (symbol: string) =>
+      index
+        .openPositionsOn(symbol)
+        .map((p) => p.id)
+        .sort();
+    const open = async (client: HttpClient, spread: string) =>
+      (await client.post("/api/positions", { spread, side: "BUY", lots: 2, entry: 1 })).body.id;
+    const a = await open(trader, "GC");
+    const b = await open(other, "GC");
+    const c = await open(trader, "SI");
+    await eventually(
+      async () => ids("GC"),
+      (list) => list.length === 2,
+      "both GC positions",
+    );
+    expect(ids("GC")).toEqual([a, b].sort());
+    expect(ids("SI")).toEqual([c]);
+    // A partial close keeps it (with its lots now); the last lot takes it out.
+    await trader.post(`/api/positions/${a}/close`, { lots: 1, price: 2 });
+    await eventually(
+      async () => index.openPositionsOn("GC").find((p) => p.id === a)?.lots,
+      (lots) => lots === 1,
+      "the partly closed position's lots",
+    );
+    await trader.post(`/api/positions/${a}/close`, { price: 2 });
+    await other.delete(`/api/positions/${b}`);
+    await eventually(
+      async () => ids("GC"),
+      (list) => list.length === 0,
+      "GC to empty",
+    );
+    expect(ids("SI")).toEqual([c]);
   });
 });
 

@@ -62,6 +62,7 @@ export class PositionsService {
   private bySymbol = new Map<string, readonly StoredPosition[]>();
   private byOwner = new Map<number, readonly StoredPosition[]>();
   private readonly listeners = new Set<(userId: number) => void>();
+  private loading: Promise<void> = Promise.resolve();
   /** Each mark symbol's last live side: what a stale position shows, greyed. */
   private readonly lastSides = new Map<string, LiveSide>();
   /** The first minute's open of a symbol on an IST day: it never changes once recorded. */
@@ -75,12 +76,17 @@ export class PositionsService {
   }
 
   /** Reads every open position (start, and again when the bus reconnects). */
-  async load(): Promise<void> {
-    const open = await this.store.positions.listOpen();
-    const byOwner = new Map<number, StoredPosition[]>();
-    for (const p of open) byOwner.set(p.ownerId, [...(byOwner.get(p.ownerId) ?? []), p]);
-    this.byOwner = byOwner;
-    this.reindex();
+  load(): Promise<void> {
+    return this.serially(async () => {
+      const byOwner = new Map<number, StoredPosition[]>();
+      const bySymbol = new Map<string, StoredPosition[]>();
+      for (const p of await this.store.positions.listOpen()) {
+        push(byOwner, p.ownerId, p);
+        push(bySymbol, p.spread, p);
+      }
+      this.byOwner = byOwner;
+      this.bySymbol = bySymbol;
+    });
   }
 
   /** The open positions (anyone's) on spread `symbol` (GC, SP7): position alerts read this. */
@@ -102,26 +108,36 @@ export class PositionsService {
   /** A user's positions changed somewhere (bus "positions.changed"): re-read theirs. */
   async ownerChanged(userId: number): Promise<void> {
     try {
-      const open = await this.store.positions.list(userId, "open");
-      if (open.length === 0) this.byOwner.delete(userId);
-      else this.byOwner.set(userId, open);
-      this.reindex();
+      await this.serially(async () => {
+        const open = await this.store.positions.list(userId, "open");
+        const before = this.byOwner.get(userId) ?? NO_POSITIONS;
+        if (open.length === 0) this.byOwner.delete(userId);
+        else this.byOwner.set(userId, open);
+        // Only the spreads this owner was or is on change, each array replaced (readers keep theirs).
+        for (const symbol of new Set([...before, ...open].map((p) => p.spread))) {
+          const next = (this.bySymbol.get(symbol) ?? NO_POSITIONS)
+            .filter((p) => p.ownerId !== userId)
+            .concat(open.filter((p) => p.spread === symbol));
+          if (next.length === 0) this.bySymbol.delete(symbol);
+          else this.bySymbol.set(symbol, next);
+        }
+      });
     } catch (error) {
       warnEvery("positions-reload", 60_000, { err: error }, "could not reload a user's positions");
     }
     for (const listener of this.listeners) listener(userId);
   }
 
+  /** Reads one after another, so an older read never replaces a newer one. */
+  private serially(work: () => Promise<void>): Promise<void> {
+    const next = this.loading.then(work);
+    this.loading = next.catch(() => {});
+    return next;
+  }
+
   /** Tells every instance (this one included) that `userId`'s positions changed. */
   announce(userId: number): void {
     this.options.bus.publish("positions.changed", { userId });
-  }
-
-  private reindex(): void {
-    const next = new Map<string, StoredPosition[]>();
-    for (const list of this.byOwner.values())
-      for (const p of list) next.set(p.spread, [...(next.get(p.spread) ?? []), p]);
-    this.bySymbol = next;
   }
 
   specOf = (key: string): InstrumentSpec | undefined =>
@@ -378,6 +394,12 @@ export class PositionsService {
     this.dayOpens.set(key, first.open);
     return first.open;
   }
+}
+
+function push<K>(map: Map<K, StoredPosition[]>, key: K, position: StoredPosition): void {
+  const list = map.get(key);
+  if (list) list.push(position);
+  else map.set(key, [position]);
 }
 
 /** The entry's leg prices by name (what a typed exit is costed at when no leg is live). */
