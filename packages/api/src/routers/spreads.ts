@@ -242,7 +242,7 @@ export const spreadsRouter = {
       const spread = changeable(services, viewer(ctx.user), input.id);
       const symbols = alertSymbolsOf(spread);
       // Positions are a trader's record of money at stake: never deleted with the spread, not
-      // even with `confirm` (README "Positions (paper)").
+      // even with `confirm` (README "Positions API (paper)").
       const positions = await services.store.positions.countOpenOn(spread.symbol);
       if (positions > 0) {
         const message = `${positions} open position${positions === 1 ? " is" : "s are"} on this spread; close ${positions === 1 ? "it" : "them"} before deleting the spread`;
