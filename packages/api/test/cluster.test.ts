@@ -200,7 +200,7 @@ describe("spread definitions across instances", () => {
 });
 
 describe("positions across instances", () => {
-  it("one opened on the instance that does not lead reaches the leader's index (position alerts read it), and leaves it when closed", async () => {
+  it("one opened on the instance that does not lead reaches the leader's index and its position alerts (only the leader's), and leaves both when closed", async () => {
     const admin = await signIn(other, ADMIN.username, ADMIN.password);
     const owner = { username: "holder", password: "holder-pass-1" };
     expect((await admin.post("/api/auth/users", owner)).status).toBe(200);
@@ -222,12 +222,24 @@ describe("positions across instances", () => {
       "the leader's index to hold the position",
     );
     expect(ids(other)).toContain(opened.body.id);
+    // Its target is watched on the leader alone (position alerts are leader work).
+    await eventually(
+      async () => leader.services.positionAlerts.watchedCount,
+      (n) => n === 1,
+      "the leader's position alerts to watch its target",
+    );
+    expect(other.services.positionAlerts.watchedCount).toBe(0);
     const closed = await holder.post(`/api/positions/${opened.body.id}/close`, { price: 1010 });
     expect(closed.status).toBe(200);
     await eventually(
       async () => ids(leader),
       (list) => !list.includes(opened.body.id),
       "the position to leave the leader's index",
+    );
+    await eventually(
+      async () => leader.services.positionAlerts.watchedCount,
+      (n) => n === 0,
+      "the leader's position alerts to let it go",
     );
   });
 });
