@@ -258,6 +258,7 @@ export async function compose(
         // After the engine: its LegWatch has seen the quote arrive.
         hub.subscribe((update) => positionAlerts.onUpdate(update)),
         positions.onChange((userId) => positionAlerts.positionsChanged(userId)),
+        spreads.subscribe((change) => positionAlerts.spreadsChanged(change)),
         bus.onState((state) => state === "connected" && positionAlerts.busReconnected()),
         bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
         bus.onState((state) => state === "connected" && alertEngine.busReconnected()),

@@ -224,6 +224,18 @@ describe("PositionAlerts", () => {
     );
   });
 
+  it("learns afresh after its definition changed: the jump an edit makes is not a crossing", async () => {
+    const h = await harness([position({ spread: "SP7" })]);
+    await h.quote("SP7_SELL", 104);
+    h.alerts.spreadsChanged({ changed: [{ symbol: "SP7" } as RegisteredSpread], removed: [] });
+    await h.quote("SP7_SELL", 110); // past the target on the new formula: recorded, not fired
+    await h.quote("SP7_SELL", 111);
+    expect(h.recorded).toEqual([]);
+    await h.quote("SP7_SELL", 104);
+    await h.quote("SP7_SELL", 106);
+    expect(h.recorded).toHaveLength(1);
+  });
+
   it("counts the round-trip costs of every lot", async () => {
     const h = await harness([position({ targetInr: 0, stopInr: null })], 150);
     // Net = (mark − 100) × 200 − 300: breakeven at 101.5.

@@ -29,7 +29,7 @@ import { isBuiltIn } from "../alerts/watched-symbols.ts";
 import { positionWebhookBody } from "../alerts/webhook-payload.ts";
 import { log, warnEvery } from "../log.ts";
 import type { DefinitionEntry, HubUpdate, LiveEntry } from "../market/hub.ts";
-import type { SpreadRegistry } from "../spreads/registry.ts";
+import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 
 /** What the watcher needs of an open position (the store's positions carry more). */
 export interface WatchedPosition {
@@ -280,6 +280,29 @@ export class PositionAlerts {
   /** A position of `userId` was opened, edited, closed or deleted (on any instance). */
   positionsChanged(userId: number): void {
     this.queue(async () => this.replace(await this.source.listWatched(userId), userId));
+  }
+
+  /**
+   * Definitions were edited or removed (registry.ts): a changed formula or legs makes the last
+   * values meaningless, so their exits' levels learn where net stands afresh from the next value
+   * (the jump an edit makes is not a crossing). Any change counts; a rename costs nothing more.
+   */
+  spreadsChanged(change: Pick<SpreadChange, "changed" | "removed">): void {
+    for (const spread of [...change.changed, ...change.removed]) {
+      for (const symbol of [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`]) {
+        this.costCache.delete(symbol);
+        for (const group of this.bySymbol.get(symbol) ?? []) {
+          group.last = undefined;
+          group.disarmed.clear();
+          group.noted.length = 0;
+          for (const level of group.levels) {
+            level.reached = undefined;
+            level.armed = true;
+            level.heldNoted = false;
+          }
+        }
+      }
+    }
   }
 
   /** The bus is at most once: everything is read again when it comes back. */
