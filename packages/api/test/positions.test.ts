@@ -539,7 +539,7 @@ describe("stale legs", () => {
 });
 
 describe("a spread with open positions", () => {
-  it("cannot be deleted, even confirmed, until they are closed", async () => {
+  it("cannot be deleted, even confirmed, nor repriced, until they are closed", async () => {
     const spread = (
       await trader.post("/api/spreads", {
         name: "Gold calendar",
@@ -566,7 +566,24 @@ describe("a spread with open positions", () => {
       error: "1 open position is on this spread; close it before deleting the spread",
       positions: 1,
     });
+    // Nor given another formula or legs: the entry was taken on this one. A new name is fine.
+    const body = { name: spread.name, legs: spread.legs, formula: "b - a" };
+    const edit = await trader.put(`/api/spreads/${spread.id}`, body);
+    expect(edit.status).toBe(409);
+    expect(edit.body).toEqual({
+      error: "1 open position is on this spread; close it before changing its formula or legs",
+      positions: 1,
+    });
+    const moreLots = spread.legs.map((leg: Json) => ({ ...leg, lots: 2 }));
+    const legsEdit = { ...body, formula: spread.formula, legs: moreLots };
+    expect((await trader.put(`/api/spreads/${spread.id}`, legsEdit)).status).toBe(409);
+    const renamed = { ...body, name: "Gold Dec/Feb", formula: spread.formula };
+    expect((await trader.put(`/api/spreads/${spread.id}`, renamed)).status).toBe(200);
+    expect(
+      (await trader.get("/api/spreads")).body.spreads.find((s: Json) => s.id === spread.id),
+    ).toMatchObject({ name: "Gold Dec/Feb", formula: "a - b" });
     await trader.post(`/api/positions/${p.id}/close`, { price: -250 });
+    expect((await trader.put(`/api/spreads/${spread.id}`, body)).status).toBe(200);
     expect((await trader.delete(`/api/spreads/${spread.id}?confirm=true`)).status).toBe(204);
   });
 });
