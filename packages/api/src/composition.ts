@@ -114,7 +114,7 @@ export async function compose(
     config.costRates,
     (source, key) => instruments.accepts(source, key),
     spreads,
-    { definitionEveryMs: DEFINITION_EVERY_MS },
+    { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
   );
   const rolls = new RollRecorder(store);
   const flush = () => recorder.writePending();
