@@ -16,6 +16,7 @@ import { type LegProblem, legProblems } from "../../market/legProblems.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
 import { LegWarning } from "../LegWarning.tsx";
+import { DefinitionNetPerLotCell } from "../NetPerLotCell.tsx";
 import { SpreadValue } from "../SpreadValue.tsx";
 import { ZScoreCell } from "../ZScoreCell.tsx";
 
@@ -91,6 +92,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
         marks={marks}
         z={compact ? (stats?.z ?? undefined) : undefined}
       />
+      <DefinitionNetPerLotCell lot={entry?.perLot} />
       <td className="num col--wide" data-col="mid">
         {formatSigned(entry?.mid ?? undefined, decimals)}
       </td>

@@ -62,6 +62,13 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
               <th scope="col" className="num">
                 Spread
               </th>
+              <th
+                scope="col"
+                className="num col--wide"
+                title="Net of round-trip costs, on the legs' lots"
+              >
+                Net / lot (₹)
+              </th>
               <th scope="col" className="num col--wide">
                 Mid
               </th>
@@ -80,7 +87,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
           {spreads.map((spread) => (
             <tbody key={spread.id} data-spread={spread.symbol}>
               <tr className="group-row">
-                <th scope="rowgroup" colSpan={7}>
+                <th scope="rowgroup" colSpan={8}>
                   <span className="my-spreads__name">{spread.name}</span>{" "}
                   <span className="my-spreads__symbol">{spread.symbol}</span>
                   {spread.shared && <span className="my-spreads__badge">Shared</span>}
