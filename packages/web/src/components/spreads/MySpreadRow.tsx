@@ -32,6 +32,8 @@ interface MySpreadRowProps {
   onAlertList: (symbol: string) => void;
   maxBells: number;
   compact: boolean;
+  /** Some spread of the table has lots: the Net / lot column is shown. */
+  withLots: boolean;
 }
 
 /** "Cannot compute: g (GOLD) ask missing; …", or the formula having no value (÷ 0). */
@@ -92,7 +94,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
         marks={marks}
         z={compact ? (stats?.z ?? undefined) : undefined}
       />
-      <DefinitionNetPerLotCell lot={entry?.perLot} />
+      {props.withLots && <DefinitionNetPerLotCell lot={entry?.perLot} />}
       <td className="num col--wide" data-col="mid">
         {formatSigned(entry?.mid ?? undefined, decimals)}
       </td>
@@ -103,8 +105,9 @@ export function MySpreadRow(props: MySpreadRowProps) {
       <td className="col--wide my-spreads__legs" data-col="legs">
         {legs.map((text, index) => (
           <Fragment key={text}>
-            {index > 0 && " · "}
-            <span className="my-spreads__leg">{text}</span>
+            {/* The dot stays with the leg after it: a narrow column wraps between legs only. */}
+            {index > 0 && " "}
+            <span className="my-spreads__leg">{index > 0 ? `· ${text}` : text}</span>
           </Fragment>
         ))}
       </td>
