@@ -35,6 +35,7 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { serverMarginSource } from "./positions/margin-source.ts";
 import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
@@ -149,6 +150,8 @@ export async function compose(
     bus,
     costRates: () => hub.costRates,
   });
+  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
+  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
   const shutdown = new AbortController();
   const services: Services = {
     hub,
