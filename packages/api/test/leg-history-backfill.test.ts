@@ -61,11 +61,19 @@ describe("an instrument put in use by a definition's leg", () => {
     const gaps = stamps.slice(1).filter((t, i) => t - (stamps[i] as number) !== MINUTE);
     expect(gaps).toEqual([]);
 
-    const leg = await minutesOf("GOLD@next");
+    // The past is written a day at a time, newest first: the chart has its page before the
+    // whole month is in.
+    const leg = await vi.waitFor(
+      async () => {
+        const minutes = await minutesOf("GOLD@next");
+        expect(minutes.length).toBeGreaterThanOrEqual(30 * 1440 - 2);
+        return minutes;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     const createdAt = chart.legHistoryUntil;
     // 30 days back from the minute it came into use.
     expect(leg[0]?.timestamp).toBeLessThanOrEqual(createdAt - 30 * DAY + 2 * MINUTE);
-    expect(leg.length).toBeGreaterThanOrEqual(30 * 1440 - 2);
     // The past is the simulator's own path: its last minute is where the live quotes went on.
     const lastPast = leg.filter((c) => c.timestamp < createdAt - MINUTE).at(-1);
     const live = (await admin.get("/api/prices")).body as Record<
