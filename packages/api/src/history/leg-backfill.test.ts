@@ -79,6 +79,17 @@ describe("LegHistoryBackfill", () => {
     expect(await test.store.instrumentCandles.all("SILVER@next", "1m")).toEqual([]);
   });
 
+  it("fills many instruments at once a few at a time, every one of them", async () => {
+    const keys = ["GOLD@next", "SILVER@next", "COPPER@next", "CRUDEOIL@next", "ZINC", "LEAD"];
+    const filled: string[][] = [];
+    await backfill(filled, DAY).fill(keys.map((key) => shippedInstrument(key) as InstrumentSpec));
+    for (const key of keys)
+      expect((await test.store.instrumentCandles.all(key, "1m")).length, key).toBe(1440);
+    // Passes of at most four: the memory a month of minutes takes is a few keys' at a time.
+    expect(filled.map((group) => group.length)).toEqual([4, 2]);
+    expect(filled.flat().sort()).toEqual([...keys].sort());
+  });
+
   it("does not move the live simulator: its quotes are the same with or without a past made", async () => {
     const quotesOf = async (withPast: boolean) => {
       const feed = createSimulatorFeed({ duties: defaultDuties(), now: () => NOW });

@@ -21,6 +21,11 @@ const DAY_MS = 86_400_000;
  * of the simulator's work (a month of one instrument is ~130,000 moments, ~2 s in all).
  */
 const MOMENTS_PER_TURN = 100;
+/**
+ * Instruments made in one pass over the past: many put in use at once (a leader start after an
+ * upgrade) cost passes, not memory.
+ */
+const KEYS_PER_PASS = 4;
 
 /** A feed's past of some instruments (Feed.historyOf). */
 export type InstrumentHistory = (
@@ -86,7 +91,22 @@ export class LegHistoryBackfill {
       const end = Math.min(to, first?.timestamp ?? to);
       if (end - from >= MINUTE_MS) ends.set(spec.key, { spec, end, stored: first !== undefined });
     }
-    if (ends.size === 0 || this.stopped) return;
+    // A few keys a pass: a month of minutes is ~43,000 candles a key, held until written.
+    const gaps = [...ends.values()];
+    for (let i = 0; i < gaps.length && !this.stopped; i += KEYS_PER_PASS)
+      await this.pass(
+        history,
+        from,
+        new Map(gaps.slice(i, i + KEYS_PER_PASS).map((g) => [g.spec.key, g])),
+      );
+  }
+
+  /** One history pass over `ends`' keys: their candles made, written, and announced. */
+  private async pass(
+    history: InstrumentHistory,
+    from: number,
+    ends: ReadonlyMap<string, { spec: InstrumentSpec; end: number; stored: boolean }>,
+  ): Promise<void> {
     const started = performance.now();
     const legs = new Map<string, { builder: CandleBuilder; minutes: Candle[] }>();
     const prices = emptyPrices();
