@@ -17,8 +17,8 @@ import { BACKFILL_DAYS } from "./backfill.ts";
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /**
- * Moments worked out between two turns of the event loop, so the hub keeps taking quotes: ~15 ms
- * of the simulator's work (a month of one instrument is ~130,000 moments, ~2 s in all).
+ * Moments worked out between two turns of the event loop, so the hub keeps taking quotes: a few
+ * ms of the simulator's work (a month of one instrument is ~130,000 moments, ~1 s in all).
  */
 const MOMENTS_PER_TURN = 100;
 /**
