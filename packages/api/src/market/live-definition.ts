@@ -9,6 +9,7 @@ import {
   type CalculationEntry,
   type Calculations,
   type CheckedDefinition,
+  type DefinitionPerLot,
   type Duties,
   INSTRUMENTS,
   type Instrument,
@@ -37,6 +38,8 @@ export interface DefinitionEntry {
   /** Every leg at the middle of its book; absent while a leg has one side only. */
   mid?: number;
   legs: Record<string, DefinitionLegValue>;
+  /** One lot of the spread in ₹ when a leg has lots (definition-per-lot-entry.ts adds it). */
+  perLot?: DefinitionPerLot;
 }
 
 /** The hub's calculations: the built-ins' entries and the definitions'. */
