@@ -133,6 +133,7 @@ describe("a position's target", () => {
       event: "position.alert",
       positionId: mine.id,
       spread: "GC",
+      name: "GC",
       side: "BUY",
       lots: 1,
       kind: "target",

@@ -78,8 +78,9 @@ export interface PositionWebhookPayload {
   event: "position.alert";
   firingId: number;
   positionId: number;
-  /** The definition's symbol (GC, SP7) and the position's side and open lots. */
+  /** The definition's symbol (GC, SP7), its name (the symbol for a built-in), the side and open lots. */
   spread: string;
+  name: string;
   side: "BUY" | "SELL";
   lots: number;
   kind: "target" | "stop";
@@ -103,6 +104,7 @@ export function positionWebhookBody(
     firingId: firing.firingId,
     positionId: firing.positionId,
     spread: firing.spread,
+    name: firing.name,
     side: firing.side,
     lots: firing.lots,
     kind: firing.kind,

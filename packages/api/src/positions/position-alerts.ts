@@ -544,6 +544,7 @@ export class PositionAlerts {
           firingId,
           positionId: position.id,
           spread: position.spread,
+          name,
           side: position.side,
           lots: position.lots,
           kind: p.level.kind,
