@@ -431,44 +431,51 @@ export function compileFormula(text: string, legs: readonly string[]): CompiledF
     directions[leg] = [...signs][0] as Direction;
   }
   const { program } = analysed;
-  const steps = Int32Array.from(program.steps);
-  const constants = Float64Array.from(compiler.constants);
-  const stack = new Float64Array(program.depth);
-  const stacks = new Float64Array(3 * program.depth);
+  // One array of [step, argument] pairs, a constant's value written in place of its index: a
+  // run reads this array and the legs' prices, nothing else (a definition evaluated at every
+  // quote of 1,000 stays in few cache lines).
+  const steps = Float64Array.from(program.steps);
+  for (let pc = 0; pc < steps.length; pc += 2) {
+    const op = steps[pc] as Op;
+    if (op === Op.Const || (op >= Op.AddConst && op <= Op.DivConst))
+      steps[pc + 1] = compiler.constants[steps[pc + 1] as number] as number;
+  }
+  if (stack.length < 3 * program.depth) stack = new Float64Array(3 * program.depth);
   const n = legs.length;
   return {
     legs: [...legs],
     directions,
     evaluate(values) {
-      const value = runOne(steps, constants, stack, values);
+      const value = runOne(steps, values);
       return Number.isFinite(value) ? value : undefined;
     },
     evaluateThree(prices, out) {
-      runThree(steps, constants, stacks, prices, n, out);
+      runThree(steps, prices, n, out);
     },
   };
 }
+
+/**
+ * The one stack every run uses (runs never nest), as deep as the deepest formula compiled yet
+ * needs for three values at a time.
+ */
+let stack = new Float64Array(96);
 
 /**
  * Runs the steps over one set of leg prices. Each step does the very arithmetic a tree of
  * closures would, in the same order, so the value is the same to the last bit
  * (formula.test.ts checks it against JavaScript's own evaluation of the text).
  */
-function runOne(
-  steps: Int32Array,
-  constants: Float64Array,
-  stack: Float64Array,
-  legs: ArrayLike<number>,
-): number {
+function runOne(steps: Float64Array, legs: ArrayLike<number>): number {
   let top = -1;
   for (let pc = 0; pc < steps.length; pc += 2) {
     const arg = steps[pc + 1] as number;
-    switch (steps[pc]) {
+    switch ((steps[pc] as number) | 0) {
       case Op.Leg:
-        stack[++top] = legs[arg] as number;
+        stack[++top] = legs[arg | 0] as number;
         break;
       case Op.Const:
-        stack[++top] = constants[arg] as number;
+        stack[++top] = arg;
         break;
       case Op.Neg:
         stack[top] = -(stack[top] as number);
@@ -494,7 +501,7 @@ function runOne(
         break;
       case Op.Min:
       case Op.Max: {
-        const min = steps[pc] === Op.Min;
+        const min = (steps[pc] as number) === Op.Min;
         const first = top - arg + 1;
         let value = stack[first] as number;
         for (let i = first + 1; i <= top; i++)
@@ -504,28 +511,28 @@ function runOne(
         break;
       }
       case Op.AddLeg:
-        stack[top] = (stack[top] as number) + (legs[arg] as number);
+        stack[top] = (stack[top] as number) + (legs[arg | 0] as number);
         break;
       case Op.SubLeg:
-        stack[top] = (stack[top] as number) - (legs[arg] as number);
+        stack[top] = (stack[top] as number) - (legs[arg | 0] as number);
         break;
       case Op.MulLeg:
-        stack[top] = (stack[top] as number) * (legs[arg] as number);
+        stack[top] = (stack[top] as number) * (legs[arg | 0] as number);
         break;
       case Op.DivLeg:
-        stack[top] = (stack[top] as number) / (legs[arg] as number);
+        stack[top] = (stack[top] as number) / (legs[arg | 0] as number);
         break;
       case Op.AddConst:
-        stack[top] = (stack[top] as number) + (constants[arg] as number);
+        stack[top] = (stack[top] as number) + arg;
         break;
       case Op.SubConst:
-        stack[top] = (stack[top] as number) - (constants[arg] as number);
+        stack[top] = (stack[top] as number) - arg;
         break;
       case Op.MulConst:
-        stack[top] = (stack[top] as number) * (constants[arg] as number);
+        stack[top] = (stack[top] as number) * arg;
         break;
       default:
-        stack[top] = (stack[top] as number) / (constants[arg] as number);
+        stack[top] = (stack[top] as number) / arg;
     }
   }
   return stack[0] as number;
@@ -537,9 +544,7 @@ function runOne(
  * once for the three.
  */
 function runThree(
-  steps: Int32Array,
-  constants: Float64Array,
-  stack: Float64Array,
+  steps: Float64Array,
   legs: ArrayLike<number>,
   n: number,
   out: Float64Array,
@@ -548,16 +553,16 @@ function runThree(
   let top = -3;
   for (let pc = 0; pc < steps.length; pc += 2) {
     const arg = steps[pc + 1] as number;
-    switch (steps[pc]) {
+    switch ((steps[pc] as number) | 0) {
       case Op.Leg:
         top += 3;
-        stack[top] = legs[arg] as number;
-        stack[top + 1] = legs[arg + n] as number;
-        stack[top + 2] = legs[arg + n2] as number;
+        stack[top] = legs[arg | 0] as number;
+        stack[top + 1] = legs[(arg | 0) + n] as number;
+        stack[top + 2] = legs[(arg | 0) + n2] as number;
         break;
       case Op.Const: {
         top += 3;
-        const c = constants[arg] as number;
+        const c = arg;
         stack[top] = c;
         stack[top + 1] = c;
         stack[top + 2] = c;
@@ -599,7 +604,7 @@ function runThree(
         break;
       case Op.Min:
       case Op.Max: {
-        const min = steps[pc] === Op.Min;
+        const min = (steps[pc] as number) === Op.Min;
         const first = top - 3 * (arg - 1);
         for (let lane = 0; lane < 3; lane++) {
           let value = stack[first + lane] as number;
@@ -611,48 +616,48 @@ function runThree(
         break;
       }
       case Op.AddLeg:
-        stack[top] = (stack[top] as number) + (legs[arg] as number);
-        stack[top + 1] = (stack[top + 1] as number) + (legs[arg + n] as number);
-        stack[top + 2] = (stack[top + 2] as number) + (legs[arg + n2] as number);
+        stack[top] = (stack[top] as number) + (legs[arg | 0] as number);
+        stack[top + 1] = (stack[top + 1] as number) + (legs[(arg | 0) + n] as number);
+        stack[top + 2] = (stack[top + 2] as number) + (legs[(arg | 0) + n2] as number);
         break;
       case Op.SubLeg:
-        stack[top] = (stack[top] as number) - (legs[arg] as number);
-        stack[top + 1] = (stack[top + 1] as number) - (legs[arg + n] as number);
-        stack[top + 2] = (stack[top + 2] as number) - (legs[arg + n2] as number);
+        stack[top] = (stack[top] as number) - (legs[arg | 0] as number);
+        stack[top + 1] = (stack[top + 1] as number) - (legs[(arg | 0) + n] as number);
+        stack[top + 2] = (stack[top + 2] as number) - (legs[(arg | 0) + n2] as number);
         break;
       case Op.MulLeg:
-        stack[top] = (stack[top] as number) * (legs[arg] as number);
-        stack[top + 1] = (stack[top + 1] as number) * (legs[arg + n] as number);
-        stack[top + 2] = (stack[top + 2] as number) * (legs[arg + n2] as number);
+        stack[top] = (stack[top] as number) * (legs[arg | 0] as number);
+        stack[top + 1] = (stack[top + 1] as number) * (legs[(arg | 0) + n] as number);
+        stack[top + 2] = (stack[top + 2] as number) * (legs[(arg | 0) + n2] as number);
         break;
       case Op.DivLeg:
-        stack[top] = (stack[top] as number) / (legs[arg] as number);
-        stack[top + 1] = (stack[top + 1] as number) / (legs[arg + n] as number);
-        stack[top + 2] = (stack[top + 2] as number) / (legs[arg + n2] as number);
+        stack[top] = (stack[top] as number) / (legs[arg | 0] as number);
+        stack[top + 1] = (stack[top + 1] as number) / (legs[(arg | 0) + n] as number);
+        stack[top + 2] = (stack[top + 2] as number) / (legs[(arg | 0) + n2] as number);
         break;
       case Op.AddConst: {
-        const c = constants[arg] as number;
+        const c = arg;
         stack[top] = (stack[top] as number) + c;
         stack[top + 1] = (stack[top + 1] as number) + c;
         stack[top + 2] = (stack[top + 2] as number) + c;
         break;
       }
       case Op.SubConst: {
-        const c = constants[arg] as number;
+        const c = arg;
         stack[top] = (stack[top] as number) - c;
         stack[top + 1] = (stack[top + 1] as number) - c;
         stack[top + 2] = (stack[top + 2] as number) - c;
         break;
       }
       case Op.MulConst: {
-        const c = constants[arg] as number;
+        const c = arg;
         stack[top] = (stack[top] as number) * c;
         stack[top + 1] = (stack[top + 1] as number) * c;
         stack[top + 2] = (stack[top + 2] as number) * c;
         break;
       }
       default: {
-        const c = constants[arg] as number;
+        const c = arg;
         stack[top] = (stack[top] as number) / c;
         stack[top + 1] = (stack[top + 1] as number) / c;
         stack[top + 2] = (stack[top + 2] as number) / c;

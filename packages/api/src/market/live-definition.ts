@@ -1,10 +1,12 @@
 // One spread definition as the hub evaluates it at every quote of its legs (docs/formulas.md):
 // BUY and SELL with their mid and the price each leg was taken at, for a user's definition; the
 // built-in parities' entries of today (symbol, spread, cme, mcx, parity, usdinr) from the same
-// evaluation. It is core's `evaluateSide` without its per-call arrays: the hub runs it ~12 times
-// per quote with 1,000 definitions loaded, so it works in three preallocated price arrays and
-// keeps an entry object while its numbers stay the same (the stream's diff then skips it by
-// identity). live-definition.test.ts checks it against core's `evaluateDefinition`.
+// evaluation. It is core's `evaluateDefinition` without its per-call objects: the hub runs it ~12
+// times per quote with 1,000 definitions loaded, so it gathers the legs' prices into one
+// preallocated array, runs the formula once for BUY, SELL and mid (`evaluateThree`), keeps an
+// entry object while its numbers stay the same (the stream's diff then skips it by identity) and
+// writes new numbers into an entry nobody holds. live-definition.test.ts checks it against core's
+// `evaluateDefinition`.
 import {
   type CalculationEntry,
   type Calculations,
@@ -63,8 +65,6 @@ export class LiveDefinition {
   readonly keys: readonly string[];
   /** null: everybody sees it (built-in or shared); else the only user who does. */
   readonly ownerId: number | null;
-  buy: LiveEntry | undefined;
-  sell: LiveEntry | undefined;
   /** A quote on a leg came since the last `recompute` (the hub's; see MarketHub). */
   stale = true;
   /** In the hub's list of definitions to publish at the next snapshot. */
@@ -73,19 +73,31 @@ export class LiveDefinition {
   published = false;
   /** A built-in parity: today's entry shape, published at every version. */
   readonly builtin: boolean;
+  /** Where the hub keeps each leg's book (see `recomputeFrom`); the hub sets them. */
+  slots: Int32Array;
   private readonly names: readonly string[];
   private readonly up: readonly boolean[];
-  private readonly evaluate: CheckedDefinition["compiled"]["evaluate"];
-  private readonly buyPrices: Float64Array;
-  private readonly sellPrices: Float64Array;
-  private readonly midPrices: Float64Array;
-  /** What the current entries were made of (NaN: no value), to keep them while it holds. */
-  private readonly buyMade: Float64Array;
-  private readonly sellMade: Float64Array;
-  private buyValue = Number.NaN;
-  private sellValue = Number.NaN;
-  private midValue = Number.NaN;
+  private readonly compiled: CheckedDefinition["compiled"];
+  /** BUY's leg prices, then SELL's, then mid's: one run of the formula gives all three. */
+  private readonly prices: Float64Array;
+  /** The run's three raw values (BUY, SELL, mid). */
+  private readonly values = new Float64Array(3);
+  /**
+   * Each side's entry. One somebody may hold (`kept`: a snapshot, `hub.entry`) is never changed:
+   * new numbers make a new one. One nobody keeps is only read within a listener's call, so new
+   * numbers are written into it (`peek`).
+   */
+  private buyEntry: LiveEntry | undefined;
+  private sellEntry: LiveEntry | undefined;
+  private buyKept = false;
+  private sellKept = false;
+  /** Each side's entry's legs' objects, in the formula's order (none for a built-in's). */
+  private readonly buyLegs: DefinitionLegValue[] = [];
+  private readonly sellLegs: DefinitionLegValue[] = [];
   private readonly legacy: Legacy | undefined;
+  /** `recompute`'s books (its legs' in order), made at its first call. */
+  private ownBooks: Float64Array | undefined;
+  private ownSlots: Int32Array | undefined;
 
   constructor(spread: RegisteredSpread, checked: CheckedDefinition, duties: Duties) {
     this.symbol = spread.symbol;
@@ -97,13 +109,10 @@ export class LiveDefinition {
     const { compiled } = checked;
     // compiled.legs is the legs' order as compiled, the same as checked.legs (checkDefinition).
     this.up = compiled.legs.map((name) => compiled.directions[name] === 1);
-    this.evaluate = compiled.evaluate;
+    this.compiled = compiled;
     const n = this.keys.length;
-    this.buyPrices = new Float64Array(n);
-    this.sellPrices = new Float64Array(n);
-    this.midPrices = new Float64Array(n);
-    this.buyMade = new Float64Array(n);
-    this.sellMade = new Float64Array(n);
+    this.slots = new Int32Array(n);
+    this.prices = new Float64Array(3 * n);
     const inst = spread.builtin ? BUILT_IN_PARITY.get(spread.symbol) : undefined;
     this.builtin = inst !== undefined;
     if (inst) {
@@ -121,109 +130,214 @@ export class LiveDefinition {
   }
 
   /**
-   * BUY and SELL from the legs' books now, as core's `evaluateSide` takes them: no value for
-   * either when a leg has no book or a crossed one, for one side when a leg lacks the price it
-   * takes, and when the formula has none (÷ 0). Returns whether an entry was replaced.
+   * BUY's entry, kept as it is from now on: a reader may hold it (a snapshot, a test); the next
+   * change of its numbers makes a new one.
+   */
+  get buy(): LiveEntry | undefined {
+    this.buyKept = true;
+    return this.buyEntry;
+  }
+
+  get sell(): LiveEntry | undefined {
+    this.sellKept = true;
+    return this.sellEntry;
+  }
+
+  /**
+   * BUY's or SELL's entry to be read at once and not held (a hub listener's read during its
+   * call): while nobody keeps it, the next change of its numbers is written into it, so a value
+   * read at every quote costs no new objects (BENCHMARKS.md, "Spread definitions").
+   */
+  peek(buying: boolean): LiveEntry | undefined {
+    return buying ? this.buyEntry : this.sellEntry;
+  }
+
+  /**
+   * BUY and SELL from the legs' books now, as core's `evaluateDefinition` takes them: no value
+   * for either when a leg has no book or a crossed one, for one side when a leg lacks the price
+   * it takes, and when the formula has none (÷ 0). Returns whether an entry changed.
    */
   recompute(bookOf: (key: string) => LegBook | undefined): boolean {
+    const n = this.keys.length;
+    if (this.ownBooks === undefined) {
+      this.ownBooks = new Float64Array(2 * n);
+      this.ownSlots = Int32Array.from(this.keys, (_, i) => i);
+    }
+    const books = this.ownBooks;
+    for (let i = 0; i < n; i++) {
+      const book = bookOf(this.keys[i] as string);
+      books[2 * i] = book?.bid ?? Number.NaN;
+      books[2 * i + 1] = book?.ask ?? Number.NaN;
+    }
+    return this.recomputeFrom(books, this.ownSlots as Int32Array);
+  }
+
+  /**
+   * As `recompute`, from books kept as numbers: leg i's bid at `books[2 * slots[i]]`, its ask
+   * next to it, NaN for a side (or a book) that is not there. NaN fails every test a missing
+   * side fails (not finite, not above the other side), so the values are `recompute`'s; the hub
+   * keeps every instrument's book so and reads no object per leg (MarketHub).
+   */
+  recomputeFrom(books: Float64Array, slots: Int32Array): boolean {
     let buyOk = true;
     let sellOk = true;
     let midOk = true;
     const n = this.keys.length;
+    const prices = this.prices;
+    const up = this.up;
     for (let i = 0; i < n; i++) {
-      const book = bookOf(this.keys[i] as string);
-      if (book === undefined) {
+      const at = 2 * (slots[i] as number);
+      const bid = books[at] as number;
+      const ask = books[at + 1] as number;
+      // A crossed book cannot be traded as shown: no value, as for the built-ins.
+      if (bid > ask) {
         buyOk = sellOk = midOk = false;
         break;
       }
-      const bid = book.bid;
-      const ask = book.ask;
-      if (bid !== undefined && ask !== undefined && bid > ask) {
-        buyOk = sellOk = midOk = false;
-        break;
-      }
-      const up = this.up[i];
-      const b = up ? ask : bid;
-      const s = up ? bid : ask;
-      if (b === undefined || !Number.isFinite(b)) buyOk = false;
-      else this.buyPrices[i] = b;
-      if (s === undefined || !Number.isFinite(s)) sellOk = false;
-      else this.sellPrices[i] = s;
-      if (bid === undefined || ask === undefined) midOk = false;
-      else {
-        const mid = (bid + ask) / 2;
-        if (Number.isFinite(mid)) this.midPrices[i] = mid;
-        else midOk = false;
-      }
+      const b = up[i] ? ask : bid;
+      const s = up[i] ? bid : ask;
+      if (Number.isFinite(b)) prices[i] = b;
+      else buyOk = false;
+      if (Number.isFinite(s)) prices[n + i] = s;
+      else sellOk = false;
+      const mid = (bid + ask) / 2;
+      if (Number.isFinite(mid)) prices[2 * n + i] = mid;
+      else midOk = false;
     }
-    const buy = buyOk ? this.evaluate(this.buyPrices) : undefined;
-    const sell = sellOk ? this.evaluate(this.sellPrices) : undefined;
+    const values = this.values;
+    if (buyOk || sellOk) this.compiled.evaluateThree(prices, values);
+    const buy = buyOk ? finite(values[0] as number) : undefined;
+    const sell = sellOk ? finite(values[1] as number) : undefined;
     // The built-ins' entries carry no mid (today's shape).
-    const mid =
-      this.legacy === undefined && midOk && (buy !== undefined || sell !== undefined)
-        ? this.evaluate(this.midPrices)
-        : undefined;
-    const midSame = sameNumber(mid ?? Number.NaN, this.midValue);
-    this.midValue = mid ?? Number.NaN;
-    let changed = false;
-    if (buy === undefined) {
-      changed = this.buy !== undefined;
-      this.buy = undefined;
-    } else if (
-      this.buy === undefined ||
-      !midSame ||
-      !sameNumber(buy, this.buyValue) ||
-      !samePrices(this.buyPrices, this.buyMade, n)
-    ) {
-      this.buyValue = buy;
-      this.buyMade.set(this.buyPrices);
-      this.buy = this.entry(this.buySymbol, buy, mid, this.buyPrices, true);
-      changed = true;
-    }
-    if (sell === undefined) {
-      changed ||= this.sell !== undefined;
-      this.sell = undefined;
-    } else if (
-      this.sell === undefined ||
-      !midSame ||
-      !sameNumber(sell, this.sellValue) ||
-      !samePrices(this.sellPrices, this.sellMade, n)
-    ) {
-      this.sellValue = sell;
-      this.sellMade.set(this.sellPrices);
-      this.sell = this.entry(this.sellSymbol, sell, mid, this.sellPrices, false);
-      changed = true;
-    }
-    return changed;
+    const mid = this.legacy === undefined && midOk ? finite(values[2] as number) : undefined;
+    const buyChanged = this.settle(true, buy, mid);
+    const sellChanged = this.settle(false, sell, mid);
+    return buyChanged || sellChanged;
   }
 
-  private entry(
-    symbol: ExecutableSymbol,
+  /** Brings a side's entry to its new value (undefined: none); true if it changed. */
+  private settle(buying: boolean, value: number | undefined, mid: number | undefined): boolean {
+    const entry = buying ? this.buyEntry : this.sellEntry;
+    if (value === undefined) {
+      if (entry === undefined) return false;
+      if (buying) this.buyEntry = undefined;
+      else this.sellEntry = undefined;
+      return true;
+    }
+    const at = buying ? 0 : this.keys.length;
+    const legs = buying ? this.buyLegs : this.sellLegs;
+    if (entry !== undefined) {
+      if (this.holds(entry, value, mid, at, legs)) return false;
+      if (!(buying ? this.buyKept : this.sellKept) && this.rewrite(entry, value, mid, at, legs))
+        return true;
+    }
+    const made = this.entry(buying, value, mid, at, legs);
+    if (buying) {
+      this.buyEntry = made;
+      this.buyKept = false;
+    } else {
+      this.sellEntry = made;
+      this.sellKept = false;
+    }
+    return true;
+  }
+
+  /** Whether an entry shows these numbers already (0 and −0 told apart). */
+  private holds(
+    entry: LiveEntry,
     spread: number,
     mid: number | undefined,
-    prices: Float64Array,
+    at: number,
+    legs: readonly DefinitionLegValue[],
+  ): boolean {
+    if (!Object.is(entry.spread, spread)) return false;
+    const prices = this.prices;
+    const legacy = this.legacy;
+    if (legacy) {
+      const built = entry as CalculationEntry;
+      return (
+        Object.is(built.cme, prices[at + legacy.c]) &&
+        Object.is(built.mcx, prices[at + legacy.m]) &&
+        Object.is(built.usdinr, prices[at + legacy.fx])
+      );
+    }
+    if (!Object.is((entry as DefinitionEntry).mid, mid)) return false;
+    for (let i = 0; i < legs.length; i++)
+      if (!Object.is((legs[i] as DefinitionLegValue).price, prices[at + i])) return false;
+    return true;
+  }
+
+  /** A new entry for a side's value and leg prices (from `prices[at]`); its legs go in `legs`. */
+  private entry(
     buying: boolean,
+    spread: number,
+    mid: number | undefined,
+    at: number,
+    legValues: DefinitionLegValue[],
   ): LiveEntry {
-    if (this.legacy) return this.legacyEntry(symbol, spread, prices);
+    const symbol = buying ? this.buySymbol : this.sellSymbol;
+    const prices = this.prices;
+    if (this.legacy) return this.legacyEntry(symbol, spread, prices, at);
     const legs: Record<string, DefinitionLegValue> = {};
-    for (let i = 0; i < this.names.length; i++)
-      legs[this.names[i] as string] = {
-        price: prices[i] as number,
+    for (let i = 0; i < this.names.length; i++) {
+      const leg: DefinitionLegValue = {
+        price: prices[at + i] as number,
         side: this.up[i] === buying ? "ask" : "bid",
         instrument: this.keys[i] as string,
       };
+      legs[this.names[i] as string] = leg;
+      legValues[i] = leg;
+    }
     const definitionSymbol = symbol as DefinitionSymbol;
     return mid === undefined
       ? { symbol: definitionSymbol, spread, legs }
       : { symbol: definitionSymbol, spread, mid, legs };
   }
 
+  /**
+   * Writes a side's new numbers into an entry nobody keeps: the same fields `entry` would give
+   * (a mid that comes or goes changes the shape, so that makes a new entry instead).
+   */
+  private rewrite(
+    entry: LiveEntry,
+    spread: number,
+    mid: number | undefined,
+    at: number,
+    legs: readonly DefinitionLegValue[],
+  ): boolean {
+    const prices = this.prices;
+    const legacy = this.legacy;
+    if (legacy) {
+      const built = entry as CalculationEntry;
+      const cme = prices[at + legacy.c] as number;
+      const usdinr = prices[at + legacy.fx] as number;
+      built.spread = spread;
+      built.cme = cme;
+      built.mcx = prices[at + legacy.m] as number;
+      built.parity = parity(cme, legacy.instrument, usdinr, legacy.duty);
+      built.usdinr = usdinr;
+      return true;
+    }
+    const own = entry as DefinitionEntry;
+    if ((mid === undefined) !== (own.mid === undefined)) return false;
+    own.spread = spread;
+    if (mid !== undefined) own.mid = mid;
+    for (let i = 0; i < legs.length; i++)
+      (legs[i] as DefinitionLegValue).price = prices[at + i] as number;
+    return true;
+  }
+
   /** Today's built-in entry: the legs' prices, and the parity core computes from them. */
-  private legacyEntry(symbol: ExecutableSymbol, spread: number, prices: Float64Array): LiveEntry {
+  private legacyEntry(
+    symbol: ExecutableSymbol,
+    spread: number,
+    prices: Float64Array,
+    at: number,
+  ): LiveEntry {
     const legacy = this.legacy as Legacy;
-    const cme = prices[legacy.c] as number;
-    const mcx = prices[legacy.m] as number;
-    const usdinr = prices[legacy.fx] as number;
+    const cme = prices[at + legacy.c] as number;
+    const mcx = prices[at + legacy.m] as number;
+    const usdinr = prices[at + legacy.fx] as number;
     // The field order of core's calculateSymbol, so the wire bytes stay today's.
     return {
       symbol: symbol as SpreadSymbol,
@@ -236,12 +350,6 @@ export class LiveDefinition {
   }
 }
 
-/** Equal numbers, telling 0 from −0 and taking NaN (no value) as equal to itself. */
-function sameNumber(a: number, b: number): boolean {
-  return Object.is(a, b);
-}
-
-function samePrices(a: Float64Array, b: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) if (!sameNumber(a[i] as number, b[i] as number)) return false;
-  return true;
+function finite(value: number): number | undefined {
+  return Number.isFinite(value) ? value : undefined;
 }
