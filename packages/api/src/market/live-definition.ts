@@ -82,18 +82,20 @@ export class LiveDefinition {
   private readonly prices: Float64Array;
   /** The run's three raw values (BUY, SELL, mid). */
   private readonly values = new Float64Array(3);
+  /** Which of them are values now: HAS_BUY, HAS_SELL, HAS_MID. */
+  private has = 0;
   /**
-   * Each side's entry. One somebody may hold (`kept`: a snapshot, `hub.entry`) is never changed:
-   * new numbers make a new one. One nobody keeps is only read within a listener's call, so new
-   * numbers are written into it (`peek`).
+   * Each side's plain entry, made when one is asked for to keep (`buy`, `sell`: a snapshot,
+   * `hub.entry`) and given again while its numbers hold; never changed once made.
    */
   private buyEntry: LiveEntry | undefined;
   private sellEntry: LiveEntry | undefined;
-  private buyKept = false;
-  private sellKept = false;
-  /** Each side's entry's legs' objects, in the formula's order (none for a built-in's). */
+  /** Each plain entry's legs' objects, in the formula's order (none for a built-in's). */
   private readonly buyLegs: DefinitionLegValue[] = [];
   private readonly sellLegs: DefinitionLegValue[] = [];
+  /** Each side as a listener reads it during its call (`peek`). */
+  private readonly buyView: PeekedEntry;
+  private readonly sellView: PeekedEntry;
   private readonly legacy: Legacy | undefined;
   /** `recompute`'s books (its legs' in order), made at its first call. */
   private ownBooks: Float64Array | undefined;
@@ -113,6 +115,8 @@ export class LiveDefinition {
     const n = this.keys.length;
     this.slots = new Int32Array(n);
     this.prices = new Float64Array(3 * n);
+    this.buyView = new PeekedEntry(this, true);
+    this.sellView = new PeekedEntry(this, false);
     const inst = spread.builtin ? BUILT_IN_PARITY.get(spread.symbol) : undefined;
     this.builtin = inst !== undefined;
     if (inst) {
@@ -130,32 +134,33 @@ export class LiveDefinition {
   }
 
   /**
-   * BUY's entry, kept as it is from now on: a reader may hold it (a snapshot, a test); the next
-   * change of its numbers makes a new one.
+   * BUY's entry as a plain object to keep: a reader may hold it (a snapshot, a test); it stays
+   * the same object while its numbers do, and a change of them makes a new one.
    */
   get buy(): LiveEntry | undefined {
-    this.buyKept = true;
-    return this.buyEntry;
+    return this.plain(true);
   }
 
   get sell(): LiveEntry | undefined {
-    this.sellKept = true;
-    return this.sellEntry;
+    return this.plain(false);
   }
 
   /**
    * BUY's or SELL's entry to be read at once and not held (a hub listener's read during its
-   * call): while nobody keeps it, the next change of its numbers is written into it, so a value
-   * read at every quote costs no new objects (BENCHMARKS.md, "Spread definitions").
+   * call): a user definition's is a view of its latest numbers, the same object at every quote,
+   * so a value read at every quote costs no new objects and no writes (BENCHMARKS.md, "Spread
+   * definitions"). A built-in's is its plain entry (today's fields, five of them).
    */
   peek(buying: boolean): LiveEntry | undefined {
-    return buying ? this.buyEntry : this.sellEntry;
+    if (this.legacy) return this.plain(buying);
+    if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
+    return buying ? this.buyView : this.sellView;
   }
 
   /**
    * BUY and SELL from the legs' books now, as core's `evaluateDefinition` takes them: no value
    * for either when a leg has no book or a crossed one, for one side when a leg lacks the price
-   * it takes, and when the formula has none (÷ 0). Returns whether an entry changed.
+   * it takes, and when the formula has none (÷ 0). Returns whether either side's numbers changed.
    */
   recompute(bookOf: (key: string) => LegBook | undefined): boolean {
     const n = this.keys.length;
@@ -169,16 +174,20 @@ export class LiveDefinition {
       books[2 * i] = book?.bid ?? Number.NaN;
       books[2 * i + 1] = book?.ask ?? Number.NaN;
     }
-    return this.recomputeFrom(books, this.ownSlots as Int32Array);
+    const before = [this.side(true), this.side(false)];
+    this.recomputeFrom(books, this.ownSlots as Int32Array);
+    const after = [this.side(true), this.side(false)];
+    return !after.every((side, i) => sameNumbers(side, before[i] as number[] | undefined));
   }
 
   /**
    * As `recompute`, from books kept as numbers: leg i's bid at `books[2 * slots[i]]`, its ask
    * next to it, NaN for a side (or a book) that is not there. NaN fails every test a missing
    * side fails (not finite, not above the other side), so the values are `recompute`'s; the hub
-   * keeps every instrument's book so and reads no object per leg (MarketHub).
+   * keeps every instrument's book so and reads no object per leg (MarketHub). It writes numbers
+   * only: entries are made when asked for.
    */
-  recomputeFrom(books: Float64Array, slots: Int32Array): boolean {
+  recomputeFrom(books: Float64Array, slots: Int32Array): void {
     let buyOk = true;
     let sellOk = true;
     let midOk = true;
@@ -206,40 +215,59 @@ export class LiveDefinition {
     }
     const values = this.values;
     if (buyOk || sellOk) this.compiled.evaluateThree(prices, values);
-    const buy = buyOk ? finite(values[0] as number) : undefined;
-    const sell = sellOk ? finite(values[1] as number) : undefined;
+    let has = 0;
+    if (buyOk && Number.isFinite(values[0])) has |= HAS_BUY;
+    if (sellOk && Number.isFinite(values[1])) has |= HAS_SELL;
     // The built-ins' entries carry no mid (today's shape).
-    const mid = this.legacy === undefined && midOk ? finite(values[2] as number) : undefined;
-    const buyChanged = this.settle(true, buy, mid);
-    const sellChanged = this.settle(false, sell, mid);
-    return buyChanged || sellChanged;
+    if (this.legacy === undefined && midOk && has !== 0 && Number.isFinite(values[2]))
+      has |= HAS_MID;
+    this.has = has;
   }
 
-  /** Brings a side's entry to its new value (undefined: none); true if it changed. */
-  private settle(buying: boolean, value: number | undefined, mid: number | undefined): boolean {
-    const entry = buying ? this.buyEntry : this.sellEntry;
-    if (value === undefined) {
-      if (entry === undefined) return false;
-      if (buying) this.buyEntry = undefined;
-      else this.sellEntry = undefined;
-      return true;
-    }
+  /** A side's value now (undefined: none), for PeekedEntry. */
+  valueOf(buying: boolean): number {
+    return this.values[buying ? 0 : 1] as number;
+  }
+
+  /** The mid now, if there is one. */
+  midNow(): number | undefined {
+    return (this.has & HAS_MID) === 0 ? undefined : (this.values[2] as number);
+  }
+
+  /** A side's legs now, as a new record (PeekedEntry's `legs`, when asked for). */
+  legsNow(buying: boolean): Record<string, DefinitionLegValue> {
+    const legs: Record<string, DefinitionLegValue> = {};
+    const at = buying ? 0 : this.keys.length;
+    for (let i = 0; i < this.names.length; i++)
+      legs[this.names[i] as string] = {
+        price: this.prices[at + i] as number,
+        side: this.up[i] === buying ? "ask" : "bid",
+        instrument: this.keys[i] as string,
+      };
+    return legs;
+  }
+
+  /** A side's numbers now (value, mid, leg prices), or undefined for no value: for `recompute`. */
+  private side(buying: boolean): number[] | undefined {
+    if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
+    const n = this.keys.length;
+    const at = buying ? 0 : n;
+    return [this.valueOf(buying), this.midNow() ?? Number.NaN, ...this.prices.subarray(at, at + n)];
+  }
+
+  /** A side's plain entry: the one made before while its numbers hold, else a new one. */
+  private plain(buying: boolean): LiveEntry | undefined {
+    if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
+    const spread = this.valueOf(buying);
+    const mid = this.midNow();
     const at = buying ? 0 : this.keys.length;
     const legs = buying ? this.buyLegs : this.sellLegs;
-    if (entry !== undefined) {
-      if (this.holds(entry, value, mid, at, legs)) return false;
-      if (!(buying ? this.buyKept : this.sellKept) && this.rewrite(entry, value, mid, at, legs))
-        return true;
-    }
-    const made = this.entry(buying, value, mid, at, legs);
-    if (buying) {
-      this.buyEntry = made;
-      this.buyKept = false;
-    } else {
-      this.sellEntry = made;
-      this.sellKept = false;
-    }
-    return true;
+    const made = buying ? this.buyEntry : this.sellEntry;
+    if (made !== undefined && this.holds(made, spread, mid, at, legs)) return made;
+    const entry = this.entry(buying, spread, mid, at, legs);
+    if (buying) this.buyEntry = entry;
+    else this.sellEntry = entry;
+    return entry;
   }
 
   /** Whether an entry shows these numbers already (0 and −0 told apart). */
@@ -294,39 +322,6 @@ export class LiveDefinition {
       : { symbol: definitionSymbol, spread, mid, legs };
   }
 
-  /**
-   * Writes a side's new numbers into an entry nobody keeps: the same fields `entry` would give
-   * (a mid that comes or goes changes the shape, so that makes a new entry instead).
-   */
-  private rewrite(
-    entry: LiveEntry,
-    spread: number,
-    mid: number | undefined,
-    at: number,
-    legs: readonly DefinitionLegValue[],
-  ): boolean {
-    const prices = this.prices;
-    const legacy = this.legacy;
-    if (legacy) {
-      const built = entry as CalculationEntry;
-      const cme = prices[at + legacy.c] as number;
-      const usdinr = prices[at + legacy.fx] as number;
-      built.spread = spread;
-      built.cme = cme;
-      built.mcx = prices[at + legacy.m] as number;
-      built.parity = parity(cme, legacy.instrument, usdinr, legacy.duty);
-      built.usdinr = usdinr;
-      return true;
-    }
-    const own = entry as DefinitionEntry;
-    if ((mid === undefined) !== (own.mid === undefined)) return false;
-    own.spread = spread;
-    if (mid !== undefined) own.mid = mid;
-    for (let i = 0; i < legs.length; i++)
-      (legs[i] as DefinitionLegValue).price = prices[at + i] as number;
-    return true;
-  }
-
   /** Today's built-in entry: the legs' prices, and the parity core computes from them. */
   private legacyEntry(
     symbol: ExecutableSymbol,
@@ -350,6 +345,41 @@ export class LiveDefinition {
   }
 }
 
-function finite(value: number): number | undefined {
-  return Number.isFinite(value) ? value : undefined;
+const HAS_BUY = 1;
+const HAS_SELL = 2;
+const HAS_MID = 4;
+
+/**
+ * A user definition's side as a hub listener reads it during its call (LiveDefinition.peek):
+ * its numbers are read from the definition when asked, so it is always the latest evaluation's.
+ * Never kept, never sent: snapshots and `hub.entry` take plain entries (LiveDefinition.buy).
+ */
+class PeekedEntry implements DefinitionEntry {
+  readonly symbol: DefinitionSymbol;
+  readonly #definition: LiveDefinition;
+  readonly #buying: boolean;
+
+  constructor(definition: LiveDefinition, buying: boolean) {
+    this.#definition = definition;
+    this.#buying = buying;
+    this.symbol = (buying ? definition.buySymbol : definition.sellSymbol) as DefinitionSymbol;
+  }
+
+  get spread(): number {
+    return this.#definition.valueOf(this.#buying);
+  }
+
+  get mid(): number | undefined {
+    return this.#definition.midNow();
+  }
+
+  get legs(): Record<string, DefinitionLegValue> {
+    return this.#definition.legsNow(this.#buying);
+  }
+}
+
+/** The same numbers (0 and −0 told apart, NaN equal to itself), or both none. */
+function sameNumbers(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 }
