@@ -77,6 +77,9 @@ export class LiveDefinition {
   slots: Int32Array;
   private readonly names: readonly string[];
   private readonly up: readonly boolean[];
+  /** `up` as bits (leg i at 1 << i), and the number of legs: read at every evaluation. */
+  private readonly upMask: number;
+  private readonly n: number;
   private readonly compiled: CheckedDefinition["compiled"];
   /** BUY's leg prices, then SELL's, then mid's: one run of the formula gives all three. */
   private readonly prices: Float64Array;
@@ -113,6 +116,8 @@ export class LiveDefinition {
     this.up = compiled.legs.map((name) => compiled.directions[name] === 1);
     this.compiled = compiled;
     const n = this.keys.length;
+    this.n = n;
+    this.upMask = this.up.reduce((mask, up, i) => (up ? mask | (1 << i) : mask), 0);
     this.slots = new Int32Array(n);
     this.prices = new Float64Array(3 * n);
     this.buyView = new PeekedEntry(this, true);
@@ -191,9 +196,9 @@ export class LiveDefinition {
     let buyOk = true;
     let sellOk = true;
     let midOk = true;
-    const n = this.keys.length;
+    const n = this.n;
     const prices = this.prices;
-    const up = this.up;
+    const upMask = this.upMask;
     for (let i = 0; i < n; i++) {
       const at = 2 * (slots[i] as number);
       const bid = books[at] as number;
@@ -203,8 +208,9 @@ export class LiveDefinition {
         buyOk = sellOk = midOk = false;
         break;
       }
-      const b = up[i] ? ask : bid;
-      const s = up[i] ? bid : ask;
+      const up = (upMask & (1 << i)) !== 0;
+      const b = up ? ask : bid;
+      const s = up ? bid : ask;
       if (Number.isFinite(b)) prices[i] = b;
       else buyOk = false;
       if (Number.isFinite(s)) prices[n + i] = s;
