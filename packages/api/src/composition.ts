@@ -10,6 +10,7 @@
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
 //   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
 //       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
+//   bus "positions.changed" ──▶ positions index ──▶ positions.onChange (the owner's tabs)
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
@@ -33,6 +34,8 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { serverMarginSource } from "./positions/margin-source.ts";
+import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
@@ -138,11 +141,22 @@ export async function compose(
     trustedProxies: config.trustedProxies,
     blockedDropAfterMs: config.streamBlockedDropMs,
   });
+  const positions = new PositionsService({
+    store,
+    hub,
+    spreads,
+    instruments,
+    bus,
+    costRates: () => hub.costRates,
+  });
+  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
+  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
   const shutdown = new AbortController();
   const services: Services = {
     hub,
     instruments,
     spreads,
+    positions,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
@@ -170,6 +184,11 @@ export async function compose(
   bus.subscribe("quote", (quote) => {
     if (hub.ingest(quote)) monitor.accepted(quote);
   });
+  // Every instance that does not lead reports the leader's providers (its own feed is idle).
+  monitor.following = () => !services.instance.isLeader();
+  bus.subscribe("feed.health", ({ instanceId, providers }) => {
+    if (instanceId !== config.instanceId) monitor.leaderProviders(providers);
+  });
   hub.subscribe((update) => snapshots.onUpdate(update));
   // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
   spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
@@ -180,6 +199,10 @@ export async function compose(
   // Every instance: the spread definitions follow the store the same way.
   bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
   bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
+  // Every instance: each user's open positions follow the store (the index position alerts
+  // read), and their open Positions tabs hear to refetch.
+  bus.subscribe("positions.changed", ({ userId }) => void positions.ownerChanged(userId));
+  bus.onState((state) => state === "connected" && void reloadPositions(positions));
   instruments.onChange(({ removed }) => {
     for (const spec of removed) {
       const source = groupOfExchange(spec.exchange);
@@ -212,6 +235,15 @@ export async function compose(
       );
       services.sender = startSenders(config, services);
       await feed.start((quote) => bus.publish("quote", quote));
+      const tellHealth = () =>
+        bus.publish("feed.health", {
+          instanceId: config.instanceId,
+          providers: monitor.report().providers,
+        });
+      tellHealth();
+      const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
+      healthTimer.unref();
+      leaderListeners.push(() => clearInterval(healthTimer));
     },
     async stop() {
       await feed.stop();
@@ -224,6 +256,7 @@ export async function compose(
     },
   };
 
+  await reloadPositions(positions);
   await sweepSessions(services);
   const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
@@ -239,6 +272,9 @@ export async function compose(
     },
   };
 }
+
+/** How often the leader tells the others its providers' health (see FeedMonitor). */
+const FEED_HEALTH_INTERVAL_MS = 5_000;
 
 /** One outbox sender per channel (webhooks always; Telegram when a bot token is set). */
 function startSenders(config: Config, services: Services): OutboxSenders {
@@ -269,6 +305,15 @@ async function reloadSpreads(spreads: SpreadRegistry): Promise<void> {
     await spreads.reload();
   } catch (error) {
     warnEvery("spreads-reload", 60_000, { err: error }, "could not reload the spread definitions");
+  }
+}
+
+/** As reloadInstruments: the next change or bus reconnect retries. */
+async function reloadPositions(positions: PositionsService): Promise<void> {
+  try {
+    await positions.load();
+  } catch (error) {
+    warnEvery("positions-reload", 60_000, { err: error }, "could not load the open positions");
   }
 }
 

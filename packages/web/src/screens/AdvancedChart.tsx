@@ -140,7 +140,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             onResetZoom={() => plot.current?.resetZoom()}
             onDownload={
               state.status === "ok" && !chart.loading
-                ? () => downloadCsv(shown.commodity, shown.timeframe, candles)
+                ? () => downloadCsv(shown.commodity, shown.timeframe, drawn, adjust)
                 : undefined
             }
           />
