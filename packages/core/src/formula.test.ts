@@ -182,9 +182,14 @@ describe("the compiled steps", () => {
           const lanes = sets.map((set) => set.slice(0, legs.length));
           const out = new Float64Array(3);
           f.evaluateThree(lanes.flat(), out);
+          // The same run from inside one array that takes the results too.
+          const one = new Float64Array(5 + 3 * legs.length + 3);
+          one.set(lanes.flat(), 5);
+          f.evaluateThree(one, one, 5, 5 + 3 * legs.length);
           for (const [lane, values] of lanes.entries()) {
             const expected = js(full(values));
             expect(Object.is(out[lane], expected)).toBe(true);
+            expect(Object.is(one[5 + 3 * legs.length + lane], expected)).toBe(true);
             expect(f.evaluate(values)).toBe(Number.isFinite(expected) ? expected : undefined);
           }
         },

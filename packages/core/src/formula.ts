@@ -61,11 +61,11 @@ export interface CompiledFormula {
   evaluate(values: ArrayLike<number>): number | undefined;
   /**
    * Three values in one run, each exactly as `evaluate` gives it: `prices` holds three sets of
-   * leg prices one after the other (legs.length each: BUY's, SELL's, mid's), and `out[0..2]`
-   * receives the three raw results, which may be non-finite (no value: the caller checks).
-   * Allocates nothing.
+   * leg prices one after the other from `at` (legs.length each: BUY's, SELL's, mid's), and
+   * `out[outAt..outAt + 2]` receives the three raw results, which may be non-finite (no value:
+   * the caller checks). Allocates nothing; `prices` and `out` may be one array.
    */
-  evaluateThree(prices: ArrayLike<number>, out: Float64Array): void;
+  evaluateThree(prices: ArrayLike<number>, out: Float64Array, at?: number, outAt?: number): void;
 }
 
 type Node = jsep.Expression;
@@ -449,8 +449,8 @@ export function compileFormula(text: string, legs: readonly string[]): CompiledF
       const value = runOne(steps, values);
       return Number.isFinite(value) ? value : undefined;
     },
-    evaluateThree(prices, out) {
-      runThree(steps, prices, n, out);
+    evaluateThree(prices, out, at = 0, outAt = 0) {
+      runThree(steps, prices, at, n, out, outAt);
     },
   };
 }
@@ -546,18 +546,21 @@ function runOne(steps: Float64Array, legs: ArrayLike<number>): number {
 function runThree(
   steps: Float64Array,
   legs: ArrayLike<number>,
+  at: number,
   n: number,
   out: Float64Array,
+  outAt: number,
 ): void {
-  const n2 = 2 * n;
+  const n1 = at + n;
+  const n2 = at + 2 * n;
   let top = -3;
   for (let pc = 0; pc < steps.length; pc += 2) {
     const arg = steps[pc + 1] as number;
     switch ((steps[pc] as number) | 0) {
       case Op.Leg:
         top += 3;
-        stack[top] = legs[arg | 0] as number;
-        stack[top + 1] = legs[(arg | 0) + n] as number;
+        stack[top] = legs[(arg | 0) + at] as number;
+        stack[top + 1] = legs[(arg | 0) + n1] as number;
         stack[top + 2] = legs[(arg | 0) + n2] as number;
         break;
       case Op.Const: {
@@ -616,23 +619,23 @@ function runThree(
         break;
       }
       case Op.AddLeg:
-        stack[top] = (stack[top] as number) + (legs[arg | 0] as number);
-        stack[top + 1] = (stack[top + 1] as number) + (legs[(arg | 0) + n] as number);
+        stack[top] = (stack[top] as number) + (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) + (legs[(arg | 0) + n1] as number);
         stack[top + 2] = (stack[top + 2] as number) + (legs[(arg | 0) + n2] as number);
         break;
       case Op.SubLeg:
-        stack[top] = (stack[top] as number) - (legs[arg | 0] as number);
-        stack[top + 1] = (stack[top + 1] as number) - (legs[(arg | 0) + n] as number);
+        stack[top] = (stack[top] as number) - (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) - (legs[(arg | 0) + n1] as number);
         stack[top + 2] = (stack[top + 2] as number) - (legs[(arg | 0) + n2] as number);
         break;
       case Op.MulLeg:
-        stack[top] = (stack[top] as number) * (legs[arg | 0] as number);
-        stack[top + 1] = (stack[top + 1] as number) * (legs[(arg | 0) + n] as number);
+        stack[top] = (stack[top] as number) * (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) * (legs[(arg | 0) + n1] as number);
         stack[top + 2] = (stack[top + 2] as number) * (legs[(arg | 0) + n2] as number);
         break;
       case Op.DivLeg:
-        stack[top] = (stack[top] as number) / (legs[arg | 0] as number);
-        stack[top + 1] = (stack[top + 1] as number) / (legs[(arg | 0) + n] as number);
+        stack[top] = (stack[top] as number) / (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) / (legs[(arg | 0) + n1] as number);
         stack[top + 2] = (stack[top + 2] as number) / (legs[(arg | 0) + n2] as number);
         break;
       case Op.AddConst: {
@@ -664,9 +667,9 @@ function runThree(
       }
     }
   }
-  out[0] = stack[0] as number;
-  out[1] = stack[1] as number;
-  out[2] = stack[2] as number;
+  out[outAt] = stack[0] as number;
+  out[outAt + 1] = stack[1] as number;
+  out[outAt + 2] = stack[2] as number;
 }
 
 /** Which side of each leg's book a spread trade takes, and the value it gives. */

@@ -254,7 +254,7 @@ export class MarketHub {
   private place(spread: RegisteredSpread): LiveDefinition | undefined {
     if (!spread.checked || MID_ONLY_SYMBOLS.has(spread.symbol)) return undefined;
     const live = new LiveDefinition(spread, spread.checked, this.duties);
-    live.slots = Int32Array.from(live.keys, (key) => this.slotFor(key));
+    live.setSlots(live.keys.map((key) => this.slotFor(key)));
     this.definitions.set(spread.symbol, live);
     this.bySymbol.set(live.buySymbol, live);
     this.bySymbol.set(live.sellSymbol, live);
@@ -300,7 +300,7 @@ export class MarketHub {
     if (live.stale) {
       live.stale = false;
       this.evaluations++;
-      live.recomputeFrom(this.books, live.slots);
+      live.recomputeFrom(this.books);
     }
     return live;
   }

@@ -73,18 +73,19 @@ export class LiveDefinition {
   published = false;
   /** A built-in parity: today's entry shape, published at every version. */
   readonly builtin: boolean;
-  /** Where the hub keeps each leg's book (see `recomputeFrom`); the hub sets them. */
-  slots: Int32Array;
   private readonly names: readonly string[];
   private readonly up: readonly boolean[];
   /** `up` as bits (leg i at 1 << i), and the number of legs: read at every evaluation. */
   private readonly upMask: number;
   private readonly n: number;
   private readonly compiled: CheckedDefinition["compiled"];
-  /** BUY's leg prices, then SELL's, then mid's: one run of the formula gives all three. */
-  private readonly prices: Float64Array;
-  /** The run's three raw values (BUY, SELL, mid). */
-  private readonly values = new Float64Array(3);
+  /**
+   * Every number an evaluation reads or writes, in one array (one place in memory per
+   * definition): the run's three raw values (BUY, SELL, mid) at 0; from PRICES, BUY's leg prices,
+   * then SELL's, then mid's (one run of the formula gives all three); then where the hub keeps
+   * each leg's book (`setSlots`, `recomputeFrom`).
+   */
+  private readonly numbers: Float64Array;
   /** Which of them are values now: HAS_BUY, HAS_SELL, HAS_MID. */
   private has = 0;
   /**
@@ -102,7 +103,6 @@ export class LiveDefinition {
   private readonly legacy: Legacy | undefined;
   /** `recompute`'s books (its legs' in order), made at its first call. */
   private ownBooks: Float64Array | undefined;
-  private ownSlots: Int32Array | undefined;
 
   constructor(spread: RegisteredSpread, checked: CheckedDefinition, duties: Duties) {
     this.symbol = spread.symbol;
@@ -118,8 +118,8 @@ export class LiveDefinition {
     const n = this.keys.length;
     this.n = n;
     this.upMask = this.up.reduce((mask, up, i) => (up ? mask | (1 << i) : mask), 0);
-    this.slots = new Int32Array(n);
-    this.prices = new Float64Array(3 * n);
+    this.numbers = new Float64Array(PRICES + 4 * n);
+    this.setSlots(this.keys.map((_, i) => i));
     this.buyView = new PeekedEntry(this, true);
     this.sellView = new PeekedEntry(this, false);
     const inst = spread.builtin ? BUILT_IN_PARITY.get(spread.symbol) : undefined;
@@ -168,39 +168,48 @@ export class LiveDefinition {
    * it takes, and when the formula has none (÷ 0). Returns whether either side's numbers changed.
    */
   recompute(bookOf: (key: string) => LegBook | undefined): boolean {
-    const n = this.keys.length;
-    if (this.ownBooks === undefined) {
-      this.ownBooks = new Float64Array(2 * n);
-      this.ownSlots = Int32Array.from(this.keys, (_, i) => i);
-    }
+    const n = this.n;
+    const slotsAt = PRICES + 3 * n;
+    let size = 0;
+    for (let i = 0; i < n; i++)
+      size = Math.max(size, 2 * (this.numbers[slotsAt + i] as number) + 2);
+    if (this.ownBooks === undefined || this.ownBooks.length < size)
+      this.ownBooks = new Float64Array(size);
     const books = this.ownBooks;
     for (let i = 0; i < n; i++) {
       const book = bookOf(this.keys[i] as string);
-      books[2 * i] = book?.bid ?? Number.NaN;
-      books[2 * i + 1] = book?.ask ?? Number.NaN;
+      const at = 2 * (this.numbers[slotsAt + i] as number);
+      books[at] = book?.bid ?? Number.NaN;
+      books[at + 1] = book?.ask ?? Number.NaN;
     }
     const before = [this.side(true), this.side(false)];
-    this.recomputeFrom(books, this.ownSlots as Int32Array);
+    this.recomputeFrom(books);
     const after = [this.side(true), this.side(false)];
     return !after.every((side, i) => sameNumbers(side, before[i] as number[] | undefined));
   }
 
+  /** Where leg i's book is in the books `recomputeFrom` reads: bid at 2 × slots[i], ask next. */
+  setSlots(slots: readonly number[]): void {
+    this.numbers.set(slots, PRICES + 3 * this.n);
+  }
+
   /**
-   * As `recompute`, from books kept as numbers: leg i's bid at `books[2 * slots[i]]`, its ask
+   * As `recompute`, from books kept as numbers: leg i's bid at `books[2 × its slot]`, its ask
    * next to it, NaN for a side (or a book) that is not there. NaN fails every test a missing
    * side fails (not finite, not above the other side), so the values are `recompute`'s; the hub
    * keeps every instrument's book so and reads no object per leg (MarketHub). It writes numbers
    * only: entries are made when asked for.
    */
-  recomputeFrom(books: Float64Array, slots: Int32Array): void {
+  recomputeFrom(books: Float64Array): void {
     let buyOk = true;
     let sellOk = true;
     let midOk = true;
     const n = this.n;
-    const prices = this.prices;
+    const numbers = this.numbers;
+    const slotsAt = PRICES + 3 * n;
     const upMask = this.upMask;
     for (let i = 0; i < n; i++) {
-      const at = 2 * (slots[i] as number);
+      const at = 2 * (numbers[slotsAt + i] as number);
       const bid = books[at] as number;
       const ask = books[at + 1] as number;
       // A crossed book cannot be traded as shown: no value, as for the built-ins.
@@ -211,42 +220,41 @@ export class LiveDefinition {
       const up = (upMask & (1 << i)) !== 0;
       const b = up ? ask : bid;
       const s = up ? bid : ask;
-      if (Number.isFinite(b)) prices[i] = b;
+      if (Number.isFinite(b)) numbers[PRICES + i] = b;
       else buyOk = false;
-      if (Number.isFinite(s)) prices[n + i] = s;
+      if (Number.isFinite(s)) numbers[PRICES + n + i] = s;
       else sellOk = false;
       const mid = (bid + ask) / 2;
-      if (Number.isFinite(mid)) prices[2 * n + i] = mid;
+      if (Number.isFinite(mid)) numbers[PRICES + 2 * n + i] = mid;
       else midOk = false;
     }
-    const values = this.values;
-    if (buyOk || sellOk) this.compiled.evaluateThree(prices, values);
+    if (buyOk || sellOk) this.compiled.evaluateThree(numbers, numbers, PRICES, 0);
     let has = 0;
-    if (buyOk && Number.isFinite(values[0])) has |= HAS_BUY;
-    if (sellOk && Number.isFinite(values[1])) has |= HAS_SELL;
+    if (buyOk && Number.isFinite(numbers[0])) has |= HAS_BUY;
+    if (sellOk && Number.isFinite(numbers[1])) has |= HAS_SELL;
     // The built-ins' entries carry no mid (today's shape).
-    if (this.legacy === undefined && midOk && has !== 0 && Number.isFinite(values[2]))
+    if (this.legacy === undefined && midOk && has !== 0 && Number.isFinite(numbers[2]))
       has |= HAS_MID;
     this.has = has;
   }
 
   /** A side's value now (undefined: none), for PeekedEntry. */
   valueOf(buying: boolean): number {
-    return this.values[buying ? 0 : 1] as number;
+    return this.numbers[buying ? 0 : 1] as number;
   }
 
   /** The mid now, if there is one. */
   midNow(): number | undefined {
-    return (this.has & HAS_MID) === 0 ? undefined : (this.values[2] as number);
+    return (this.has & HAS_MID) === 0 ? undefined : (this.numbers[2] as number);
   }
 
   /** A side's legs now, as a new record (PeekedEntry's `legs`, when asked for). */
   legsNow(buying: boolean): Record<string, DefinitionLegValue> {
     const legs: Record<string, DefinitionLegValue> = {};
-    const at = buying ? 0 : this.keys.length;
+    const at = PRICES + (buying ? 0 : this.n);
     for (let i = 0; i < this.names.length; i++)
       legs[this.names[i] as string] = {
-        price: this.prices[at + i] as number,
+        price: this.numbers[at + i] as number,
         side: this.up[i] === buying ? "ask" : "bid",
         instrument: this.keys[i] as string,
       };
@@ -256,9 +264,12 @@ export class LiveDefinition {
   /** A side's numbers now (value, mid, leg prices), or undefined for no value: for `recompute`. */
   private side(buying: boolean): number[] | undefined {
     if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
-    const n = this.keys.length;
-    const at = buying ? 0 : n;
-    return [this.valueOf(buying), this.midNow() ?? Number.NaN, ...this.prices.subarray(at, at + n)];
+    const at = PRICES + (buying ? 0 : this.n);
+    return [
+      this.valueOf(buying),
+      this.midNow() ?? Number.NaN,
+      ...this.numbers.subarray(at, at + this.n),
+    ];
   }
 
   /** A side's plain entry: the one made before while its numbers hold, else a new one. */
@@ -266,7 +277,7 @@ export class LiveDefinition {
     if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
     const spread = this.valueOf(buying);
     const mid = this.midNow();
-    const at = buying ? 0 : this.keys.length;
+    const at = PRICES + (buying ? 0 : this.n);
     const legs = buying ? this.buyLegs : this.sellLegs;
     const made = buying ? this.buyEntry : this.sellEntry;
     if (made !== undefined && this.holds(made, spread, mid, at, legs)) return made;
@@ -285,7 +296,7 @@ export class LiveDefinition {
     legs: readonly DefinitionLegValue[],
   ): boolean {
     if (!Object.is(entry.spread, spread)) return false;
-    const prices = this.prices;
+    const prices = this.numbers;
     const legacy = this.legacy;
     if (legacy) {
       const built = entry as CalculationEntry;
@@ -310,7 +321,7 @@ export class LiveDefinition {
     legValues: DefinitionLegValue[],
   ): LiveEntry {
     const symbol = buying ? this.buySymbol : this.sellSymbol;
-    const prices = this.prices;
+    const prices = this.numbers;
     if (this.legacy) return this.legacyEntry(symbol, spread, prices, at);
     const legs: Record<string, DefinitionLegValue> = {};
     for (let i = 0; i < this.names.length; i++) {
@@ -351,6 +362,8 @@ export class LiveDefinition {
   }
 }
 
+/** Where a definition's leg prices begin in its numbers (after the three values). */
+const PRICES = 3;
 const HAS_BUY = 1;
 const HAS_SELL = 2;
 const HAS_MID = 4;
