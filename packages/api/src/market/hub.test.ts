@@ -255,6 +255,45 @@ describe("MarketHub with spread definitions", () => {
     expect(latest?.spread).toBe(107 / 50);
   });
 
+  it("keeps every definition's numbers apart when hundreds are loaded, changed and removed", async () => {
+    // Enough definitions that the hub lays its one array of their numbers out anew, twice; odd
+    // ones on other legs, so one read in another's place would show.
+    const many = (count: number, scale: number) =>
+      Array.from({ length: count }, (_, i) =>
+        userDefinition(
+          i + 1,
+          10,
+          i % 2 === 0 ? { g: "GOLD", s: "SILVER" } : { g: "COPPER", s: "ZINC" },
+          `g / s * ${i + scale}`,
+          false,
+          scale,
+        ),
+      );
+    const { hub, store } = await hubWith(many(500, 1));
+    hub.ingest(book("mcx", "GOLD", 100, 101));
+    hub.ingest(book("mcx", "SILVER", 50, 51));
+    hub.ingest(book("mcx", "COPPER", 900, 901));
+    hub.ingest(book("mcx", "ZINC", 250, 251));
+    const check = (count: number, scale: number, ask = 101) => {
+      // Every definition evaluated first (the owner's snapshot), then each read back.
+      hub.snapshotFor(10);
+      for (let i = 0; i < count; i++) {
+        const entry = hub.entry(`SP${i + 1}_BUY`);
+        const [g, s] = i % 2 === 0 ? [ask, 50] : [901, 250];
+        expect(entry?.spread).toBe((g / s) * (i + scale));
+        expect(entry && "legs" in entry && entry.legs.g?.price).toBe(g);
+      }
+    };
+    check(500, 1);
+    await store(many(900, 2));
+    check(900, 2);
+    hub.ingest(book("mcx", "GOLD", 102, 103));
+    check(900, 2, 103);
+    await store(many(300, 3));
+    check(300, 3, 103);
+    expect(hub.entry("SP301_BUY")).toBeUndefined();
+  });
+
   it("publishes a definition's changes at most once per definitionEveryMs, and its latest when due", async () => {
     let now = 0;
     const spreads = new SpreadRegistry({

@@ -158,6 +158,13 @@ export class MarketHub {
   private books = new Float64Array(64);
   /** Where in `books` each instrument's is (slot i at 2i), kept while the hub lives. */
   private readonly slotOf = new Map<string, number>();
+  /**
+   * Every definition's numbers (values, leg prices, book slots) side by side, so the hundreds a
+   * USDINR quote touches are read from one stretch of memory (LiveDefinition.moveTo). A removed
+   * definition's room is taken back when the array is next laid out anew.
+   */
+  private numbers = new Float64Array(4096);
+  private numbersUsed = 0;
   private version = 0;
   private cached: { version: number; state: HubState } | undefined;
   private cachedFor = new Map<number, MarketSnapshot>();
@@ -256,6 +263,7 @@ export class MarketHub {
     const live = new LiveDefinition(spread, spread.checked, this.duties);
     live.setSlots(live.keys.map((key) => this.slotFor(key)));
     this.definitions.set(spread.symbol, live);
+    this.allot(live);
     this.bySymbol.set(live.buySymbol, live);
     this.bySymbol.set(live.sellSymbol, live);
     const calculations = this.calculations;
@@ -271,6 +279,25 @@ export class MarketHub {
     });
     this.queue(live);
     return live;
+  }
+
+  /** Room in `numbers` for a definition just placed; full, every definition is laid out anew. */
+  private allot(live: LiveDefinition): void {
+    if (this.numbersUsed + live.size <= this.numbers.length) {
+      live.moveTo(this.numbers, this.numbersUsed);
+      this.numbersUsed += live.size;
+      return;
+    }
+    let needed = 0;
+    for (const each of this.definitions.values()) needed += each.size;
+    const numbers = new Float64Array(Math.max(4096, 2 * needed));
+    let used = 0;
+    for (const each of this.definitions.values()) {
+      each.moveTo(numbers, used);
+      used += each.size;
+    }
+    this.numbers = numbers;
+    this.numbersUsed = used;
   }
 
   /** An instrument's place in `books`, given (and filled from its price now) on first use. */

@@ -81,11 +81,13 @@ export class LiveDefinition {
   private readonly compiled: CheckedDefinition["compiled"];
   /**
    * Every number an evaluation reads or writes, in one array (one place in memory per
-   * definition): the run's three raw values (BUY, SELL, mid) at 0; from PRICES, BUY's leg prices,
+   * definition, from `base`): the run's three raw values (BUY, SELL, mid); from PRICES on, BUY's leg prices,
    * then SELL's, then mid's (one run of the formula gives all three); then where the hub keeps
    * each leg's book (`setSlots`, `recomputeFrom`).
    */
-  private readonly numbers: Float64Array;
+  private numbers: Float64Array;
+  /** Where this definition's numbers begin in `numbers` (the hub keeps them all in one array). */
+  private base = 0;
   /** Which of them are values now: HAS_BUY, HAS_SELL, HAS_MID. */
   private has = 0;
   /**
@@ -118,7 +120,7 @@ export class LiveDefinition {
     const n = this.keys.length;
     this.n = n;
     this.upMask = this.up.reduce((mask, up, i) => (up ? mask | (1 << i) : mask), 0);
-    this.numbers = new Float64Array(PRICES + 4 * n);
+    this.numbers = new Float64Array(this.size);
     this.setSlots(this.keys.map((_, i) => i));
     this.buyView = new PeekedEntry(this, true);
     this.sellView = new PeekedEntry(this, false);
@@ -169,7 +171,7 @@ export class LiveDefinition {
    */
   recompute(bookOf: (key: string) => LegBook | undefined): boolean {
     const n = this.n;
-    const slotsAt = PRICES + 3 * n;
+    const slotsAt = this.base + PRICES + 3 * n;
     let size = 0;
     for (let i = 0; i < n; i++)
       size = Math.max(size, 2 * (this.numbers[slotsAt + i] as number) + 2);
@@ -190,7 +192,22 @@ export class LiveDefinition {
 
   /** Where leg i's book is in the books `recomputeFrom` reads: bid at 2 × slots[i], ask next. */
   setSlots(slots: readonly number[]): void {
-    this.numbers.set(slots, PRICES + 3 * this.n);
+    this.numbers.set(slots, this.base + PRICES + 3 * this.n);
+  }
+
+  /** How many numbers the definition keeps (see `numbers`). */
+  get size(): number {
+    return PRICES + 4 * this.n;
+  }
+
+  /**
+   * Moves the definition's numbers to `numbers[base …]` (the hub's one array for every
+   * definition, so evaluating a hundred of them reads one stretch of memory).
+   */
+  moveTo(numbers: Float64Array, base: number): void {
+    numbers.set(this.numbers.subarray(this.base, this.base + this.size), base);
+    this.numbers = numbers;
+    this.base = base;
   }
 
   /**
@@ -206,7 +223,9 @@ export class LiveDefinition {
     let midOk = true;
     const n = this.n;
     const numbers = this.numbers;
-    const slotsAt = PRICES + 3 * n;
+    const base = this.base;
+    const prices = base + PRICES;
+    const slotsAt = prices + 3 * n;
     const upMask = this.upMask;
     for (let i = 0; i < n; i++) {
       const at = 2 * (numbers[slotsAt + i] as number);
@@ -220,38 +239,38 @@ export class LiveDefinition {
       const up = (upMask & (1 << i)) !== 0;
       const b = up ? ask : bid;
       const s = up ? bid : ask;
-      if (Number.isFinite(b)) numbers[PRICES + i] = b;
+      if (Number.isFinite(b)) numbers[prices + i] = b;
       else buyOk = false;
-      if (Number.isFinite(s)) numbers[PRICES + n + i] = s;
+      if (Number.isFinite(s)) numbers[prices + n + i] = s;
       else sellOk = false;
       const mid = (bid + ask) / 2;
-      if (Number.isFinite(mid)) numbers[PRICES + 2 * n + i] = mid;
+      if (Number.isFinite(mid)) numbers[prices + 2 * n + i] = mid;
       else midOk = false;
     }
-    if (buyOk || sellOk) this.compiled.evaluateThree(numbers, numbers, PRICES, 0);
+    if (buyOk || sellOk) this.compiled.evaluateThree(numbers, numbers, prices, base);
     let has = 0;
-    if (buyOk && Number.isFinite(numbers[0])) has |= HAS_BUY;
-    if (sellOk && Number.isFinite(numbers[1])) has |= HAS_SELL;
+    if (buyOk && Number.isFinite(numbers[base])) has |= HAS_BUY;
+    if (sellOk && Number.isFinite(numbers[base + 1])) has |= HAS_SELL;
     // The built-ins' entries carry no mid (today's shape).
-    if (this.legacy === undefined && midOk && has !== 0 && Number.isFinite(numbers[2]))
+    if (this.legacy === undefined && midOk && has !== 0 && Number.isFinite(numbers[base + 2]))
       has |= HAS_MID;
     this.has = has;
   }
 
   /** A side's value now (undefined: none), for PeekedEntry. */
   valueOf(buying: boolean): number {
-    return this.numbers[buying ? 0 : 1] as number;
+    return this.numbers[this.base + (buying ? 0 : 1)] as number;
   }
 
   /** The mid now, if there is one. */
   midNow(): number | undefined {
-    return (this.has & HAS_MID) === 0 ? undefined : (this.numbers[2] as number);
+    return (this.has & HAS_MID) === 0 ? undefined : (this.numbers[this.base + 2] as number);
   }
 
   /** A side's legs now, as a new record (PeekedEntry's `legs`, when asked for). */
   legsNow(buying: boolean): Record<string, DefinitionLegValue> {
     const legs: Record<string, DefinitionLegValue> = {};
-    const at = PRICES + (buying ? 0 : this.n);
+    const at = this.base + PRICES + (buying ? 0 : this.n);
     for (let i = 0; i < this.names.length; i++)
       legs[this.names[i] as string] = {
         price: this.numbers[at + i] as number,
@@ -264,7 +283,7 @@ export class LiveDefinition {
   /** A side's numbers now (value, mid, leg prices), or undefined for no value: for `recompute`. */
   private side(buying: boolean): number[] | undefined {
     if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
-    const at = PRICES + (buying ? 0 : this.n);
+    const at = this.base + PRICES + (buying ? 0 : this.n);
     return [
       this.valueOf(buying),
       this.midNow() ?? Number.NaN,
@@ -277,7 +296,7 @@ export class LiveDefinition {
     if ((this.has & (buying ? HAS_BUY : HAS_SELL)) === 0) return undefined;
     const spread = this.valueOf(buying);
     const mid = this.midNow();
-    const at = PRICES + (buying ? 0 : this.n);
+    const at = this.base + PRICES + (buying ? 0 : this.n);
     const legs = buying ? this.buyLegs : this.sellLegs;
     const made = buying ? this.buyEntry : this.sellEntry;
     if (made !== undefined && this.holds(made, spread, mid, at, legs)) return made;
