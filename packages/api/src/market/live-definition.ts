@@ -344,11 +344,18 @@ export class LiveDefinition {
     if (this.legacy) return this.legacyEntry(symbol, spread, prices, at);
     const legs: Record<string, DefinitionLegValue> = {};
     for (let i = 0; i < this.names.length; i++) {
-      const leg: DefinitionLegValue = {
-        price: prices[at + i] as number,
-        side: this.up[i] === buying ? "ask" : "bid",
-        instrument: this.keys[i] as string,
-      };
+      const price = prices[at + i] as number;
+      // A plain entry is never changed, nor its legs: a leg whose price held is shared with the
+      // entry before (the stream's once-a-second release makes a thousand entries at once).
+      const before = legValues[i];
+      const leg: DefinitionLegValue =
+        before !== undefined && Object.is(before.price, price)
+          ? before
+          : {
+              price,
+              side: ((this.upMask & (1 << i)) !== 0) === buying ? "ask" : "bid",
+              instrument: this.keys[i] as string,
+            };
       legs[this.names[i] as string] = leg;
       legValues[i] = leg;
     }
