@@ -11,11 +11,14 @@ import {
   type Quote,
   type QuoteSource,
   removePrice,
+  type SpecOf,
+  shippedInstrument,
   withPerLot,
 } from "@spreadwatch/core";
 import { warnEvery } from "../log.ts";
 import { builtInDefinitions, MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import { type RegisteredSpread, type SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
+import { withDefinitionPerLot } from "./definition-per-lot-entry.ts";
 import {
   type DefinitionEntry,
   type ExecutableSymbol,
@@ -70,6 +73,8 @@ export interface MarketHubOptions {
   definitionEveryMs?: number;
   /** The clock of `definitionEveryMs` (ms, monotonic). */
   now?: () => number;
+  /** Catalogue entries, for a definition's per-lot figures; by default the shipped ones. */
+  specOf?: SpecOf;
 }
 
 /** What one accepted quote changed: the quote itself and the spread symbols recomputed for it. */
@@ -168,6 +173,7 @@ export class MarketHub {
   private version = 0;
   private cached: { version: number; state: HubState } | undefined;
   private cachedFor = new Map<number, MarketSnapshot>();
+  private readonly specOf: SpecOf;
   /** Definitions evaluated so far (each is BUY and SELL), for tests and benches. */
   evaluations = 0;
 
@@ -189,6 +195,7 @@ export class MarketHub {
   ) {
     this.definitionEveryMs = options.definitionEveryMs ?? 0;
     this.now = options.now ?? (() => performance.now());
+    this.specOf = options.specOf ?? shippedInstrument;
     for (const spread of spreads.all()) this.place(spread);
     this.index();
   }
@@ -465,6 +472,27 @@ export class MarketHub {
   }
 
   /**
+   * A definition's entry as published: with its per-lot figures, worked out when first read,
+   * when its legs have lots (definition-per-lot-entry.ts); USDINR is taken now, as the entry's
+   * legs were.
+   */
+  private withLots(live: LiveDefinition, entry: DefinitionEntry): DefinitionEntry {
+    const legs = this.spreads.bySymbolName(live.symbol)?.legs;
+    if (!legs) return entry;
+    const fx = bookIn(this.prices, "USDINR");
+    const usdinr =
+      fx?.bid !== undefined && fx.ask !== undefined
+        ? (fx.bid + fx.ask) / 2
+        : (fx?.bid ?? fx?.ask ?? Number.NaN);
+    return withDefinitionPerLot(entry, {
+      legs,
+      usdinr,
+      rates: this.costRates,
+      specOf: this.specOf,
+    });
+  }
+
+  /**
    * Publishes each entry that may have changed since the last snapshot where its viewers read
    * it: a built-in's with its perLot and a shared one's for everybody, a private one's in its
    * owner's entries. An entry that is the one published already is left as it is; a
@@ -508,8 +536,11 @@ export class MarketHub {
       if (this.publishedFrom.get(symbol) === entry) return changed;
       this.publishedFrom.set(symbol, entry);
       this.placed.set(symbol, target);
-      if (target !== null) ownedBy(target)[symbol] = entry as DefinitionEntry;
-      else published[symbol] = "legs" in entry ? entry : withPerLot(entry, this.costRates);
+      const owner = live as LiveDefinition;
+      if (target !== null) ownedBy(target)[symbol] = this.withLots(owner, entry as DefinitionEntry);
+      else
+        published[symbol] =
+          "legs" in entry ? this.withLots(owner, entry) : withPerLot(entry, this.costRates);
       return true;
     };
     const queued = this.queued;

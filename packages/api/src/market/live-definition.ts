@@ -11,6 +11,7 @@ import {
   type CalculationEntry,
   type Calculations,
   type CheckedDefinition,
+  type DefinitionPerLot,
   type Duties,
   INSTRUMENTS,
   type Instrument,
@@ -39,6 +40,8 @@ export interface DefinitionEntry {
   /** Every leg at the middle of its book; absent while a leg has one side only. */
   mid?: number;
   legs: Record<string, DefinitionLegValue>;
+  /** One lot of the spread in ₹ when a leg has lots (definition-per-lot-entry.ts adds it). */
+  perLot?: DefinitionPerLot;
 }
 
 /** The hub's calculations: the built-ins' entries and the definitions'. */
