@@ -83,7 +83,8 @@ export interface HubUpdate {
   /** Every executable symbol recomputed for the quote, users' private ones included. */
   symbols: readonly ExecutableSymbol[];
   /**
-   * The hub's live state, valid during the call only: read, never keep or change. It holds every
+   * The hub's live state, valid during the call only: read, never keep or change (a later quote
+   * writes its numbers into the same entry objects; `snapshot()` is what may be kept). It holds every
    * definition's entries, private ones included (for the server's own listeners, never a
    * client), and the built-ins' lack `perLot`; `snapshot()` is what carries it.
    */
@@ -120,7 +121,9 @@ export class MarketHub {
   /**
    * Live entries by symbol, every definition's (the built-ins' with no perLot): each symbol is a
    * getter that evaluates its definition if a quote made it stale, so a reader pays for what it
-   * reads. A symbol with no value reads undefined.
+   * reads. A symbol with no value reads undefined. What these getters give is read at once and
+   * never held (listeners, HubUpdate): a later quote's numbers are written into an entry nobody
+   * keeps (LiveDefinition.peek); snapshots and `entry()` take entries that never change.
    */
   private readonly calculations: HubCalculations = { timestamp: null };
   /**
@@ -152,7 +155,21 @@ export class MarketHub {
   private readonly bySymbol = new Map<ExecutableSymbol, LiveDefinition>();
   private byKey = new Map<string, KeyIndex>();
   private readonly owners = new Set<number>();
-  private readonly bookOf = (key: string) => bookIn(this.prices, key);
+  /**
+   * Every leg instrument's book as numbers (bid, ask; NaN where none), refreshed when a quote
+   * or `forget` changes it: a definition reads its legs here (LiveDefinition.recomputeFrom), not
+   * through the price maps' objects.
+   */
+  private books = new Float64Array(64);
+  /** Where in `books` each instrument's is (slot i at 2i), kept while the hub lives. */
+  private readonly slotOf = new Map<string, number>();
+  /**
+   * Every definition's numbers (values, leg prices, book slots) side by side, so the hundreds a
+   * USDINR quote touches are read from one stretch of memory (LiveDefinition.moveTo). A removed
+   * definition's room is taken back when the array is next laid out anew.
+   */
+  private numbers = new Float64Array(4096);
+  private numbersUsed = 0;
   private version = 0;
   private cached: { version: number; state: HubState } | undefined;
   private cachedFor = new Map<number, MarketSnapshot>();
@@ -251,17 +268,19 @@ export class MarketHub {
   private place(spread: RegisteredSpread): LiveDefinition | undefined {
     if (!spread.checked || MID_ONLY_SYMBOLS.has(spread.symbol)) return undefined;
     const live = new LiveDefinition(spread, spread.checked, this.duties);
+    live.setSlots(live.keys.map((key) => this.slotFor(key)));
     this.definitions.set(spread.symbol, live);
+    this.allot(live);
     this.bySymbol.set(live.buySymbol, live);
     this.bySymbol.set(live.sellSymbol, live);
     const calculations = this.calculations;
     Object.defineProperty(calculations, live.buySymbol, {
-      get: () => this.current(live).buy,
+      get: () => this.current(live).peek(true),
       enumerable: true,
       configurable: true,
     });
     Object.defineProperty(calculations, live.sellSymbol, {
-      get: () => this.current(live).sell,
+      get: () => this.current(live).peek(false),
       enumerable: true,
       configurable: true,
     });
@@ -269,12 +288,53 @@ export class MarketHub {
     return live;
   }
 
+  /** Room in `numbers` for a definition just placed; full, every definition is laid out anew. */
+  private allot(live: LiveDefinition): void {
+    if (this.numbersUsed + live.size <= this.numbers.length) {
+      live.moveTo(this.numbers, this.numbersUsed);
+      this.numbersUsed += live.size;
+      return;
+    }
+    let needed = 0;
+    for (const each of this.definitions.values()) needed += each.size;
+    const numbers = new Float64Array(Math.max(4096, 2 * needed));
+    let used = 0;
+    for (const each of this.definitions.values()) {
+      each.moveTo(numbers, used);
+      used += each.size;
+    }
+    this.numbers = numbers;
+    this.numbersUsed = used;
+  }
+
+  /** An instrument's place in `books`, given (and filled from its price now) on first use. */
+  private slotFor(key: string): number {
+    let slot = this.slotOf.get(key);
+    if (slot !== undefined) return slot;
+    slot = this.slotOf.size;
+    this.slotOf.set(key, slot);
+    if (this.books.length < 2 * (slot + 1)) {
+      const grown = new Float64Array(2 * this.books.length);
+      grown.set(this.books);
+      this.books = grown;
+    }
+    this.refreshBook(key, slot);
+    return slot;
+  }
+
+  /** Copies an instrument's book into `books` (NaN for a side, or a book, it lacks). */
+  private refreshBook(key: string, slot: number): void {
+    const book = bookIn(this.prices, key);
+    this.books[2 * slot] = book?.bid ?? Number.NaN;
+    this.books[2 * slot + 1] = book?.ask ?? Number.NaN;
+  }
+
   /** The definition with its value at the latest quote: evaluated now if a quote made it stale. */
   private current(live: LiveDefinition): LiveDefinition {
     if (live.stale) {
       live.stale = false;
       this.evaluations++;
-      live.recompute(this.bookOf);
+      live.recomputeFrom(this.books);
     }
     return live;
   }
@@ -313,6 +373,8 @@ export class MarketHub {
 
   /** Makes the definitions a key feeds stale and the state a new version. */
   private recalculate(key: string): readonly ExecutableSymbol[] {
+    const slot = this.slotOf.get(key);
+    if (slot !== undefined) this.refreshBook(key, slot);
     const touched = this.byKey.get(key);
     if (touched) for (const live of touched.definitions) this.queue(live);
     this.calculations.timestamp = this.prices.timestamp;
@@ -342,9 +404,12 @@ export class MarketHub {
     return this.owners.size > 0;
   }
 
-  /** A symbol's live entry, whoever may see it (the alert engine's start). */
+  /** A symbol's live entry, whoever may see it (the alert engine's start); the caller may keep it. */
   entry(symbol: string): LiveEntry | undefined {
-    return entriesOf(this.calculations)[symbol];
+    const live = this.bySymbol.get(symbol as ExecutableSymbol);
+    if (live === undefined) return undefined;
+    this.current(live);
+    return symbol === live.buySymbol ? live.buy : live.sell;
   }
 
   /**
