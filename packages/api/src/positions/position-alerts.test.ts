@@ -73,6 +73,7 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
   );
   await alerts.start();
   let clock = 1_000;
+  const entries = new Map<string, { symbol: string; spread: number }>();
   return {
     alerts,
     recorded,
@@ -82,11 +83,14 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
     async quote(symbol, spread, at) {
       clock += 1_000;
       const ts = at ?? clock;
+      // One entry object per symbol, its numbers written anew at each quote, as the hub does.
+      const entry = entries.get(symbol) ?? { symbol, spread };
+      entry.spread = spread;
+      entries.set(symbol, entry);
       const update = {
         quote: { source: "cme", key: "GC", price: 1, ts },
         symbols: [symbol],
-        // A fresh entry per quote, as the hub makes one when a value changes.
-        calculations: { [symbol]: { symbol, spread } },
+        calculations: { [symbol]: entry },
         prices: emptyPrices(),
       } as unknown as HubUpdate;
       alerts.onUpdate(update);

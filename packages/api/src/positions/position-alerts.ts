@@ -245,8 +245,6 @@ export class PositionAlerts {
   private readonly bySymbol = new Map<string, Group[]>();
   private readonly groups = new Map<string, Group>();
   private readonly byId = new Map<number, Watch>();
-  /** Per symbol, the entry the costs were last computed for (entries are replaced, never changed). */
-  private readonly costCache = new Map<string, { entry: LiveEntry; costs: number | undefined }>();
   private writes: Promise<void> = Promise.resolve();
   private readonly costs: CostsPerLot;
 
@@ -264,7 +262,6 @@ export class PositionAlerts {
     this.byId.clear();
     this.groups.clear();
     this.bySymbol.clear();
-    this.costCache.clear();
     this.replace(positions);
   }
 
@@ -290,7 +287,6 @@ export class PositionAlerts {
   spreadsChanged(change: Pick<SpreadChange, "changed" | "removed">): void {
     for (const spread of [...change.changed, ...change.removed]) {
       for (const symbol of [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`]) {
-        this.costCache.delete(symbol);
         for (const group of this.bySymbol.get(symbol) ?? []) {
           group.last = undefined;
           group.disarmed.clear();
@@ -421,7 +417,9 @@ export class PositionAlerts {
       const entry = entries[symbol];
       // No value (a leg missing, a crossed book): nothing to judge; the state stays.
       if (!entry || !Number.isFinite(entry.spread)) continue;
-      const costs = this.costsOf(symbol, entry, update.prices);
+      // Once per touched symbol: the hub writes each quote's numbers into the same entry objects,
+      // so there is nothing to key a cache on, and the symbol was listed because it moved.
+      const costs = this.costs(symbol, entry, update.prices);
       if (costs === undefined) continue;
       const hold = this.options.legs.holdReason(symbol, update.prices);
       for (const group of groups) {
@@ -506,14 +504,6 @@ export class PositionAlerts {
     }
     group.last = { mark, costs, v };
     return found;
-  }
-
-  private costsOf(symbol: string, entry: LiveEntry, prices: Readonly<Prices>): number | undefined {
-    const cached = this.costCache.get(symbol);
-    if (cached?.entry === entry) return cached.costs;
-    const costs = this.costs(symbol, entry, prices);
-    this.costCache.set(symbol, { entry, costs });
-    return costs;
   }
 
   private toCrossing(p: Pending, at: number): PositionCrossing {
