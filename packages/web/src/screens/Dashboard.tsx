@@ -25,6 +25,7 @@ import { useKeyboardScroll } from "../hooks/useKeyboardScroll.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
 import { useNow } from "../hooks/useNow.ts";
+import { useDashboardPositionAlerts } from "../hooks/usePositionAlerts.ts";
 import { type SpreadDefinitionView, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
@@ -48,6 +49,8 @@ export function Dashboard({ user }: { user: SessionUser }) {
     calculations: snapshot?.calculations,
     notify: notifications.add,
   });
+  // A position's target or stop pops up here too (README "Targets and stops on positions").
+  useDashboardPositionAlerts(snapshot, health, notifications.add);
   const [sectionShown, setSectionShown] = useState(false);
   const scrollBox = useRef<HTMLDivElement>(null);
   useKeyboardScroll(scrollBox);
