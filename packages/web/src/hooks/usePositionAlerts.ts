@@ -38,6 +38,9 @@ export interface LivePositionLevels {
   stale: boolean;
 }
 
+/** A user definition's symbol (SP7); the built-ins are GC, SI, …. */
+const DEFINITION_SYMBOL = /^SP\d+$/;
+
 const inr = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
 const rupees = (value: number) => `${value < 0 ? "-" : ""}₹${inr.format(Math.abs(value))}`;
 
@@ -76,7 +79,10 @@ export function usePositionAlerts(
         if (stale || netInr === null) continue;
         if (!observeLevel(state, kind as PositionLevelKind, level, netInr)) continue;
         const what = kind === "target" ? "reached target" : "fell to stop";
-        const title = `${view.side} ${view.lots} × ${view.name ?? view.spread}`;
+        // Named as the server's Telegram line names it: a definition by its name, a built-in by
+        // its symbol ("SELL 1 × GC").
+        const name = DEFINITION_SYMBOL.test(view.spread) ? (view.name ?? view.spread) : view.spread;
+        const title = `${view.side} ${view.lots} × ${name}`;
         const crossed = `net ${rupees(netInr)} ${what} ${rupees(level)}`;
         notify({ title, message: `${title}: ${crossed}`, crossed, at: now });
         if (!mutedRef.current)
