@@ -29,6 +29,7 @@ import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
+import { OpenPositionProvider, OpenPositionTrigger } from "../components/positions/OpenPosition.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useChartBands } from "../hooks/useChartBands.ts";
@@ -114,6 +115,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   };
 
   return (
+    <OpenPositionProvider calculations={snapshot?.calculations}>
     <div className="page">
       <AppHeader title="Advanced Spread Chart">
         <Link href="/">Back to Dashboard</Link>
@@ -144,6 +146,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
                 : undefined
             }
           />
+          <OpenPositionTrigger symbol={commodity} />
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}
@@ -215,6 +218,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
       </main>
       {alerts.modal(candles.at(-1)?.close)}
     </div>
+    </OpenPositionProvider>
   );
 }
 

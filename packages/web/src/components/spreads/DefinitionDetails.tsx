@@ -3,6 +3,7 @@ import type { AlertView } from "../../alerts/texts.ts";
 import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
+import { OpenPositionButton } from "../positions/OpenPosition.tsx";
 import { Fact, RowAlertList, ZFacts } from "../RowDetails.tsx";
 
 interface DefinitionDetailsProps {
@@ -90,6 +91,7 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
             Edit spread
           </button>
         )}
+        <OpenPositionButton symbol={symbol} />
       </div>
     </div>
   );
