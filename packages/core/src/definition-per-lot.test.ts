@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { shippedInstrument } from "./catalogue.ts";
+import { defaultCostRates, roundPaise, roundTripCosts, totalCosts } from "./costs.ts";
+import { definitionCosts, definitionPerLot, definitionUnits } from "./definition-per-lot.ts";
+
+const rates = defaultCostRates();
+const specOf = shippedInstrument;
+
+describe("definitionUnits", () => {
+  it("is the first rupee leg's lot units times its lots", () => {
+    expect(definitionUnits([{ name: "g", instrument: "GOLD", lots: 1 }], specOf)).toBe(100);
+    expect(
+      definitionUnits(
+        [
+          { name: "c", instrument: "GC", lots: 3 },
+          { name: "gm", instrument: "GOLDM", lots: 2 },
+        ],
+        specOf,
+      ),
+    ).toBe(20);
+  });
+
+  it("is undefined without a rupee leg that trades lots", () => {
+    expect(definitionUnits([{ name: "g", instrument: "GOLD" }], specOf)).toBeUndefined();
+    expect(definitionUnits([{ name: "c", instrument: "GC", lots: 1 }], specOf)).toBeUndefined();
+    expect(definitionUnits([{ name: "x", instrument: "NOPE", lots: 1 }], specOf)).toBeUndefined();
+  });
+});
+
+describe("definitionCosts", () => {
+  it("costs a GOLD lot hedged with three MGC exactly as the built-in parity's round trip", () => {
+    const legs = [
+      { name: "m", instrument: "GOLD", lots: 1 },
+      { name: "c", instrument: "MGC", lots: 3 },
+      { name: "fx", instrument: "USDINR" },
+    ];
+    const ours = definitionCosts(legs, { m: 76_512, c: 2650.4, fx: 84.1 }, 84.1, rates, specOf);
+    const builtIn = roundTripCosts(76_512, 100, "MGC", 3, 84.1, rates);
+    expect(ours).toBeDefined();
+    for (const [line, amount] of Object.entries(builtIn))
+      expect(ours?.[line as keyof typeof builtIn]).toBeCloseTo(amount, 9);
+  });
+
+  it("costs a calendar's two MCX legs as two round trips, and a root without a rate at GC's", () => {
+    const calendar = definitionCosts(
+      [
+        { name: "g", instrument: "GOLD", lots: 1 },
+        { name: "gn", instrument: "GOLD@next", lots: 1 },
+      ],
+      { g: 76_000, gn: 77_000 },
+      84,
+      rates,
+      specOf,
+    );
+    expect(calendar?.brokerage).toBe(4 * rates.mcxBrokeragePerOrder);
+    expect(calendar?.mcxTurnover).toBe(2 * (76_000 + 77_000) * 100);
+    const brent = definitionCosts(
+      [{ name: "b", instrument: "BZ", lots: 2 }],
+      { b: 70 },
+      84,
+      rates,
+      specOf,
+    );
+    expect(brent?.cmeUsd).toBe(4 * rates.cmePerContractPerSideUsd.GC);
+    expect(brent?.cme).toBeCloseTo(4 * rates.cmePerContractPerSideUsd.GC * 84, 9);
+  });
+
+  it("is undefined when a traded leg has no price, and ignores legs without lots", () => {
+    const legs = [
+      { name: "g", instrument: "GOLD", lots: 1 },
+      { name: "s", instrument: "SILVER" },
+    ];
+    expect(definitionCosts(legs, {}, 84, rates, specOf)).toBeUndefined();
+    expect(definitionCosts(legs, { g: 1000 }, 84, rates, specOf)?.mcxTurnover).toBe(200_000);
+  });
+});
+
+describe("definitionPerLot", () => {
+  it("values a GOLD calendar on a 1 kg lot and nets its costs, to paise", () => {
+    const legs = [
+      { name: "g", instrument: "GOLD", lots: 1 },
+      { name: "gn", instrument: "GOLD@next", lots: 1 },
+    ];
+    const value = { spread: -812.5, legs: { g: { price: 76_000 }, gn: { price: 76_812.5 } } };
+    const lot = definitionPerLot({ legs }, value, 84, rates, specOf);
+    const costs = definitionCosts(legs, { g: 76_000, gn: 76_812.5 }, 84, rates, specOf);
+    expect(lot?.units).toBe(100);
+    expect(lot?.grossInr).toBe(-81_250);
+    expect(lot?.costsInr).toBe(roundPaise(totalCosts(costs as never)));
+    expect(lot?.netInr).toBe(roundPaise(-81_250 - (lot?.costsInr ?? 0)));
+  });
+
+  it("is undefined for a ratio without lots or a non-finite spread", () => {
+    const legs = [
+      { name: "g", instrument: "GOLD" },
+      { name: "s", instrument: "SILVER" },
+    ];
+    const value = { spread: 0.8, legs: { g: { price: 1 }, s: { price: 1 } } };
+    expect(definitionPerLot({ legs }, value, 84, rates, specOf)).toBeUndefined();
+    const withLots = [{ name: "g", instrument: "GOLD", lots: 1 }];
+    const nan = { spread: Number.NaN, legs: { g: { price: 1 } } };
+    expect(definitionPerLot({ legs: withLots }, nan, 84, rates, specOf)).toBeUndefined();
+  });
+});
