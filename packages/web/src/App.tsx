@@ -8,6 +8,7 @@ import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
+import { Positions } from "./screens/Positions.tsx";
 import { Profile } from "./screens/Profile.tsx";
 import { OtherSessionsNoticeProvider } from "./session/notice.tsx";
 import { createQueryClient } from "./session/queryClient.ts";
@@ -47,6 +48,9 @@ function Routes() {
       </Route>
       <Route path="/">
         <SignedIn render={(user) => <Dashboard user={user} />} />
+      </Route>
+      <Route path="/positions">
+        <SignedIn render={(user) => <Positions user={user} />} />
       </Route>
       <Route path="/profile">
         <SignedIn render={(user) => <Profile user={user} />} />

@@ -2,7 +2,10 @@ import { formatSigned, type PositionSide } from "@spreadwatch/core";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { usePositionChanges } from "../../hooks/usePositions.ts";
-import { type SpreadDefinitionView, useSpreadDefinitions } from "../../hooks/useSpreadDefinitions.ts";
+import {
+  type SpreadDefinitionView,
+  useSpreadDefinitions,
+} from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
@@ -97,14 +100,19 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
 
   if (opened) {
     return (
-      <PositionModal title="Position opened" name="open-position" onClose={props.onClose} onSubmit={props.onClose}>
+      <PositionModal
+        title="Position opened"
+        name="open-position"
+        onClose={props.onClose}
+        onSubmit={props.onClose}
+      >
         <Message tone="success">Opened {opened}. No order was sent to any broker.</Message>
         <div className="modal__actions">
           <div className="modal__action-group modal__action-group--main">
             <Link href="/positions" className="button">
               View positions
             </Link>
-            <button type="submit" className="button button--primary" autoFocus>
+            <button type="submit" className="button button--primary">
               Done
             </button>
           </div>

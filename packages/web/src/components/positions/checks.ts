@@ -5,9 +5,11 @@ export const MAX_NOTE = 500;
 /** Whole lots 1–10,000, or the sentence saying what is wrong. */
 export function checkLots(text: string, max = MAX_LOTS): number | string {
   const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed)) return `Lots must be a whole number from 1 to ${max.toLocaleString("en-IN")}.`;
+  if (!/^\d+$/.test(trimmed))
+    return `Lots must be a whole number from 1 to ${max.toLocaleString("en-IN")}.`;
   const lots = Number(trimmed);
-  if (lots < 1 || lots > max) return `Lots must be a whole number from 1 to ${max.toLocaleString("en-IN")}.`;
+  if (lots < 1 || lots > max)
+    return `Lots must be a whole number from 1 to ${max.toLocaleString("en-IN")}.`;
   return lots;
 }
 
