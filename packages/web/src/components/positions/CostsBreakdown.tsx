@@ -25,7 +25,7 @@ export function CostsFigure({ view, costsInr }: { view: PositionView; costsInr: 
     <TooltipButton
       details={<CostsDetails view={view} costsInr={costsInr} />}
       label={`${plainRupees(costsInr)} round-trip costs${flag ? ", differs from the broker's figure" : ""}, show breakdown`}
-      data={{ "data-cost-mismatch": flag ? "true" : "false" }}
+      data={{ "data-cost-mismatch": flag ? "true" : "false", "data-value": costsInr ?? "" }}
     >
       {plainRupees(costsInr)}
       {flag && (

@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { rest } from "./alerts.ts";
+import { startApp } from "./harness.ts";
+import {
+  closeDialog,
+  closedTrades,
+  doubleClick,
+  figure,
+  listedPositions,
+  openDialog,
+  openPositions,
+} from "./positions.ts";
+import { signedInSuite } from "./suite.ts";
+
+// README "Positions (paper)", in Chromium on the production start with the simulator: a trader
+// opens a BUY on GC from the Gold Buy row's details sheet (a phone, where a tap opens it), sees
+// it as a card, then on a desktop watches its net ₹ and return on margin move with the market,
+// closes half and exports the closed trades. Marks are computed in the browser from the stream.
+const WAIT = { timeout: 60_000 };
+const LONG = 240_000;
+const PIA = { username: "pia", password: "pia-secret-1", alerts_enabled: true };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1400, height: 900 };
+
+const suite = signedInSuite({
+  app: () => startApp({ feed: "simulator" }),
+  users: [PIA],
+  as: PIA,
+  page: { ...PHONE, hasTouch: true },
+  waitFor: (page) => page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']"),
+});
+
+describe("a paper position on GC", () => {
+  it(
+    "refuses bad lots and a typed entry that is no number, sending nothing",
+    async () => {
+      const { page } = suite;
+      await page.locator("tr[data-symbol='GC_BUY'] .symbol__details").click();
+      await page.locator("dialog.sheet").getByRole("button", { name: "Open position" }).click();
+      const dialog = openDialog(page);
+      await dialog.waitFor();
+      let sent = 0;
+      const count = (request: { url(): string }) => {
+        if (request.url().includes("positions.open")) sent++;
+      };
+      page.on("request", count);
+      await dialog.getByLabel("Lots").fill("0");
+      await dialog.getByRole("button", { name: "Open position" }).click();
+      await dialog.getByText("Lots must be a whole number from 1 to 10,000.").waitFor();
+      await dialog.getByLabel("Lots").fill("2.5");
+      await dialog.getByRole("button", { name: "Open position" }).click();
+      await dialog.getByText("Lots must be a whole number from 1 to 10,000.").waitFor();
+      await dialog.getByLabel("Lots").fill("1");
+      await dialog.getByLabel("A spread value I type").check();
+      await dialog.getByLabel("Entry value").fill("12abc");
+      await dialog.getByRole("button", { name: "Open position" }).click();
+      await dialog.getByText("Type the entry as a number, e.g. 125.50.").waitFor();
+      page.off("request", count);
+      expect(sent).toBe(0);
+      expect(await listedPositions(page)).toEqual([]);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+    },
+    LONG,
+  );
+
+  it(
+    "opens a BUY of 2 lots from the details sheet at the live value: a double click makes one",
+    async () => {
+      const { page } = suite;
+      await page.locator("tr[data-symbol='GC_BUY'] .symbol__details").click();
+      const sheet = page.locator("dialog.sheet");
+      await sheet.getByRole("button", { name: "Open position" }).click();
+      await sheet.waitFor({ state: "detached" });
+      const dialog = openDialog(page);
+      expect(await dialog.getByLabel("Spread").inputValue()).toBe("GC");
+      expect(await dialog.getByLabel("Buy the spread").isChecked()).toBe(true);
+      await expect
+        .poll(() => dialog.locator("[data-field='live-value']").textContent(), WAIT)
+        .toMatch(/GC_BUY now [+-]?\d/);
+      await dialog.getByLabel("Lots").fill("2");
+      await dialog.getByLabel("Note").fill("e2e: parity stretched");
+      await doubleClick(dialog.getByRole("button", { name: "Open position" }));
+      await dialog.getByText(/^Opened BUY 2 × Gold at [+-]?[\d,.]+\. No order was sent/).waitFor();
+      const positions = await listedPositions(page);
+      expect(positions).toHaveLength(1);
+      expect(positions[0]).toMatchObject({ spread: "GC", side: "BUY", lots: 2 });
+      await dialog.getByRole("link", { name: "View positions" }).click();
+      await page.waitForURL(`${suite.app.url}/positions`);
+    },
+    LONG,
+  );
+
+  it(
+    "shows the position as a card on a phone, nothing wider than the screen",
+    async () => {
+      const { page } = suite;
+      const card = openPositions(page).locator("li.position-card[data-spread='GC']");
+      await card.waitFor();
+      expect(await card.locator("[data-field='lots']").textContent()).toBe("2");
+      await expect.poll(() => figure(card, "net"), WAIT).not.toBeNull();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(PHONE.width);
+    },
+    LONG,
+  );
+
+  it(
+    "marks it live on a desktop: net ₹ and return on margin move with the simulator",
+    async () => {
+      const { page } = suite;
+      await page.setViewportSize(DESKTOP);
+      const row = openPositions(page).locator("tr[data-spread='GC']");
+      await row.waitFor();
+      const [listed] = await listedPositions(page);
+      if (!listed) throw new Error("no position listed");
+      // The mark is GC_SELL (a BUY leaves at the SELL value); margin from the configured rates.
+      expect(await row.locator("[data-field='margin']").getAttribute("data-source")).toBe(
+        "configured",
+      );
+      // The stream moves the mark several times a second; the server's list only every 30 s.
+      // Five different net figures inside the deadline come from the browser's own marking.
+      const nets = new Set<number>();
+      const returns = new Set<number>();
+      await expect
+        .poll(async () => {
+          const net = await figure(row, "net");
+          const rom = await figure(row, "return-on-margin");
+          if (net !== null) nets.add(net);
+          if (rom !== null) returns.add(rom);
+          return Math.min(nets.size, returns.size);
+        }, WAIT)
+        .toBeGreaterThanOrEqual(5);
+      // What the row says is core's arithmetic on what it shows: net = gross − costs.
+      const gross = await figure(row, "gross");
+      const net = await figure(row, "net");
+      const costs = Number(
+        await row.locator("[data-field='costs'] button").getAttribute("data-value"),
+      );
+      expect(gross).not.toBeNull();
+      expect(Math.abs((gross ?? 0) - costs - (net ?? 0))).toBeLessThanOrEqual(1);
+      // The totals row sums the one position.
+      const totals = openPositions(page).locator("[data-row='totals']");
+      expect(await figure(totals, "total-net")).not.toBeNull();
+    },
+    LONG,
+  );
+
+  it(
+    "closes half at the live exit and shows the realised ₹",
+    async () => {
+      const { page } = suite;
+      const row = openPositions(page).locator("tr[data-spread='GC']");
+      await row.getByRole("button", { name: "Close" }).click();
+      const dialog = closeDialog(page);
+      await dialog.getByLabel(/Lots to close/).fill("1");
+      await doubleClick(dialog.getByRole("button", { name: "Close position" }));
+      const realised = dialog.locator("[data-field='realised']");
+      await realised.waitFor();
+      expect(await dialog.textContent()).toMatch(
+        /Closed 1 lot of BUY Gold at [+-]?[\d,.]+: realised/,
+      );
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await expect.poll(() => row.locator("[data-field='lots']").textContent(), WAIT).toBe("1");
+      const [left] = await listedPositions(page);
+      expect(left?.lots).toBe(1);
+      // One close, in the closed trades with the summary.
+      const trade = closedTrades(page).locator("tr[data-close]");
+      await expect.poll(() => trade.count(), WAIT).toBe(1);
+      expect(await trade.locator("th").textContent()).toBe("BUY 1 × Gold");
+      await expect
+        .poll(() => closedTrades(page).locator("[data-field='summary-trades']").textContent(), WAIT)
+        .toBe("1");
+      expect(await figure(trade, "realised")).toBe(
+        Number(await realised.getAttribute("data-value")),
+      );
+    },
+    LONG,
+  );
+
+  it("exports the closed trades as CSV from the link", async () => {
+    const { page } = suite;
+    const link = closedTrades(page).getByRole("link", { name: "Export CSV" });
+    expect(await link.getAttribute("href")).toBe("/api/positions/closed.csv");
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    const stream = await download.createReadStream();
+    let text = "";
+    for await (const chunk of stream) text += chunk.toString();
+    const lines = text.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/GC/);
+  });
+
+  it("answers 404 for a position id that is not the user's", async () => {
+    const { page } = suite;
+    const { status } = await rest(page, "GET", "/api/positions/999999");
+    expect(status).toBe(404);
+  });
+});
