@@ -1,46 +1,14 @@
-import { markPosition, type PositionSide } from "@spreadwatch/core";
+import type { RouterOutputs } from "@spreadwatch/api";
+import { markPosition } from "@spreadwatch/core";
 import { useMemo, useRef } from "react";
 import type { MarketSnapshot } from "../market/applyDelta.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
 import type { LegProblem } from "../market/legProblems.ts";
-import { liveMark, type PositionLegs } from "../market/positionMarks.ts";
+import { liveMark } from "../market/positionMarks.ts";
 import { trpc } from "../trpc.ts";
 
 /** `GET /api/positions`' row (README "Positions (paper)"). */
-export interface PositionView {
-  id: number;
-  spread: string;
-  name: string;
-  side: PositionSide;
-  lots: number;
-  entry: number;
-  openedAt: number;
-  note: string | null;
-  targetInr: number | null;
-  stopInr: number | null;
-  mark: number | null;
-  markedAt: number | null;
-  markSymbol: string;
-  units: number;
-  grossInr: number | null;
-  costsInr: number | null;
-  netInr: number | null;
-  netPerLotInr: number | null;
-  dayOpenMark: number | null;
-  changeTodayInr: number | null;
-  margin: { inr: number; source: "configured" | "kite"; at: number; initialInr?: number } | null;
-  returnOnMargin: number | null;
-  returnOnMarginAnnualised: number | null;
-  daysHeld: number | null;
-  stale: boolean;
-  expiresInDays: number | null;
-  campaignId: number;
-  campaignInr: number | null;
-  brokerCosts?: { inr: number; at: number } | null;
-  costMismatch: boolean;
-  breakdown: Record<string, number> | null;
-  legs: PositionLegs;
-}
+export type PositionView = RouterOutputs["positions"]["list"]["positions"][number];
 
 /** The server's list is refetched this often for margins, costs and the day's open (the marks are live). */
 export const POSITIONS_REFETCH_MS = 30_000;
@@ -52,7 +20,7 @@ export function useOpenPositions() {
   const list = trpc.positions.list.useQuery(undefined, {
     refetchInterval: POSITIONS_REFETCH_MS,
   });
-  return { ...list, positions: (list.data?.positions ?? NONE) as readonly PositionView[] };
+  return { ...list, positions: list.data?.positions ?? NONE };
 }
 
 /** A position valued now: the server's row with the mark and P&L figures computed in this browser. */
@@ -138,9 +106,23 @@ export function positionTotals(positions: readonly LivePosition[]): PositionTota
   };
 }
 
-/** The user's closed positions with their closes, newest first. */
+/**
+ * Refetches the user's positions whenever they change on any instance (another tab, a roll, a
+ * close from a script): the server's `positions.onChange` carries no position data, only the news.
+ */
+export function usePositionsFollow() {
+  const utils = trpc.useUtils();
+  trpc.positions.onChange.useSubscription(undefined, {
+    onData: () => void utils.positions.invalidate(),
+  });
+}
+
+/** The user's closed positions with their closes. */
 export function useClosedPositions() {
-  return trpc.positions.closed.useQuery(undefined, { refetchInterval: POSITIONS_REFETCH_MS });
+  return trpc.positions.list.useQuery(
+    { status: "closed" },
+    { refetchInterval: POSITIONS_REFETCH_MS },
+  );
 }
 
 /** summariseClosed over the user's closes: net total, win rate, average holding, best, worst. */
@@ -154,7 +136,7 @@ export function usePositionChanges() {
   const onSettled = () => utils.positions.invalidate();
   return {
     open: trpc.positions.open.useMutation({ onSettled }),
-    update: trpc.positions.update.useMutation({ onSettled }),
+    patch: trpc.positions.patch.useMutation({ onSettled }),
     remove: trpc.positions.remove.useMutation({ onSettled }),
     close: trpc.positions.close.useMutation({ onSettled }),
     roll: trpc.positions.roll.useMutation({ onSettled }),

@@ -19,12 +19,14 @@ import { useFeedHealth } from "../hooks/useFeedHealth.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useMediaQuery } from "../hooks/useMediaQuery.ts";
 import { useNow } from "../hooks/useNow.ts";
+import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
 import {
   type LivePosition,
   positionTotals,
   useLivePositions,
   useOpenPositions,
   usePositionChanges,
+  usePositionsFollow,
 } from "../hooks/usePositions.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
@@ -36,6 +38,7 @@ const CARDS = "(max-width: 640px)";
 /** README "Positions (paper)": open positions marked live, closed trades, the summary. */
 export function Positions({ user }: { user: SessionUser }) {
   const market = useMarketSnapshot();
+  usePositionsFollow();
   return (
     <OpenPositionProvider calculations={market.snapshot?.calculations}>
       <div className="page">
@@ -93,6 +96,7 @@ function OpenPositions({ market }: { market: Market }) {
   const totals = positionTotals(positions);
   const cards = useMediaQuery(CARDS);
   const changes = usePositionChanges();
+  const rollKey = useSubmissionKey();
   const [closing, setClosing] = useState<LivePosition>();
   const [editing, setEditing] = useState<LivePosition>();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string }>();
@@ -102,13 +106,16 @@ function OpenPositions({ market }: { market: Market }) {
     if (!window.confirm(question)) return;
     setNotice(undefined);
     changes.roll.mutate(
-      { id: view.id },
+      // One key per roll asked for: a second confirm of the same roll is the same request.
+      { id: view.id, idempotencyKey: rollKey.keyFor({ roll: view.id }) },
       {
-        onSuccess: (answer) =>
+        onSuccess: (answer) => {
+          rollKey.done();
           setNotice({
             tone: "success",
             text: `Rolled: closed ${answer.closed.lots} at ${spreadText(answer.closed.exit)} (realised ${signedRupees(answer.closed.realisedInr)}), opened ${positionTitle(answer.position)} at ${spreadText(answer.position.entry)}.`,
-          }),
+          });
+        },
         onError: (failure) =>
           setNotice({ tone: "error", text: failureText(failure, { fallback: "Failed to roll" }) }),
       },

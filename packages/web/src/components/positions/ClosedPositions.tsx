@@ -1,5 +1,9 @@
 import { useMemo } from "react";
-import { useClosedPositions, usePositionSummary } from "../../hooks/usePositions.ts";
+import {
+  useClosedPositions,
+  useOpenPositions,
+  usePositionSummary,
+} from "../../hooks/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../Message.tsx";
 import { Panel } from "../Panel.tsx";
@@ -11,10 +15,12 @@ export const CLOSED_CSV_PATH = "/api/positions/closed.csv";
 /** Closed trades, their summary and the CSV export. */
 export function ClosedPositions() {
   const closed = useClosedPositions();
+  // A partial close of a position still open is a closed trade too: its closes ride on its row.
+  const open = useOpenPositions();
   const summary = usePositionSummary();
   const rows = useMemo<ClosedTradeRow[]>(
     () =>
-      (closed.data?.positions ?? [])
+      [...open.positions, ...(closed.data?.positions ?? [])]
         .flatMap((position) =>
           position.closes.map((close) => ({
             id: close.id,
@@ -32,7 +38,7 @@ export function ClosedPositions() {
           })),
         )
         .sort((a, b) => b.closedAt - a.closedAt),
-    [closed.data],
+    [open.positions, closed.data],
   );
   return (
     <Panel

@@ -28,11 +28,11 @@ export function EditPositionDialog({
   const { view } = position;
   const [target, setTarget] = useState(view.targetInr === null ? "" : String(view.targetInr));
   const [stop, setStop] = useState(view.stopInr === null ? "" : String(view.stopInr));
-  const [note, setNote] = useState(view.note ?? "");
+  const [note, setNote] = useState(view.note);
   const [error, setError] = useState<string>();
   const changes = usePositionChanges();
   const ids = { target: useId(), stop: useId(), note: useId() };
-  const pending = changes.update.isPending || changes.remove.isPending;
+  const pending = changes.patch.isPending || changes.remove.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,8 +46,8 @@ export function EditPositionDialog({
     }
     const noteError = checkNote(note);
     if (noteError) return setError(noteError);
-    changes.update.mutate(
-      { id: view.id, targetInr, stopInr, note: note.trim() === "" ? null : note.trim() },
+    changes.patch.mutate(
+      { id: view.id, targetInr, stopInr, note: note.trim() },
       {
         onSuccess: onClose,
         onError: (failure) =>
