@@ -10,6 +10,7 @@
 //                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
 //   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
 //       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
+//   bus "positions.changed" ──▶ positions index ──▶ positions.onChange (the owner's tabs)
 //
 // docs/architecture.md walks through the same paths with the files that carry them.
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
@@ -33,6 +34,7 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
@@ -138,11 +140,20 @@ export async function compose(
     trustedProxies: config.trustedProxies,
     blockedDropAfterMs: config.streamBlockedDropMs,
   });
+  const positions = new PositionsService({
+    store,
+    hub,
+    spreads,
+    instruments,
+    bus,
+    costRates: () => hub.costRates,
+  });
   const shutdown = new AbortController();
   const services: Services = {
     hub,
     instruments,
     spreads,
+    positions,
     store,
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
@@ -180,6 +191,10 @@ export async function compose(
   // Every instance: the spread definitions follow the store the same way.
   bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
   bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
+  // Every instance: each user's open positions follow the store (the index position alerts
+  // read), and their open Positions tabs hear to refetch.
+  bus.subscribe("positions.changed", ({ userId }) => void positions.ownerChanged(userId));
+  bus.onState((state) => state === "connected" && void reloadPositions(positions));
   instruments.onChange(({ removed }) => {
     for (const spec of removed) {
       const source = groupOfExchange(spec.exchange);
@@ -224,6 +239,7 @@ export async function compose(
     },
   };
 
+  await reloadPositions(positions);
   await sweepSessions(services);
   const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
   sweeper.unref();
@@ -269,6 +285,15 @@ async function reloadSpreads(spreads: SpreadRegistry): Promise<void> {
     await spreads.reload();
   } catch (error) {
     warnEvery("spreads-reload", 60_000, { err: error }, "could not reload the spread definitions");
+  }
+}
+
+/** As reloadInstruments: the next change or bus reconnect retries. */
+async function reloadPositions(positions: PositionsService): Promise<void> {
+  try {
+    await positions.load();
+  } catch (error) {
+    warnEvery("positions-reload", 60_000, { err: error }, "could not load the open positions");
   }
 }
 

@@ -8,6 +8,7 @@ import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
+import type { PositionsService } from "./positions/service.ts";
 import type { SpreadRegistry } from "./spreads/registry.ts";
 import type { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import type { TelegramNotifier } from "./telegram/notifier.ts";
@@ -20,6 +21,8 @@ export interface AppServices {
   instruments: InstrumentCatalogue;
   /** Every spread definition: the built-ins and the users' own (docs/formulas.md). */
   spreads: SpreadRegistry;
+  /** Users' spread positions (README "Positions (paper)"), and the index position alerts read. */
+  positions: PositionsService;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;
   /** Quotes and events between instances (in-process when embedded). */

@@ -5,6 +5,7 @@ import { healthRouter } from "./routers/health.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
+import { positionsRouter } from "./routers/positions.ts";
 import { spreadsRouter } from "./routers/spreads.ts";
 import { telegramRouter } from "./routers/telegram.ts";
 import { usersRouter } from "./routers/users.ts";
@@ -20,6 +21,7 @@ export const appRouter = router({
   market: marketRouter,
   instruments: instrumentsRouter,
   spreads: spreadsRouter,
+  positions: positionsRouter,
   health: healthRouter,
   kite: kiteRouter,
   webhook: webhookRouter,

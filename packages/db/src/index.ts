@@ -6,6 +6,8 @@ export { sqliteStore } from "./sqlite/store.ts";
 export {
   ALERT_METRICS,
   type AlertMetric,
+  CLOSE_REASONS,
+  type CloseReason,
   CROSSING_SIDES,
   type CrossingSide,
   FIRING_SOURCES,
@@ -14,6 +16,10 @@ export {
   type FiringState,
   OUTBOX_CHANNELS,
   type OutboxChannel,
+  POSITION_SIDES,
+  POSITION_STATUSES,
+  type PositionSide,
+  type PositionStatus,
   SESSION_END_REASONS,
   type SessionEndReason,
 } from "./store/enums.ts";
@@ -29,6 +35,7 @@ export type {
   OutboxBacklog,
   OutboxClaim,
   OutboxStore,
+  PositionStore,
   SessionStore,
   SpreadDefinitionStore,
   SpreadMarkStore,

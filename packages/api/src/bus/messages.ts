@@ -15,6 +15,8 @@ export interface BusMessages {
   "instruments.changed": { key: string };
   /** A user's spread definition was created, changed or deleted: every instance reloads them. */
   "spreads.changed": { id: number };
+  /** A user's positions were opened, changed, closed or rolled: every instance's clients refetch. */
+  "positions.changed": { userId: number };
 }
 
 export type Topic = keyof BusMessages;
@@ -25,6 +27,7 @@ const topicSet = {
   "sessions.changed": true,
   "instruments.changed": true,
   "spreads.changed": true,
+  "positions.changed": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

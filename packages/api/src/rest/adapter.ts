@@ -29,6 +29,11 @@ function json(status: number, body: unknown, headers: Headers): Response {
 function reply(result: unknown, headers: Headers): Response {
   if (!(result instanceof RestReply)) return json(200, result ?? { status: "success" }, headers);
   for (const [name, value] of Object.entries(result.headers)) headers.set(name, value);
+  if (result.contentType !== undefined) {
+    headers.set("content-type", result.contentType);
+    headers.set("cache-control", "no-store");
+    return new Response(String(result.body), { status: result.status, headers });
+  }
   if (result.body !== undefined) return json(result.status, result.body, headers);
   headers.set("cache-control", "no-store");
   return new Response(null, { status: result.status, headers });

@@ -7,7 +7,19 @@ export class RestReply {
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
+    /** Set: `body` is this type's text as it is, not JSON. */
+    readonly contentType?: string,
   ) {}
+
+  /** A text body (the closed positions' CSV). */
+  static text(
+    status: number,
+    text: string,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ): RestReply {
+    return new RestReply(status, text, headers, contentType);
+  }
 
   static redirect(location: string): RestReply {
     return new RestReply(302, undefined, { location });

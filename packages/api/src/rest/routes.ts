@@ -37,7 +37,7 @@ export interface RestRequest {
 }
 
 export interface RestRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The spec's path; `:name` segments become `params.name`. */
   path: string;
   call: (caller: Caller, request: RestRequest) => Promise<unknown>;
@@ -155,6 +155,51 @@ export const REST_ROUTES: readonly RestRoute[] = [
       await c.spreads.remove(object({ ...id(r), ...queryParam(r, "confirm") }));
       return new RestReply(204, undefined);
     },
+  },
+  {
+    method: "GET",
+    path: "/api/positions",
+    call: (c, r) => c.positions.list(object(queryParam(r, "status"))),
+  },
+  {
+    method: "POST",
+    path: "/api/positions",
+    call: async (c, r) =>
+      new RestReply(201, await c.positions.open({ ...object(r.body), ...idempotencyKey(r) })),
+  },
+  {
+    // Before /api/positions/:id, so "closed.csv" and "summary" are never read as ids.
+    method: "GET",
+    path: "/api/positions/closed.csv",
+    call: async (c) =>
+      RestReply.text(200, await c.positions.closedCsv(), "text/csv; charset=utf-8", {
+        "content-disposition": 'attachment; filename="closed-positions.csv"',
+      }),
+  },
+  { method: "GET", path: "/api/positions/summary", call: (c) => c.positions.summary() },
+  { method: "GET", path: "/api/positions/:id", call: (c, r) => c.positions.get(id(r)) },
+  {
+    method: "PATCH",
+    path: "/api/positions/:id",
+    call: (c, r) => c.positions.patch({ ...object(r.body), ...id(r) }),
+  },
+  {
+    method: "DELETE",
+    path: "/api/positions/:id",
+    call: async (c, r) => {
+      await c.positions.remove(id(r));
+      return new RestReply(204, undefined);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/positions/:id/close",
+    call: (c, r) => c.positions.close({ ...object(r.body), ...id(r), ...idempotencyKey(r) }),
+  },
+  {
+    method: "POST",
+    path: "/api/positions/:id/roll",
+    call: (c, r) => c.positions.roll({ ...object(r.body), ...id(r), ...idempotencyKey(r) }),
   },
   {
     method: "GET",

@@ -123,7 +123,11 @@ function fullError(limit: "owner" | "total"): TRPCError {
  * instrument nobody quotes. An instrument put in use for a definition that then hits its limit
  * stays in use; that is harmless, and an admin can take it out.
  */
-async function putLegsInUse(services: AppServices, definition: CheckedDefinition, by: number) {
+export async function putLegsInUse(
+  services: AppServices,
+  definition: CheckedDefinition,
+  by: number,
+) {
   const { instruments, bus } = services;
   for (const { instrument } of definition.legs) {
     if (instruments.get(instrument)) continue;
@@ -226,7 +230,10 @@ export const spreadsRouter = {
       return { id: saved.id, symbol: userSpreadSymbol(saved.id), ...fields, alertsKept };
     }),
 
-  /** Asks first (409 with `alerts`) when alerts use it; `confirm` deletes them with it. */
+  /**
+   * Asks first (409 with `alerts`) when alerts use it; `confirm` deletes them with it. Refused
+   * (409 with `positions`) while anyone has an open position on it.
+   */
   remove: authedProcedure
     .input(removeSpreadInput)
     .output(success)
@@ -234,6 +241,17 @@ export const spreadsRouter = {
       const { services } = ctx;
       const spread = changeable(services, viewer(ctx.user), input.id);
       const symbols = alertSymbolsOf(spread);
+      // Positions are a trader's record of money at stake: never deleted with the spread, not
+      // even with `confirm` (README "Positions (paper)").
+      const positions = await services.store.positions.countOpenOn(spread.symbol);
+      if (positions > 0) {
+        const message = `${positions} open position${positions === 1 ? " is" : "s are"} on this spread; close ${positions === 1 ? "it" : "them"} before deleting the spread`;
+        throw new TRPCError({
+          code: "CONFLICT",
+          message,
+          cause: new ErrorWithFields(message, { positions }),
+        });
+      }
       if (!input.confirm) {
         const alerts = await services.store.alerts.countOnSymbols(symbols);
         if (alerts > 0) {

@@ -108,6 +108,8 @@ export const usersRouter = {
       }
       // The store leaves "user_deleted" tombstones, so the user's open browser learns why.
       if (!(await store.users.delete(input.id, Date.now()))) throw notFound("User");
+      // Their positions went with the account (the store's cascade); every index forgets them.
+      ctx.services.positions.announce(input.id);
       if (theirs.length > 0) {
         await spreads.reload();
         for (const spread of theirs) bus.publish("spreads.changed", { id: spread.id });

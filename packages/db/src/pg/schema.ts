@@ -10,6 +10,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   ALERT_METRICS,
+  CLOSE_REASONS,
   CROSSING_SIDES,
   CURRENCIES,
   EXCHANGES,
@@ -17,6 +18,8 @@ import {
   FIRING_STATES,
   MONTH_SELECTORS,
   OUTBOX_CHANNELS,
+  POSITION_SIDES,
+  POSITION_STATUSES,
   PROVIDER_KINDS,
   SESSION_END_REASONS,
 } from "../store/enums.ts";
@@ -277,4 +280,50 @@ export const spreadDefinitions = pgTable(
     updatedAt: epochMs("updated_at").notNull(),
   },
   (table) => [index("spread_definitions_user_id_idx").on(table.ownerId)],
+);
+
+export const positions = pgTable(
+  "positions",
+  {
+    id: serial("id"),
+    ownerId: owner().notNull(),
+    spread: text("spread").notNull(),
+    side: text("side", { enum: POSITION_SIDES }).notNull(),
+    lots: integer("lots").notNull(),
+    entry: doublePrecision("entry").notNull(),
+    units: doublePrecision("units").notNull(),
+    legs: text("legs").notNull(),
+    note: text("note").notNull().default(""),
+    targetInr: doublePrecision("target_inr"),
+    stopInr: doublePrecision("stop_inr"),
+    openedAt: epochMs("opened_at").notNull(),
+    campaignId: integer("campaign_id").notNull(),
+    rolledFromId: integer("rolled_from_id"),
+    status: text("status", { enum: POSITION_STATUSES }).notNull().default("open"),
+    closedAt: epochMs("closed_at"),
+  },
+  (table) => [
+    index("positions_user_id_status_idx").on(table.ownerId, table.status),
+    index("positions_spread_status_idx").on(table.spread, table.status),
+  ],
+);
+
+export const positionCloses = pgTable(
+  "position_closes",
+  {
+    id: serial("id"),
+    positionId: integer("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    ownerId: owner().notNull(),
+    lots: integer("lots").notNull(),
+    exit: doublePrecision("exit").notNull(),
+    realisedInr: doublePrecision("realised_inr").notNull(),
+    closedAt: epochMs("closed_at").notNull(),
+    reason: text("reason", { enum: CLOSE_REASONS }).notNull(),
+  },
+  (table) => [
+    index("position_closes_user_id_idx").on(table.ownerId, table.closedAt),
+    index("position_closes_position_id_idx").on(table.positionId),
+  ],
 );

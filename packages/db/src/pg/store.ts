@@ -9,6 +9,7 @@ import { pgInstruments } from "./instruments.ts";
 import { pgKeyValues } from "./key-values.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
 import { pgOutbox } from "./outbox.ts";
+import { pgPositions } from "./positions.ts";
 import { instrumentCandles } from "./schema.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSpreadMarks } from "./spread-marks.ts";
@@ -43,6 +44,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     instruments: pgInstruments(db),
     contracts: pgContracts(db),
     spreads: pgSpreads(db),
+    positions: pgPositions(db),
     close,
   };
 }

@@ -1,6 +1,7 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import {
   ALERT_METRICS,
+  CLOSE_REASONS,
   CROSSING_SIDES,
   CURRENCIES,
   EXCHANGES,
@@ -8,6 +9,8 @@ import {
   FIRING_STATES,
   MONTH_SELECTORS,
   OUTBOX_CHANNELS,
+  POSITION_SIDES,
+  POSITION_STATUSES,
   PROVIDER_KINDS,
   SESSION_END_REASONS,
 } from "../store/enums.ts";
@@ -361,4 +364,64 @@ export const spreadDefinitions = sqliteTable(
     updatedAt: epochMs("updated_at").notNull(),
   },
   (table) => [index("spread_definitions_user_id_idx").on(table.ownerId)],
+);
+
+/**
+ * A user's spread position (README "Positions (paper)"): their own record of being in a spread,
+ * never an order. `lots` are the lots still open; each close lowers them and writes a
+ * `position_closes` row, and the last one closes the position.
+ */
+export const positions = sqliteTable(
+  "positions",
+  {
+    id: serial("id"),
+    /** Whose record it is: nobody else reads it, and it goes with their account. */
+    ownerId: owner().notNull(),
+    /** The definition's symbol: GC, SP7. */
+    spread: text("spread").notNull(),
+    side: text("side", { enum: POSITION_SIDES }).notNull(),
+    lots: integer("lots").notNull(),
+    /** The spread's value at entry. */
+    entry: real("entry").notNull(),
+    /** ₹ per spread point per lot. */
+    units: real("units").notNull(),
+    /** JSON: { legName: { instrument, price, contract? } }, the legs at entry. */
+    legs: text("legs").notNull(),
+    note: text("note").notNull().default(""),
+    /** Net ₹ (total) at which the position alerts; null: none. */
+    targetInr: real("target_inr"),
+    stopInr: real("stop_inr"),
+    openedAt: epochMs("opened_at").notNull(),
+    /** The first position of a roll chain (its own id when it was not rolled into). */
+    campaignId: integer("campaign_id").notNull(),
+    rolledFromId: integer("rolled_from_id"),
+    status: text("status", { enum: POSITION_STATUSES }).notNull().default("open"),
+    closedAt: epochMs("closed_at"),
+  },
+  (table) => [
+    index("positions_user_id_status_idx").on(table.ownerId, table.status),
+    index("positions_spread_status_idx").on(table.spread, table.status),
+  ],
+);
+
+/** Each close of some or all of a position's lots, with what it realised. */
+export const positionCloses = sqliteTable(
+  "position_closes",
+  {
+    id: serial("id"),
+    positionId: integer("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    ownerId: owner().notNull(),
+    lots: integer("lots").notNull(),
+    exit: real("exit").notNull(),
+    /** Net ₹ after the round trip's costs, to paise. */
+    realisedInr: real("realised_inr").notNull(),
+    closedAt: epochMs("closed_at").notNull(),
+    reason: text("reason", { enum: CLOSE_REASONS }).notNull(),
+  },
+  (table) => [
+    index("position_closes_user_id_idx").on(table.ownerId, table.closedAt),
+    index("position_closes_position_id_idx").on(table.positionId),
+  ],
 );

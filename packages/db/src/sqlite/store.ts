@@ -10,6 +10,7 @@ import { sqliteInstruments } from "./instruments.ts";
 import { sqliteKeyValues } from "./key-values.ts";
 import { sqliteLoginAttempts } from "./login-attempts.ts";
 import { sqliteOutbox } from "./outbox.ts";
+import { sqlitePositions } from "./positions.ts";
 import { instrumentCandles } from "./schema.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSpreadMarks } from "./spread-marks.ts";
@@ -63,6 +64,7 @@ function bind(db: Database, gate?: Gate): Store {
     instruments: sqliteInstruments(on),
     contracts: sqliteContracts(on),
     spreads: sqliteSpreads(on),
+    positions: sqlitePositions(on),
     close: async () => {},
   };
 }

@@ -40,3 +40,14 @@ export type FiringState = (typeof FIRING_STATES)[number];
 /** Who fired: the server's engine, or a user's browser. */
 export const FIRING_SOURCES = ["server", "browser"] as const;
 export type FiringSource = (typeof FIRING_SOURCES)[number];
+
+/** Which way a position is in its spread (core's PositionSide). */
+export const POSITION_SIDES = ["BUY", "SELL"] as const;
+export type PositionSide = (typeof POSITION_SIDES)[number];
+
+export const POSITION_STATUSES = ["open", "closed"] as const;
+export type PositionStatus = (typeof POSITION_STATUSES)[number];
+
+/** Why lots were closed: by the user, or by a roll onto the next contract. */
+export const CLOSE_REASONS = ["close", "roll"] as const;
+export type CloseReason = (typeof CLOSE_REASONS)[number];

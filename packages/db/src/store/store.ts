@@ -18,6 +18,12 @@ import type {
   LoginLimits,
   NewUser,
   OutboxMessage,
+  PositionClose,
+  PositionClosed,
+  PositionCloseRequest,
+  PositionFields,
+  PositionPatch,
+  Realise,
   RecordedFiring,
   RollQuery,
   Session,
@@ -28,6 +34,7 @@ import type {
   SpreadMark,
   StoredCandle,
   StoredInstrument,
+  StoredPosition,
   StoredSpreadDefinition,
   TelegramLink,
   User,
@@ -62,6 +69,7 @@ export interface Store {
   readonly instruments: InstrumentStore;
   readonly contracts: ContractStore;
   readonly spreads: SpreadDefinitionStore;
+  readonly positions: PositionStore;
   /** Waits for calls in flight, then closes the connection(s). */
   close(): Promise<void>;
 }
@@ -386,6 +394,59 @@ export interface ContractStore {
   ): Promise<InstrumentRoll | undefined>;
   /** Oldest first. */
   rolls(query: RollQuery): Promise<InstrumentRoll[]>;
+}
+
+/**
+ * Users' spread positions and their closes (README "Positions (paper)"). Every call but
+ * `listOpen` and `countOpenOn` takes the owner: another user's position does not exist.
+ */
+export interface PositionStore {
+  /** Every user's open positions, oldest first (the api's index of them). */
+  listOpen(): Promise<StoredPosition[]>;
+  /** The owner's positions with that status, oldest first. */
+  list(ownerId: number, status: "open" | "closed"): Promise<StoredPosition[]>;
+  find(ownerId: number, id: number): Promise<StoredPosition | undefined>;
+  /**
+   * Stores an open position. `rolledFrom` links it into that position's campaign; without it
+   * the position starts its own (campaignId = its id).
+   */
+  create(
+    ownerId: number,
+    fields: PositionFields,
+    rolledFrom?: { campaignId: number; id: number },
+  ): Promise<StoredPosition>;
+  update(ownerId: number, id: number, patch: PositionPatch): Promise<StoredPosition | undefined>;
+  /** Deletes the position and its closes; whether it existed. */
+  delete(ownerId: number, id: number): Promise<boolean>;
+  /**
+   * Closes some or all open lots in one transaction: the lots are read and lowered under a
+   * lock, so two closes at once never close more lots than were open. The last lot closes the
+   * position. `realise` gives the close's net ₹ from the lots it actually closes.
+   */
+  close(
+    ownerId: number,
+    id: number,
+    request: PositionCloseRequest,
+    realise: Realise,
+  ): Promise<PositionClosed>;
+  /**
+   * Closes every open lot ("roll") and opens `next` in the same campaign, in one transaction.
+   * `next` is built from the closed position (its lots, side, note, target and stop).
+   */
+  roll(
+    ownerId: number,
+    id: number,
+    request: Omit<PositionCloseRequest, "lots" | "reason">,
+    realise: Realise,
+    next: (closed: StoredPosition) => PositionFields,
+  ): Promise<
+    | { kind: "rolled"; close: PositionClose; closed: StoredPosition; position: StoredPosition }
+    | Exclude<PositionClosed, { kind: "closed" }>
+  >;
+  /** The owner's closes, oldest first; only those of `positionIds` when given. */
+  closes(ownerId: number, positionIds?: readonly number[]): Promise<PositionClose[]>;
+  /** How many open positions (anyone's) are on spread `symbol` (GC, SP7). */
+  countOpenOn(symbol: string): Promise<number>;
 }
 
 /** A username already taken, in any letter case. */

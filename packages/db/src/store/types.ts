@@ -1,10 +1,13 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
 import type {
   AlertMetric,
+  CloseReason,
   CrossingSide,
   FiringSource,
   FiringState,
   OutboxChannel,
+  PositionSide,
+  PositionStatus,
   SessionEndReason,
 } from "./enums.ts";
 
@@ -335,3 +338,73 @@ export interface SpreadLimits {
 export type SpreadCreated =
   | { kind: "created"; spread: StoredSpreadDefinition }
   | { kind: "full"; limit: "owner" | "total" };
+
+/** One leg of a position at entry: its instrument, its fill (or live) price and its contract. */
+export interface PositionLeg {
+  instrument: string;
+  price: number;
+  /** The exchange contract the leg was on (GOLD26FEBFUT), when the quote named one. */
+  contract?: string;
+}
+
+/** What opening a position stores (README "Positions (paper)"). */
+export interface PositionFields {
+  /** The definition's symbol: GC, SP7. */
+  spread: string;
+  side: PositionSide;
+  lots: number;
+  entry: number;
+  /** ₹ per spread point per lot. */
+  units: number;
+  legs: Record<string, PositionLeg>;
+  note: string;
+  targetInr: number | null;
+  stopInr: number | null;
+  openedAt: number;
+}
+
+export interface StoredPosition extends PositionFields {
+  id: number;
+  ownerId: number;
+  /** The first position of its roll chain; its own id when nothing was rolled into it. */
+  campaignId: number;
+  rolledFromId: number | null;
+  status: PositionStatus;
+  closedAt: number | null;
+}
+
+/** The fields a user may change on a position; undefined leaves one as it is, null clears it. */
+export interface PositionPatch {
+  note?: string | undefined;
+  targetInr?: number | null | undefined;
+  stopInr?: number | null | undefined;
+}
+
+export interface PositionClose {
+  id: number;
+  positionId: number;
+  ownerId: number;
+  lots: number;
+  exit: number;
+  realisedInr: number;
+  closedAt: number;
+  reason: CloseReason;
+}
+
+/** A close asked for: `lots` undefined closes every open lot. */
+export interface PositionCloseRequest {
+  lots?: number | undefined;
+  exit: number;
+  closedAt: number;
+  reason: CloseReason;
+}
+
+/** What a close did, or why it did nothing. */
+export type PositionClosed =
+  | { kind: "closed"; close: PositionClose; position: StoredPosition }
+  | { kind: "not_found" }
+  /** More lots asked for than are open (`open` of them), or the position is closed already. */
+  | { kind: "too_many"; open: number };
+
+/** Realised net ₹ of closing `lots` of `position` at `exit` (the api's, with its cost model). */
+export type Realise = (position: StoredPosition, lots: number, exit: number) => number;

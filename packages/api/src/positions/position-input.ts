@@ -1,0 +1,109 @@
+// What the positions procedures accept (README "Positions (paper)"); REST sends the same fields.
+import { z } from "zod";
+import { idempotencyKeySchema } from "../idempotency.ts";
+
+export const MAX_POSITION_LOTS = 10_000;
+export const MAX_NOTE_LENGTH = 500;
+export const MAX_UNITS = 1_000_000;
+
+const lots = z
+  .number({ error: "lots must be a whole number from 1 to 10,000" })
+  .int("lots must be a whole number from 1 to 10,000")
+  .min(1, "lots must be a whole number from 1 to 10,000")
+  .max(MAX_POSITION_LOTS, "lots must be a whole number from 1 to 10,000");
+
+/** Finite (JSON's 1e999 parses to Infinity, which zod refuses). */
+const price = (field: string) => z.number({ error: `${field} must be a finite number` });
+const inr = (field: string) => price(field).nullable().optional();
+
+export const positionId = z.coerce
+  .number({ error: "id must be a positive whole number" })
+  .int("id must be a positive whole number")
+  .positive("id must be a positive whole number");
+
+const note = z
+  .string({ error: "note must be text" })
+  .max(MAX_NOTE_LENGTH, `note must be at most ${MAX_NOTE_LENGTH} characters`);
+
+/** A target below the stop would fire both at once. */
+function targetAboveStop(value: { targetInr?: number | null; stopInr?: number | null }) {
+  const { targetInr, stopInr } = value;
+  return targetInr == null || stopInr == null || targetInr > stopInr;
+}
+const TARGET_ABOVE_STOP = {
+  message: "targetInr must be above stopInr",
+  path: ["targetInr"],
+};
+
+export const openPositionInput = z
+  .object({
+    spread: z
+      .string({ error: "spread must be a spread's symbol, e.g. GC or SP7" })
+      .trim()
+      .min(1, "spread must be a spread's symbol, e.g. GC or SP7")
+      .max(40, "spread must be a spread's symbol, e.g. GC or SP7"),
+    side: z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' }),
+    lots,
+    /** Typed entry value; without it (and without legs) the live executable value. */
+    entry: price("entry").optional(),
+    /** Each leg's fill price by leg name; the entry is the formula at them. */
+    legs: z
+      .record(z.string(), price("legs").positive("legs: each leg's price must be above 0"))
+      .optional(),
+    units: price("units")
+      .positive("units must be above 0")
+      .max(MAX_UNITS, `units must be at most ${MAX_UNITS}`)
+      .optional(),
+    note: note.optional(),
+    targetInr: inr("targetInr"),
+    stopInr: inr("stopInr"),
+    /** When the trade was made (epoch ms); now when absent. */
+    openedAt: z
+      .number({ error: "openedAt must be epoch milliseconds" })
+      .int()
+      .positive()
+      .optional(),
+    idempotencyKey: idempotencyKeySchema,
+  })
+  .refine((v) => v.entry === undefined || v.legs === undefined, {
+    message: "Give either entry or legs, not both",
+    path: ["entry"],
+  })
+  .refine(targetAboveStop, TARGET_ABOVE_STOP);
+
+export const listPositionsInput = z
+  .object({ status: z.enum(["open", "closed"], { error: 'status must be "open" or "closed"' }) })
+  .partial()
+  .optional();
+
+export const patchPositionInput = z.object({
+  id: positionId,
+  note: note.optional(),
+  targetInr: inr("targetInr"),
+  stopInr: inr("stopInr"),
+});
+
+export const closePositionInput = z.object({
+  id: positionId,
+  /** All open lots when absent. */
+  lots: lots.optional(),
+  /** Typed exit value; the live executable exit when absent. */
+  price: price("price").optional(),
+  idempotencyKey: idempotencyKeySchema,
+});
+
+export const rollPositionInput = z.object({
+  id: positionId,
+  /** Typed exit of the old contract; live when absent. */
+  exit: price("exit").optional(),
+  /** Typed entry on the next contract; live when absent. */
+  entry: price("entry").optional(),
+  idempotencyKey: idempotencyKeySchema,
+});
+
+export const positionIdInput = z.object({ id: positionId });
+
+export type OpenPositionInput = z.infer<typeof openPositionInput>;
+export type PatchPositionInput = z.infer<typeof patchPositionInput>;
+export type ClosePositionInput = z.infer<typeof closePositionInput>;
+export type RollPositionInput = z.infer<typeof rollPositionInput>;

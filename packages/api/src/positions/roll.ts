@@ -1,0 +1,102 @@
+// Rolling a position onto the next contract (README "Positions (paper)"): every leg on a near
+// future moves to next, a next one to far; the rest (USDINR, spot) stays. The same formula on
+// those legs is a definition the user can see, or a private one made for them.
+
+import type { InstrumentSpec } from "@spreadwatch/core";
+import {
+  bookIn,
+  type CheckedDefinition,
+  checkDefinition,
+  evaluateDefinition,
+  FormulaError,
+} from "@spreadwatch/core";
+import type { MarketHub } from "../market/hub.ts";
+import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
+import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
+import type { PositionSide } from "./core-pending.ts";
+import { legsStale, nextMonthKey } from "./live.ts";
+import { PositionError } from "./service.ts";
+
+type Leg = { name: string; instrument: string; lots?: number | undefined };
+
+export interface RollTarget {
+  /** A definition the user already sees with these legs and formula; else one is created. */
+  existing: RegisteredSpread | undefined;
+  definition: CheckedDefinition;
+}
+
+const sameLegs = (a: readonly Leg[], b: readonly Leg[]) =>
+  a.length === b.length &&
+  a.every((leg, i) => {
+    const other = b[i] as Leg;
+    return (
+      leg.name === other.name && leg.instrument === other.instrument && leg.lots === other.lots
+    );
+  });
+
+/** The spread one contract later, or a 400 when no leg is on a future that rolls. */
+export function rollTarget(
+  spread: RegisteredSpread,
+  viewer: SpreadViewer,
+  registry: SpreadRegistry,
+  specOf: (key: string) => InstrumentSpec | undefined,
+  knows: (key: string) => boolean,
+): RollTarget {
+  const legs = spread.legs.map((leg) => {
+    const spec = specOf(leg.instrument);
+    const instrument = nextMonthKey(leg.instrument, spec);
+    // A built-in parity's MCX leg trades its standard lot (the row's perLot): the rolled
+    // definition says so, which gives it the same units and the MCX leg's costs.
+    const lots = leg.lots ?? (spread.builtin && spec?.exchange === "MCX" ? 1 : undefined);
+    return { name: leg.name, instrument, ...(lots !== undefined && { lots }) };
+  });
+  if (sameLegs(legs, spread.legs))
+    throw new PositionError(
+      "bad_request",
+      `${spread.name} has no near or next futures leg to roll to a later contract`,
+    );
+  const existing = registry
+    .visibleTo(viewer)
+    .find(
+      (s) =>
+        !MID_ONLY_SYMBOLS.has(s.symbol) &&
+        s.checked !== null &&
+        s.formula === spread.formula &&
+        sameLegs(s.legs, legs),
+    );
+  if (existing?.checked) return { existing, definition: existing.checked };
+  try {
+    const name = `${spread.name} → next`.slice(0, 60);
+    return {
+      existing: undefined,
+      definition: checkDefinition({ name, legs, formula: spread.formula }, knows),
+    };
+  } catch (error) {
+    if (!(error instanceof FormulaError)) throw error;
+    throw new PositionError(
+      "bad_request",
+      `The next contract's spread does not check: ${error.message}`,
+    );
+  }
+}
+
+/** The rolled spread's live value on `side` (its entry), or 409 while a leg has no fresh price. */
+export function rollEntry(
+  hub: MarketHub,
+  definition: CheckedDefinition,
+  side: PositionSide,
+  now: number,
+): { value: number; legs: Record<string, number> } {
+  const prices = hub.snapshot().prices;
+  const value = evaluateDefinition(definition, (key) => bookIn(prices, key))[side];
+  const keys = definition.legs.map((leg) => leg.instrument);
+  if (!value || legsStale(prices, keys, now))
+    throw new PositionError(
+      "conflict",
+      "No live value on the next contract yet (a leg has no fresh price); try again in a moment or type the entry",
+    );
+  return {
+    value: value.spread,
+    legs: Object.fromEntries(Object.entries(value.legs).map(([name, leg]) => [name, leg.price])),
+  };
+}

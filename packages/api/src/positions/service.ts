@@ -1,0 +1,423 @@
+// Users' spread positions (README "Positions (paper)"): open, value, close and roll them. No
+// order is ever sent anywhere; a position is the trader's own record. Every call is scoped to
+// the caller's own positions: another user's (an admin's view included) does not exist.
+import {
+  type CostRates,
+  DEFAULT_LOTS,
+  INSTRUMENTS,
+  type InstrumentId,
+  type InstrumentSpec,
+  mcxLot,
+  shippedInstrument,
+} from "@spreadwatch/core";
+import type { PositionClose, PositionLeg, Store, StoredPosition } from "@spreadwatch/db";
+import type { Bus } from "../bus/index.ts";
+import type { InstrumentCatalogue } from "../instruments/catalogue.ts";
+import { warnEvery } from "../log.ts";
+import type { MarketHub } from "../market/hub.ts";
+import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
+import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
+import {
+  definitionUnits,
+  executableSymbol,
+  exitSideOf,
+  type PositionSide,
+  realisedInr,
+} from "./core-pending.ts";
+import { costsAt } from "./costs.ts";
+import { expiresInDays, type LiveSide, legContracts, legsStale, liveSide } from "./live.ts";
+import {
+  type BrokerCosts,
+  type Margin,
+  type PositionView,
+  positionView,
+  type Valuation,
+} from "./view.ts";
+
+/** Where a position's margin and the broker's cost figure come from (configured, or Kite). */
+export interface PositionMarginSource {
+  marginFor(
+    position: StoredPosition,
+    legPrices: Readonly<Record<string, number>>,
+    usdinr: number,
+  ): Promise<Margin | undefined>;
+  brokerCosts?(
+    position: StoredPosition,
+    legPrices: Readonly<Record<string, number>>,
+  ): Promise<BrokerCosts | undefined>;
+}
+
+export interface PositionsServiceOptions {
+  store: Store;
+  hub: MarketHub;
+  spreads: SpreadRegistry;
+  instruments: InstrumentCatalogue;
+  bus: Bus;
+  costRates: () => CostRates;
+  now?: () => number;
+}
+
+/** A refusal the router turns into its status: 404, 409 or 400 with this sentence. */
+export class PositionError extends Error {
+  constructor(
+    readonly kind: "not_found" | "conflict" | "bad_request",
+    message: string,
+    readonly fields: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const BUILT_IN_PARITIES = new Set<string>(INSTRUMENTS.map((i) => i.id));
+const DAY_MS = 86_400_000;
+const IST_MS = 330 * 60_000;
+const NO_POSITIONS: readonly StoredPosition[] = Object.freeze([]);
+
+export class PositionsService {
+  private readonly store: Store;
+  private readonly now: () => number;
+  /** Every user's open positions by spread symbol (GC, SP7), each array replaced, never changed. */
+  private bySymbol = new Map<string, readonly StoredPosition[]>();
+  private byOwner = new Map<number, readonly StoredPosition[]>();
+  private readonly listeners = new Set<(userId: number) => void>();
+  /** Each mark symbol's last live side: what a stale position shows, greyed. */
+  private readonly lastSides = new Map<string, LiveSide>();
+  /** The first minute's open of a symbol on an IST day: it never changes once recorded. */
+  private readonly dayOpens = new Map<string, number>();
+  private marginSource: PositionMarginSource | undefined;
+
+  constructor(private readonly options: PositionsServiceOptions) {
+    this.store = options.store;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Reads every open position (start, and again when the bus reconnects). */
+  async load(): Promise<void> {
+    const open = await this.store.positions.listOpen();
+    const byOwner = new Map<number, StoredPosition[]>();
+    for (const p of open) byOwner.set(p.ownerId, [...(byOwner.get(p.ownerId) ?? []), p]);
+    this.byOwner = byOwner;
+    this.reindex();
+  }
+
+  /** The open positions (anyone's) on spread `symbol` (GC, SP7): position alerts read this. */
+  openPositionsOn(symbol: string): readonly StoredPosition[] {
+    return this.bySymbol.get(symbol) ?? NO_POSITIONS;
+  }
+
+  /** Hears of every user whose positions changed (on any instance, through the bus). */
+  onChange(listener: (userId: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Kite's basket margins and contract notes replace the configured figures (kite-margins.ts). */
+  setMarginSource(source: PositionMarginSource | undefined): void {
+    this.marginSource = source;
+  }
+
+  /** A user's positions changed somewhere (bus "positions.changed"): re-read theirs. */
+  async ownerChanged(userId: number): Promise<void> {
+    try {
+      const open = await this.store.positions.list(userId, "open");
+      if (open.length === 0) this.byOwner.delete(userId);
+      else this.byOwner.set(userId, open);
+      this.reindex();
+    } catch (error) {
+      warnEvery("positions-reload", 60_000, { err: error }, "could not reload a user's positions");
+    }
+    for (const listener of this.listeners) listener(userId);
+  }
+
+  /** Tells every instance (this one included) that `userId`'s positions changed. */
+  announce(userId: number): void {
+    this.options.bus.publish("positions.changed", { userId });
+  }
+
+  private reindex(): void {
+    const next = new Map<string, StoredPosition[]>();
+    for (const list of this.byOwner.values())
+      for (const p of list) next.set(p.spread, [...(next.get(p.spread) ?? []), p]);
+    this.bySymbol = next;
+  }
+
+  specOf = (key: string): InstrumentSpec | undefined =>
+    this.options.instruments.get(key) ?? shippedInstrument(key);
+
+  /** The definition a viewer may open a position on: visible, with BUY and SELL sides. */
+  tradable(viewer: SpreadViewer, symbol: string): RegisteredSpread {
+    const spread = this.options.spreads.bySymbolName(symbol);
+    if (
+      !spread ||
+      MID_ONLY_SYMBOLS.has(spread.symbol) ||
+      !this.options.spreads.canSee(viewer, spread.symbol)
+    )
+      throw new PositionError("not_found", `Spread ${symbol} not found`);
+    if (!spread.checked)
+      throw new PositionError(
+        "conflict",
+        `Spread ${symbol} does not evaluate; fix its formula first`,
+      );
+    return spread;
+  }
+
+  /** ₹ per spread point per lot: the standard MCX lot for a parity, the definition's lots, else 1. */
+  unitsOf(spread: RegisteredSpread): number {
+    if (spread.builtin && BUILT_IN_PARITIES.has(spread.symbol))
+      return mcxLot(DEFAULT_LOTS[spread.symbol as InstrumentId]).units;
+    return definitionUnits(spread.legs, this.specOf) ?? 1;
+  }
+
+  /** One side of `spread` now, with whether its legs are fresh. */
+  side(
+    spread: RegisteredSpread,
+    side: PositionSide,
+  ): { live: LiveSide | undefined; stale: boolean } {
+    const prices = this.options.hub.snapshot().prices;
+    const symbol = executableSymbol(spread.symbol, side);
+    const live = liveSide(this.options.hub, spread, symbol, prices);
+    if (live) this.lastSides.set(symbol, live);
+    const instruments = spread.legs.map((leg) => leg.instrument);
+    return { live, stale: !live || legsStale(prices, instruments, this.now()) };
+  }
+
+  /** The live value to enter or exit at, or 409 when there is none or a leg is stale. */
+  liveOrRefuse(spread: RegisteredSpread, side: PositionSide): LiveSide {
+    const { live, stale } = this.side(spread, side);
+    if (!live || stale)
+      throw new PositionError(
+        "conflict",
+        `No live value for ${executableSymbol(spread.symbol, side)} (a leg has no fresh price); type the price instead`,
+      );
+    return live;
+  }
+
+  legsAt(
+    spread: RegisteredSpread,
+    prices: Readonly<Record<string, number>>,
+  ): Record<string, PositionLeg> {
+    const contracts = legContracts(this.options.hub.snapshot().prices, spread);
+    const legs: Record<string, PositionLeg> = {};
+    for (const leg of spread.legs) {
+      const price = prices[leg.name];
+      if (price === undefined) continue;
+      const contract = contracts[leg.name];
+      legs[leg.name] = { instrument: leg.instrument, price, ...(contract && { contract }) };
+    }
+    return legs;
+  }
+
+  /** Round-trip costs of one lot of `spread` valued at `value` with these leg prices. */
+  costsPerLot(
+    spread: RegisteredSpread | undefined,
+    markSymbol: string,
+    value: number,
+    legPrices: Readonly<Record<string, number>>,
+  ) {
+    const usdinr = this.options.hub.snapshot().prices.fx.USDINR?.price;
+    return costsAt(
+      spread,
+      markSymbol,
+      value,
+      legPrices,
+      this.options.costRates(),
+      this.specOf,
+      usdinr,
+    );
+  }
+
+  /** The realised net ₹ of a close at `exit`, costs at the exit's leg prices. */
+  realiser(spread: RegisteredSpread | undefined, exitLegs: Readonly<Record<string, number>>) {
+    return (position: StoredPosition, lots: number, exit: number) => {
+      const markSymbol = executableSymbol(position.spread, exitSideOf(position.side));
+      const legPrices = { ...entryPrices(position), ...exitLegs };
+      const costs = this.costsPerLot(spread, markSymbol, exit, legPrices)?.perLotInr ?? 0;
+      return realisedInr(position.side, position.entry, exit, position.units, lots, costs);
+    };
+  }
+
+  /** The caller's positions with that status, valued now. */
+  async list(ownerId: number, status: "open" | "closed"): Promise<PositionView[]> {
+    const [open, closed, closes] = await Promise.all([
+      this.store.positions.list(ownerId, "open"),
+      this.store.positions.list(ownerId, "closed"),
+      this.store.positions.closes(ownerId),
+    ]);
+    return this.views(status === "open" ? open : closed, [...open, ...closed], closes);
+  }
+
+  async get(ownerId: number, id: number): Promise<PositionView> {
+    const position = await this.store.positions.find(ownerId, id);
+    if (!position) throw positionNotFound();
+    return (await this.viewsOf(ownerId, [position]))[0] as PositionView;
+  }
+
+  /** Views of some of the owner's positions, with what their campaigns need. */
+  async viewsOf(ownerId: number, positions: readonly StoredPosition[]): Promise<PositionView[]> {
+    const [open, closed, closes] = await Promise.all([
+      this.store.positions.list(ownerId, "open"),
+      this.store.positions.list(ownerId, "closed"),
+      this.store.positions.closes(ownerId),
+    ]);
+    return this.views(positions, [...open, ...closed], closes);
+  }
+
+  private async views(
+    positions: readonly StoredPosition[],
+    all: readonly StoredPosition[],
+    closes: readonly PositionClose[],
+  ): Promise<PositionView[]> {
+    const now = this.now();
+    const valued = await Promise.all(positions.map((p) => this.valuation(p, now)));
+    const campaignOf = new Map(all.map((p) => [p.id, p.campaignId]));
+    const openNet = new Map<number, number | null>();
+    const views = positions.map((p, i) => {
+      const view = positionView(
+        p,
+        valued[i] as Valuation,
+        closes,
+        { realisedInr: 0, openNetInr: 0 },
+        now,
+      );
+      if (p.status === "open") openNet.set(p.id, view.netInr);
+      return view;
+    });
+    // Open members of a campaign not in `positions` (a closed list's campaign) count too.
+    for (const p of all)
+      if (p.status === "open" && !openNet.has(p.id))
+        openNet.set(
+          p.id,
+          positionView(
+            p,
+            await this.valuation(p, now),
+            closes,
+            { realisedInr: 0, openNetInr: 0 },
+            now,
+          ).netInr,
+        );
+    return views.map((view) => {
+      const realised = closes
+        .filter((c) => campaignOf.get(c.positionId) === view.campaignId)
+        .reduce((sum, c) => sum + c.realisedInr, 0);
+      let openNetInr: number | null = 0;
+      for (const p of all) {
+        if (p.campaignId !== view.campaignId || p.status !== "open") continue;
+        const net = openNet.get(p.id);
+        openNetInr =
+          net === null || net === undefined || openNetInr === null ? null : openNetInr + net;
+      }
+      const campaignInr =
+        openNetInr === null ? null : Math.round((realised + openNetInr) * 100) / 100;
+      return { ...view, campaignInr };
+    });
+  }
+
+  /** What the hub, the candles and the margin source say of a position now. */
+  private async valuation(position: StoredPosition, now: number): Promise<Valuation> {
+    const markSymbol = executableSymbol(position.spread, exitSideOf(position.side));
+    const spread = this.options.spreads.bySymbolName(position.spread);
+    const base: Valuation = {
+      name: spread?.name ?? position.spread,
+      markSymbol,
+      mark: undefined,
+      markedAt: null,
+      costsPerLotInr: undefined,
+      breakdown: null,
+      dayOpenMark: undefined,
+      margin: null,
+      brokerCosts: null,
+      stale: true,
+      expiresInDays: null,
+    };
+    if (position.status !== "open" || !spread) return base;
+    const { live, stale } = this.side(spread, exitSideOf(position.side));
+    const shown = live ?? this.lastSides.get(markSymbol);
+    const prices = this.options.hub.snapshot().prices;
+    const legPrices = shown?.legs ?? entryPrices(position);
+    const costs = this.costsPerLot(spread, markSymbol, shown?.value ?? position.entry, legPrices);
+    const usdinr = shown?.usdinr ?? prices.fx.USDINR?.price;
+    const [dayOpenMark, margin, brokerCosts] = await Promise.all([
+      this.dayOpen(markSymbol, position, now),
+      this.margin(position, legPrices, usdinr),
+      this.brokerCosts(position, legPrices),
+    ]);
+    return {
+      ...base,
+      mark: shown?.value,
+      markedAt: shown ? shown.at : null,
+      costsPerLotInr: costs?.perLotInr,
+      breakdown: costs?.breakdown ?? null,
+      dayOpenMark,
+      margin,
+      brokerCosts,
+      stale,
+      expiresInDays: expiresInDays(spread, prices, this.specOf, now),
+    };
+  }
+
+  private async margin(
+    position: StoredPosition,
+    legPrices: Readonly<Record<string, number>>,
+    usdinr: number | undefined,
+  ): Promise<Margin | null> {
+    if (!this.marginSource || usdinr === undefined) return null;
+    try {
+      return (await this.marginSource.marginFor(position, legPrices, usdinr)) ?? null;
+    } catch (error) {
+      warnEvery("positions-margin", 60_000, { err: error }, "could not get a position's margin");
+      return null;
+    }
+  }
+
+  private async brokerCosts(
+    position: StoredPosition,
+    legPrices: Readonly<Record<string, number>>,
+  ): Promise<BrokerCosts | null> {
+    if (!this.marginSource?.brokerCosts) return null;
+    try {
+      return (await this.marginSource.brokerCosts(position, legPrices)) ?? null;
+    } catch (error) {
+      warnEvery(
+        "positions-broker-costs",
+        60_000,
+        { err: error },
+        "could not get the broker's costs",
+      );
+      return null;
+    }
+  }
+
+  /**
+   * The open of the mark symbol's first one-minute candle since 00:00 IST today; the entry when
+   * the position was opened later than that candle, or when there is none yet.
+   */
+  private async dayOpen(
+    symbol: string,
+    position: StoredPosition,
+    now: number,
+  ): Promise<number | undefined> {
+    const dayStart = Math.floor((now + IST_MS) / DAY_MS) * DAY_MS - IST_MS;
+    if (position.openedAt >= dayStart) return position.entry;
+    const key = `${symbol}|${dayStart}`;
+    const known = this.dayOpens.get(key);
+    if (known !== undefined) return known;
+    const [first] = await this.store.candles.recent({
+      symbol,
+      timeframe: "1m",
+      from: dayStart,
+      to: dayStart + DAY_MS,
+      limit: 1440,
+    });
+    if (!first) return undefined;
+    if (this.dayOpens.size > 10_000) this.dayOpens.clear();
+    this.dayOpens.set(key, first.open);
+    return first.open;
+  }
+}
+
+export const positionNotFound = () => new PositionError("not_found", "Position not found");
+
+/** The entry's leg prices by name (what a typed exit is costed at when no leg is live). */
+export function entryPrices(position: StoredPosition): Record<string, number> {
+  return Object.fromEntries(Object.entries(position.legs).map(([name, leg]) => [name, leg.price]));
+}

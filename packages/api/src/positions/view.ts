@@ -1,0 +1,154 @@
+// A position as the API answers it (README "Positions (paper)"): the stored record valued at the
+// executable exit with core's functions, so a script with @spreadwatch/core gets the same figures.
+import type { CostBreakdown } from "@spreadwatch/core";
+import type { PositionClose, PositionLeg, StoredPosition } from "@spreadwatch/db";
+import { markPosition, type PositionSide } from "./core-pending.ts";
+
+/** Margin of a position: configured rates, or Kite's basket figure for its MCX legs. */
+export interface Margin {
+  inr: number;
+  source: "configured" | "kite";
+  /** When the figure was made (epoch ms). */
+  at: number;
+  /** Kite's `initial.total` (before the spread benefit), where Kite answered. */
+  initialInr?: number;
+}
+
+export interface BrokerCosts {
+  inr: number;
+  at: number;
+}
+
+export interface PositionView {
+  id: number;
+  spread: string;
+  name: string;
+  side: PositionSide;
+  lots: number;
+  entry: number;
+  openedAt: number;
+  note: string;
+  targetInr: number | null;
+  stopInr: number | null;
+  status: "open" | "closed";
+  closedAt: number | null;
+  /** The executable exit (GC_SELL for a BUY position); the last one known while legs are stale. */
+  mark: number | null;
+  markedAt: number | null;
+  markSymbol: string;
+  units: number;
+  grossInr: number | null;
+  costsInr: number | null;
+  netInr: number | null;
+  netPerLotInr: number | null;
+  dayOpenMark: number | null;
+  changeTodayInr: number | null;
+  margin: Margin | null;
+  returnOnMargin: number | null;
+  returnOnMarginAnnualised: number | null;
+  daysHeld: number;
+  /** A leg is missing, crossed or stale: the mark is the last known one, greyed. */
+  stale: boolean;
+  /** A near leg's roll day is this many days away (within the warning window); else null. */
+  expiresInDays: number | null;
+  campaignId: number;
+  rolledFromId: number | null;
+  /** Realised ₹ of the whole roll chain plus the net of its open lots. */
+  campaignInr: number | null;
+  /** Realised ₹ of this position's closes so far. */
+  realisedInr: number;
+  brokerCosts: BrokerCosts | null;
+  /** Kite's contract note differs from our cost model by more than ₹1 a lot. */
+  costMismatch: boolean;
+  /** Per-lot round-trip cost lines at the mark. */
+  breakdown: CostBreakdown | null;
+  legs: Record<string, PositionLeg>;
+  /** This position's closes, oldest first (the closed list shows them). */
+  closes: PositionClose[];
+}
+
+/** What the service knows of a position's spread now. */
+export interface Valuation {
+  name: string;
+  markSymbol: string;
+  mark: number | undefined;
+  markedAt: number | null;
+  costsPerLotInr: number | undefined;
+  breakdown: CostBreakdown | null;
+  dayOpenMark: number | undefined;
+  margin: Margin | null;
+  brokerCosts: BrokerCosts | null;
+  stale: boolean;
+  expiresInDays: number | null;
+}
+
+const roundPaise = (value: number) => Math.round(value * 100) / 100;
+
+/** ₹1 a lot: below that the difference is rounding, above it the rates are out of date. */
+const COST_MISMATCH_PER_LOT_INR = 1;
+
+export function positionView(
+  position: StoredPosition,
+  valuation: Valuation,
+  closes: readonly PositionClose[],
+  campaign: { realisedInr: number; openNetInr: number | null },
+  now: number,
+): PositionView {
+  const open = position.status === "open";
+  const marked = markPosition(position, {
+    mark: open ? valuation.mark : undefined,
+    costsPerLotInr: valuation.costsPerLotInr,
+    marginInr: valuation.margin?.inr,
+    dayOpenMark: valuation.dayOpenMark,
+    now,
+  });
+  const own = closes.filter((c) => c.positionId === position.id);
+  const ourCosts =
+    valuation.costsPerLotInr === undefined ? undefined : valuation.costsPerLotInr * position.lots;
+  return {
+    id: position.id,
+    spread: position.spread,
+    name: valuation.name,
+    side: position.side,
+    lots: position.lots,
+    entry: position.entry,
+    openedAt: position.openedAt,
+    note: position.note,
+    targetInr: position.targetInr,
+    stopInr: position.stopInr,
+    status: position.status,
+    closedAt: position.closedAt,
+    mark: open ? marked.mark : null,
+    markedAt: open ? valuation.markedAt : null,
+    markSymbol: valuation.markSymbol,
+    units: position.units,
+    grossInr: marked.grossInr,
+    costsInr: marked.costsInr,
+    netInr: marked.netInr,
+    netPerLotInr: marked.netPerLotInr,
+    dayOpenMark: open ? (valuation.dayOpenMark ?? null) : null,
+    changeTodayInr: marked.changeTodayInr,
+    margin: open ? valuation.margin : null,
+    returnOnMargin: marked.returnOnMargin,
+    returnOnMarginAnnualised: marked.returnOnMarginAnnualised,
+    daysHeld: marked.daysHeld,
+    stale: open && valuation.stale,
+    expiresInDays: open ? valuation.expiresInDays : null,
+    campaignId: position.campaignId,
+    rolledFromId: position.rolledFromId,
+    campaignInr:
+      campaign.openNetInr === null && open
+        ? null
+        : roundPaise(campaign.realisedInr + (campaign.openNetInr ?? 0)),
+    realisedInr: roundPaise(own.reduce((sum, c) => sum + c.realisedInr, 0)),
+    brokerCosts: valuation.brokerCosts,
+    costMismatch:
+      valuation.brokerCosts !== null &&
+      ourCosts !== undefined &&
+      Math.abs(ourCosts - valuation.brokerCosts.inr) >
+        COST_MISMATCH_PER_LOT_INR * Math.max(position.lots, 1),
+    breakdown: valuation.breakdown,
+    legs: position.legs,
+    closes: own,
+  };
+}

@@ -1,0 +1,502 @@
+// Spread positions over HTTP (README "Positions (paper)"): opened at the live executable value,
+// a typed entry or typed leg fills; marked at the executable exit with core's cost model; closed
+// in parts with realised P&L; rolled onto the next contract in one campaign; the closed trades'
+// CSV and summary; hostile input refused with nothing stored; a double submit makes one; stale
+// legs grey the mark and refuse a live entry.
+import { perLot, type Quote } from "@spreadwatch/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
+import { eventually } from "./fakes/wait.ts";
+import { HttpClient } from "./http-client.ts";
+import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
+
+let server: TestServer;
+let feed: ReturnType<typeof manualFeed>;
+let admin: HttpClient;
+let trader: HttpClient;
+let other: HttpClient;
+
+beforeAll(async () => {
+  feed = manualFeed();
+  server = await startTestServer({ feed });
+  admin = await signIn(server, ADMIN.username, ADMIN.password);
+  trader = await addTrader(server, admin, "trader");
+  other = await addTrader(server, admin, "other");
+});
+afterAll(() => server.stop());
+
+/** Every test starts with no positions and no stored definitions. */
+afterEach(async () => {
+  const { store } = server.services;
+  for (const user of await store.users.list())
+    for (const status of ["open", "closed"] as const)
+      for (const p of await store.positions.list(user.id, status))
+        await store.positions.delete(user.id, p.id);
+  for (const spread of await store.spreads.list()) await store.spreads.delete(spread.id, []);
+  await server.services.spreads.reload();
+});
+
+/** GOLD against GC at USDINR 84, every quote stamped `ts` (now unless told). */
+function quoteGold(
+  mcx: { bid: number; ask: number },
+  cme: { bid: number; ask: number },
+  ts = Date.now(),
+) {
+  const quotes: Quote[] = [
+    { source: "fx", key: "USDINR", price: 84, ts },
+    { source: "cme", key: "GC", ...cme, ts },
+    { source: "mcx", key: "GOLD", ...mcx, ts },
+  ];
+  for (const quote of quotes) feed.push(quote);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read raw JSON
+type Json = any;
+
+async function calculation(symbol: string, differentFrom?: number): Promise<Json> {
+  const body = await eventually(
+    async () => (await fetch(`${server.url}/api/calculations`)).json() as Promise<Json>,
+    (b) => b[symbol] !== undefined && b[symbol].spread !== differentFrom,
+    `${symbol} in /api/calculations`,
+  );
+  return body[symbol];
+}
+
+/** GOLD's lot costs for the parity at MCX price `mcx` (core's perLot, as the row shows). */
+const costsPerLot = (symbol: "GC_BUY" | "GC_SELL", mcx: number) =>
+  perLot(symbol, { spread: 0, mcx }, 84)?.costsInr as number;
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+describe("opening a position", () => {
+  it("opens at the live executable value and marks it at the executable exit", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    const buy = await calculation("GC_BUY");
+    const opened = await trader.post("/api/positions", {
+      spread: "GC",
+      side: "BUY",
+      lots: 2,
+      note: "try",
+    });
+    expect(opened.status).toBe(201);
+    const p = opened.body;
+    const sell = await calculation("GC_SELL");
+    expect(p).toMatchObject({
+      spread: "GC",
+      name: "Gold",
+      side: "BUY",
+      lots: 2,
+      entry: buy.spread,
+      note: "try",
+      units: 100,
+      status: "open",
+      markSymbol: "GC_SELL",
+      mark: sell.spread,
+      stale: false,
+      campaignId: p.id,
+      rolledFromId: null,
+      legs: {
+        m: { instrument: "GOLD", price: 76_010 },
+        c: { instrument: "GC", price: 2650 },
+        fx: { instrument: "USDINR", price: 84 },
+      },
+    });
+    const gross = round((sell.spread - buy.spread) * 100 * 2);
+    const costs = round(costsPerLot("GC_SELL", 76_000) * 2);
+    expect(p.grossInr).toBe(gross);
+    expect(p.costsInr).toBe(costs);
+    expect(p.netInr).toBe(round(gross - costs));
+    expect(p.netPerLotInr).toBe(round((gross - costs) / 2));
+    expect(p.daysHeld).toBe(0);
+    expect(p.dayOpenMark).toBe(buy.spread);
+    expect(p.breakdown).toMatchObject({ brokerage: 40 });
+
+    // The mark moves with the market; a SELL position is marked at GC_BUY.
+    quoteGold({ bid: 76_500, ask: 76_510 }, { bid: 2650, ask: 2651 });
+    const moved = await calculation("GC_SELL", sell.spread);
+    const listed = (await trader.get("/api/positions")).body.positions;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].mark).toBe(moved.spread);
+    expect(listed[0].grossInr).toBe(round((moved.spread - buy.spread) * 200));
+    const short = (await trader.post("/api/positions", { spread: "GC", side: "SELL", lots: 1 }))
+      .body;
+    expect(short.markSymbol).toBe("GC_BUY");
+    expect(short.entry).toBe(moved.spread);
+    expect((await trader.get("/api/positions")).body.positions).toHaveLength(2);
+    expect((await other.get("/api/positions")).body.positions).toEqual([]);
+  });
+
+  it("takes a typed entry, or the legs' own fills through the spread's formula", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const typed = await trader.post("/api/positions", {
+      spread: "GC",
+      side: "BUY",
+      lots: 1,
+      entry: 1234.5,
+      units: 10,
+      openedAt: Date.now() - 3 * 86_400_000,
+      targetInr: 5000,
+      stopInr: -2000,
+    });
+    expect(typed.status).toBe(201);
+    expect(typed.body).toMatchObject({
+      entry: 1234.5,
+      units: 10,
+      daysHeld: 3,
+      targetInr: 5000,
+      stopInr: -2000,
+    });
+    const fills = { m: 75_990, c: 2649.5, fx: 84.1 };
+    const legs = await trader.post("/api/positions", {
+      spread: "GC",
+      side: "SELL",
+      lots: 3,
+      legs: fills,
+    });
+    expect(legs.status).toBe(201);
+    const parity = 2649.5 * (10 / 31.1034768) * 84.1 * (1 + 0.06);
+    expect(legs.body.entry).toBeCloseTo(75_990 - parity, 9);
+    expect(legs.body.legs).toEqual({
+      m: { instrument: "GOLD", price: 75_990 },
+      c: { instrument: "GC", price: 2649.5 },
+      fx: { instrument: "USDINR", price: 84.1 },
+    });
+  });
+
+  it("refuses hostile input with a sentence, and stores nothing", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const bad: [unknown, number, RegExp][] = [
+      [{ spread: "GC", side: "BUY", lots: 0 }, 400, /lots must be a whole number from 1 to 10,000/],
+      [{ spread: "GC", side: "BUY", lots: 10_001 }, 400, /lots/],
+      [{ spread: "GC", side: "BUY", lots: 1.5 }, 400, /lots/],
+      [{ spread: "GC", side: "BUY", lots: "2" }, 400, /lots/],
+      [{ spread: "GC", side: "HOLD", lots: 1 }, 400, /side/],
+      [{ spread: "GC", side: "BUY", lots: 1, entry: "1e999" }, 400, /entry/],
+      [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: -2, fx: 84 } }, 400, /above 0/],
+      [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2 } }, 400, /leg "fx" is missing/],
+      [
+        { spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2, fx: 3, zz: 4 } },
+        400,
+        /no leg "zz"/,
+      ],
+      [
+        { spread: "GC", side: "BUY", lots: 1, entry: 1, legs: { m: 1, c: 2, fx: 3 } },
+        400,
+        /either entry or legs/,
+      ],
+      [
+        { spread: "GC", side: "BUY", lots: 1, note: "x".repeat(501) },
+        400,
+        /note must be at most 500/,
+      ],
+      [
+        { spread: "GC", side: "BUY", lots: 1, targetInr: 100, stopInr: 100 },
+        400,
+        /targetInr must be above stopInr/,
+      ],
+      [{ spread: "GC", side: "BUY", lots: 1, units: 0 }, 400, /units/],
+      [{ spread: "GC", side: "BUY", lots: 1, openedAt: Date.now() + 3_600_000 }, 400, /future/],
+      [{ spread: "NOPE", side: "BUY", lots: 1 }, 404, /Spread NOPE not found/],
+      [{ spread: "XAU_SPOT", side: "BUY", lots: 1 }, 404, /not found/],
+      // SI has no quotes: no live value to enter at.
+      [{ spread: "SI", side: "BUY", lots: 1 }, 409, /No live value for SI_BUY/],
+    ];
+    for (const [body, status, error] of bad) {
+      const answer = await trader.post("/api/positions", body);
+      expect([answer.status, answer.body.error], JSON.stringify(body)).toEqual([
+        status,
+        expect.stringMatching(error),
+      ]);
+    }
+    // 1e999 is Infinity once parsed: not a finite entry.
+    const infinite = await trader.raw(
+      "POST",
+      "/api/positions",
+      '{"spread":"GC","side":"BUY","lots":1,"entry":1e999}',
+    );
+    expect(infinite.status).toBe(400);
+    // Another user's private spread does not exist for the trader.
+    const own = await other.post("/api/spreads", {
+      name: "Mine",
+      legs: [
+        { name: "a", instrument: "GOLD", lots: 1 },
+        { name: "b", instrument: "GOLD@next", lots: 1 },
+      ],
+      formula: "a - b",
+    });
+    const refused = await trader.post("/api/positions", {
+      spread: own.body.symbol,
+      side: "BUY",
+      lots: 1,
+      entry: 1,
+    });
+    expect(refused.status).toBe(404);
+    expect(await server.services.store.positions.listOpen()).toEqual([]);
+    expect((await new HttpClient(server.url).get("/api/positions")).status).toBe(401);
+  });
+
+  it("makes one position of a double submit with the same Idempotency-Key", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const body = { spread: "GC", side: "BUY", lots: 1 };
+    const headers = { "idempotency-key": "open-1" };
+    const [first, second] = await Promise.all([
+      trader.request("POST", "/api/positions", { body, headers }),
+      trader.request("POST", "/api/positions", { body, headers }),
+    ]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.id).toBe(first.body.id);
+    expect(await server.services.store.positions.list(2, "open")).toHaveLength(1);
+    const reused = await trader.request("POST", "/api/positions", {
+      body: { ...body, lots: 2 },
+      headers,
+    });
+    expect(reused.status).toBe(422);
+    // The key is the user's: another user's same key opens their own.
+    expect((await other.request("POST", "/api/positions", { body, headers })).body.id).not.toBe(
+      first.body.id,
+    );
+  });
+});
+
+describe("closing", () => {
+  it("closes some lots then the rest at typed and live prices, with realised P&L, CSV and summary", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const p = (
+      await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 4, entry: 1000 })
+    ).body;
+    const cost = costsPerLot("GC_SELL", 76_000);
+    const half = await trader.post(`/api/positions/${p.id}/close`, { lots: 2, price: 1100 });
+    expect(half.status).toBe(200);
+    expect(half.body.closed).toEqual({
+      lots: 2,
+      exit: 1100,
+      realisedInr: round(100 * 100 * 2 - cost * 2),
+    });
+    expect(half.body.position).toMatchObject({
+      id: p.id,
+      lots: 2,
+      status: "open",
+      realisedInr: half.body.closed.realisedInr,
+    });
+    const tooMany = await trader.post(`/api/positions/${p.id}/close`, { lots: 3 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toBe("Only 2 lots are open");
+    const sell = await calculation("GC_SELL");
+    const rest = await trader.post(`/api/positions/${p.id}/close`, {});
+    expect(rest.status).toBe(200);
+    expect(rest.body.closed.lots).toBe(2);
+    expect(rest.body.closed.exit).toBe(sell.spread);
+    expect(rest.body.closed.realisedInr).toBe(
+      round(round((sell.spread - 1000) * 100 * 2) - cost * 2),
+    );
+    expect(rest.body.position).toBeNull();
+    expect((await trader.post(`/api/positions/${p.id}/close`, {})).status).toBe(409);
+    expect((await trader.get("/api/positions")).body.positions).toEqual([]);
+    const closed = (await trader.get("/api/positions?status=closed")).body.positions;
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toMatchObject({ id: p.id, status: "closed", lots: 0, mark: null });
+    expect(closed[0].closes.map((c: Json) => c.lots)).toEqual([2, 2]);
+    expect(closed[0].realisedInr).toBe(
+      round(half.body.closed.realisedInr + rest.body.closed.realisedInr),
+    );
+
+    const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
+      headers: { cookie: trader.cookieHeader },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe(
+      "close_id,position_id,campaign_id,spread,name,side,lots,entry,exit,realised_inr,opened_at,closed_at,reason",
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^\\d+,${p.id},${p.id},GC,Gold,BUY,2,1000,1100,${half.body.closed.realisedInr.toFixed(2)},`,
+      ),
+    );
+    const summary = (await trader.get("/api/positions/summary")).body;
+    expect(summary).toMatchObject({
+      trades: 2,
+      netInr: closed[0].realisedInr,
+      best: Math.max(half.body.closed.realisedInr, rest.body.closed.realisedInr),
+      worst: Math.min(half.body.closed.realisedInr, rest.body.closed.realisedInr),
+    });
+    expect((await other.get("/api/positions/summary")).body.trades).toBe(0);
+    const otherCsv = await fetch(`${server.url}/api/positions/closed.csv`, {
+      headers: { cookie: other.cookieHeader },
+    });
+    expect((await otherCsv.text()).trimEnd().split("\r\n")).toHaveLength(1);
+  });
+
+  it("patches note, target and stop, and deletes a position opened by mistake", async () => {
+    const p = (
+      await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1, entry: 10 })
+    ).body;
+    const patch = async (body: unknown) =>
+      trader.request("PATCH", `/api/positions/${p.id}`, { body });
+    expect((await patch({ note: "moved", targetInr: 900, stopInr: -100 })).body).toMatchObject({
+      note: "moved",
+      targetInr: 900,
+      stopInr: -100,
+    });
+    expect((await patch({ targetInr: -200 })).status).toBe(400);
+    expect((await patch({ targetInr: null })).body).toMatchObject({
+      targetInr: null,
+      stopInr: -100,
+    });
+    expect((await patch({ note: 5 })).status).toBe(400);
+    expect((await trader.delete(`/api/positions/${p.id}`)).status).toBe(204);
+    expect((await trader.get(`/api/positions/${p.id}`)).status).toBe(404);
+    expect((await trader.delete(`/api/positions/${p.id}`)).status).toBe(404);
+    expect((await trader.get("/api/positions/abc")).status).toBe(400);
+  });
+});
+
+describe("rolling", () => {
+  it("closes every lot and opens the spread on the next contract, one campaign", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const p = (
+      await trader.post("/api/positions", {
+        spread: "GC",
+        side: "BUY",
+        lots: 2,
+        entry: 1000,
+        targetInr: 50_000,
+      })
+    ).body;
+    await trader.post(`/api/positions/${p.id}/close`, { lots: 1, price: 1100 });
+    // GOLD@next and GC@next have no quotes yet: a live roll cannot price the new entry.
+    const early = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200 });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(/next contract/);
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
+
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200, entry: 900 });
+    expect(rolled.status).toBe(200);
+    const cost = costsPerLot("GC_SELL", 76_000);
+    expect(rolled.body.closed).toEqual({ lots: 1, exit: 1200, realisedInr: round(20_000 - cost) });
+    const next = rolled.body.position;
+    expect(next).toMatchObject({
+      side: "BUY",
+      lots: 1,
+      entry: 900,
+      units: 100,
+      targetInr: 50_000,
+      campaignId: p.id,
+      rolledFromId: p.id,
+      name: "Gold → next",
+    });
+    const definition = (await trader.get("/api/spreads")).body.spreads.find(
+      (s: Json) => s.symbol === next.spread,
+    );
+    expect(definition.legs.map((l: Json) => l.instrument)).toEqual([
+      "GOLD@next",
+      "GC@next",
+      "USDINR",
+    ]);
+    expect(definition.shared).toBe(false);
+
+    // Quotes on the next contracts value the new position; the campaign sums both.
+    const ts = Date.now();
+    feed.push({ source: "cme", key: "GC@next", bid: 2660, ask: 2661, ts });
+    feed.push({ source: "mcx", key: "GOLD@next", bid: 76_800, ask: 76_810, ts });
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts });
+    const listed = await eventually(
+      async () => (await trader.get("/api/positions")).body.positions,
+      (ps: Json[]) => ps[0]?.mark !== null && ps[0]?.stale === false,
+      "the rolled position's mark",
+    );
+    const realised = round(10_000 - cost) + round(20_000 - cost);
+    expect(listed[0].campaignInr).toBe(round(realised + listed[0].netInr));
+
+    // Rolling again reuses nothing visible but makes "→ next" of the @next legs: @far.
+    const again = await trader.post(`/api/positions/${next.id}/roll`, { exit: 950, entry: 800 });
+    expect(again.status).toBe(200);
+    expect(again.body.position).toMatchObject({ campaignId: p.id, rolledFromId: next.id });
+    // A spread with no futures leg to move cannot roll.
+    const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
+      headers: { cookie: trader.cookieHeader },
+    });
+    expect((await csv.text()).match(/,roll\r\n/g)).toHaveLength(2);
+    expect(
+      (await other.post(`/api/positions/${again.body.position.id}/roll`, { exit: 1, entry: 1 }))
+        .status,
+    ).toBe(404);
+  });
+});
+
+describe("stale legs", () => {
+  it("grey the mark, keep the last one, and refuse a live entry or exit", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_BUY");
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    expect(p.stale).toBe(false);
+    // A crossed MCX book: GC has no executable value, the position keeps its last mark, greyed.
+    feed.push({ source: "mcx", key: "GOLD", bid: 76_100, ask: 76_000, ts: Date.now() });
+    const stale = await eventually(
+      async () => (await trader.get(`/api/positions/${p.id}`)).body,
+      (b: Json) => b.stale === true,
+      "the stale mark",
+    );
+    expect(stale.mark).toBe(p.mark);
+    expect(
+      (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).status,
+    ).toBe(409);
+    expect((await trader.post(`/api/positions/${p.id}/close`, {})).status).toBe(409);
+    // A typed price still closes it.
+    expect((await trader.post(`/api/positions/${p.id}/close`, { price: 1 })).status).toBe(200);
+  });
+});
+
+describe("a spread with open positions", () => {
+  it("cannot be deleted, even confirmed, until they are closed", async () => {
+    const spread = (
+      await trader.post("/api/spreads", {
+        name: "Gold calendar",
+        legs: [
+          { name: "a", instrument: "GOLD", lots: 1 },
+          { name: "b", instrument: "GOLD@next", lots: 1 },
+        ],
+        formula: "a - b",
+      })
+    ).body;
+    const p = (
+      await trader.post("/api/positions", {
+        spread: spread.symbol,
+        side: "SELL",
+        lots: 1,
+        entry: -300,
+      })
+    ).body;
+    // GOLD's lot (100 units of 10 g) × 1 lot: ₹100 a point.
+    expect(p.units).toBe(100);
+    const refused = await trader.delete(`/api/spreads/${spread.id}?confirm=true`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: "1 open position is on this spread; close it before deleting the spread",
+      positions: 1,
+    });
+    await trader.post(`/api/positions/${p.id}/close`, { price: -250 });
+    expect((await trader.delete(`/api/spreads/${spread.id}?confirm=true`)).status).toBe(204);
+  });
+});
+
+describe("deleting a user", () => {
+  it("deletes their positions", async () => {
+    const doomed = await addTrader(server, admin, "doomed");
+    const p = (
+      await doomed.post("/api/positions", { spread: "GC", side: "BUY", lots: 1, entry: 5 })
+    ).body;
+    const users = (await admin.get("/api/auth/users")).body.users as Json[];
+    const id = users.find((u) => u.username === "doomed").id;
+    expect((await admin.delete(`/api/auth/users/${id}`)).status).toBe(200);
+    expect(server.services.positions.openPositionsOn("GC").map((x) => x.id)).not.toContain(p.id);
+    expect(await server.services.store.positions.listOpen()).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest";
+import { STORE_KINDS, useStore } from "../testing/stores.ts";
+import type { PositionFields, Realise } from "./types.ts";
+
+const GC_BUY: PositionFields = {
+  spread: "GC",
+  side: "BUY",
+  lots: 4,
+  entry: 1250.5,
+  units: 100,
+  legs: {
+    m: { instrument: "GOLD", price: 76_000, contract: "GOLD26FEBFUT" },
+    c: { instrument: "GC", price: 2650.1 },
+    fx: { instrument: "USDINR", price: 84.2 },
+  },
+  note: "first try",
+  targetInr: 12_000,
+  stopInr: -5_000,
+  openedAt: 1_000,
+};
+
+/** (exit − entry) × units × lots, less ₹10 a lot: enough to see which lots each close got. */
+const realise: Realise = (position, lots, exit) =>
+  (exit - position.entry) * position.units * lots * (position.side === "BUY" ? 1 : -1) - 10 * lots;
+
+describe.each(STORE_KINDS)("positions (%s)", (kind) => {
+  const current = useStore(kind);
+
+  async function twoTraders() {
+    const { store } = current();
+    const alice = await store.users.create({ username: "alice", passwordHash: "h" });
+    const bob = await store.users.create({ username: "bob", passwordHash: "h" });
+    return { store, alice, bob };
+  }
+
+  it("opens, lists, finds and patches a position only for its owner; another instance sees it", async () => {
+    const { store, alice, bob } = await twoTraders();
+    const other = await current().openAnother();
+    const stray = {
+      ...GC_BUY,
+      legs: { m: { instrument: "GOLD", price: 1, extra: "x" } as never },
+    };
+    const opened = await store.positions.create(alice.id, stray);
+    expect(opened).toEqual({
+      ...GC_BUY,
+      legs: { m: { instrument: "GOLD", price: 1 } },
+      id: opened.id,
+      ownerId: alice.id,
+      campaignId: opened.id,
+      rolledFromId: null,
+      status: "open",
+      closedAt: null,
+    });
+    expect(await other.positions.find(alice.id, opened.id)).toEqual(opened);
+    expect(await other.positions.find(bob.id, opened.id)).toBeUndefined();
+    expect(await store.positions.list(alice.id, "open")).toEqual([opened]);
+    expect(await store.positions.list(bob.id, "open")).toEqual([]);
+    expect(await store.positions.listOpen()).toEqual([opened]);
+    expect(await store.positions.update(bob.id, opened.id, { note: "mine now" })).toBeUndefined();
+    const patched = await store.positions.update(alice.id, opened.id, {
+      note: "moved target",
+      targetInr: null,
+    });
+    expect(patched).toEqual({ ...opened, note: "moved target", targetInr: null });
+    expect(await store.positions.update(alice.id, opened.id, {})).toEqual(patched);
+    expect(await store.positions.countOpenOn("GC")).toBe(1);
+    expect(await store.positions.countOpenOn("SI")).toBe(0);
+  });
+
+  it("closes some lots, then the rest; the last close closes the position", async () => {
+    const { store, alice, bob } = await twoTraders();
+    const opened = await store.positions.create(alice.id, GC_BUY);
+    const request = { exit: 1260.5, closedAt: 2_000, reason: "close" as const };
+    expect(await store.positions.close(bob.id, opened.id, request, realise)).toEqual({
+      kind: "not_found",
+    });
+    const half = await store.positions.close(alice.id, opened.id, { ...request, lots: 2 }, realise);
+    if (half.kind !== "closed") throw new Error(half.kind);
+    expect(half.close).toEqual({
+      id: half.close.id,
+      positionId: opened.id,
+      ownerId: alice.id,
+      lots: 2,
+      exit: 1260.5,
+      realisedInr: 2 * 1000 - 20,
+      closedAt: 2_000,
+      reason: "close",
+    });
+    expect(half.position).toEqual({ ...opened, lots: 2 });
+    expect(
+      await store.positions.close(alice.id, opened.id, { ...request, lots: 3 }, realise),
+    ).toEqual({
+      kind: "too_many",
+      open: 2,
+    });
+    const rest = await store.positions.close(
+      alice.id,
+      opened.id,
+      { ...request, closedAt: 3_000 },
+      realise,
+    );
+    if (rest.kind !== "closed") throw new Error(rest.kind);
+    expect(rest.close.lots).toBe(2);
+    expect(rest.position).toEqual({ ...opened, lots: 0, status: "closed", closedAt: 3_000 });
+    expect(await store.positions.close(alice.id, opened.id, request, realise)).toEqual({
+      kind: "too_many",
+      open: 0,
+    });
+    expect(await store.positions.list(alice.id, "open")).toEqual([]);
+    expect(await store.positions.list(alice.id, "closed")).toEqual([rest.position]);
+    expect((await store.positions.closes(alice.id)).map((c) => c.lots)).toEqual([2, 2]);
+    expect(await store.positions.closes(bob.id)).toEqual([]);
+    expect(await store.positions.countOpenOn("GC")).toBe(0);
+  });
+
+  it("never closes more lots than are open, when closes race (on two instances)", async () => {
+    const { store, alice } = await twoTraders();
+    const other = await current().openAnother();
+    const opened = await store.positions.create(alice.id, { ...GC_BUY, lots: 3 });
+    const request = { lots: 2, exit: 1251, closedAt: 2_000, reason: "close" as const };
+    const results = await Promise.all([
+      store.positions.close(alice.id, opened.id, request, realise),
+      other.positions.close(alice.id, opened.id, request, realise),
+    ]);
+    expect(results.map((r) => r.kind).sort()).toEqual(["closed", "too_many"]);
+    expect((await store.positions.find(alice.id, opened.id))?.lots).toBe(1);
+    expect(await store.positions.closes(alice.id)).toHaveLength(1);
+  });
+
+  it("rolls: closes every lot and opens the next in the same campaign, in one step", async () => {
+    const { store, alice, bob } = await twoTraders();
+    const first = await store.positions.create(alice.id, GC_BUY);
+    await store.positions.close(
+      alice.id,
+      first.id,
+      { lots: 1, exit: 1251, closedAt: 1_500, reason: "close" },
+      realise,
+    );
+    const next = (before: { lots: number }): PositionFields => ({
+      ...GC_BUY,
+      spread: "SP9",
+      lots: before.lots,
+      entry: 1300,
+      openedAt: 2_000,
+    });
+    expect(
+      await store.positions.roll(bob.id, first.id, { exit: 1, closedAt: 2_000 }, realise, next),
+    ).toEqual({ kind: "not_found" });
+    const rolled = await store.positions.roll(
+      alice.id,
+      first.id,
+      { exit: 1255.5, closedAt: 2_000 },
+      realise,
+      next,
+    );
+    if (rolled.kind !== "rolled") throw new Error(rolled.kind);
+    expect(rolled.close).toMatchObject({ lots: 3, reason: "roll", realisedInr: 3 * 500 - 30 });
+    expect(rolled.closed).toMatchObject({ id: first.id, status: "closed", lots: 0 });
+    expect(rolled.position).toMatchObject({
+      spread: "SP9",
+      lots: 3,
+      entry: 1300,
+      status: "open",
+      campaignId: first.id,
+      rolledFromId: first.id,
+    });
+    const again = await store.positions.roll(
+      alice.id,
+      rolled.position.id,
+      { exit: 1310, closedAt: 3_000 },
+      realise,
+      next,
+    );
+    if (again.kind !== "rolled") throw new Error(again.kind);
+    expect(again.position).toMatchObject({
+      campaignId: first.id,
+      rolledFromId: rolled.position.id,
+    });
+    // A failure while opening the next position leaves the old one open.
+    await expect(
+      store.positions.roll(
+        alice.id,
+        again.position.id,
+        { exit: 1, closedAt: 4_000 },
+        realise,
+        () => {
+          throw new Error("no next contract");
+        },
+      ),
+    ).rejects.toThrow("no next contract");
+    expect(await store.positions.find(alice.id, again.position.id)).toEqual(again.position);
+    expect(await store.positions.closes(alice.id, [again.position.id])).toEqual([]);
+  });
+
+  it("deletes a position with its closes; deleting a user deletes theirs", async () => {
+    const { store, alice, bob } = await twoTraders();
+    const mistake = await store.positions.create(alice.id, GC_BUY);
+    await store.positions.close(
+      alice.id,
+      mistake.id,
+      { lots: 1, exit: 1, closedAt: 2, reason: "close" },
+      realise,
+    );
+    expect(await store.positions.delete(bob.id, mistake.id)).toBe(false);
+    expect(await store.positions.delete(alice.id, mistake.id)).toBe(true);
+    expect(await store.positions.delete(alice.id, mistake.id)).toBe(false);
+    expect(await store.positions.closes(alice.id)).toEqual([]);
+
+    const kept = await store.positions.create(bob.id, GC_BUY);
+    await store.positions.close(
+      bob.id,
+      kept.id,
+      { lots: 1, exit: 1, closedAt: 2, reason: "close" },
+      realise,
+    );
+    expect(await store.users.delete(bob.id, 5)).toBe(true);
+    expect(await store.positions.listOpen()).toEqual([]);
+    const { sql } = current();
+    expect(await sql("SELECT id FROM position_closes")).toEqual([]);
+  });
+});
