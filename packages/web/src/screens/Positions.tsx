@@ -19,7 +19,6 @@ import { useFeedHealth } from "../hooks/useFeedHealth.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useMediaQuery } from "../hooks/useMediaQuery.ts";
 import { useNow } from "../hooks/useNow.ts";
-import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
 import {
   type LivePosition,
   positionTotals,
@@ -28,6 +27,7 @@ import {
   usePositionChanges,
   usePositionsFollow,
 } from "../hooks/usePositions.ts";
+import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
 import { failureText } from "../session/errors.ts";
@@ -125,7 +125,9 @@ function OpenPositions({ market }: { market: Market }) {
     onClose: setClosing,
     onEdit: setEditing,
     onRoll: roll,
-    rolling: changes.roll.isPending ? changes.roll.variables?.id : undefined,
+    rolling: changes.roll.isPending
+      ? (changes.roll.variables as { id?: number } | undefined)?.id
+      : undefined,
   };
   const body = list.isPending ? (
     <p className="loading">Loading positions…</p>

@@ -39,9 +39,9 @@ export function CostsFigure({ view, costsInr }: { view: PositionView; costsInr: 
 }
 
 function CostsDetails({ view, costsInr }: { view: PositionView; costsInr: number | null }) {
-  const breakdown = view.breakdown ?? {};
-  const lines = LINES.filter(([key]) => typeof breakdown[key] === "number");
-  const cmeUsd = breakdown.cmeUsd;
+  const breakdown = new Map<string, number>(Object.entries(view.breakdown ?? {}));
+  const lines = LINES.filter(([key]) => breakdown.has(key));
+  const cmeUsd = breakdown.get("cmeUsd");
   return (
     <div className="per-lot-breakdown" data-testid="position-costs">
       <div className="per-lot-breakdown__title">Round trip, one lot, ₹</div>
@@ -52,7 +52,7 @@ function CostsDetails({ view, costsInr }: { view: PositionView; costsInr: number
               {label}
               {key === "cme" && typeof cmeUsd === "number" ? ` ($${formatNumber(cmeUsd, 2)})` : ""}
             </dt>
-            <dd>{paiseText(breakdown[key] ?? 0)}</dd>
+            <dd>{paiseText(breakdown.get(key) ?? 0)}</dd>
           </div>
         ))}
         <div className="position-costs__line per-lot-breakdown__net">
