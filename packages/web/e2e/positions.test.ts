@@ -44,15 +44,15 @@ describe("a paper position on GC", () => {
         if (request.url().includes("positions.open")) sent++;
       };
       page.on("request", count);
-      await dialog.getByLabel("Lots").fill("0");
+      await dialog.getByLabel("Lots", { exact: true }).fill("0");
       await dialog.getByRole("button", { name: "Open position" }).click();
       await dialog.getByText("Lots must be a whole number from 1 to 10,000.").waitFor();
-      await dialog.getByLabel("Lots").fill("2.5");
+      await dialog.getByLabel("Lots", { exact: true }).fill("2.5");
       await dialog.getByRole("button", { name: "Open position" }).click();
       await dialog.getByText("Lots must be a whole number from 1 to 10,000.").waitFor();
-      await dialog.getByLabel("Lots").fill("1");
+      await dialog.getByLabel("Lots", { exact: true }).fill("1");
       await dialog.getByLabel("A spread value I type").check();
-      await dialog.getByLabel("Entry value").fill("12abc");
+      await dialog.getByLabel("Entry value", { exact: true }).fill("12abc");
       await dialog.getByRole("button", { name: "Open position" }).click();
       await dialog.getByText("Type the entry as a number, e.g. 125.50.").waitFor();
       page.off("request", count);
@@ -73,13 +73,13 @@ describe("a paper position on GC", () => {
       await sheet.getByRole("button", { name: "Open position" }).click();
       await sheet.waitFor({ state: "detached" });
       const dialog = openDialog(page);
-      expect(await dialog.getByLabel("Spread").inputValue()).toBe("GC");
+      expect(await dialog.getByLabel("Spread", { exact: true }).inputValue()).toBe("GC");
       expect(await dialog.getByLabel("Buy the spread").isChecked()).toBe(true);
       await expect
         .poll(() => dialog.locator("[data-field='live-value']").textContent(), WAIT)
         .toMatch(/GC_BUY now [+-]?\d/);
-      await dialog.getByLabel("Lots").fill("2");
-      await dialog.getByLabel("Note").fill("e2e: parity stretched");
+      await dialog.getByLabel("Lots", { exact: true }).fill("2");
+      await dialog.getByLabel("Note", { exact: true }).fill("e2e: parity stretched");
       await doubleClick(dialog.getByRole("button", { name: "Open position" }));
       await dialog.getByText(/^Opened BUY 2 × Gold at [+-]?[\d,.]+\. No order was sent/).waitFor();
       const positions = await listedPositions(page);
@@ -114,21 +114,26 @@ describe("a paper position on GC", () => {
       await row.waitFor();
       const [listed] = await listedPositions(page);
       if (!listed) throw new Error("no position listed");
-      // The mark is GC_SELL (a BUY leaves at the SELL value); margin from the configured rates.
-      expect(await row.locator("[data-field='margin']").getAttribute("data-source")).toBe(
-        "configured",
-      );
       // The stream moves the mark several times a second; the server's list only every 30 s.
       // Five different net figures inside the deadline come from the browser's own marking.
       const nets = new Set<number>();
-      const returns = new Set<number>();
       await expect
         .poll(async () => {
           const net = await figure(row, "net");
-          const rom = await figure(row, "return-on-margin");
           if (net !== null) nets.add(net);
+          return nets.size;
+        }, WAIT)
+        .toBeGreaterThanOrEqual(5);
+      // Margin from the configured rates, and the return on it moving with the net.
+      await expect
+        .poll(() => row.locator("[data-field='margin']").getAttribute("data-source"), WAIT)
+        .toBe("configured");
+      const returns = new Set<number>();
+      await expect
+        .poll(async () => {
+          const rom = await figure(row, "return-on-margin");
           if (rom !== null) returns.add(rom);
-          return Math.min(nets.size, returns.size);
+          return returns.size;
         }, WAIT)
         .toBeGreaterThanOrEqual(5);
       // What the row says is core's arithmetic on what it shows: net = gross − costs.
@@ -157,6 +162,7 @@ describe("a paper position on GC", () => {
       await doubleClick(dialog.getByRole("button", { name: "Close position" }));
       const realised = dialog.locator("[data-field='realised']");
       await realised.waitFor();
+      const realisedInr = Number(await realised.getAttribute("data-value"));
       expect(await dialog.textContent()).toMatch(
         /Closed 1 lot of BUY Gold at [+-]?[\d,.]+: realised/,
       );
@@ -171,9 +177,7 @@ describe("a paper position on GC", () => {
       await expect
         .poll(() => closedTrades(page).locator("[data-field='summary-trades']").textContent(), WAIT)
         .toBe("1");
-      expect(await figure(trade, "realised")).toBe(
-        Number(await realised.getAttribute("data-value")),
-      );
+      expect(await figure(trade, "realised")).toBe(realisedInr);
     },
     LONG,
   );

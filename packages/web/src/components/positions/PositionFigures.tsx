@@ -40,7 +40,12 @@ export function MarkFigure({ position }: { position: LivePosition }) {
 /** "₹1,84,320" with "Kite · 11:24:46 am IST" (or "configured") under it. */
 export function MarginFigure({ view }: { view: PositionView }) {
   const margin = view.margin;
-  if (!margin) return <span className="muted">—</span>;
+  if (!margin)
+    return (
+      <span className="muted" data-field="margin" data-source="">
+        —
+      </span>
+    );
   const source = margin.source === "kite" ? "Kite" : "configured rates";
   const benefit =
     margin.initialInr !== undefined && margin.initialInr > margin.inr
