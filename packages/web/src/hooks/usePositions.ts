@@ -85,7 +85,8 @@ export interface PositionTotals {
   costsInr: number;
   netInr: number;
   changeTodayInr: number;
-  marginInr: number;
+  /** Null while no position has a margin figure. */
+  marginInr: number | null;
   returnOnMargin: number | null;
 }
 
@@ -94,7 +95,8 @@ export function positionTotals(positions: readonly LivePosition[]): PositionTota
   const sum = (pick: (p: LivePosition) => number | null | undefined) =>
     positions.reduce((total, p) => total + (pick(p) ?? 0), 0);
   const netInr = sum((p) => p.netInr);
-  const marginInr = sum((p) => p.view.margin?.inr);
+  const margined = positions.filter((p) => p.view.margin);
+  const marginInr = margined.length > 0 ? sum((p) => p.view.margin?.inr) : null;
   return {
     lots: sum((p) => p.view.lots),
     grossInr: sum((p) => p.grossInr),
@@ -102,7 +104,7 @@ export function positionTotals(positions: readonly LivePosition[]): PositionTota
     netInr,
     changeTodayInr: sum((p) => p.changeTodayInr),
     marginInr,
-    returnOnMargin: marginInr > 0 ? netInr / marginInr : null,
+    returnOnMargin: marginInr !== null && marginInr > 0 ? netInr / marginInr : null,
   };
 }
 

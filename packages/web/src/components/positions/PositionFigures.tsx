@@ -16,7 +16,11 @@ export function positionTitle(view: Pick<PositionView, "side" | "lots" | "name">
 /** A signed ₹ figure coloured by its sign. */
 export function Rupees({ value, field }: { value: number | null | undefined; field: string }) {
   return (
-    <span className={signClass(value) ?? "muted"} data-field={field} data-value={value ?? ""}>
+    <span
+      className={`position-pnl ${signClass(value) ?? "muted"}`}
+      data-field={field}
+      data-value={value ?? ""}
+    >
       {signedRupees(value)}
     </span>
   );
@@ -70,12 +74,18 @@ export function MarginFigure({ view }: { view: PositionView }) {
 export function ReturnFigure({ position }: { position: LivePosition }) {
   return (
     <span data-field="return-on-margin" data-value={position.returnOnMargin ?? ""}>
-      <span className={signClass(position.returnOnMargin)}>
+      <span className={`position-pnl ${signClass(position.returnOnMargin) ?? ""}`}>
         {signedPercent(position.returnOnMargin)}
       </span>
-      <small className="position-sub" title="Annualised by days held (a day at least)">
-        {signedPercent(position.returnOnMarginAnnualised)} a year
-      </small>
+      {position.returnOnMarginAnnualised !== null && (
+        <small
+          className="position-sub"
+          data-field="return-annualised"
+          title="Annualised by days held (a day at least)"
+        >
+          {signedPercent(position.returnOnMarginAnnualised)} a year
+        </small>
+      )}
     </span>
   );
 }

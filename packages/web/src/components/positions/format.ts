@@ -31,10 +31,11 @@ export function signedPercent(fraction: number | null | undefined): string {
   return `${formatSigned(fraction * 100, 2)} %`;
 }
 
-/** "3 d", "1 d", "0 d": whole days held, as the table has room for. */
+/** "3 d" from a day on, "5 h" or "12 min" before: how long a position has been held. */
 export function daysText(days: number | null | undefined): string {
   if (days === null || days === undefined || !Number.isFinite(days)) return "—";
-  return `${formatNumber(Math.floor(days), 0)} d`;
+  if (days >= 1) return `${formatNumber(Math.floor(days), 0)} d`;
+  return holdingText(days * 86_400_000);
 }
 
 /** "2 d 4 h", "5 h", "12 min": an average holding time. */
