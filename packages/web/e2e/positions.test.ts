@@ -115,7 +115,7 @@ describe("a paper position on GC", () => {
       const [listed] = await listedPositions(page);
       if (!listed) throw new Error("no position listed");
       // The stream moves the mark several times a second; the server's list only every 30 s.
-      // Five different net figures inside the deadline come from the browser's own marking.
+      // Ten different net figures inside the deadline come from the browser's own marking.
       const nets = new Set<number>();
       await expect
         .poll(async () => {
@@ -123,7 +123,7 @@ describe("a paper position on GC", () => {
           if (net !== null) nets.add(net);
           return nets.size;
         }, WAIT)
-        .toBeGreaterThanOrEqual(5);
+        .toBeGreaterThanOrEqual(10);
       // Margin from the configured rates, and the return on it moving with the net.
       await expect
         .poll(() => row.locator("[data-field='margin']").getAttribute("data-source"), WAIT)
@@ -135,7 +135,7 @@ describe("a paper position on GC", () => {
           if (rom !== null) returns.add(rom);
           return returns.size;
         }, WAIT)
-        .toBeGreaterThanOrEqual(5);
+        .toBeGreaterThanOrEqual(10);
       // What the row says is core's arithmetic on what it shows: net = gross − costs.
       const gross = await figure(row, "gross");
       const net = await figure(row, "net");
