@@ -34,6 +34,7 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { SnapshotBroadcaster } from "./market/snapshot-broadcaster.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { serverMarginSource } from "./positions/margin-source.ts";
 import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
@@ -148,6 +149,8 @@ export async function compose(
     bus,
     costRates: () => hub.costRates,
   });
+  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
+  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
   const shutdown = new AbortController();
   const services: Services = {
     hub,
@@ -180,6 +183,11 @@ export async function compose(
   // the stream every browser reads.
   bus.subscribe("quote", (quote) => {
     if (hub.ingest(quote)) monitor.accepted(quote);
+  });
+  // Every instance that does not lead reports the leader's providers (its own feed is idle).
+  monitor.following = () => !services.instance.isLeader();
+  bus.subscribe("feed.health", ({ instanceId, providers }) => {
+    if (instanceId !== config.instanceId) monitor.leaderProviders(providers);
   });
   hub.subscribe((update) => snapshots.onUpdate(update));
   // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
@@ -227,6 +235,15 @@ export async function compose(
       );
       services.sender = startSenders(config, services);
       await feed.start((quote) => bus.publish("quote", quote));
+      const tellHealth = () =>
+        bus.publish("feed.health", {
+          instanceId: config.instanceId,
+          providers: monitor.report().providers,
+        });
+      tellHealth();
+      const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
+      healthTimer.unref();
+      leaderListeners.push(() => clearInterval(healthTimer));
     },
     async stop() {
       await feed.stop();
@@ -255,6 +272,9 @@ export async function compose(
     },
   };
 }
+
+/** How often the leader tells the others its providers' health (see FeedMonitor). */
+const FEED_HEALTH_INTERVAL_MS = 5_000;
 
 /** One outbox sender per channel (webhooks always; Telegram when a bot token is set). */
 function startSenders(config: Config, services: Services): OutboxSenders {

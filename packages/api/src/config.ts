@@ -8,6 +8,7 @@ import {
   toClusterConfig,
 } from "./config/cluster.ts";
 import { costEnvShape, costRatesFrom } from "./config/costs.ts";
+import { marginEnvShape, marginRatesFrom, unknownMarginNames } from "./config/margins.ts";
 
 const port = z.coerce
   .number({ error: "must be a whole number from 0 to 65535" })
@@ -116,6 +117,7 @@ const envSchema = z
     ),
     ...dutyShape,
     ...costEnvShape,
+    ...marginEnvShape,
     ...clusterEnvShape,
   })
   .superRefine((env, ctx) => {
@@ -191,13 +193,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+  // A mistyped margin setting would otherwise leave its default in place unseen.
+  const unknownMargins = unknownMarginNames(present).map(
+    (name) =>
+      `Invalid ${name}: sets nothing (margin settings are MARGIN_MCX_SHARE, MARGIN_MCX_<ROOT>_SHARE and MARGIN_US_<ROOT>_USD)`,
+  );
+  if (!parsed.success || unknownMargins.length > 0) {
+    throw new ConfigError([
+      ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? "configuration");
         return `Invalid ${name}: ${issue.message}${describe(name, env[name])}`;
       }),
-    );
+      ...unknownMargins,
+    ]);
   }
   return toConfig(parsed.data);
 }
@@ -247,6 +255,8 @@ function toConfig(env: Env) {
     duties,
     /** perLot's round-trip cost rates: COST_* over core's defaults (config/costs.ts). */
     costRates: costRatesFrom(env),
+    /** Positions' configured margin rates: MARGIN_* over core's defaults (config/margins.ts). */
+    marginRates: marginRatesFrom(env),
     /** FEED=composite: the JSON file naming each key's provider; defaults apply without one. */
     marketDataConfig: env.MARKET_DATA_CONFIG,
     kite,

@@ -77,12 +77,40 @@ let server: TestServer;
 const USER = { username: "viewer", password: "viewer-pass-1" };
 const TRADER = { username: "trader", password: "trader-pass-1" };
 
-/** Status of a request whose body may never end (an SSE stream): read the head, then hang up. */
+/**
+ * Status of a request whose body may never end (an SSE stream): the head's, unless the stream's
+ * first event after "connected" is tRPC's serialized error (a subscription's guard answers
+ * inside the stream, whose head is already 200); then the error's HTTP status. Every
+ * subscription sends a first event at once, so this never waits on a quiet stream.
+ */
 async function streamStatus(url: string, cookie: string): Promise<number> {
   const abort = new AbortController();
   const res = await fetch(url, { headers: { cookie }, signal: abort.signal });
-  abort.abort();
-  return res.status;
+  try {
+    if (!res.headers.get("content-type")?.startsWith("text/event-stream") || !res.body)
+      return res.status;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const events = text
+        .split("\n\n")
+        .slice(0, -1)
+        .map((e) => e.trim())
+        .filter((e) => e !== "");
+      const first = events.find((e) => !e.startsWith("event: connected"));
+      if (first !== undefined) {
+        if (!first.startsWith("event: serialized-error")) return res.status;
+        const data = JSON.parse(first.slice(first.indexOf("data: ") + 6));
+        return data.data?.httpStatus ?? 500;
+      }
+      const { value, done } = await reader.read();
+      if (done) return res.status;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    abort.abort();
+  }
 }
 
 function endpoints(): Endpoint[] {
@@ -97,7 +125,7 @@ function endpoints(): Endpoint[] {
         const res =
           route.method === "GET" || route.method === "DELETE"
             ? await client[route.method === "GET" ? "get" : "delete"](path)
-            : await client[route.method === "POST" ? "post" : "put"](path, {});
+            : await client.request(route.method, path, { body: {} });
         return res.status;
       },
     };

@@ -3,6 +3,7 @@
 // instance that does not lead is fired once, by the leader, after alerts.changed crossed Redis.
 // Child processes and a kill -9 of the leader: cluster-failover.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProviderHealth } from "../src/feeds/providers/health.ts";
 import { crossingTime } from "./crossing-replay.ts";
 import { startCluster, type TestCluster } from "./fakes/cluster.ts";
 import { pushGold, pushOpening } from "./fakes/crossing-feed.ts";
@@ -72,6 +73,41 @@ describe("two instances on PostgreSQL and Redis", () => {
       telegramNotificationCount: 2,
     });
     expect(await signIn(leader, "trader", "trader-pass-1")).toBeDefined();
+  });
+});
+
+describe("feed health across instances", () => {
+  it("the instance that does not lead reports the leader's providers, not its own idle feed's", async () => {
+    const kite: ProviderHealth = {
+      name: "kite",
+      kind: "kite",
+      state: "live",
+      delayed: false,
+      keys: ["GOLD", "GOLD@far"],
+      marketOpen: true,
+      lastQuoteAt: Date.now(),
+      lastQuoteAgeMs: 0,
+      reconnects: 0,
+      lastError: null,
+      lastErrorAt: null,
+      silenceMs: 10_000,
+      contracts: { GOLD: "GOLD26FEBFUT" },
+      missing: { "GOLD@far": "no far contract for GOLD in Kite's instruments list" },
+    };
+    cluster.feed.health = () => [kite];
+    const providers = async () => (await health(other)).providers as ProviderHealth[];
+    await eventually(
+      providers,
+      (p) => p[0]?.name === "kite",
+      "the leader's providers on the other",
+    );
+    expect((await providers())[0]).toMatchObject({
+      kind: "kite",
+      contracts: { GOLD: "GOLD26FEBFUT" },
+      missing: kite.missing,
+    });
+    // The leader reports its own feed, as before.
+    expect((await health(leader)).providers[0].missing).toEqual(kite.missing);
   });
 });
 

@@ -107,9 +107,13 @@ describe("opening a position", () => {
     expect(p.costsInr).toBe(costs);
     expect(p.netInr).toBe(round(gross - costs));
     expect(p.netPerLotInr).toBe(round((gross - costs) / 2));
-    expect(p.daysHeld).toBe(0);
+    expect(p.daysHeld).toBeLessThan(0.01);
     expect(p.dayOpenMark).toBe(buy.spread);
     expect(p.breakdown).toMatchObject({ brokerage: 40 });
+    // Configured margin (core's default rates), per lot: GOLD 76,000 × 100 × 10 % = 760,000 and
+    // the 3 MGC hedge at $1,650 × 84 = 415,800.
+    expect(p.margin).toMatchObject({ inr: 2 * (760_000 + 415_800), source: "configured" });
+    expect(p.returnOnMargin).toBeCloseTo(p.netInr / 2_351_600, 12);
 
     // The mark moves with the market; a SELL position is marked at GC_BUY.
     quoteGold({ bid: 76_500, ask: 76_510 }, { bid: 2650, ask: 2651 });
@@ -143,7 +147,7 @@ describe("opening a position", () => {
     expect(typed.body).toMatchObject({
       entry: 1234.5,
       units: 10,
-      daysHeld: 3,
+      daysHeld: expect.closeTo(3, 2),
       targetInr: 5000,
       stopInr: -2000,
     });

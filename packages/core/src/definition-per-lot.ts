@@ -2,7 +2,7 @@
 // worth on its legs' lots, what opening and closing every traded leg costs, and what is left.
 // The built-in parities keep `perLot` (per-lot.ts, with its CME hedge); this is the general case
 // for any definition whose legs say how many lots they trade.
-import type { InstrumentSpec } from "./catalogue.ts";
+import { groupOfExchange, type InstrumentSpec, parseInstrumentKey } from "./catalogue.ts";
 import { type CostBreakdown, type CostRates, CRORE, roundPaise, totalCosts } from "./costs.ts";
 import type { CmeContractKey } from "./lot.ts";
 import type { SpreadLegDefinition } from "./spread-definition.ts";
@@ -19,14 +19,6 @@ export interface DefinitionPerLot {
   costsInr: number;
   netInr: number;
   breakdown: CostBreakdown;
-}
-
-const US_FUTURES = new Set(["COMEX", "NYMEX", "CME", "CBOT"]);
-
-/** The root of a catalogue key: GC@next → GC. */
-function rootOf(instrument: string): string {
-  const at = instrument.indexOf("@");
-  return at < 0 ? instrument : instrument.slice(0, at);
 }
 
 /**
@@ -83,9 +75,9 @@ export function definitionCosts(
       b.brokerage += 2 * rates.mcxBrokeragePerOrder;
       b.ctt += side * rates.cttSellRate;
       b.stampDuty += side * rates.stampDutyBuyRate;
-    } else if (US_FUTURES.has(spec.exchange)) {
+    } else if (groupOfExchange(spec.exchange) === "cme") {
       const perSide =
-        rates.cmePerContractPerSideUsd[rootOf(leg.instrument) as CmeContractKey] ??
+        rates.cmePerContractPerSideUsd[parseInstrumentKey(leg.instrument).root as CmeContractKey] ??
         rates.cmePerContractPerSideUsd.GC;
       b.cmeUsd += 2 * leg.lots * perSide;
     }

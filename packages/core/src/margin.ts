@@ -2,6 +2,7 @@
 // legs as a share of the contract's value, US futures as an initial margin per contract. It is
 // the sum of the legs, with no spread benefit: a broker's own figure (Kite's basket margins,
 // which the api asks when connected) is what shows the benefit of a calendar.
+import { groupOfExchange, parseInstrumentKey } from "./catalogue.ts";
 import { roundPaise } from "./costs.ts";
 import type { SpecOf } from "./definition-per-lot.ts";
 
@@ -62,13 +63,6 @@ export interface ConfiguredMargin {
   lines: { leg: string; inr: number }[];
 }
 
-const US_FUTURES = new Set(["COMEX", "NYMEX", "CME", "CBOT"]);
-
-function rootOf(instrument: string): string {
-  const at = instrument.indexOf("@");
-  return at < 0 ? instrument : instrument.slice(0, at);
-}
-
 /**
  * The margin of one spread lot (the legs' lots) from configured rates, in ₹; multiply by the
  * position's lots. Undefined when a traded leg has no price or no catalogue entry, or USD legs
@@ -85,12 +79,12 @@ export function configuredMargin(
     if (leg.lots === undefined) continue;
     const spec = specOf(leg.instrument);
     if (!spec || !Number.isFinite(leg.price)) return undefined;
-    const root = rootOf(leg.instrument);
+    const root = parseInstrumentKey(leg.instrument).root;
     const share = rates.mcxShare[root] ?? rates.mcxShare.default ?? 0;
     const value = Math.abs(leg.price) * spec.lotUnits * leg.lots;
     let inr: number;
     if (spec.exchange === "MCX") inr = value * share;
-    else if (US_FUTURES.has(spec.exchange)) {
+    else if (groupOfExchange(spec.exchange) === "cme") {
       if (!Number.isFinite(usdinr)) return undefined;
       const perContract = rates.usInitialUsd[root];
       inr = (perContract === undefined ? value * share : perContract * leg.lots) * usdinr;

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { historyDataDir } from "./alert-history-data.ts";
@@ -128,6 +129,16 @@ describe("rolls on the Advanced Spread Chart", () => {
     // The gap: the fourth minute's open (64) minus the third's close (14) = 50.
     await expect.poll(() => closes(suite.page)).toEqual([61, 63, 64, 65, 66]);
     expect(await column(suite.page, 2)).toEqual([60, 61, 63, 64, 65]);
+    // Download CSV saves what is drawn, under a name that says it is adjusted.
+    const [download] = await Promise.all([
+      suite.page.waitForEvent("download"),
+      suite.page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("GC_BUY-1m-back-adjusted.csv");
+    const rows = (await readFile(await download.path(), "utf8")).trim().split("\n").slice(1);
+    expect(rows.map((row) => Math.round(Number(row.split(",").at(-1)) * 100) / 100)).toEqual([
+      61, 63, 64, 65, 66,
+    ]);
     await adjustToggle().click();
     await expect.poll(() => closes(suite.page)).toEqual([11, 13, 14, 65, 66]);
   });

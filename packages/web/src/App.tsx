@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Route, Switch } from "wouter";
+import { OpenPositionProvider } from "./components/positions/OpenPosition.tsx";
 import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
 import { useHeartbeat } from "./hooks/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
@@ -22,7 +23,9 @@ export function App() {
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
         <OtherSessionsNoticeProvider>
-          <Routes />
+          <OpenPositionProvider>
+            <Routes />
+          </OpenPositionProvider>
         </OtherSessionsNoticeProvider>
       </QueryClientProvider>
     </trpc.Provider>

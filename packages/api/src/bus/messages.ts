@@ -1,4 +1,5 @@
 import type { Quote } from "@spreadwatch/core";
+import type { ProviderHealth } from "../feeds/providers/health.ts";
 
 /**
  * What travels on the bus, by topic. A topic added here must be added to TOPICS too (the
@@ -17,6 +18,11 @@ export interface BusMessages {
   "spreads.changed": { id: number };
   /** A user's positions were opened, changed, closed or rolled: every instance's clients refetch. */
   "positions.changed": { userId: number };
+  /**
+   * The leader's providers as its /api/health reports them, every few seconds while it leads:
+   * an instance that does not lead has only an idle feed of its own to report otherwise.
+   */
+  "feed.health": { instanceId: string; providers: ProviderHealth[] };
 }
 
 export type Topic = keyof BusMessages;
@@ -28,6 +34,7 @@ const topicSet = {
   "instruments.changed": true,
   "spreads.changed": true,
   "positions.changed": true,
+  "feed.health": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

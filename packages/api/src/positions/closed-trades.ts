@@ -1,6 +1,7 @@
 // The closed trades' CSV and summary (README "Positions (paper)"): one line, one trade, per close.
+
+import { summariseClosed } from "@spreadwatch/core";
 import type { PositionClose, StoredPosition } from "@spreadwatch/db";
-import { summariseClosed } from "./core-pending.ts";
 
 const HEADER = [
   "close_id",

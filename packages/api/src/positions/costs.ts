@@ -3,6 +3,7 @@
 import {
   type CostBreakdown,
   type CostRates,
+  definitionCosts,
   type InstrumentSpec,
   perLot,
   roundPaise,
@@ -10,7 +11,6 @@ import {
   totalCosts,
 } from "@spreadwatch/core";
 import type { RegisteredSpread } from "../spreads/registry.ts";
-import { definitionCosts } from "./core-pending.ts";
 
 export interface LotCosts {
   perLotInr: number;

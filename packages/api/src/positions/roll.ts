@@ -2,7 +2,7 @@
 // future moves to next, a next one to far; the rest (USDINR, spot) stays. The same formula on
 // those legs is a definition the user can see, or a private one made for them.
 
-import type { InstrumentSpec } from "@spreadwatch/core";
+import type { InstrumentSpec, PositionSide } from "@spreadwatch/core";
 import {
   bookIn,
   type CheckedDefinition,
@@ -13,7 +13,6 @@ import {
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
-import type { PositionSide } from "./core-pending.ts";
 import { legsStale, nextMonthKey } from "./live.ts";
 import { PositionError } from "./service.ts";
 

@@ -4,10 +4,15 @@
 import {
   type CostRates,
   DEFAULT_LOTS,
+  definitionUnits,
+  executableSymbol,
+  exitSideOf,
   INSTRUMENTS,
   type InstrumentId,
   type InstrumentSpec,
   mcxLot,
+  type PositionSide,
+  realisedInr,
   shippedInstrument,
 } from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, Store, StoredPosition } from "@spreadwatch/db";
@@ -17,15 +22,14 @@ import { warnEvery } from "../log.ts";
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
-import {
-  definitionUnits,
-  executableSymbol,
-  exitSideOf,
-  type PositionSide,
-  realisedInr,
-} from "./core-pending.ts";
 import { costsAt } from "./costs.ts";
 import { expiresInDays, type LiveSide, legContracts, legsStale, liveSide } from "./live.ts";
+import {
+  configuredMarginSource,
+  type MarginPosition,
+  marginPosition,
+  type PositionMarginSource,
+} from "./margin.ts";
 import {
   type BrokerCosts,
   type Margin,
@@ -33,19 +37,6 @@ import {
   positionView,
   type Valuation,
 } from "./view.ts";
-
-/** Where a position's margin and the broker's cost figure come from (configured, or Kite). */
-export interface PositionMarginSource {
-  marginFor(
-    position: StoredPosition,
-    legPrices: Readonly<Record<string, number>>,
-    usdinr: number,
-  ): Promise<Margin | undefined>;
-  brokerCosts?(
-    position: StoredPosition,
-    legPrices: Readonly<Record<string, number>>,
-  ): Promise<BrokerCosts | undefined>;
-}
 
 export interface PositionsServiceOptions {
   store: Store;
@@ -84,11 +75,12 @@ export class PositionsService {
   private readonly lastSides = new Map<string, LiveSide>();
   /** The first minute's open of a symbol on an IST day: it never changes once recorded. */
   private readonly dayOpens = new Map<string, number>();
-  private marginSource: PositionMarginSource | undefined;
+  private marginSource: PositionMarginSource;
 
   constructor(private readonly options: PositionsServiceOptions) {
     this.store = options.store;
     this.now = options.now ?? Date.now;
+    this.marginSource = configuredMarginSource(this.specOf, undefined, this.now);
   }
 
   /** Reads every open position (start, and again when the bus reconnects). */
@@ -112,7 +104,7 @@ export class PositionsService {
   }
 
   /** Kite's basket margins and contract notes replace the configured figures (kite-margins.ts). */
-  setMarginSource(source: PositionMarginSource | undefined): void {
+  setMarginSource(source: PositionMarginSource): void {
     this.marginSource = source;
   }
 
@@ -336,10 +328,11 @@ export class PositionsService {
     const legPrices = shown?.legs ?? entryPrices(position);
     const costs = this.costsPerLot(spread, markSymbol, shown?.value ?? position.entry, legPrices);
     const usdinr = shown?.usdinr ?? prices.fx.USDINR?.price;
+    const forMargin = marginPosition(position, spread, legPrices, legContracts(prices, spread));
     const [dayOpenMark, margin, brokerCosts] = await Promise.all([
       this.dayOpen(markSymbol, position, now),
-      this.margin(position, legPrices, usdinr),
-      this.brokerCosts(position, legPrices),
+      this.margin(forMargin, usdinr),
+      this.brokerCosts(forMargin),
     ]);
     return {
       ...base,
@@ -356,26 +349,21 @@ export class PositionsService {
   }
 
   private async margin(
-    position: StoredPosition,
-    legPrices: Readonly<Record<string, number>>,
+    position: MarginPosition,
     usdinr: number | undefined,
   ): Promise<Margin | null> {
-    if (!this.marginSource || usdinr === undefined) return null;
+    if (usdinr === undefined) return null;
     try {
-      return (await this.marginSource.marginFor(position, legPrices, usdinr)) ?? null;
+      return (await this.marginSource.marginFor(position, usdinr)) ?? null;
     } catch (error) {
       warnEvery("positions-margin", 60_000, { err: error }, "could not get a position's margin");
       return null;
     }
   }
 
-  private async brokerCosts(
-    position: StoredPosition,
-    legPrices: Readonly<Record<string, number>>,
-  ): Promise<BrokerCosts | null> {
-    if (!this.marginSource?.brokerCosts) return null;
+  private async brokerCosts(position: MarginPosition): Promise<BrokerCosts | null> {
     try {
-      return (await this.marginSource.brokerCosts(position, legPrices)) ?? null;
+      return (await this.marginSource.brokerCosts(position)) ?? null;
     } catch (error) {
       warnEvery(
         "positions-broker-costs",

@@ -1,8 +1,8 @@
 // A position as the API answers it (README "Positions (paper)"): the stored record valued at the
 // executable exit with core's functions, so a script with @spreadwatch/core gets the same figures.
 import type { CostBreakdown } from "@spreadwatch/core";
+import { markPosition, type PositionSide } from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, StoredPosition } from "@spreadwatch/db";
-import { markPosition, type PositionSide } from "./core-pending.ts";
 
 /** Margin of a position: configured rates, or Kite's basket figure for its MCX legs. */
 export interface Margin {
@@ -14,9 +14,16 @@ export interface Margin {
   initialInr?: number;
 }
 
+/** Kite's virtual contract note for the MCX legs' round trip, beside our own figure. */
 export interface BrokerCosts {
+  /** Kite's charges for all open lots, ₹. */
   inr: number;
   at: number;
+  perLotInr?: number;
+  /** Our MCX costs per lot at the prices Kite was asked at. */
+  oursPerLotInr?: number;
+  /** The two differ by more than ₹1 a lot: the configured cost rates are out of date. */
+  costMismatch?: boolean;
 }
 
 export interface PositionView {
@@ -143,10 +150,11 @@ export function positionView(
     realisedInr: roundPaise(own.reduce((sum, c) => sum + c.realisedInr, 0)),
     brokerCosts: valuation.brokerCosts,
     costMismatch:
-      valuation.brokerCosts !== null &&
-      ourCosts !== undefined &&
-      Math.abs(ourCosts - valuation.brokerCosts.inr) >
-        COST_MISMATCH_PER_LOT_INR * Math.max(position.lots, 1),
+      valuation.brokerCosts?.costMismatch ??
+      (valuation.brokerCosts !== null &&
+        ourCosts !== undefined &&
+        Math.abs(ourCosts - valuation.brokerCosts.inr) >
+          COST_MISMATCH_PER_LOT_INR * Math.max(position.lots, 1)),
     breakdown: valuation.breakdown,
     legs: position.legs,
     closes: own,

@@ -1,11 +1,16 @@
 import { EventEmitter, on } from "node:events";
-import { MAX_SPREADS, MAX_SPREADS_PER_USER, userSpreadSymbol } from "@spreadwatch/core";
+import {
+  executableSymbol,
+  exitSideOf,
+  MAX_SPREADS,
+  MAX_SPREADS_PER_USER,
+  userSpreadSymbol,
+} from "@spreadwatch/core";
 import type { PositionFields, Store } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import type { AppServices } from "../context.ts";
 import { once } from "../idempotency.ts";
 import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
-import { executableSymbol, exitSideOf } from "../positions/core-pending.ts";
 import {
   closePositionInput,
   listPositionsInput,
@@ -356,7 +361,7 @@ export const positionsRouter = {
   }),
 
   /**
-   * One message whenever the caller's positions change on any instance (bus
+   * One message on connecting and whenever the caller's positions change on any instance (bus
    * "positions.changed"), so an open Positions tab refetches. Carries no position data.
    */
   onChange: authedProcedure.subscription(async function* ({ ctx, signal }) {
@@ -366,6 +371,8 @@ export const positionsRouter = {
     const userId = ctx.user.id;
     const unsubscribe = positions.onChange((id) => id === userId && changes.emit("change"));
     try {
+      // One at once: a (re)connected tab refetches whatever changed while it was away.
+      yield { at: Date.now() };
       for await (const _ of on(changes, "change", { signal: stop })) yield { at: Date.now() };
     } catch (error) {
       if (!stop.aborted) throw error;

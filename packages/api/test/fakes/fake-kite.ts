@@ -1,11 +1,35 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FUTURES } from "@spreadwatch/core";
 import { type WebSocket, WebSocketServer } from "ws";
 import { GOLD_FEB } from "./kite-packets.ts";
 
 export const KITE_KEY = "kite-test-key";
 export const KITE_SECRET = "kite-test-secret";
+
+/** One order of a POST /margins/basket or /charges/orders body, as the client sent it. */
+export type KiteOrderBody = Record<string, unknown>;
+
+/** A recorded JSON POST: its query, content type, authorization and the orders it carried. */
+export interface KiteJsonRequest {
+  query: Record<string, string>;
+  contentType: string | undefined;
+  authorization: string | undefined;
+  orders: KiteOrderBody[];
+}
+
+/** Zerodha-like charges per order (Kite computes its own; these make the fake's figures realistic). */
+export interface FakeChargeRates {
+  /** ₹ per executed order, capped at `brokerageCapRate` of turnover. */
+  brokeragePerOrder: number;
+  brokerageCapRate: number;
+  cttSellRate: number;
+  exchangePerCrore: number;
+  sebiPerCrore: number;
+  stampBuyRate: number;
+  gstRate: number;
+}
 
 export interface TickerConnection {
   socket: WebSocket;
@@ -34,6 +58,36 @@ export class FakeKite {
   hangSessionToken = false;
   /** Kite heartbeats within a second of connecting; a test of silence turns this off. */
   heartbeatOnConnect = true;
+  /** Every POST /margins/basket, in order. */
+  readonly marginRequests: KiteJsonRequest[] = [];
+  /** Every POST /charges/orders, in order. */
+  readonly chargeRequests: KiteJsonRequest[] = [];
+  /** The next basket margin calls fail with these statuses, or never answer ("hang"). */
+  readonly failNextMargins: Array<number | "hang"> = [];
+  /** The next charges calls fail with these statuses, or never answer ("hang"). */
+  readonly failNextCharges: Array<number | "hang"> = [];
+  /** Quote units per lot by tradingsymbol; absent: the shipped catalogue's lot of its root (GOLD26FEBFUT → 100). */
+  readonly lotUnits = new Map<string, number>();
+  /** Share of an order's value the basket's `initial` asks for (SPAN + exposure, roughly). */
+  marginRate = 0.1;
+  /**
+   * Share of the larger side's margin the basket's `final` keeps when it holds both a BUY and a
+   * SELL (Kite's spread benefit on a calendar); a basket of one side keeps its `initial`.
+   */
+  spreadKeeps = 0.3;
+  /** Replaces the basket's `data` (a test of an answer lacking what the client needs). */
+  marginData: unknown;
+  /** Replaces the contract note's `data`, likewise. */
+  chargesData: unknown;
+  readonly chargeRates: FakeChargeRates = {
+    brokeragePerOrder: 20,
+    brokerageCapRate: 0.0003,
+    cttSellRate: 0.0001,
+    exchangePerCrore: 210,
+    sebiPerCrore: 10,
+    stampBuyRate: 0.00002,
+    gstRate: 0.18,
+  };
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private readonly waiters: Array<() => void> = [];
@@ -133,6 +187,16 @@ export class FakeKite {
       res.writeHead(200, { "content-type": "text/csv" });
       return void res.end(this.instruments.get(instruments[1] ?? "") ?? HEADER);
     }
+    if (req.method === "POST" && url.pathname === "/margins/basket")
+      return this.jsonPost(req, res, url, this.marginRequests, this.failNextMargins, (orders) =>
+        this.marginData === undefined ? this.basketMargins(orders) : this.marginData,
+      );
+    if (req.method === "POST" && url.pathname === "/charges/orders")
+      return this.jsonPost(req, res, url, this.chargeRequests, this.failNextCharges, (orders) =>
+        this.chargesData === undefined
+          ? orders.map((order) => this.contractNote(order))
+          : this.chargesData,
+      );
     if (req.method === "POST" && url.pathname === "/session/token") {
       if (this.hangSessionToken) return;
       let body = "";
@@ -167,6 +231,146 @@ export class FakeKite {
       return;
     }
     this.json(res, 404, { status: "error", message: "Route not found" });
+  }
+
+  /**
+   * Kite's JSON POSTs (docs: kite.trade/docs/connect/v3/margins): X-Kite-Version 3, `token
+   * api_key:access_token`, Content-Type application/json and an array of orders; the request is
+   * recorded before any failure a test queued, so a test sees what a failed call carried.
+   */
+  private jsonPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    log: KiteJsonRequest[],
+    failures: Array<number | "hang">,
+    answer: (orders: KiteOrderBody[]) => unknown,
+  ): void {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      let orders: unknown;
+      try {
+        orders = JSON.parse(body);
+      } catch {
+        orders = undefined;
+      }
+      log.push({
+        query: Object.fromEntries(url.searchParams),
+        contentType: req.headers["content-type"],
+        authorization: req.headers.authorization,
+        orders: Array.isArray(orders) ? orders : [],
+      });
+      this.wake();
+      const failure = failures.shift();
+      if (failure === "hang") return;
+      if (failure !== undefined)
+        return this.json(res, failure, {
+          status: "error",
+          message: "Something went wrong",
+          error_type: "GeneralException",
+        });
+      const token = /^token [^:]+:(.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      if (req.headers["x-kite-version"] !== "3" || !token || !this.validTokens.has(token))
+        return this.json(res, 403, {
+          status: "error",
+          message: "Incorrect `api_key` or `access_token`.",
+          error_type: "TokenException",
+        });
+      if (!req.headers["content-type"]?.startsWith("application/json") || !Array.isArray(orders))
+        return this.json(res, 400, {
+          status: "error",
+          message: "Invalid JSON body: expected an array of orders",
+          error_type: "InputException",
+        });
+      this.json(res, 200, { status: "success", data: answer(orders) });
+    });
+  }
+
+  private orderValue(order: KiteOrderBody, priceField: "price" | "average_price"): number {
+    const symbol = String(order.tradingsymbol);
+    // An MCX future's tradingsymbol is its root, the year and month, FUT (GOLD26FEBFUT).
+    const root = /^([A-Z]+)\d{2}[A-Z]{3}FUT$/.exec(symbol)?.[1] ?? "";
+    const units = this.lotUnits.get(symbol) ?? FUTURES[root]?.lotUnits ?? 1;
+    return Number(order[priceField]) * Number(order.quantity) * units;
+  }
+
+  /** The basket's answer in Kite's shape (mode=compact still carries initial, final, orders). */
+  private basketMargins(orders: KiteOrderBody[]): unknown {
+    const margins = orders.map((o) => this.orderValue(o, "price") * this.marginRate);
+    const sideTotal = (side: string) =>
+      margins.reduce((sum, m, i) => (orders[i]?.transaction_type === side ? sum + m : sum), 0);
+    const buy = sideTotal("BUY");
+    const sell = sideTotal("SELL");
+    const initial = buy + sell;
+    const final = buy > 0 && sell > 0 ? Math.max(buy, sell) * this.spreadKeeps : initial;
+    const block = (total: number, tradingsymbol = "", exchange = "", type = "") => ({
+      type,
+      tradingsymbol,
+      exchange,
+      span: total * 0.7,
+      exposure: total * 0.3,
+      option_premium: 0,
+      additional: 0,
+      bo: 0,
+      cash: 0,
+      var: 0,
+      pnl: { realised: 0, unrealised: 0 },
+      leverage: 0,
+      charges: {
+        transaction_tax: 0,
+        transaction_tax_type: "",
+        exchange_turnover_charge: 0,
+        sebi_turnover_charge: 0,
+        brokerage: 0,
+        stamp_duty: 0,
+        gst: { igst: 0, cgst: 0, sgst: 0, total: 0 },
+        total: 0,
+      },
+      total,
+    });
+    return {
+      initial: block(initial),
+      final: block(final),
+      orders: orders.map((o, i) =>
+        block(margins[i] ?? 0, String(o.tradingsymbol), String(o.exchange), "commodity"),
+      ),
+    };
+  }
+
+  /** One order's virtual contract note in Kite's shape, charged at `chargeRates`. */
+  private contractNote(order: KiteOrderBody): unknown {
+    const r = this.chargeRates;
+    const turnover = Math.abs(this.orderValue(order, "average_price"));
+    const sell = order.transaction_type === "SELL";
+    const brokerage = Math.min(r.brokeragePerOrder, turnover * r.brokerageCapRate);
+    const exchange = (turnover * r.exchangePerCrore) / 1e7;
+    const sebi = (turnover * r.sebiPerCrore) / 1e7;
+    const tax = sell ? turnover * r.cttSellRate : 0;
+    const stamp = sell ? 0 : turnover * r.stampBuyRate;
+    const gst = (brokerage + exchange + sebi) * r.gstRate;
+    return {
+      transaction_type: order.transaction_type,
+      tradingsymbol: order.tradingsymbol,
+      exchange: order.exchange,
+      variety: order.variety,
+      product: order.product,
+      order_type: order.order_type,
+      quantity: order.quantity,
+      price: order.average_price,
+      charges: {
+        transaction_tax: tax,
+        transaction_tax_type: "ctt",
+        exchange_turnover_charge: exchange,
+        sebi_turnover_charge: sebi,
+        brokerage,
+        stamp_duty: stamp,
+        gst: { igst: gst, cgst: 0, sgst: 0, total: gst },
+        total: brokerage + exchange + sebi + tax + stamp + gst,
+      },
+    };
   }
 
   private json(res: ServerResponse, status: number, body: unknown): void {

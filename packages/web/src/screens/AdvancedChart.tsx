@@ -29,10 +29,7 @@ import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
-import {
-  OpenPositionProvider,
-  OpenPositionTrigger,
-} from "../components/positions/OpenPosition.tsx";
+import { OpenPositionTrigger } from "../components/positions/OpenPosition.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useChartBands } from "../hooks/useChartBands.ts";
@@ -118,110 +115,108 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   };
 
   return (
-    <OpenPositionProvider calculations={snapshot?.calculations}>
-      <div className="page">
-        <AppHeader title="Advanced Spread Chart">
-          <Link href="/">Back to Dashboard</Link>
-          <span className="account__user" data-testid="account-user">
-            {displayName(user.username)}
-          </span>
-          <LogoutButton />
-        </AppHeader>
-        <main className="screen chart-screen">
-          <div className="chart-screen__top">
-            <ChartControls
-              commodity={commodity}
-              commodities={commodities}
-              label={label}
-              timeframe={timeframe}
-              kind={kind}
-              onCommodity={(c) => selection.select({ commodity: c })}
-              onTimeframe={(tf) => selection.select({ timeframe: tf })}
-              onKind={(k) => selection.select({ kind: k })}
-              bands={bands ? selection.bands : undefined}
-              onBands={(on) => selection.select({ bands: on })}
-              adjusted={rolls.length > 0 ? selection.adjusted : undefined}
-              onAdjusted={(on) => selection.select({ adjusted: on })}
-              onResetZoom={() => plot.current?.resetZoom()}
-              onDownload={
-                state.status === "ok" && !chart.loading
-                  ? () => downloadCsv(shown.commodity, shown.timeframe, candles)
-                  : undefined
-              }
-            />
-            <OpenPositionTrigger symbol={commodity} />
-            <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
-          </div>
-          {unreachable && <ServerUnreachable />}
-          <ChartNotes
-            symbol={commodity}
-            formula={definitionOf(commodity)?.formula}
-            canCreateAlerts={alerts.canCreate}
+    <div className="page">
+      <AppHeader title="Advanced Spread Chart">
+        <Link href="/">Back to Dashboard</Link>
+        <span className="account__user" data-testid="account-user">
+          {displayName(user.username)}
+        </span>
+        <LogoutButton />
+      </AppHeader>
+      <main className="screen chart-screen">
+        <div className="chart-screen__top">
+          <ChartControls
+            commodity={commodity}
+            commodities={commodities}
+            label={label}
+            timeframe={timeframe}
+            kind={kind}
+            onCommodity={(c) => selection.select({ commodity: c })}
+            onTimeframe={(tf) => selection.select({ timeframe: tf })}
+            onKind={(k) => selection.select({ kind: k })}
+            bands={bands ? selection.bands : undefined}
+            onBands={(on) => selection.select({ bands: on })}
+            adjusted={rolls.length > 0 ? selection.adjusted : undefined}
+            onAdjusted={(on) => selection.select({ adjusted: on })}
+            onResetZoom={() => plot.current?.resetZoom()}
+            onDownload={
+              state.status === "ok" && !chart.loading
+                ? () => downloadCsv(shown.commodity, shown.timeframe, drawn, adjust)
+                : undefined
+            }
           />
-          {legHistoryUntil !== undefined && (
-            <p className="chart-leg-note" data-leg-history-until={legHistoryUntil}>
-              Candles before {formatChartTitle(legHistoryUntil)} IST (the shaded span) are computed
-              from the legs' one-minute closes at mid, from before this spread existed; after it,
-              from its own live values.
-            </p>
+          <OpenPositionTrigger symbol={commodity} />
+          <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
+        </div>
+        {unreachable && <ServerUnreachable />}
+        <ChartNotes
+          symbol={commodity}
+          formula={definitionOf(commodity)?.formula}
+          canCreateAlerts={alerts.canCreate}
+        />
+        {legHistoryUntil !== undefined && (
+          <p className="chart-leg-note" data-leg-history-until={legHistoryUntil}>
+            Candles before {formatChartTitle(legHistoryUntil)} IST (the shaded span) are computed
+            from the legs' one-minute closes at mid, from before this spread existed; after it, from
+            its own live values.
+          </p>
+        )}
+        <section
+          ref={panel}
+          className="panel chart"
+          aria-label="Spread chart"
+          style={{ minHeight: MIN_CHART_HEIGHT_PX }}
+          data-chart-status={chart.loading ? "loading" : state.status}
+          data-adjusted={adjust || undefined}
+        >
+          {state.status === "ok" && (
+            <SpreadChart
+              ref={plot}
+              candles={drawn}
+              timeframe={shown.timeframe}
+              kind={kind}
+              theme={theme}
+              dataKey={`${shown.commodity}:${shown.timeframe}`}
+              bands={selection.bands ? bands : undefined}
+              thresholds={alerts.lines}
+              rolls={marks}
+              legHistoryUntil={legHistoryUntil}
+              scale={
+                shownDefinition && definitionDecimals(candles.at(-1)?.close) === 4
+                  ? FINE_SCALE
+                  : SPREAD_SCALE
+              }
+              onReachOldest={loaded.loadOlder}
+              onPick={onPick}
+            />
           )}
-          <section
-            ref={panel}
-            className="panel chart"
-            aria-label="Spread chart"
-            style={{ minHeight: MIN_CHART_HEIGHT_PX }}
-            data-chart-status={chart.loading ? "loading" : state.status}
-            data-adjusted={adjust || undefined}
-          >
-            {state.status === "ok" && (
-              <SpreadChart
-                ref={plot}
-                candles={drawn}
-                timeframe={shown.timeframe}
-                kind={kind}
-                theme={theme}
-                dataKey={`${shown.commodity}:${shown.timeframe}`}
-                bands={selection.bands ? bands : undefined}
-                thresholds={alerts.lines}
-                rolls={marks}
-                legHistoryUntil={legHistoryUntil}
-                scale={
-                  shownDefinition && definitionDecimals(candles.at(-1)?.close) === 4
-                    ? FINE_SCALE
-                    : SPREAD_SCALE
-                }
-                onReachOldest={loaded.loadOlder}
-                onPick={onPick}
-              />
-            )}
-            {pick && (
-              <CreateAlertPopover
-                value={pick.value}
-                decimals={
-                  shownDefinition
-                    ? definitionDecimals(candles.at(-1)?.close)
-                    : spreadDecimals(shown.commodity)
-                }
-                left={pick.left}
-                top={pick.top}
-                autoFocus={pick.keyboard}
-                onCreate={(threshold) => {
-                  setPick(undefined);
-                  alerts.create(threshold);
-                }}
-                onClose={() => {
-                  setPick(undefined);
-                  // Escape from an offer the keyboard opened goes back to the price it was at.
-                  if (pick.keyboard) plot.current?.focus();
-                }}
-              />
-            )}
-            <Overlay status={state.status} loading={chart.loading} />
-          </section>
-        </main>
-        {alerts.modal(candles.at(-1)?.close)}
-      </div>
-    </OpenPositionProvider>
+          {pick && (
+            <CreateAlertPopover
+              value={pick.value}
+              decimals={
+                shownDefinition
+                  ? definitionDecimals(candles.at(-1)?.close)
+                  : spreadDecimals(shown.commodity)
+              }
+              left={pick.left}
+              top={pick.top}
+              autoFocus={pick.keyboard}
+              onCreate={(threshold) => {
+                setPick(undefined);
+                alerts.create(threshold);
+              }}
+              onClose={() => {
+                setPick(undefined);
+                // Escape from an offer the keyboard opened goes back to the price it was at.
+                if (pick.keyboard) plot.current?.focus();
+              }}
+            />
+          )}
+          <Overlay status={state.status} loading={chart.loading} />
+        </section>
+      </main>
+      {alerts.modal(candles.at(-1)?.close)}
+    </div>
   );
 }
 

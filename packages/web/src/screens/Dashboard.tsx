@@ -10,7 +10,6 @@ import { NotificationsPopup } from "../components/alerts/NotificationsPopup.tsx"
 import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts";
 import { IndexSpreadTable } from "../components/IndexSpreadTable.tsx";
 import { OtherSessionsNotice } from "../components/OtherSessionsNotice.tsx";
-import { OpenPositionProvider } from "../components/positions/OpenPosition.tsx";
 import { RawPriceTable } from "../components/RawPriceTable.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { SpotSpreadTable } from "../components/SpotSpreadTable.tsx";
@@ -78,71 +77,69 @@ export function Dashboard({ user }: { user: SessionUser }) {
   );
 
   return (
-    <OpenPositionProvider calculations={snapshot?.calculations}>
-      <div className="page page--dashboard" ref={scrollBox}>
-        <AppHeader>
-          <AccountMenu user={user} />
-        </AppHeader>
-        <main className="dashboard">
-          {unreachable && <ServerUnreachable />}
-          <OtherSessionsNotice />
-          <div className="dashboard__toolbar">
-            {alertsOn && (
-              <button
-                type="button"
-                className="button button--small"
-                aria-expanded={sectionShown}
-                aria-controls="alerts-section"
-                onClick={() => setSectionShown(!sectionShown)}
-              >
-                {sectionShown ? "Hide Alerts Section" : "Show Alerts Section"}
-              </button>
-            )}
-            {alertsOn && <AlertSwitches />}
-            <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
-          </div>
-          {alertsOn && sectionShown && <AlertsSection />}
-          {snapshot ? (
-            <MarketTables
-              snapshot={snapshot}
-              alerts={rowAlerts}
-              health={health}
-              unreachable={unreachable}
-              mySpreads={mySpreads}
-            />
-          ) : (
-            <p className="loading">Loading prices…</p>
+    <div className="page page--dashboard" ref={scrollBox}>
+      <AppHeader>
+        <AccountMenu user={user} />
+      </AppHeader>
+      <main className="dashboard">
+        {unreachable && <ServerUnreachable />}
+        <OtherSessionsNotice />
+        <div className="dashboard__toolbar">
+          {alertsOn && (
+            <button
+              type="button"
+              className="button button--small"
+              aria-expanded={sectionShown}
+              aria-controls="alerts-section"
+              onClick={() => setSectionShown(!sectionShown)}
+            >
+              {sectionShown ? "Hide Alerts Section" : "Show Alerts Section"}
+            </button>
           )}
-        </main>
-        {rowAlerts && modal && (
-          <AlertModal
-            key={`${modal.symbol}:${modal.alert?.id ?? "new"}`}
-            symbol={modal.symbol}
-            alert={modal.alert}
-            symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
-            currentSpread={spreadNow(snapshot, modal.symbol)}
-            onClose={() => setModal(undefined)}
+          {alertsOn && <AlertSwitches />}
+          <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
+        </div>
+        {alertsOn && sectionShown && <AlertsSection />}
+        {snapshot ? (
+          <MarketTables
+            snapshot={snapshot}
+            alerts={rowAlerts}
+            health={health}
+            unreachable={unreachable}
+            mySpreads={mySpreads}
           />
+        ) : (
+          <p className="loading">Loading prices…</p>
         )}
-        {builder && (
-          <SpreadBuilder
-            spread={builder.spread}
-            isAdmin={user.is_admin}
-            alertCount={
-              builder.spread
-                ? (alerts ?? []).filter((alert) =>
-                    [`${builder.spread?.symbol}_BUY`, `${builder.spread?.symbol}_SELL`].includes(
-                      alert.commodityType,
-                    ),
-                  ).length
-                : 0
-            }
-            onClose={() => setBuilder(undefined)}
-          />
-        )}
-        {alertsOn && <NotificationsPopup notifications={notifications} />}
-      </div>
-    </OpenPositionProvider>
+      </main>
+      {rowAlerts && modal && (
+        <AlertModal
+          key={`${modal.symbol}:${modal.alert?.id ?? "new"}`}
+          symbol={modal.symbol}
+          alert={modal.alert}
+          symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
+          currentSpread={spreadNow(snapshot, modal.symbol)}
+          onClose={() => setModal(undefined)}
+        />
+      )}
+      {builder && (
+        <SpreadBuilder
+          spread={builder.spread}
+          isAdmin={user.is_admin}
+          alertCount={
+            builder.spread
+              ? (alerts ?? []).filter((alert) =>
+                  [`${builder.spread?.symbol}_BUY`, `${builder.spread?.symbol}_SELL`].includes(
+                    alert.commodityType,
+                  ),
+                ).length
+              : 0
+          }
+          onClose={() => setBuilder(undefined)}
+        />
+      )}
+      {alertsOn && <NotificationsPopup notifications={notifications} />}
+    </div>
   );
 }
 

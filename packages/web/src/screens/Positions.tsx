@@ -9,7 +9,7 @@ import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
 import { ClosePositionDialog } from "../components/positions/ClosePositionDialog.tsx";
 import { EditPositionDialog } from "../components/positions/EditPositionDialog.tsx";
 import { signedRupees } from "../components/positions/format.ts";
-import { OpenPositionProvider, useOpenPosition } from "../components/positions/OpenPosition.tsx";
+import { useOpenPosition } from "../components/positions/OpenPosition.tsx";
 import { PositionCards } from "../components/positions/PositionCards.tsx";
 import { positionTitle, spreadText } from "../components/positions/PositionFigures.tsx";
 import { type PositionActions, PositionsTable } from "../components/positions/PositionsTable.tsx";
@@ -40,24 +40,22 @@ export function Positions({ user }: { user: SessionUser }) {
   const market = useMarketSnapshot();
   usePositionsFollow();
   return (
-    <OpenPositionProvider calculations={market.snapshot?.calculations}>
-      <div className="page">
-        <AppHeader title="Positions">
-          <Link href="/">Back to Dashboard</Link>
-          <Link href="/advanced-chart">Advanced Charts</Link>
-          <span className="account__user" data-testid="account-user">
-            {displayName(user.username)}
-          </span>
-          <LogoutButton />
-        </AppHeader>
-        <main className="screen positions-screen">
-          <PositionsToolbar market={market} />
-          {market.unreachable && <ServerUnreachable />}
-          <OpenPositions market={market} />
-          <ClosedPositions />
-        </main>
-      </div>
-    </OpenPositionProvider>
+    <div className="page">
+      <AppHeader title="Positions">
+        <Link href="/">Back to Dashboard</Link>
+        <Link href="/advanced-chart">Advanced Charts</Link>
+        <span className="account__user" data-testid="account-user">
+          {displayName(user.username)}
+        </span>
+        <LogoutButton />
+      </AppHeader>
+      <main className="screen positions-screen">
+        <PositionsToolbar market={market} />
+        {market.unreachable && <ServerUnreachable />}
+        <OpenPositions market={market} />
+        <ClosedPositions />
+      </main>
+    </div>
   );
 }
 

@@ -21,8 +21,14 @@ export interface FeedHealthReport {
  * Watches what the running feed delivers to the hub. A feed that reports no health of its own
  * (simulator, replay, a test's manual feed) gets one entry, judged by the quotes it delivers.
  */
+/** A leader's report older than this is not shown: the leader may be gone. */
+export const LEADER_HEALTH_FRESH_MS = 15_000;
+
 export class FeedMonitor {
   private lastAcceptedAt: number | null = null;
+  private leaders: { providers: ProviderHealth[]; at: number } | undefined;
+  /** Whether this instance follows another's feed (does not lead); see `leaderProviders`. */
+  following: () => boolean = () => false;
   private readonly fallback: HealthTracker | undefined;
   private readonly staleAfterMs: number;
   /** Accepted quotes per source and key, for /metrics. */
@@ -55,24 +61,41 @@ export class FeedMonitor {
     }
   }
 
+  /**
+   * The leader's providers (from the bus): an instance that does not lead reports them instead
+   * of its own idle feed's, so its /api/health and Admin → Instruments show what actually quotes.
+   */
+  leaderProviders(providers: ProviderHealth[]): void {
+    this.leaders = { providers, at: this.now() };
+  }
+
   report(): FeedHealthReport {
     const now = this.now();
     const age = this.lastAcceptedAt === null ? null : Math.max(0, now - this.lastAcceptedAt);
-    let providers: ProviderHealth[];
-    try {
-      providers = this.feed.health?.() ?? (this.fallback ? [this.fallback.report()] : []);
-    } catch (error) {
-      // Health must answer even if a provider's report is broken.
-      log.error({ err: error }, "feed health report failed");
-      providers = [];
-    }
     return {
       feed: this.feed.name,
-      providers,
+      providers: this.providers(now),
       lastQuoteAt: this.lastAcceptedAt,
       lastQuoteAgeMs: age,
       fresh: age !== null && age <= this.staleAfterMs,
       silenceMs: this.staleAfterMs,
     };
+  }
+
+  private providers(now: number): ProviderHealth[] {
+    const leaders = this.leaders;
+    if (leaders && this.following() && now - leaders.at <= LEADER_HEALTH_FRESH_MS)
+      // Ages as of now, not as of the leader's message.
+      return leaders.providers.map((p) => ({
+        ...p,
+        lastQuoteAgeMs: p.lastQuoteAt === null ? null : Math.max(0, now - p.lastQuoteAt),
+      }));
+    try {
+      return this.feed.health?.() ?? (this.fallback ? [this.fallback.report()] : []);
+    } catch (error) {
+      // Health must answer even if a provider's report is broken.
+      log.error({ err: error }, "feed health report failed");
+      return [];
+    }
   }
 }

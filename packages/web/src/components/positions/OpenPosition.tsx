@@ -8,15 +8,9 @@ const OpenPositionContext = createContext<Open | undefined>(undefined);
 
 /**
  * Where "Open position" is offered (a row's details, My spreads, the chart, the Positions screen)
- * without threading a callback through every table: the screen provides it, a button asks for it.
+ * without threading a callback through every table: the app provides it, a button asks for it.
  */
-export function OpenPositionProvider({
-  calculations,
-  children,
-}: {
-  calculations: Record<string, unknown> | undefined;
-  children: ReactNode;
-}) {
+export function OpenPositionProvider({ children }: { children: ReactNode }) {
   const [target, setTarget] = useState<{ spread?: string; side?: PositionSide }>();
   const open = useMemo<Open>(
     () => (symbol) => {
@@ -32,7 +26,6 @@ export function OpenPositionProvider({
         <OpenPositionDialog
           spread={target.spread}
           side={target.side}
-          calculations={calculations}
           onClose={() => setTarget(undefined)}
         />
       )}

@@ -9,18 +9,26 @@ import {
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
 import { Message } from "../Message.tsx";
 import { checkLots, checkNote, parsePrice } from "./checks.ts";
 import { PositionModal } from "./PositionModal.tsx";
 
 type EntryMode = "live" | "typed" | "legs";
 
+/**
+ * The calculations the screen's stream keeps in the `market.snapshot` cache: read, never fetched
+ * here, so the form adds no request and no second stream to the screen that opened it.
+ */
+function useLiveCalculations(): Record<string, unknown> | undefined {
+  const snapshot = trpc.market.snapshot.useQuery(undefined, { enabled: false });
+  return snapshot.data?.calculations as Record<string, unknown> | undefined;
+}
+
 interface OpenPositionDialogProps {
   /** The spread the action came from ("GC"), and the side if a row was a side ("GC_BUY"). */
   spread?: string;
   side?: PositionSide;
-  /** The stream's calculations, for the live value beside the choice. */
-  calculations: Record<string, unknown> | undefined;
   onClose: () => void;
 }
 
@@ -52,7 +60,8 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
   const ids = { spread: useId(), lots: useId(), typed: useId(), note: useId() };
   const definition = choices.find((each) => each.symbol === spread);
   const symbol = `${spread}_${side}`;
-  const live = props.calculations ? definitionEntry(props.calculations, symbol)?.spread : undefined;
+  const calculations = useLiveCalculations();
+  const live = calculations ? definitionEntry(calculations, symbol)?.spread : undefined;
   const liveText =
     live === undefined ? "no live value right now" : formatSigned(live, definitionDecimals(live));
   const pending = changes.open.isPending;
