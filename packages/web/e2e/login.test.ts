@@ -140,6 +140,7 @@ describe("signed in as the admin", () => {
       "Profile",
       "Admin",
       "Advanced Charts",
+      "Positions",
     ]);
     await account.getByRole("link", { name: "Admin" }).click();
     await adminPage.waitForURL(`${suite.app.url}/admin`);

@@ -64,7 +64,10 @@ export function MarginFigure({ view }: { view: PositionView }) {
     >
       {plainRupees(margin.inr)}
       <small className="position-sub" data-field="margin-source">
-        {margin.source === "kite" ? "Kite" : "configured"} · {formatIstTime(margin.at)}
+        {margin.source === "kite" ? "Kite" : "configured"}
+      </small>
+      <small className="position-sub" data-field="margin-at">
+        {formatIstTime(margin.at)}
       </small>
     </span>
   );
@@ -102,11 +105,16 @@ export function NetFigure({ position }: { position: LivePosition }) {
   );
 }
 
-/** "Target +₹12,000 · stop −₹5,000", or nothing set. */
+/** ["target +₹12,000", "stop −₹5,000"], or ["none"] with neither set. */
+export function targetStopLines(view: Pick<PositionView, "targetInr" | "stopInr">): string[] {
+  const lines = [
+    ...(view.targetInr !== null ? [`target ${signedRupees(view.targetInr)}`] : []),
+    ...(view.stopInr !== null ? [`stop ${signedRupees(view.stopInr)}`] : []),
+  ];
+  return lines.length > 0 ? lines : ["none"];
+}
+
+/** "target +₹12,000 · stop −₹5,000", or "none". */
 export function targetStopText(view: Pick<PositionView, "targetInr" | "stopInr">): string {
-  const parts = [
-    view.targetInr !== null ? `target ${signedRupees(view.targetInr)}` : undefined,
-    view.stopInr !== null ? `stop ${signedRupees(view.stopInr)}` : undefined,
-  ].filter(Boolean);
-  return parts.length > 0 ? parts.join(" · ") : "none";
+  return targetStopLines(view).join(" · ");
 }

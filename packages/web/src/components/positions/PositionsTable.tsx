@@ -9,6 +9,7 @@ import {
   ReturnFigure,
   Rupees,
   spreadText,
+  targetStopLines,
   targetStopText,
 } from "./PositionFigures.tsx";
 
@@ -173,8 +174,15 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         {daysText(position.daysHeld)}
       </td>
       <td data-field="target-stop">
-        <button type="button" className="link-button" onClick={() => actions.onEdit(position)}>
-          {targetStopText(view)}
+        <button
+          type="button"
+          className="link-button position-target-stop"
+          aria-label={`Target and stop: ${targetStopText(view)}; edit`}
+          onClick={() => actions.onEdit(position)}
+        >
+          {targetStopLines(view).map((line) => (
+            <span key={line}>{line}</span>
+          ))}
         </button>
       </td>
       <td className="positions-table__actions">
