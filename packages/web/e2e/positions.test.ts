@@ -87,6 +87,7 @@ describe("a paper position on GC", () => {
       expect(positions[0]).toMatchObject({ spread: "GC", side: "BUY", lots: 2 });
       await dialog.getByRole("link", { name: "View positions" }).click();
       await page.waitForURL(`${suite.app.url}/positions`);
+      await dialog.waitFor({ state: "detached" });
     },
     LONG,
   );
@@ -136,14 +137,19 @@ describe("a paper position on GC", () => {
           return returns.size;
         }, WAIT)
         .toBeGreaterThanOrEqual(10);
-      // What the row says is core's arithmetic on what it shows: net = gross − costs.
-      const gross = await figure(row, "gross");
-      const net = await figure(row, "net");
-      const costs = Number(
-        await row.locator("[data-field='costs'] button").getAttribute("data-value"),
-      );
-      expect(gross).not.toBeNull();
-      expect(Math.abs((gross ?? 0) - costs - (net ?? 0))).toBeLessThanOrEqual(1);
+      // What the row says is core's arithmetic on what it shows: net = gross − costs (read in
+      // one go, between two marks).
+      const shown = await row.evaluate((tr) => {
+        const value = (selector: string) =>
+          Number(tr.querySelector(selector)?.getAttribute("data-value") ?? Number.NaN);
+        return {
+          gross: value("[data-field='gross']"),
+          costs: value("[data-field='costs'] button"),
+          net: value("[data-field='net']"),
+        };
+      });
+      expect(Number.isFinite(shown.gross) && Number.isFinite(shown.net)).toBe(true);
+      expect(Math.abs(shown.gross - shown.costs - shown.net)).toBeLessThanOrEqual(0.01);
       // The totals row sums the one position.
       const totals = openPositions(page).locator("[data-row='totals']");
       expect(await figure(totals, "total-net")).not.toBeNull();

@@ -118,7 +118,8 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         <Message tone="success">Opened {opened}. No order was sent to any broker.</Message>
         <div className="modal__actions">
           <div className="modal__action-group modal__action-group--main">
-            <Link href="/positions" className="button">
+            {/* The form lives above the screens: it closes as the link leaves for Positions. */}
+            <Link href="/positions" className="button" onClick={props.onClose}>
               View positions
             </Link>
             <button type="submit" className="button button--primary">
