@@ -21,7 +21,7 @@ export interface AppServices {
   instruments: InstrumentCatalogue;
   /** Every spread definition: the built-ins and the users' own (docs/formulas.md). */
   spreads: SpreadRegistry;
-  /** Users' spread positions (README "Positions (paper)"), and the index position alerts read. */
+  /** Users' spread positions (README "Positions API (paper)"), and the index position alerts read. */
   positions: PositionsService;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;

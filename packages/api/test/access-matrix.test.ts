@@ -168,11 +168,12 @@ function expected(access: Access, role: Role): "allowed" | 401 | 403 {
   return "allowed";
 }
 
+const feed = manualFeed();
+/** A fresh price, so /api/health answers 200 rather than its 503 for "no prices" (10 s silence). */
+const freshPrice = () => feed.push({ source: "fx", key: "USDINR", price: 88.6, ts: Date.now() });
+
 beforeAll(async () => {
-  const feed = manualFeed();
   server = await startTestServer({ feed });
-  // A fresh price, so /api/health answers 200 rather than its 503 for "no prices".
-  feed.push({ source: "fx", key: "USDINR", price: 88.6, ts: Date.now() });
   const admin = await clientFor("admin");
   expect((await admin.post("/api/auth/users", USER)).status).toBe(200);
   expect((await admin.post("/api/auth/users", { ...TRADER, alerts_enabled: true })).status).toBe(
@@ -191,6 +192,9 @@ describe("every REST path and tRPC procedure enforces its guard", () => {
   for (const role of ["none", "user", "trader", "admin"] as const) {
     it(`as ${role === "none" ? "a visitor without a session" : `a signed-in ${role}`}`, async () => {
       const client = await clientFor(role);
+      // Each walk gets its own fresh price: on a busy machine the walks before it can outlast
+      // the silence window.
+      freshPrice();
       const failures: string[] = [];
       for (const endpoint of endpoints()) {
         const status = await endpoint.call(client);

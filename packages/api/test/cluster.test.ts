@@ -198,3 +198,36 @@ describe("spread definitions across instances", () => {
     );
   });
 });
+
+describe("positions across instances", () => {
+  it("one opened on the instance that does not lead reaches the leader's index (position alerts read it), and leaves it when closed", async () => {
+    const admin = await signIn(other, ADMIN.username, ADMIN.password);
+    const owner = { username: "holder", password: "holder-pass-1" };
+    expect((await admin.post("/api/auth/users", owner)).status).toBe(200);
+    const holder = await signIn(other, owner.username, owner.password);
+    const opened = await holder.post("/api/positions", {
+      spread: "GC",
+      side: "BUY",
+      lots: 2,
+      entry: 1000,
+      targetInr: 5000,
+    });
+    expect(opened.status).toBe(201);
+    const ids = (server: TestServer) =>
+      server.services.positions.openPositionsOn("GC").map((p) => p.id);
+    // positions.changed crossed Redis: the leader re-read the holder's positions.
+    await eventually(
+      async () => ids(leader),
+      (list) => list.includes(opened.body.id),
+      "the leader's index to hold the position",
+    );
+    expect(ids(other)).toContain(opened.body.id);
+    const closed = await holder.post(`/api/positions/${opened.body.id}/close`, { price: 1010 });
+    expect(closed.status).toBe(200);
+    await eventually(
+      async () => ids(leader),
+      (list) => !list.includes(opened.body.id),
+      "the position to leave the leader's index",
+    );
+  });
+});

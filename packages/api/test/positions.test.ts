@@ -1,4 +1,4 @@
-// Spread positions over HTTP (README "Positions (paper)"): opened at the live executable value,
+// Spread positions over HTTP (README "Positions API (paper)"): opened at the live executable value,
 // a typed entry or typed leg fills; marked at the executable exit with core's cost model; closed
 // in parts with realised P&L; rolled onto the next contract in one campaign; the closed trades'
 // CSV and summary; hostile input refused with nothing stored; a double submit makes one; stale
@@ -34,6 +34,7 @@ afterEach(async () => {
         await store.positions.delete(user.id, p.id);
   for (const spread of await store.spreads.list()) await store.spreads.delete(spread.id, []);
   await server.services.spreads.reload();
+  await server.services.positions.load();
 });
 
 /** GOLD against GC at USDINR 84, every quote stamped `ts` (now unless told). */
@@ -133,6 +134,14 @@ describe("opening a position", () => {
   it("takes a typed entry, or the legs' own fills through the spread's formula", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
     await calculation("GC_BUY");
+    const sell = await calculation("GC_SELL");
+    // Today's first one-minute candle of the mark symbol (IST day): the day's change runs from it.
+    const ist = 330 * 60_000;
+    const dayStart = Math.floor((Date.now() + ist) / 86_400_000) * 86_400_000 - ist;
+    const first = { open: 1111, high: 1200, low: 1100, close: 1150 };
+    await server.services.store.candles.save([
+      { symbol: "GC_SELL", timeframe: "1m", timestamp: dayStart + 60_000, ...first },
+    ]);
     const typed = await trader.post("/api/positions", {
       spread: "GC",
       side: "BUY",
@@ -150,6 +159,8 @@ describe("opening a position", () => {
       daysHeld: expect.closeTo(3, 2),
       targetInr: 5000,
       stopInr: -2000,
+      dayOpenMark: 1111,
+      changeTodayInr: round((sell.spread - 1111) * 10),
     });
     const fills = { m: 75_990, c: 2649.5, fx: 84.1 };
     const legs = await trader.post("/api/positions", {
@@ -179,6 +190,8 @@ describe("opening a position", () => {
       [{ spread: "GC", side: "HOLD", lots: 1 }, 400, /side/],
       [{ spread: "GC", side: "BUY", lots: 1, entry: "1e999" }, 400, /entry/],
       [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: -2, fx: 84 } }, 400, /above 0/],
+      [{ spread: "GC", side: "BUY", lots: 1, entry: 1e300 }, 400, /entry must be between/],
+      [{ spread: "GC", side: "BUY", lots: 1, entry: 1, targetInr: -1e13 }, 400, /targetInr/],
       [{ spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2 } }, 400, /leg "fx" is missing/],
       [
         { spread: "GC", side: "BUY", lots: 1, legs: { m: 1, c: 2, fx: 3, zz: 4 } },
@@ -337,6 +350,25 @@ describe("closing", () => {
     expect((await otherCsv.text()).trimEnd().split("\r\n")).toHaveLength(1);
   });
 
+  it("closes once for a double click with the same Idempotency-Key", async () => {
+    const p = (
+      await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 3, entry: 10 })
+    ).body;
+    const close = () =>
+      trader.request("POST", `/api/positions/${p.id}/close`, {
+        body: { lots: 1, price: 12 },
+        headers: { "idempotency-key": "close-1" },
+      });
+    const [first, second] = await Promise.all([close(), close()]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.closed).toEqual(first.body.closed);
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(2);
+    expect(await server.services.store.positions.closes(2, [p.id])).toHaveLength(1);
+    // Without a key, a second close is a second close.
+    await trader.post(`/api/positions/${p.id}/close`, { lots: 1, price: 12 });
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
+  });
+
   it("patches note, target and stop, and deletes a position opened by mistake", async () => {
     const p = (
       await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1, entry: 10 })
@@ -365,73 +397,106 @@ describe("rolling", () => {
   it("closes every lot and opens the spread on the next contract, one campaign", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
     await calculation("GC_BUY");
-    const p = (
-      await trader.post("/api/positions", {
-        spread: "GC",
-        side: "BUY",
-        lots: 2,
-        entry: 1000,
-        targetInr: 50_000,
-      })
-    ).body;
+    const open = { spread: "GC", side: "BUY", lots: 2, entry: 1000, targetInr: 50_000 };
+    const p = (await trader.post("/api/positions", open)).body;
     await trader.post(`/api/positions/${p.id}/close`, { lots: 1, price: 1100 });
-    // GOLD@next and GC@next have no quotes yet: a live roll cannot price the new entry.
-    const early = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200 });
+    // GOLD@next and GC@next have no quotes yet: a live roll cannot price the new entry. The
+    // attempt puts them in use, so the feed is asked for them.
+    const early = await trader.post(`/api/positions/${p.id}/roll`, {});
     expect(early.status).toBe(409);
     expect(early.body.error).toMatch(/next contract/);
     expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
+    const keys = (await trader.get("/api/instruments")).body.instruments.map((i: Json) => i.key);
+    expect(keys).toEqual(expect.arrayContaining(["GOLD@next", "GC@next"]));
 
-    const rolled = await trader.post(`/api/positions/${p.id}/roll`, { exit: 1200, entry: 900 });
+    // The next contracts quote: the roll closes at GC_SELL and enters at the new spread's BUY.
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    const ts = Date.now();
+    feed.push({ source: "cme", key: "GC@next", bid: 2660, ask: 2661, ts });
+    feed.push({ source: "mcx", key: "GOLD@next", bid: 76_800, ask: 76_810, ts });
+    const exit = (await calculation("GC_SELL")).spread;
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, {});
     expect(rolled.status).toBe(200);
     const cost = costsPerLot("GC_SELL", 76_000);
-    expect(rolled.body.closed).toEqual({ lots: 1, exit: 1200, realisedInr: round(20_000 - cost) });
+    expect(rolled.body.closed).toEqual({
+      lots: 1,
+      exit,
+      realisedInr: round(round((exit - 1000) * 100) - cost),
+    });
     const next = rolled.body.position;
+    const parity = 2660 * (10 / 31.1034768) * 84 * (1 + 0.06);
+    expect(next.entry).toBeCloseTo(76_810 - parity, 9);
     expect(next).toMatchObject({
       side: "BUY",
       lots: 1,
-      entry: 900,
       units: 100,
       targetInr: 50_000,
       campaignId: p.id,
       rolledFromId: p.id,
       name: "Gold → next",
+      legs: {
+        m: { instrument: "GOLD@next", price: 76_810 },
+        c: { instrument: "GC@next", price: 2660 },
+        fx: { instrument: "USDINR", price: 84 },
+      },
     });
     const definition = (await trader.get("/api/spreads")).body.spreads.find(
       (s: Json) => s.symbol === next.spread,
     );
-    expect(definition.legs.map((l: Json) => l.instrument)).toEqual([
-      "GOLD@next",
-      "GC@next",
-      "USDINR",
+    expect(definition.legs).toEqual([
+      { name: "m", instrument: "GOLD@next", lots: 1 },
+      { name: "c", instrument: "GC@next" },
+      { name: "fx", instrument: "USDINR" },
     ]);
     expect(definition.shared).toBe(false);
+    // Another user sees nothing of the definition the roll made.
+    const others = (await other.get("/api/spreads")).body.spreads.map((s: Json) => s.symbol);
+    expect(others).not.toContain(next.spread);
 
-    // Quotes on the next contracts value the new position; the campaign sums both.
-    const ts = Date.now();
-    feed.push({ source: "cme", key: "GC@next", bid: 2660, ask: 2661, ts });
-    feed.push({ source: "mcx", key: "GOLD@next", bid: 76_800, ask: 76_810, ts });
-    feed.push({ source: "fx", key: "USDINR", price: 84, ts });
-    const listed = await eventually(
-      async () => (await trader.get("/api/positions")).body.positions,
-      (ps: Json[]) => ps[0]?.mark !== null && ps[0]?.stale === false,
-      "the rolled position's mark",
-    );
-    const realised = round(10_000 - cost) + round(20_000 - cost);
+    // The new position is marked on the next contracts; the campaign sums both.
+    const listed = (await trader.get("/api/positions")).body.positions;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ stale: false, markSymbol: `${next.spread}_SELL` });
+    const realised = round(10_000 - cost) + rolled.body.closed.realisedInr;
     expect(listed[0].campaignInr).toBe(round(realised + listed[0].netInr));
 
-    // Rolling again reuses nothing visible but makes "→ next" of the @next legs: @far.
+    // A second roll reuses the "→ next" legs one month on (@far), typed when @far has no quotes.
     const again = await trader.post(`/api/positions/${next.id}/roll`, { exit: 950, entry: 800 });
     expect(again.status).toBe(200);
-    expect(again.body.position).toMatchObject({ campaignId: p.id, rolledFromId: next.id });
-    // A spread with no futures leg to move cannot roll.
+    expect(again.body.position).toMatchObject({
+      campaignId: p.id,
+      rolledFromId: next.id,
+      entry: 800,
+    });
     const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
       headers: { cookie: trader.cookieHeader },
     });
     expect((await csv.text()).match(/,roll\r\n/g)).toHaveLength(2);
-    expect(
-      (await other.post(`/api/positions/${again.body.position.id}/roll`, { exit: 1, entry: 1 }))
-        .status,
-    ).toBe(404);
+    const stranger = await other.post(`/api/positions/${again.body.position.id}/roll`, {
+      exit: 1,
+      entry: 1,
+    });
+    expect(stranger.status).toBe(404);
+  });
+
+  it("refuses a spread with no futures leg to move", async () => {
+    const ratio = (
+      await trader.post("/api/spreads", {
+        name: "USDINR alone",
+        legs: [{ name: "u", instrument: "USDINR" }],
+        formula: "u * 1",
+      })
+    ).body;
+    const p = (
+      await trader.post("/api/positions", { spread: ratio.symbol, side: "BUY", lots: 1, entry: 84 })
+    ).body;
+    expect(p.units).toBe(1);
+    const refused = await trader.post(`/api/positions/${p.id}/roll`, { exit: 85, entry: 85 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      "USDINR alone has no near or next futures leg to roll to a later contract",
+    );
+    expect((await trader.get(`/api/positions/${p.id}`)).body.lots).toBe(1);
   });
 });
 
@@ -456,10 +521,25 @@ describe("stale legs", () => {
     // A typed price still closes it.
     expect((await trader.post(`/api/positions/${p.id}/close`, { price: 1 })).status).toBe(200);
   });
+
+  it("a leg quoted more than 10 s ago greys a mark the hub still has", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    const fresh = await calculation("GC_SELL");
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    expect(p.stale).toBe(false);
+    // Every leg's last quote a minute old: the spread has a value, but not a live one.
+    quoteGold({ bid: 76_200, ask: 76_210 }, { bid: 2650, ask: 2651 }, Date.now() - 60_000);
+    const old = await calculation("GC_SELL", fresh.spread);
+    const stale = (await trader.get(`/api/positions/${p.id}`)).body;
+    expect(stale).toMatchObject({ stale: true, mark: old.spread });
+    const refused = await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/No live value for GC_BUY/);
+  });
 });
 
 describe("a spread with open positions", () => {
-  it("cannot be deleted, even confirmed, until they are closed", async () => {
+  it("cannot be deleted, even confirmed, nor repriced, until they are closed", async () => {
     const spread = (
       await trader.post("/api/spreads", {
         name: "Gold calendar",
@@ -486,12 +566,105 @@ describe("a spread with open positions", () => {
       error: "1 open position is on this spread; close it before deleting the spread",
       positions: 1,
     });
+    // Nor given another formula or legs: the entry was taken on this one. A new name is fine.
+    const body = { name: spread.name, legs: spread.legs, formula: "b - a" };
+    const edit = await trader.put(`/api/spreads/${spread.id}`, body);
+    expect(edit.status).toBe(409);
+    expect(edit.body).toEqual({
+      error: "1 open position is on this spread; close it before changing its formula or legs",
+      positions: 1,
+    });
+    const moreLots = spread.legs.map((leg: Json) => ({ ...leg, lots: 2 }));
+    const legsEdit = { ...body, formula: spread.formula, legs: moreLots };
+    expect((await trader.put(`/api/spreads/${spread.id}`, legsEdit)).status).toBe(409);
+    const renamed = { ...body, name: "Gold Dec/Feb", formula: spread.formula };
+    expect((await trader.put(`/api/spreads/${spread.id}`, renamed)).status).toBe(200);
+    expect(
+      (await trader.get("/api/spreads")).body.spreads.find((s: Json) => s.id === spread.id),
+    ).toMatchObject({ name: "Gold Dec/Feb", formula: "a - b" });
     await trader.post(`/api/positions/${p.id}/close`, { price: -250 });
+    expect((await trader.put(`/api/spreads/${spread.id}`, body)).status).toBe(200);
     expect((await trader.delete(`/api/spreads/${spread.id}?confirm=true`)).status).toBe(204);
   });
 });
 
+describe("the open positions index (position alerts read it)", () => {
+  it("follows every user's opens, partial and full closes and deletes, per spread", async () => {
+    const index = server.services.positions;
+    const ids = (symbol: string) =>
+      index
+        .openPositionsOn(symbol)
+        .map((p) => p.id)
+        .sort();
+    const open = async (client: HttpClient, spread: string) =>
+      (await client.post("/api/positions", { spread, side: "BUY", lots: 2, entry: 1 })).body.id;
+    const a = await open(trader, "GC");
+    const b = await open(other, "GC");
+    const c = await open(trader, "SI");
+    await eventually(
+      async () => ids("GC"),
+      (list) => list.length === 2,
+      "both GC positions",
+    );
+    expect(ids("GC")).toEqual([a, b].sort());
+    expect(ids("SI")).toEqual([c]);
+    // A partial close keeps it (with its lots now); the last lot takes it out.
+    await trader.post(`/api/positions/${a}/close`, { lots: 1, price: 2 });
+    await eventually(
+      async () => index.openPositionsOn("GC").find((p) => p.id === a)?.lots,
+      (lots) => lots === 1,
+      "the partly closed position's lots",
+    );
+    await trader.post(`/api/positions/${a}/close`, { price: 2 });
+    await other.delete(`/api/positions/${b}`);
+    await eventually(
+      async () => ids("GC"),
+      (list) => list.length === 0,
+      "GC to empty",
+    );
+    expect(ids("SI")).toEqual([c]);
+  });
+});
+
 describe("deleting a user", () => {
+  it("is refused while another user's open position is on their shared spread", async () => {
+    const sharer = { username: "sharer", password: "sharer-pass-1", is_admin: true };
+    expect((await admin.post("/api/auth/users", sharer)).status).toBe(200);
+    const client = await signIn(server, sharer.username, sharer.password);
+    const shared = (
+      await client.post("/api/spreads", {
+        name: "Shared calendar",
+        legs: [
+          { name: "a", instrument: "GOLD", lots: 1 },
+          { name: "b", instrument: "GOLD@next", lots: 1 },
+        ],
+        formula: "a - b",
+        shared: true,
+      })
+    ).body;
+    // The sharer's own position goes with them; the trader's must not lose its spread.
+    await client.post("/api/positions", { spread: shared.symbol, side: "BUY", lots: 1, entry: 1 });
+    const p = (
+      await trader.post("/api/positions", {
+        spread: shared.symbol,
+        side: "SELL",
+        lots: 1,
+        entry: 1,
+      })
+    ).body;
+    const users = (await admin.get("/api/auth/users")).body.users as Json[];
+    const id = users.find((u) => u.username === "sharer").id;
+    const refused = await admin.delete(`/api/auth/users/${id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error:
+        "1 open position of another user is on this user's shared spreads; they must be closed first",
+      positions: 1,
+    });
+    await trader.post(`/api/positions/${p.id}/close`, { price: 2 });
+    expect((await admin.delete(`/api/auth/users/${id}`)).status).toBe(200);
+  });
+
   it("deletes their positions", async () => {
     const doomed = await addTrader(server, admin, "doomed");
     const p = (

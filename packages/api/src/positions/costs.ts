@@ -1,4 +1,4 @@
-// The round-trip costs of one lot of a position's spread at its mark (README "Positions (paper)"):
+// The round-trip costs of one lot of a position's spread at its mark (README "Positions API (paper)"):
 // a built-in parity as its row's perLot prices it, a definition leg by leg.
 import {
   type CostBreakdown,

@@ -59,7 +59,9 @@ export function marginPosition(
     instrument,
     lots,
     price: legPrices[name] ?? Number.NaN,
-    contract: contracts[name] ?? position.legs[name]?.contract,
+    // The contract held, not the one quoted now: after the feed rolls a near leg, Kite must
+    // still be asked about the month the position is in.
+    contract: position.legs[name]?.contract ?? contracts[name],
     side: sideOf(name),
   });
   if (spread.builtin && BUILT_IN_PARITIES.has(spread.symbol)) {

@@ -1,10 +1,12 @@
-// What the positions procedures accept (README "Positions (paper)"); REST sends the same fields.
+// What the positions procedures accept (README "Positions API (paper)"); REST sends the same fields.
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 
 export const MAX_POSITION_LOTS = 10_000;
 export const MAX_NOTE_LENGTH = 500;
 export const MAX_UNITS = 1_000_000;
+/** Open positions per user: a desk's book, with room; the alert index and the list stay small. */
+export const MAX_OPEN_POSITIONS = 500;
 
 const lots = z
   .number({ error: "lots must be a whole number from 1 to 10,000" })
@@ -12,8 +14,16 @@ const lots = z
   .min(1, "lots must be a whole number from 1 to 10,000")
   .max(MAX_POSITION_LOTS, "lots must be a whole number from 1 to 10,000");
 
-/** Finite (JSON's 1e999 parses to Infinity, which zod refuses). */
-const price = (field: string) => z.number({ error: `${field} must be a finite number` });
+/**
+ * A price or rupee amount: finite (JSON's 1e999 parses to Infinity, which zod refuses) and
+ * within ±1e12, far beyond any spread or P&L, so no product of it overflows to Infinity.
+ */
+const MAX_MAGNITUDE = 1e12;
+const price = (field: string) =>
+  z
+    .number({ error: `${field} must be a finite number` })
+    .min(-MAX_MAGNITUDE, `${field} must be between -1e12 and 1e12`)
+    .max(MAX_MAGNITUDE, `${field} must be between -1e12 and 1e12`);
 const inr = (field: string) => price(field).nullable().optional();
 
 export const positionId = z.coerce

@@ -1,20 +1,28 @@
-// Rolling a position onto the next contract (README "Positions (paper)"): every leg on a near
+// Rolling a position onto the next contract (README "Positions API (paper)"): every leg on a near
 // future moves to next, a next one to far; the rest (USDINR, spot) stays. The same formula on
 // those legs is a definition the user can see, or a private one made for them.
-
-import type { InstrumentSpec, PositionSide } from "@spreadwatch/core";
 import {
   bookIn,
   type CheckedDefinition,
   checkDefinition,
   evaluateDefinition,
+  exitSideOf,
   FormulaError,
+  type InstrumentSpec,
+  MAX_SPREADS,
+  MAX_SPREADS_PER_USER,
+  type PositionSide,
+  userSpreadSymbol,
 } from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
+import type { AppServices } from "../context.ts";
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
 import { legsStale, nextMonthKey } from "./live.ts";
-import { PositionError } from "./service.ts";
+import { ownOpen, PositionError, positionNotFound, tooMany } from "./position-error.ts";
+import type { RollPositionInput } from "./position-input.ts";
+import { entryPrices } from "./service.ts";
 
 type Leg = { name: string; instrument: string; lots?: number | undefined };
 
@@ -98,4 +106,84 @@ export function rollEntry(
     value: value.spread,
     legs: Object.fromEntries(Object.entries(value.legs).map(([name, leg]) => [name, leg.price])),
   };
+}
+
+/**
+ * Inside the idempotent create's transaction (`tx` is the only store it may use): the exit and
+ * the next entry, live or typed; the "→ next" definition when the user sees none; the close of
+ * every lot and the new position in the same campaign.
+ */
+export async function rollIn(
+  tx: Store,
+  services: AppServices,
+  ownerId: number,
+  input: Omit<RollPositionInput, "idempotencyKey">,
+  plan: { spread: RegisteredSpread; target: RollTarget },
+) {
+  const { spread, target } = plan;
+  const position = await ownOpen(tx, ownerId, input.id);
+  const exitSide = exitSideOf(position.side);
+  const live =
+    input.exit === undefined ? services.positions.liveOrRefuse(spread, exitSide) : undefined;
+  const exit = input.exit ?? (live?.value as number);
+  const exitLegs = live?.legs ?? services.positions.side(spread, exitSide).live?.legs ?? {};
+  const next =
+    input.entry === undefined
+      ? rollEntry(services.hub, target.definition, position.side, Date.now())
+      : { value: input.entry, legs: {} as Record<string, number> };
+  let created: number | undefined;
+  let symbol = target.existing?.symbol;
+  if (symbol === undefined) {
+    const fields = {
+      name: target.definition.name,
+      legs: target.definition.legs.map((leg) => ({
+        name: leg.name,
+        instrument: leg.instrument,
+        ...(leg.lots !== undefined && { lots: leg.lots }),
+      })),
+      formula: target.definition.formula,
+      shared: false,
+    };
+    const result = await tx.spreads.create(ownerId, fields, Date.now(), {
+      perOwner: MAX_SPREADS_PER_USER,
+      total: MAX_SPREADS,
+    });
+    if (result.kind === "full")
+      throw new PositionError(
+        "bad_request",
+        "The next contract's spread cannot be saved: you have as many spreads as allowed. Delete one to roll.",
+      );
+    created = result.spread.id;
+    symbol = userSpreadSymbol(result.spread.id);
+  }
+  const newSymbol = symbol;
+  const legs = Object.fromEntries(
+    target.definition.legs.flatMap((leg) => {
+      const price = next.legs[leg.name];
+      return price === undefined ? [] : [[leg.name, { instrument: leg.instrument, price }]];
+    }),
+  );
+  const now = Date.now();
+  const result = await tx.positions.roll(
+    ownerId,
+    input.id,
+    { exit, closedAt: now },
+    services.positions.realiser(spread, { ...entryPrices(position), ...exitLegs }),
+    (before) => ({
+      spread: newSymbol,
+      side: before.side,
+      lots: before.lots,
+      entry: next.value,
+      units: before.units,
+      legs,
+      note: before.note,
+      targetInr: before.targetInr,
+      stopInr: before.stopInr,
+      openedAt: now,
+    }),
+  );
+  if (result.kind === "not_found") throw positionNotFound();
+  if (result.kind === "too_many") throw tooMany(result.open);
+  const { lots, realisedInr } = result.close;
+  return { closed: { lots, exit, realisedInr }, id: result.position.id, created };
 }

@@ -1,4 +1,4 @@
-// Users' spread positions (README "Positions (paper)"): open, value, close and roll them. No
+// Users' spread positions (README "Positions API (paper)"): open, value, close and roll them. No
 // order is ever sent anywhere; a position is the trader's own record. Every call is scoped to
 // the caller's own positions: another user's (an admin's view included) does not exist.
 import {
@@ -13,6 +13,7 @@ import {
   mcxLot,
   type PositionSide,
   realisedInr,
+  roundPaise,
   shippedInstrument,
 } from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, Store, StoredPosition } from "@spreadwatch/db";
@@ -30,6 +31,7 @@ import {
   marginPosition,
   type PositionMarginSource,
 } from "./margin.ts";
+import { PositionError, positionNotFound } from "./position-error.ts";
 import {
   type BrokerCosts,
   type Margin,
@@ -48,17 +50,6 @@ export interface PositionsServiceOptions {
   now?: () => number;
 }
 
-/** A refusal the router turns into its status: 404, 409 or 400 with this sentence. */
-export class PositionError extends Error {
-  constructor(
-    readonly kind: "not_found" | "conflict" | "bad_request",
-    message: string,
-    readonly fields: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
 const BUILT_IN_PARITIES = new Set<string>(INSTRUMENTS.map((i) => i.id));
 const DAY_MS = 86_400_000;
 const IST_MS = 330 * 60_000;
@@ -71,6 +62,7 @@ export class PositionsService {
   private bySymbol = new Map<string, readonly StoredPosition[]>();
   private byOwner = new Map<number, readonly StoredPosition[]>();
   private readonly listeners = new Set<(userId: number) => void>();
+  private loading: Promise<void> = Promise.resolve();
   /** Each mark symbol's last live side: what a stale position shows, greyed. */
   private readonly lastSides = new Map<string, LiveSide>();
   /** The first minute's open of a symbol on an IST day: it never changes once recorded. */
@@ -84,12 +76,17 @@ export class PositionsService {
   }
 
   /** Reads every open position (start, and again when the bus reconnects). */
-  async load(): Promise<void> {
-    const open = await this.store.positions.listOpen();
-    const byOwner = new Map<number, StoredPosition[]>();
-    for (const p of open) byOwner.set(p.ownerId, [...(byOwner.get(p.ownerId) ?? []), p]);
-    this.byOwner = byOwner;
-    this.reindex();
+  load(): Promise<void> {
+    return this.serially(async () => {
+      const byOwner = new Map<number, StoredPosition[]>();
+      const bySymbol = new Map<string, StoredPosition[]>();
+      for (const p of await this.store.positions.listOpen()) {
+        push(byOwner, p.ownerId, p);
+        push(bySymbol, p.spread, p);
+      }
+      this.byOwner = byOwner;
+      this.bySymbol = bySymbol;
+    });
   }
 
   /** The open positions (anyone's) on spread `symbol` (GC, SP7): position alerts read this. */
@@ -111,26 +108,36 @@ export class PositionsService {
   /** A user's positions changed somewhere (bus "positions.changed"): re-read theirs. */
   async ownerChanged(userId: number): Promise<void> {
     try {
-      const open = await this.store.positions.list(userId, "open");
-      if (open.length === 0) this.byOwner.delete(userId);
-      else this.byOwner.set(userId, open);
-      this.reindex();
+      await this.serially(async () => {
+        const open = await this.store.positions.list(userId, "open");
+        const before = this.byOwner.get(userId) ?? NO_POSITIONS;
+        if (open.length === 0) this.byOwner.delete(userId);
+        else this.byOwner.set(userId, open);
+        // Only the spreads this owner was or is on change, each array replaced (readers keep theirs).
+        for (const symbol of new Set([...before, ...open].map((p) => p.spread))) {
+          const next = (this.bySymbol.get(symbol) ?? NO_POSITIONS)
+            .filter((p) => p.ownerId !== userId)
+            .concat(open.filter((p) => p.spread === symbol));
+          if (next.length === 0) this.bySymbol.delete(symbol);
+          else this.bySymbol.set(symbol, next);
+        }
+      });
     } catch (error) {
       warnEvery("positions-reload", 60_000, { err: error }, "could not reload a user's positions");
     }
     for (const listener of this.listeners) listener(userId);
   }
 
+  /** Reads one after another, so an older read never replaces a newer one. */
+  private serially(work: () => Promise<void>): Promise<void> {
+    const next = this.loading.then(work);
+    this.loading = next.catch(() => {});
+    return next;
+  }
+
   /** Tells every instance (this one included) that `userId`'s positions changed. */
   announce(userId: number): void {
     this.options.bus.publish("positions.changed", { userId });
-  }
-
-  private reindex(): void {
-    const next = new Map<string, StoredPosition[]>();
-    for (const list of this.byOwner.values())
-      for (const p of list) next.set(p.spread, [...(next.get(p.spread) ?? []), p]);
-    this.bySymbol = next;
   }
 
   specOf = (key: string): InstrumentSpec | undefined =>
@@ -260,47 +267,33 @@ export class PositionsService {
     closes: readonly PositionClose[],
   ): Promise<PositionView[]> {
     const now = this.now();
-    const valued = await Promise.all(positions.map((p) => this.valuation(p, now)));
+    const listed = new Set(positions.map((p) => p.id));
+    const campaigns = new Set(positions.map((p) => p.campaignId));
+    // A campaign's ₹ includes the net of its open lots, so its open members are valued too.
+    const members = all.filter(
+      (p) => p.status === "open" && campaigns.has(p.campaignId) && !listed.has(p.id),
+    );
+    const valued = [...positions, ...members];
+    const valuations = await Promise.all(valued.map((p) => this.valuation(p, now)));
+    const views = valued.map((p, i) => positionView(p, valuations[i] as Valuation, closes, now));
     const campaignOf = new Map(all.map((p) => [p.id, p.campaignId]));
-    const openNet = new Map<number, number | null>();
-    const views = positions.map((p, i) => {
-      const view = positionView(
-        p,
-        valued[i] as Valuation,
-        closes,
-        { realisedInr: 0, openNetInr: 0 },
-        now,
+    const totals = new Map<number, number | null>();
+    for (const close of closes) {
+      const campaign = campaignOf.get(close.positionId);
+      if (campaign === undefined || !campaigns.has(campaign)) continue;
+      totals.set(campaign, (totals.get(campaign) ?? 0) + close.realisedInr);
+    }
+    for (const view of views) {
+      if (view.status !== "open") continue;
+      const total = totals.get(view.campaignId) ?? 0;
+      totals.set(
+        view.campaignId,
+        total === null || view.netInr === null ? null : total + view.netInr,
       );
-      if (p.status === "open") openNet.set(p.id, view.netInr);
-      return view;
-    });
-    // Open members of a campaign not in `positions` (a closed list's campaign) count too.
-    for (const p of all)
-      if (p.status === "open" && !openNet.has(p.id))
-        openNet.set(
-          p.id,
-          positionView(
-            p,
-            await this.valuation(p, now),
-            closes,
-            { realisedInr: 0, openNetInr: 0 },
-            now,
-          ).netInr,
-        );
-    return views.map((view) => {
-      const realised = closes
-        .filter((c) => campaignOf.get(c.positionId) === view.campaignId)
-        .reduce((sum, c) => sum + c.realisedInr, 0);
-      let openNetInr: number | null = 0;
-      for (const p of all) {
-        if (p.campaignId !== view.campaignId || p.status !== "open") continue;
-        const net = openNet.get(p.id);
-        openNetInr =
-          net === null || net === undefined || openNetInr === null ? null : openNetInr + net;
-      }
-      const campaignInr =
-        openNetInr === null ? null : Math.round((realised + openNetInr) * 100) / 100;
-      return { ...view, campaignInr };
+    }
+    return views.slice(0, positions.length).map((view) => {
+      const total = totals.get(view.campaignId) ?? 0;
+      return { ...view, campaignInr: total === null ? null : roundPaise(total) };
     });
   }
 
@@ -403,7 +396,11 @@ export class PositionsService {
   }
 }
 
-export const positionNotFound = () => new PositionError("not_found", "Position not found");
+function push<K>(map: Map<K, StoredPosition[]>, key: K, position: StoredPosition): void {
+  const list = map.get(key);
+  if (list) list.push(position);
+  else map.set(key, [position]);
+}
 
 /** The entry's leg prices by name (what a typed exit is costed at when no leg is live). */
 export function entryPrices(position: StoredPosition): Record<string, number> {

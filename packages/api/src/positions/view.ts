@@ -1,7 +1,6 @@
-// A position as the API answers it (README "Positions (paper)"): the stored record valued at the
+// A position as the API answers it (README "Positions API (paper)"): the stored record valued at the
 // executable exit with core's functions, so a script with @spreadwatch/core gets the same figures.
-import type { CostBreakdown } from "@spreadwatch/core";
-import { markPosition, type PositionSide } from "@spreadwatch/core";
+import { type CostBreakdown, markPosition, type PositionSide, roundPaise } from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, StoredPosition } from "@spreadwatch/db";
 
 /** Margin of a position: configured rates, or Kite's basket figure for its MCX legs. */
@@ -60,7 +59,7 @@ export interface PositionView {
   expiresInDays: number | null;
   campaignId: number;
   rolledFromId: number | null;
-  /** Realised ₹ of the whole roll chain plus the net of its open lots. */
+  /** Realised ₹ of the whole roll chain plus the net of its open lots; null while one has no net. */
   campaignInr: number | null;
   /** Realised ₹ of this position's closes so far. */
   realisedInr: number;
@@ -89,8 +88,6 @@ export interface Valuation {
   expiresInDays: number | null;
 }
 
-const roundPaise = (value: number) => Math.round(value * 100) / 100;
-
 /** ₹1 a lot: below that the difference is rounding, above it the rates are out of date. */
 const COST_MISMATCH_PER_LOT_INR = 1;
 
@@ -98,7 +95,6 @@ export function positionView(
   position: StoredPosition,
   valuation: Valuation,
   closes: readonly PositionClose[],
-  campaign: { realisedInr: number; openNetInr: number | null },
   now: number,
 ): PositionView {
   const open = position.status === "open";
@@ -143,10 +139,8 @@ export function positionView(
     expiresInDays: open ? valuation.expiresInDays : null,
     campaignId: position.campaignId,
     rolledFromId: position.rolledFromId,
-    campaignInr:
-      campaign.openNetInr === null && open
-        ? null
-        : roundPaise(campaign.realisedInr + (campaign.openNetInr ?? 0)),
+    // The service fills it in: it needs the campaign's other positions.
+    campaignInr: null,
     realisedInr: roundPaise(own.reduce((sum, c) => sum + c.realisedInr, 0)),
     brokerCosts: valuation.brokerCosts,
     costMismatch:

@@ -1,27 +1,20 @@
 import { EventEmitter, on } from "node:events";
-import {
-  executableSymbol,
-  exitSideOf,
-  MAX_SPREADS,
-  MAX_SPREADS_PER_USER,
-  userSpreadSymbol,
-} from "@spreadwatch/core";
-import type { PositionFields, Store } from "@spreadwatch/db";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
-import type { AppServices } from "../context.ts";
 import { once } from "../idempotency.ts";
+import { closeIn } from "../positions/close.ts";
 import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
+import { fieldsToOpen } from "../positions/open.ts";
+import { ownOpen, PositionError, positionNotFound } from "../positions/position-error.ts";
 import {
   closePositionInput,
   listPositionsInput,
-  type OpenPositionInput,
+  MAX_OPEN_POSITIONS,
   openPositionInput,
   patchPositionInput,
   positionIdInput,
   rollPositionInput,
 } from "../positions/position-input.ts";
-import { rollEntry, rollTarget } from "../positions/roll.ts";
-import { entryPrices, PositionError, positionNotFound } from "../positions/service.ts";
+import { rollIn, rollTarget } from "../positions/roll.ts";
 import { ErrorWithFields } from "../rest/errors.ts";
 import { legInstrumentKnown } from "../spreads/stored.ts";
 import { authedProcedure } from "../trpc.ts";
@@ -45,72 +38,7 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
-/** What opening stores: the entry live, typed, or the formula at the typed leg prices. */
-function fieldsToOpen(
-  services: AppServices,
-  who: { id: number; isAdmin: boolean },
-  input: Omit<OpenPositionInput, "idempotencyKey">,
-): PositionFields {
-  const positions = services.positions;
-  const spread = positions.tradable(who, input.spread);
-  let entry: number;
-  let legPrices: Record<string, number> = {};
-  if (input.legs !== undefined) {
-    const names = spread.legs.map((leg) => leg.name);
-    const unknown = Object.keys(input.legs).find((name) => !names.includes(name));
-    if (unknown !== undefined)
-      throw new PositionError("bad_request", `legs: ${spread.symbol} has no leg "${unknown}"`);
-    const missing = names.find((name) => input.legs?.[name] === undefined);
-    if (missing !== undefined)
-      throw new PositionError("bad_request", `legs: the price of leg "${missing}" is missing`);
-    legPrices = input.legs;
-    const compiled = spread.checked?.compiled;
-    const value = compiled?.evaluate(compiled.legs.map((name) => legPrices[name] as number));
-    if (value === undefined || !Number.isFinite(value))
-      throw new PositionError("bad_request", "legs: the formula has no value at these prices");
-    entry = value;
-  } else if (input.entry !== undefined) {
-    entry = input.entry;
-    legPrices = positions.side(spread, input.side).live?.legs ?? {};
-  } else {
-    const live = positions.liveOrRefuse(spread, input.side);
-    entry = live.value;
-    legPrices = live.legs;
-  }
-  const now = Date.now();
-  if (input.openedAt !== undefined && input.openedAt > now + 60_000)
-    throw new PositionError("bad_request", "openedAt must not be in the future");
-  return {
-    spread: spread.symbol,
-    side: input.side,
-    lots: input.lots,
-    entry,
-    units: input.units ?? positions.unitsOf(spread),
-    legs: positions.legsAt(spread, legPrices),
-    note: input.note ?? "",
-    targetInr: input.targetInr ?? null,
-    stopInr: input.stopInr ?? null,
-    openedAt: input.openedAt ?? now,
-  };
-}
-
-async function ownOpen(store: Store, ownerId: number, id: number) {
-  const position = await store.positions.find(ownerId, id);
-  if (!position) throw positionNotFound();
-  if (position.status !== "open")
-    throw new PositionError("conflict", "This position is closed already");
-  return position;
-}
-
-const tooMany = (open: number) =>
-  new PositionError(
-    open === 0 ? "conflict" : "bad_request",
-    open === 0
-      ? "This position is closed already"
-      : `Only ${open} lot${open === 1 ? " is" : "s are"} open`,
-  );
-
-/** README "Positions (paper)": the trader's own record of a spread trade; no order is sent. */
+/** README "Positions API (paper)": the trader's own record of a spread trade; no order is sent. */
 export const positionsRouter = {
   /** Open positions (default) or closed ones with their closes, valued now. */
   list: authedProcedure.input(listPositionsInput).query(async ({ ctx, input }) => ({
@@ -134,7 +62,13 @@ export const positionsRouter = {
         request,
       };
       const { response } = await once(call, async (tx) => {
-        const position = await tx.positions.create(who.id, fieldsToOpen(services, who, request));
+        const fields = fieldsToOpen(services, who, request);
+        const position = await tx.positions.open(who.id, fields, MAX_OPEN_POSITIONS);
+        if (!position)
+          throw new PositionError(
+            "bad_request",
+            `You can have at most ${MAX_OPEN_POSITIONS} open positions; close one to open another`,
+          );
         return { id: position.id };
       });
       services.positions.announce(who.id);
@@ -183,36 +117,7 @@ export const positionsRouter = {
         key: idempotencyKey,
         request,
       };
-      const { response } = await once(call, async (tx) => {
-        const position = await ownOpen(tx, ownerId, input.id);
-        const spread = services.spreads.bySymbolName(position.spread);
-        const exitSide = exitSideOf(position.side);
-        let exit: number;
-        let exitLegs: Record<string, number>;
-        if (input.price !== undefined) {
-          exit = input.price;
-          exitLegs = (spread && services.positions.side(spread, exitSide).live?.legs) ?? {};
-        } else {
-          if (!spread)
-            throw new PositionError(
-              "conflict",
-              `No live value for ${executableSymbol(position.spread, exitSide)}; type the price instead`,
-            );
-          const live = services.positions.liveOrRefuse(spread, exitSide);
-          exit = live.value;
-          exitLegs = live.legs;
-        }
-        const result = await tx.positions.close(
-          ownerId,
-          input.id,
-          { lots: input.lots, exit, closedAt: Date.now(), reason: "close" },
-          services.positions.realiser(spread, exitLegs),
-        );
-        if (result.kind === "not_found") throw positionNotFound();
-        if (result.kind === "too_many") throw tooMany(result.open);
-        const { lots, realisedInr } = result.close;
-        return { closed: { lots, exit, realisedInr }, open: result.position.status === "open" };
-      });
+      const { response } = await once(call, (tx) => closeIn(tx, services, ownerId, input));
       services.positions.announce(ownerId);
       const position = response.open ? await services.positions.get(ownerId, input.id) : null;
       return { closed: response.closed, position };
@@ -245,7 +150,6 @@ export const positionsRouter = {
           "conflict",
           `Spread ${before.spread} is gone; close the position instead`,
         );
-      const exitSide = exitSideOf(before.side);
       const target = rollTarget(
         spread,
         who,
@@ -254,72 +158,10 @@ export const positionsRouter = {
         legInstrumentKnown(services.instruments),
       );
       if (!target.existing) await putLegsInUse(services, target.definition, who.id);
-      let created: number | undefined;
-      const { response } = await once(call, async (tx) => {
-        const position = await ownOpen(tx, who.id, input.id);
-        const live =
-          input.exit === undefined ? services.positions.liveOrRefuse(spread, exitSide) : undefined;
-        const exit = input.exit ?? (live?.value as number);
-        const exitLegs = live?.legs ?? services.positions.side(spread, exitSide).live?.legs ?? {};
-        const next =
-          input.entry === undefined
-            ? rollEntry(services.hub, target.definition, position.side, Date.now())
-            : { value: input.entry, legs: {} as Record<string, number> };
-        let symbol = target.existing?.symbol;
-        if (symbol === undefined) {
-          const fields = {
-            name: target.definition.name,
-            legs: target.definition.legs.map((leg) => ({
-              name: leg.name,
-              instrument: leg.instrument,
-              ...(leg.lots !== undefined && { lots: leg.lots }),
-            })),
-            formula: target.definition.formula,
-            shared: false,
-          };
-          const result = await tx.spreads.create(who.id, fields, Date.now(), {
-            perOwner: MAX_SPREADS_PER_USER,
-            total: MAX_SPREADS,
-          });
-          if (result.kind === "full")
-            throw new PositionError(
-              "bad_request",
-              "The next contract's spread cannot be saved: you have as many spreads as allowed. Delete one to roll.",
-            );
-          created = result.spread.id;
-          symbol = userSpreadSymbol(result.spread.id);
-        }
-        const newSymbol = symbol;
-        const legs = Object.fromEntries(
-          target.definition.legs.flatMap((leg) => {
-            const price = next.legs[leg.name];
-            return price === undefined ? [] : [[leg.name, { instrument: leg.instrument, price }]];
-          }),
-        );
-        const now = Date.now();
-        const result = await tx.positions.roll(
-          who.id,
-          input.id,
-          { exit, closedAt: now },
-          services.positions.realiser(spread, { ...entryPrices(position), ...exitLegs }),
-          (before) => ({
-            spread: newSymbol,
-            side: before.side,
-            lots: before.lots,
-            entry: next.value,
-            units: before.units,
-            legs,
-            note: before.note,
-            targetInr: before.targetInr,
-            stopInr: before.stopInr,
-            openedAt: now,
-          }),
-        );
-        if (result.kind === "not_found") throw positionNotFound();
-        if (result.kind === "too_many") throw tooMany(result.open);
-        const { lots, realisedInr } = result.close;
-        return { closed: { lots, exit, realisedInr }, id: result.position.id };
-      });
+      const { response } = await once(call, (tx) =>
+        rollIn(tx, services, who.id, input, { spread, target }),
+      );
+      const { created } = response;
       if (created !== undefined) {
         await services.spreads.reload();
         services.bus.publish("spreads.changed", { id: created });

@@ -6,6 +6,7 @@ import {
   MAX_SPREADS,
   MAX_SPREADS_PER_USER,
   type SpreadDefinition,
+  type SpreadDefinitionInput,
   shippedInstrument,
   userSpreadSymbol,
 } from "@spreadwatch/core";
@@ -211,7 +212,11 @@ export const spreadsRouter = {
       return response;
     }),
 
-  /** Keeps the alerts on it, and says how many (`alertsKept`). */
+  /**
+   * Keeps the alerts on it, and says how many (`alertsKept`). A new formula or legs are refused
+   * (409 with `positions`) while anyone has an open position on it: their entries were taken on
+   * the old one, and a mark on another would be a number of nobody's trade.
+   */
   update: authedProcedure
     .input(updateSpreadInput)
     .output(savedSpreadView.extend({ alertsKept: z.number() }))
@@ -221,6 +226,8 @@ export const spreadsRouter = {
       const current = changeable(services, who, input.id);
       refuseSharing(input.shared, who);
       const definition = checked(services, input);
+      if (repriced(current, definition))
+        await refuseWhileOpen(services, current.symbol, "changing");
       await putLegsInUse(services, definition, who.id);
       const fields = fieldsOf(definition, input.shared ?? current.shared);
       const saved = await services.store.spreads.update(input.id, fields, Date.now());
@@ -242,16 +249,8 @@ export const spreadsRouter = {
       const spread = changeable(services, viewer(ctx.user), input.id);
       const symbols = alertSymbolsOf(spread);
       // Positions are a trader's record of money at stake: never deleted with the spread, not
-      // even with `confirm` (README "Positions (paper)").
-      const positions = await services.store.positions.countOpenOn(spread.symbol);
-      if (positions > 0) {
-        const message = `${positions} open position${positions === 1 ? " is" : "s are"} on this spread; close ${positions === 1 ? "it" : "them"} before deleting the spread`;
-        throw new TRPCError({
-          code: "CONFLICT",
-          message,
-          cause: new ErrorWithFields(message, { positions }),
-        });
-      }
+      // even with `confirm` (README "Positions API (paper)").
+      await refuseWhileOpen(services, spread.symbol, "deleting");
       if (!input.confirm) {
         const alerts = await services.store.alerts.countOnSymbols(symbols);
         if (alerts > 0) {
@@ -270,3 +269,27 @@ export const spreadsRouter = {
       return { status: "success" as const };
     }),
 } satisfies TRPCRouterRecord;
+
+/** Whether an edit changes what the spread's value is: its formula or any leg. */
+function repriced(current: SpreadDefinitionInput, next: SpreadDefinitionInput): boolean {
+  const legs = (d: SpreadDefinitionInput) =>
+    JSON.stringify(d.legs.map((l) => [l.name, l.instrument, l.lots ?? null]));
+  return current.formula !== next.formula || legs(current) !== legs(next);
+}
+
+/** 409 with `positions` while any user has an open position on `symbol`. */
+async function refuseWhileOpen(
+  services: AppServices,
+  symbol: string,
+  doing: "changing" | "deleting",
+): Promise<void> {
+  const positions = await services.store.positions.countOpenOn(symbol);
+  if (positions === 0) return;
+  const what = doing === "deleting" ? "deleting the spread" : "changing its formula or legs";
+  const message = `${positions} open position${positions === 1 ? " is" : "s are"} on this spread; close ${positions === 1 ? "it" : "them"} before ${what}`;
+  throw new TRPCError({
+    code: "CONFLICT",
+    message,
+    cause: new ErrorWithFields(message, { positions }),
+  });
+}

@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
 import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
+import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId, success } from "./shared.ts";
 
@@ -102,6 +103,22 @@ export const usersRouter = {
       // Their spread definitions go with them, and with each every alert on it, anyone's (an
       // admin's shared spread may carry other traders' alerts, which would point at nothing).
       const theirs = spreads.all().filter((spread) => spread.ownerId === input.id);
+      // Another trader's open position on their shared spread would lose its spread: refused,
+      // as deleting that spread is (README "Positions API (paper)").
+      const own = await store.positions.list(input.id, "open");
+      let positions = 0;
+      for (const spread of theirs)
+        positions +=
+          (await store.positions.countOpenOn(spread.symbol)) -
+          own.filter((p) => p.spread === spread.symbol).length;
+      if (positions > 0) {
+        const message = `${positions} open position${positions === 1 ? " of another user is" : "s of other users are"} on this user's shared spreads; they must be closed first`;
+        throw new TRPCError({
+          code: "CONFLICT",
+          message,
+          cause: new ErrorWithFields(message, { positions }),
+        });
+      }
       for (const spread of theirs) {
         const { alertOwners } = await store.spreads.delete(spread.id, alertSymbolsOf(spread));
         for (const userId of alertOwners) bus.publish("alerts.changed", { userId });

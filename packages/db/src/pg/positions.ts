@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { lotsToClose, newPositionRow, storedPosition } from "../store/position-rows.ts";
 import type { PositionStore } from "../store/store.ts";
 import type {
@@ -96,6 +96,18 @@ export function pgPositions(db: PgDb): PositionStore {
     find: (ownerId, id) => find(db, ownerId, id),
     create: (ownerId, fields, rolledFrom) =>
       db.transaction((tx) => insert(tx, ownerId, fields, rolledFrom)),
+    open: (ownerId, fields, maxOpen) =>
+      db.transaction(async (tx) => {
+        // Opens of one owner queue here (on any instance), so two cannot both take the last place.
+        await tx.execute(
+          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`positions:${ownerId}`}, 0))`,
+        );
+        const [row] = await tx
+          .select({ n: count() })
+          .from(positions)
+          .where(and(eq(positions.ownerId, ownerId), eq(positions.status, "open")));
+        return (row?.n ?? 0) >= maxOpen ? undefined : insert(tx, ownerId, fields);
+      }),
     update: async (ownerId, id, patch) => {
       const set = Object.fromEntries(
         Object.entries(patch).filter(([, value]) => value !== undefined),

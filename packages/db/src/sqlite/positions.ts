@@ -104,6 +104,19 @@ export function sqlitePositions({ db, run }: Sqlite): PositionStore {
     find: (ownerId, id) => run(() => find(ownerId, id)),
     create: (ownerId, fields, rolledFrom) =>
       run(() => db.transaction(() => insert(ownerId, fields, rolledFrom))),
+    open: (ownerId, fields, maxOpen) =>
+      run(() =>
+        // One writer at a time: the count and the insert cannot interleave with another open.
+        db.transaction(() => {
+          const open =
+            db
+              .select({ n: count() })
+              .from(positions)
+              .where(and(eq(positions.ownerId, ownerId), eq(positions.status, "open")))
+              .get()?.n ?? 0;
+          return open >= maxOpen ? undefined : insert(ownerId, fields);
+        }),
+      ),
     update: (ownerId, id, patch) =>
       run(() => {
         const set = Object.fromEntries(

@@ -367,7 +367,7 @@ export const spreadDefinitions = sqliteTable(
 );
 
 /**
- * A user's spread position (README "Positions (paper)"): their own record of being in a spread,
+ * A user's spread position (README "Positions API (paper)"): their own record of being in a spread,
  * never an order. `lots` are the lots still open; each close lowers them and writes a
  * `position_closes` row, and the last one closes the position.
  */

@@ -67,6 +67,32 @@ describe.each(STORE_KINDS)("positions (%s)", (kind) => {
     expect(await store.positions.countOpenOn("SI")).toBe(0);
   });
 
+  it("opens at most maxOpen open positions per owner, also when opens race", async () => {
+    const { store, alice, bob } = await twoTraders();
+    const other = await current().openAnother();
+    await store.positions.create(alice.id, GC_BUY);
+    const results = await Promise.all([
+      store.positions.open(alice.id, GC_BUY, 3),
+      other.positions.open(alice.id, GC_BUY, 3),
+      store.positions.open(alice.id, GC_BUY, 3),
+    ]);
+    expect(results.filter((r) => r === undefined)).toHaveLength(1);
+    expect(await store.positions.list(alice.id, "open")).toHaveLength(3);
+    // Closed ones do not count, nor another owner's.
+    const [first] = await store.positions.list(alice.id, "open");
+    await store.positions.close(
+      alice.id,
+      first?.id as number,
+      { exit: 1, closedAt: 2, reason: "close" },
+      realise,
+    );
+    expect(await store.positions.open(alice.id, GC_BUY, 3)).toMatchObject({
+      ownerId: alice.id,
+      status: "open",
+    });
+    expect(await store.positions.open(bob.id, GC_BUY, 3)).toMatchObject({ ownerId: bob.id });
+  });
+
   it("closes some lots, then the rest; the last close closes the position", async () => {
     const { store, alice, bob } = await twoTraders();
     const opened = await store.positions.create(alice.id, GC_BUY);

@@ -397,7 +397,7 @@ export interface ContractStore {
 }
 
 /**
- * Users' spread positions and their closes (README "Positions (paper)"). Every call but
+ * Users' spread positions and their closes (README "Positions API (paper)"). Every call but
  * `listOpen` and `countOpenOn` takes the owner: another user's position does not exist.
  */
 export interface PositionStore {
@@ -415,6 +415,15 @@ export interface PositionStore {
     fields: PositionFields,
     rolledFrom?: { campaignId: number; id: number },
   ): Promise<StoredPosition>;
+  /**
+   * Opens a position unless its owner has `maxOpen` open already (then undefined); the count
+   * and the insert are atomic, so parallel opens on any instance never overshoot the limit.
+   */
+  open(
+    ownerId: number,
+    fields: PositionFields,
+    maxOpen: number,
+  ): Promise<StoredPosition | undefined>;
   update(ownerId: number, id: number, patch: PositionPatch): Promise<StoredPosition | undefined>;
   /** Deletes the position and its closes; whether it existed. */
   delete(ownerId: number, id: number): Promise<boolean>;

@@ -347,7 +347,7 @@ export interface PositionLeg {
   contract?: string;
 }
 
-/** What opening a position stores (README "Positions (paper)"). */
+/** What opening a position stores (README "Positions API (paper)"). */
 export interface PositionFields {
   /** The definition's symbol: GC, SP7. */
   spread: string;

@@ -1,0 +1,55 @@
+// What opening a position stores (README "Positions API (paper)"): the entry at the live
+// executable value, typed, or the formula at the legs' typed fills.
+import type { PositionFields } from "@spreadwatch/db";
+import type { AppServices } from "../context.ts";
+import { PositionError } from "./position-error.ts";
+import type { OpenPositionInput } from "./position-input.ts";
+
+/** What opening stores: the entry live, typed, or the formula at the typed leg prices. */
+export function fieldsToOpen(
+  services: AppServices,
+  who: { id: number; isAdmin: boolean },
+  input: Omit<OpenPositionInput, "idempotencyKey">,
+): PositionFields {
+  const positions = services.positions;
+  const spread = positions.tradable(who, input.spread);
+  let entry: number;
+  let legPrices: Record<string, number> = {};
+  if (input.legs !== undefined) {
+    const names = spread.legs.map((leg) => leg.name);
+    const unknown = Object.keys(input.legs).find((name) => !names.includes(name));
+    if (unknown !== undefined)
+      throw new PositionError("bad_request", `legs: ${spread.symbol} has no leg "${unknown}"`);
+    const missing = names.find((name) => input.legs?.[name] === undefined);
+    if (missing !== undefined)
+      throw new PositionError("bad_request", `legs: the price of leg "${missing}" is missing`);
+    legPrices = input.legs;
+    const compiled = spread.checked?.compiled;
+    const value = compiled?.evaluate(compiled.legs.map((name) => legPrices[name] as number));
+    if (value === undefined || !Number.isFinite(value))
+      throw new PositionError("bad_request", "legs: the formula has no value at these prices");
+    entry = value;
+  } else if (input.entry !== undefined) {
+    entry = input.entry;
+    legPrices = positions.side(spread, input.side).live?.legs ?? {};
+  } else {
+    const live = positions.liveOrRefuse(spread, input.side);
+    entry = live.value;
+    legPrices = live.legs;
+  }
+  const now = Date.now();
+  if (input.openedAt !== undefined && input.openedAt > now + 60_000)
+    throw new PositionError("bad_request", "openedAt must not be in the future");
+  return {
+    spread: spread.symbol,
+    side: input.side,
+    lots: input.lots,
+    entry,
+    units: input.units ?? positions.unitsOf(spread),
+    legs: positions.legsAt(spread, legPrices),
+    note: input.note ?? "",
+    targetInr: input.targetInr ?? null,
+    stopInr: input.stopInr ?? null,
+    openedAt: input.openedAt ?? now,
+  };
+}
