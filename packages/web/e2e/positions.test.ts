@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
+import { answerNextDialog } from "./dialogs.ts";
 import { startApp } from "./harness.ts";
 import {
   closeDialog,
@@ -199,6 +200,42 @@ describe("a paper position on GC", () => {
     const lines = text.trim().split(/\r?\n/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/GC/);
+  });
+
+  it("sets a target and a stop on net ₹, refusing a target under the stop", async () => {
+    const { page } = suite;
+    const row = openPositions(page).locator("tr[data-spread='GC']");
+    await row.locator("[data-field='target-stop'] button").click();
+    const dialog = page.locator("dialog[data-dialog='edit-position']");
+    await dialog.getByLabel("Target, net ₹").fill("100");
+    await dialog.getByLabel("Stop, net ₹").fill("200");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.getByText("The target must be above the stop.").waitFor();
+    await dialog.getByLabel("Target, net ₹").fill("20000");
+    await dialog.getByLabel("Stop, net ₹").fill("-5000");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect
+      .poll(() => row.locator("[data-field='target-stop'] button").textContent(), WAIT)
+      .toBe("target +₹20,000stop −₹5,000");
+    const { json } = await rest(page, "GET", "/api/positions");
+    expect(json.positions).toMatchObject([{ targetInr: 20000, stopInr: -5000 }]);
+  });
+
+  it("deletes a position opened by mistake, after asking", async () => {
+    const { page } = suite;
+    const row = openPositions(page).locator("tr[data-spread='GC']");
+    await row.locator("[data-field='target-stop'] button").click();
+    const dialog = page.locator("dialog[data-dialog='edit-position']");
+    const question = answerNextDialog(page);
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    expect(await question).toMatch(/^Delete BUY 1 × Gold\?/);
+    await dialog.waitFor({ state: "detached" });
+    await row.waitFor({ state: "detached" });
+    expect(await listedPositions(page)).toEqual([]);
+    await openPositions(page)
+      .getByText(/^No open positions\./)
+      .waitFor();
   });
 
   it("answers 404 for a position id that is not the user's", async () => {
