@@ -71,4 +71,16 @@ describe("positions on stale prices", () => {
     const sell = (await listedPositions(page)).find((p) => p.side === "SELL");
     expect(sell?.entry).toBeCloseTo(128.3844, 4);
   });
+
+  it("offers the form beside the chart's controls, for the charted spread and side", async () => {
+    const { page, app } = suite;
+    await page.goto(`${app.url}/advanced-chart`);
+    await page.getByLabel("Commodity").selectOption("SI_SELL");
+    await page.getByRole("button", { name: "Open position" }).click();
+    const dialog = openDialog(page);
+    expect(await dialog.getByLabel("Spread", { exact: true }).inputValue()).toBe("SI");
+    expect(await dialog.getByLabel("Sell the spread").isChecked()).toBe(true);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+  });
 });
