@@ -25,6 +25,7 @@ import type { AppServices } from "./context.ts";
 import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
+import { LegHistoryBackfill } from "./history/leg-backfill.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
@@ -114,7 +115,7 @@ export async function compose(
     config.costRates,
     (source, key) => instruments.accepts(source, key),
     spreads,
-    { definitionEveryMs: DEFINITION_EVERY_MS },
+    { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
   );
   const rolls = new RollRecorder(store);
   const flush = () => recorder.writePending();
@@ -214,6 +215,7 @@ export async function compose(
   // Leader only, in this order: history first (a first start's statistics include the backfill),
   // then the engine, the senders, and last the feed, so no quote arrives before its listeners.
   let leaderListeners: Array<() => void> = [];
+  let legHistory: LegHistoryBackfill | undefined;
   const leaderWork: LeaderWork = {
     async start() {
       // The feed learns the instruments in use before its history and its start, and again on
@@ -223,6 +225,14 @@ export async function compose(
       quoteInstruments();
       rolls.reset();
       await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), notice);
+      // An instrument put in use from now on (or earlier, without a past) gets its past.
+      legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
+        retentionMs: config.historyRetentionMs,
+        onFilled: (keys) => stats.legHistoryAdded(keys),
+      });
+      const filling = legHistory;
+      leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));
+      void filling.fill(instruments.inUse());
       await recorder.start();
       await stats.start();
       await alertEngine.start();
@@ -249,6 +259,7 @@ export async function compose(
       await feed.stop();
       for (const stopListening of leaderListeners) stopListening();
       leaderListeners = [];
+      await legHistory?.stop();
       await alertEngine.stop();
       await recorder.stop();
       await rolls.idle();

@@ -320,6 +320,7 @@ describe("firing records", () => {
       firingId: webhookRow?.firingId,
       alertId,
       symbol: "GC_BUY",
+      name: "Gold",
       metric: "spread",
       value: expect.closeTo(5, 9),
       threshold: 0,

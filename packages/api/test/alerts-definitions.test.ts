@@ -132,6 +132,8 @@ describe("an alert on a definition's symbol", () => {
       event: "alert.fired",
       alertId,
       symbol: `${symbol}_BUY`,
+      // The definition's name on its own, so a receiver need not parse it out of the text.
+      name: "Gold/silver",
       metric: "spread",
       threshold: 80,
       direction: "above",

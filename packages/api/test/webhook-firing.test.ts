@@ -76,6 +76,7 @@ describe("a firing reaches Telegram and the webhook, and the History says so", (
       event: "alert.fired",
       alertId,
       symbol: "GC_BUY",
+      name: "Gold",
       metric: "zscore",
       threshold: 2,
       direction: "above",

@@ -1,7 +1,9 @@
 // Spread formulas (docs/formulas.md): parsed once by jsep, checked against a short list of what
-// may appear, and compiled to plain closures over the legs' numbers. Nothing in a formula is
-// ever looked up on an object or called outside `min`, `max` and `abs`, so a formula cannot reach
-// anything but its legs' prices.
+// may appear, and compiled to a flat list of arithmetic steps over the legs' numbers (a small
+// stack machine). Nothing in a formula is ever looked up on an object or called outside `min`,
+// `max` and `abs`, so a formula cannot reach anything but its legs' prices. One run of the steps
+// can carry three sets of leg prices at once (BUY, SELL and mid), which is how the server
+// evaluates a definition at every quote of its legs (BENCHMARKS.md, "Spread definitions").
 import jsep from "jsep";
 import { TROY_OUNCE_GRAMS } from "./instrument.ts";
 
@@ -57,10 +59,51 @@ export interface CompiledFormula {
   readonly directions: Readonly<Record<string, Direction>>;
   /** The value at these leg prices (in `legs` order); undefined for no value (÷ 0, ∞, NaN). */
   evaluate(values: ArrayLike<number>): number | undefined;
+  /**
+   * Three values in one run, each exactly as `evaluate` gives it: `prices` holds three sets of
+   * leg prices one after the other from `at` (legs.length each: BUY's, SELL's, mid's), and
+   * `out[outAt..outAt + 2]` receives the three raw results, which may be non-finite (no value:
+   * the caller checks). Allocates nothing; `prices` and `out` may be one array.
+   */
+  evaluateThree(prices: ArrayLike<number>, out: Float64Array, at?: number, outAt?: number): void;
 }
 
 type Node = jsep.Expression;
-type Evaluator = (values: ArrayLike<number>) => number;
+
+/**
+ * The steps a formula compiles to: pairs of [operation, argument] run over a stack of numbers.
+ * A step whose right operand is a leg or a constant reads it directly (`a - b` is two steps).
+ */
+enum Op {
+  /** Push leg `arg`'s price. */
+  Leg,
+  /** Push constant `arg`. */
+  Const,
+  Neg,
+  Abs,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  /** Replace the top `arg` numbers by their least (as Math.min). */
+  Min,
+  Max,
+  AddLeg,
+  SubLeg,
+  MulLeg,
+  DivLeg,
+  AddConst,
+  SubConst,
+  MulConst,
+  DivConst,
+}
+
+/** A compiled piece: the steps that leave its value on top of the stack. */
+interface Program {
+  steps: number[];
+  /** The deepest the stack gets while running them. */
+  depth: number;
+}
 
 /** A value's sign where it can be told from the formula alone (legs are prices, so positive). */
 type Sign = 1 | -1 | 0 | "unknown";
@@ -68,10 +111,11 @@ type Sign = 1 | -1 | 0 | "unknown";
 type Moves = Map<string, Set<1 | -1>>;
 
 interface Analysed {
-  run: Evaluator;
+  program: Program;
   sign: Sign;
   moves: Moves;
-  constant: boolean;
+  /** The value of a piece with no leg in it, worked out once when compiled. */
+  value: number | undefined;
 }
 
 function times(a: Sign, b: Sign): Sign {
@@ -129,7 +173,33 @@ function deepestNesting(text: string): number {
   return deepest;
 }
 
+/** A piece with no leg in it: its value is a constant step. */
+function constantPiece(value: number, constants: number[]): Analysed {
+  constants.push(value);
+  return {
+    program: { steps: [Op.Const, constants.length - 1], depth: 1 },
+    sign: signOfNumber(value),
+    moves: new Map(),
+    value,
+  };
+}
+
+/** `a op b` as steps: b read directly when it is one leg or a constant, else from the stack. */
+function binarySteps(a: Program, b: Program, op: Op.Add | Op.Sub | Op.Mul | Op.Div): Program {
+  if (b.steps.length === 2 && (b.steps[0] === Op.Leg || b.steps[0] === Op.Const)) {
+    const direct = b.steps[0] === Op.Leg ? op - Op.Add + Op.AddLeg : op - Op.Add + Op.AddConst;
+    return { steps: [...a.steps, direct, b.steps[1] as number], depth: a.depth };
+  }
+  return {
+    steps: [...a.steps, ...b.steps, op, 0],
+    depth: Math.max(a.depth, b.depth + 1),
+  };
+}
+
 class Compiler {
+  /** The constants the steps read (a formula's numbers, named constants, folded pieces). */
+  readonly constants: number[] = [];
+
   constructor(
     private readonly text: string,
     private readonly legIndex: ReadonlyMap<string, number>,
@@ -166,24 +236,35 @@ class Compiler {
   private literal(n: jsep.Literal): Analysed {
     if (typeof n.value !== "number" || !Number.isFinite(n.value))
       throw new FormulaError(`only numbers may be written: ${n.raw}`, this.text.indexOf(n.raw) + 1);
-    const value = n.value;
-    return { run: () => value, sign: signOfNumber(value), moves: new Map(), constant: true };
+    return constantPiece(n.value, this.constants);
   }
 
   private identifier(name: string): Analysed {
     const index = this.legIndex.get(name);
     if (index !== undefined)
       return {
-        run: (values) => values[index] as number,
+        program: { steps: [Op.Leg, index], depth: 1 },
         sign: 1,
         moves: new Map([[name, new Set<1 | -1>([1])]]),
-        constant: false,
+        value: undefined,
       };
-    if (Object.hasOwn(FORMULA_CONSTANTS, name)) {
-      const value = FORMULA_CONSTANTS[name] as number;
-      return { run: () => value, sign: signOfNumber(value), moves: new Map(), constant: true };
-    }
+    if (Object.hasOwn(FORMULA_CONSTANTS, name))
+      return constantPiece(FORMULA_CONSTANTS[name] as number, this.constants);
     throw new FormulaError(`unknown name \`${name}\``, positionOf(this.text, name));
+  }
+
+  /**
+   * A piece: folded to its value when it has no leg (the same arithmetic in the same order as a
+   * run would do, so the same number), else its steps.
+   */
+  private piece(
+    value: number | undefined,
+    program: () => Program,
+    sign: Sign,
+    moves: Moves,
+  ): Analysed {
+    if (value !== undefined) return { ...constantPiece(value, this.constants), sign, moves };
+    return { program: program(), sign, moves, value: undefined };
   }
 
   private unary(n: jsep.UnaryExpression): Analysed {
@@ -191,13 +272,12 @@ class Compiler {
     if (n.operator === "+") return arg;
     if (n.operator !== "-")
       throw new FormulaError(`the operator \`${n.operator}\` is not allowed`, this.near(n));
-    const run = arg.run;
-    return {
-      run: (values) => -run(values),
-      sign: times(arg.sign, -1),
-      moves: scaled(arg.moves, -1),
-      constant: arg.constant,
-    };
+    return this.piece(
+      arg.value === undefined ? undefined : -arg.value,
+      () => ({ steps: [...arg.program.steps, Op.Neg, 0], depth: arg.program.depth }),
+      times(arg.sign, -1),
+      scaled(arg.moves, -1),
+    );
   }
 
   private binary(n: jsep.BinaryExpression): Analysed {
@@ -206,42 +286,40 @@ class Compiler {
       throw new FormulaError(`the operator \`${op}\` is not allowed`, this.near(n));
     const a = this.node(n.left);
     const b = this.node(n.right);
-    const [ra, rb] = [a.run, b.run];
-    const constant = a.constant && b.constant;
+    const [x, y] = [a.value, b.value];
+    const both = x !== undefined && y !== undefined;
     switch (op) {
       case "+":
-        return {
-          run: (v) => ra(v) + rb(v),
-          sign:
-            a.sign === b.sign ? a.sign : a.sign === 0 ? b.sign : b.sign === 0 ? a.sign : "unknown",
-          moves: merged(a.moves, b.moves),
-          constant,
-        };
+        return this.piece(
+          both ? x + y : undefined,
+          () => binarySteps(a.program, b.program, Op.Add),
+          a.sign === b.sign ? a.sign : a.sign === 0 ? b.sign : b.sign === 0 ? a.sign : "unknown",
+          merged(a.moves, b.moves),
+        );
       case "-": {
         const minusB = times(b.sign, -1);
-        return {
-          run: (v) => ra(v) - rb(v),
-          sign:
-            a.sign === minusB ? a.sign : a.sign === 0 ? minusB : minusB === 0 ? a.sign : "unknown",
-          moves: merged(a.moves, scaled(b.moves, -1)),
-          constant,
-        };
+        return this.piece(
+          both ? x - y : undefined,
+          () => binarySteps(a.program, b.program, Op.Sub),
+          a.sign === minusB ? a.sign : a.sign === 0 ? minusB : minusB === 0 ? a.sign : "unknown",
+          merged(a.moves, scaled(b.moves, -1)),
+        );
       }
       case "*":
-        return {
-          run: (v) => ra(v) * rb(v),
-          sign: times(a.sign, b.sign),
-          moves: merged(scaled(a.moves, b.sign), scaled(b.moves, a.sign)),
-          constant,
-        };
+        return this.piece(
+          both ? x * y : undefined,
+          () => binarySteps(a.program, b.program, Op.Mul),
+          times(a.sign, b.sign),
+          merged(scaled(a.moves, b.sign), scaled(b.moves, a.sign)),
+        );
       default:
         // d(a/b)/db = −a/b²: a leg in the divisor moves the value against a's sign.
-        return {
-          run: (v) => ra(v) / rb(v),
-          sign: times(a.sign, b.sign),
-          moves: merged(scaled(a.moves, b.sign), scaled(b.moves, times(a.sign, -1))),
-          constant,
-        };
+        return this.piece(
+          both ? x / y : undefined,
+          () => binarySteps(a.program, b.program, Op.Div),
+          times(a.sign, b.sign),
+          merged(scaled(a.moves, b.sign), scaled(b.moves, times(a.sign, -1))),
+        );
     }
   }
 
@@ -259,26 +337,31 @@ class Compiler {
       if (args.length !== 1)
         throw new FormulaError("abs takes one argument", positionOf(this.text, fn));
       const arg = args[0] as Analysed;
-      const run = arg.run;
-      return {
-        run: (v) => Math.abs(run(v)),
-        sign: arg.sign === 0 ? 0 : 1,
-        moves: scaled(arg.moves, arg.sign),
-        constant: arg.constant,
-      };
+      return this.piece(
+        arg.value === undefined ? undefined : Math.abs(arg.value),
+        () => ({ steps: [...arg.program.steps, Op.Abs, 0], depth: arg.program.depth }),
+        arg.sign === 0 ? 0 : 1,
+        scaled(arg.moves, arg.sign),
+      );
     }
     if (args.length < 2)
       throw new FormulaError(`${fn} takes two or more arguments`, positionOf(this.text, fn));
-    const runs = args.map((a) => a.run);
-    const pick = FUNCTIONS[fn];
     const signs = new Set(args.map((a) => a.sign));
-    return {
+    const constant = args.every((a) => a.value !== undefined);
+    return this.piece(
+      constant ? FUNCTIONS[fn](...args.map((a) => a.value as number)) : undefined,
+      () => ({
+        steps: [
+          ...args.flatMap((a) => a.program.steps),
+          fn === "min" ? Op.Min : Op.Max,
+          args.length,
+        ],
+        depth: Math.max(...args.map((a, i) => a.program.depth + i)),
+      }),
+      signs.size === 1 ? (args[0] as Analysed).sign : "unknown",
       // min and max never fall as an argument rises: each argument's moves carry through.
-      run: (v) => pick(...runs.map((r) => r(v))),
-      sign: signs.size === 1 ? (args[0] as Analysed).sign : "unknown",
-      moves: merged(...args.map((a) => a.moves)),
-      constant: args.every((a) => a.constant),
-    };
+      merged(...args.map((a) => a.moves)),
+    );
   }
 }
 
@@ -333,7 +416,8 @@ export function compileFormula(text: string, legs: readonly string[]): CompiledF
     if (legIndex.has(leg)) throw new FormulaError(`two legs are named \`${leg}\``);
     legIndex.set(leg, index);
   }
-  const analysed = new Compiler(text, legIndex).node(parse(text));
+  const compiler = new Compiler(text, legIndex);
+  const analysed = compiler.node(parse(text));
   const directions: Record<string, Direction> = {};
   for (const leg of legs) {
     const signs = analysed.moves.get(leg);
@@ -346,15 +430,246 @@ export function compileFormula(text: string, legs: readonly string[]): CompiledF
       );
     directions[leg] = [...signs][0] as Direction;
   }
-  const run = analysed.run;
+  const { program } = analysed;
+  // One array of [step, argument] pairs, a constant's value written in place of its index: a
+  // run reads this array and the legs' prices, nothing else (a definition evaluated at every
+  // quote of 1,000 stays in few cache lines).
+  const steps = Float64Array.from(program.steps);
+  for (let pc = 0; pc < steps.length; pc += 2) {
+    const op = steps[pc] as Op;
+    if (op === Op.Const || (op >= Op.AddConst && op <= Op.DivConst))
+      steps[pc + 1] = compiler.constants[steps[pc + 1] as number] as number;
+  }
+  if (stack.length < 3 * program.depth) stack = new Float64Array(3 * program.depth);
+  const n = legs.length;
   return {
     legs: [...legs],
     directions,
     evaluate(values) {
-      const value = run(values);
+      const value = runOne(steps, values);
       return Number.isFinite(value) ? value : undefined;
     },
+    evaluateThree(prices, out, at = 0, outAt = 0) {
+      runThree(steps, prices, at, n, out, outAt);
+    },
   };
+}
+
+/**
+ * The one stack every run uses (runs never nest), as deep as the deepest formula compiled yet
+ * needs for three values at a time.
+ */
+let stack = new Float64Array(96);
+
+/**
+ * Runs the steps over one set of leg prices. Each step does the very arithmetic a tree of
+ * closures would, in the same order, so the value is the same to the last bit
+ * (formula.test.ts checks it against JavaScript's own evaluation of the text).
+ */
+function runOne(steps: Float64Array, legs: ArrayLike<number>): number {
+  let top = -1;
+  for (let pc = 0; pc < steps.length; pc += 2) {
+    const arg = steps[pc + 1] as number;
+    switch ((steps[pc] as number) | 0) {
+      case Op.Leg:
+        stack[++top] = legs[arg | 0] as number;
+        break;
+      case Op.Const:
+        stack[++top] = arg;
+        break;
+      case Op.Neg:
+        stack[top] = -(stack[top] as number);
+        break;
+      case Op.Abs:
+        stack[top] = Math.abs(stack[top] as number);
+        break;
+      case Op.Add:
+        top--;
+        stack[top] = (stack[top] as number) + (stack[top + 1] as number);
+        break;
+      case Op.Sub:
+        top--;
+        stack[top] = (stack[top] as number) - (stack[top + 1] as number);
+        break;
+      case Op.Mul:
+        top--;
+        stack[top] = (stack[top] as number) * (stack[top + 1] as number);
+        break;
+      case Op.Div:
+        top--;
+        stack[top] = (stack[top] as number) / (stack[top + 1] as number);
+        break;
+      case Op.Min:
+      case Op.Max: {
+        const min = (steps[pc] as number) === Op.Min;
+        const first = top - arg + 1;
+        let value = stack[first] as number;
+        for (let i = first + 1; i <= top; i++)
+          value = min ? Math.min(value, stack[i] as number) : Math.max(value, stack[i] as number);
+        top = first;
+        stack[top] = value;
+        break;
+      }
+      case Op.AddLeg:
+        stack[top] = (stack[top] as number) + (legs[arg | 0] as number);
+        break;
+      case Op.SubLeg:
+        stack[top] = (stack[top] as number) - (legs[arg | 0] as number);
+        break;
+      case Op.MulLeg:
+        stack[top] = (stack[top] as number) * (legs[arg | 0] as number);
+        break;
+      case Op.DivLeg:
+        stack[top] = (stack[top] as number) / (legs[arg | 0] as number);
+        break;
+      case Op.AddConst:
+        stack[top] = (stack[top] as number) + arg;
+        break;
+      case Op.SubConst:
+        stack[top] = (stack[top] as number) - arg;
+        break;
+      case Op.MulConst:
+        stack[top] = (stack[top] as number) * arg;
+        break;
+      default:
+        stack[top] = (stack[top] as number) / arg;
+    }
+  }
+  return stack[0] as number;
+}
+
+/**
+ * The same steps over three sets of leg prices at once (BUY's, SELL's, mid's, `n` each, one
+ * after the other in `legs`): the stack holds three numbers per place, so each step is decoded
+ * once for the three.
+ */
+function runThree(
+  steps: Float64Array,
+  legs: ArrayLike<number>,
+  at: number,
+  n: number,
+  out: Float64Array,
+  outAt: number,
+): void {
+  const n1 = at + n;
+  const n2 = at + 2 * n;
+  let top = -3;
+  for (let pc = 0; pc < steps.length; pc += 2) {
+    const arg = steps[pc + 1] as number;
+    switch ((steps[pc] as number) | 0) {
+      case Op.Leg:
+        top += 3;
+        stack[top] = legs[(arg | 0) + at] as number;
+        stack[top + 1] = legs[(arg | 0) + n1] as number;
+        stack[top + 2] = legs[(arg | 0) + n2] as number;
+        break;
+      case Op.Const: {
+        top += 3;
+        const c = arg;
+        stack[top] = c;
+        stack[top + 1] = c;
+        stack[top + 2] = c;
+        break;
+      }
+      case Op.Neg:
+        stack[top] = -(stack[top] as number);
+        stack[top + 1] = -(stack[top + 1] as number);
+        stack[top + 2] = -(stack[top + 2] as number);
+        break;
+      case Op.Abs:
+        stack[top] = Math.abs(stack[top] as number);
+        stack[top + 1] = Math.abs(stack[top + 1] as number);
+        stack[top + 2] = Math.abs(stack[top + 2] as number);
+        break;
+      case Op.Add:
+        top -= 3;
+        stack[top] = (stack[top] as number) + (stack[top + 3] as number);
+        stack[top + 1] = (stack[top + 1] as number) + (stack[top + 4] as number);
+        stack[top + 2] = (stack[top + 2] as number) + (stack[top + 5] as number);
+        break;
+      case Op.Sub:
+        top -= 3;
+        stack[top] = (stack[top] as number) - (stack[top + 3] as number);
+        stack[top + 1] = (stack[top + 1] as number) - (stack[top + 4] as number);
+        stack[top + 2] = (stack[top + 2] as number) - (stack[top + 5] as number);
+        break;
+      case Op.Mul:
+        top -= 3;
+        stack[top] = (stack[top] as number) * (stack[top + 3] as number);
+        stack[top + 1] = (stack[top + 1] as number) * (stack[top + 4] as number);
+        stack[top + 2] = (stack[top + 2] as number) * (stack[top + 5] as number);
+        break;
+      case Op.Div:
+        top -= 3;
+        stack[top] = (stack[top] as number) / (stack[top + 3] as number);
+        stack[top + 1] = (stack[top + 1] as number) / (stack[top + 4] as number);
+        stack[top + 2] = (stack[top + 2] as number) / (stack[top + 5] as number);
+        break;
+      case Op.Min:
+      case Op.Max: {
+        const min = (steps[pc] as number) === Op.Min;
+        const first = top - 3 * (arg - 1);
+        for (let lane = 0; lane < 3; lane++) {
+          let value = stack[first + lane] as number;
+          for (let i = first + 3 + lane; i <= top + lane; i += 3)
+            value = min ? Math.min(value, stack[i] as number) : Math.max(value, stack[i] as number);
+          stack[first + lane] = value;
+        }
+        top = first;
+        break;
+      }
+      case Op.AddLeg:
+        stack[top] = (stack[top] as number) + (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) + (legs[(arg | 0) + n1] as number);
+        stack[top + 2] = (stack[top + 2] as number) + (legs[(arg | 0) + n2] as number);
+        break;
+      case Op.SubLeg:
+        stack[top] = (stack[top] as number) - (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) - (legs[(arg | 0) + n1] as number);
+        stack[top + 2] = (stack[top + 2] as number) - (legs[(arg | 0) + n2] as number);
+        break;
+      case Op.MulLeg:
+        stack[top] = (stack[top] as number) * (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) * (legs[(arg | 0) + n1] as number);
+        stack[top + 2] = (stack[top + 2] as number) * (legs[(arg | 0) + n2] as number);
+        break;
+      case Op.DivLeg:
+        stack[top] = (stack[top] as number) / (legs[(arg | 0) + at] as number);
+        stack[top + 1] = (stack[top + 1] as number) / (legs[(arg | 0) + n1] as number);
+        stack[top + 2] = (stack[top + 2] as number) / (legs[(arg | 0) + n2] as number);
+        break;
+      case Op.AddConst: {
+        const c = arg;
+        stack[top] = (stack[top] as number) + c;
+        stack[top + 1] = (stack[top + 1] as number) + c;
+        stack[top + 2] = (stack[top + 2] as number) + c;
+        break;
+      }
+      case Op.SubConst: {
+        const c = arg;
+        stack[top] = (stack[top] as number) - c;
+        stack[top + 1] = (stack[top + 1] as number) - c;
+        stack[top + 2] = (stack[top + 2] as number) - c;
+        break;
+      }
+      case Op.MulConst: {
+        const c = arg;
+        stack[top] = (stack[top] as number) * c;
+        stack[top + 1] = (stack[top + 1] as number) * c;
+        stack[top + 2] = (stack[top + 2] as number) * c;
+        break;
+      }
+      default: {
+        const c = arg;
+        stack[top] = (stack[top] as number) / c;
+        stack[top + 1] = (stack[top + 1] as number) / c;
+        stack[top + 2] = (stack[top + 2] as number) / c;
+      }
+    }
+  }
+  out[outAt] = stack[0] as number;
+  out[outAt + 1] = stack[1] as number;
+  out[outAt + 2] = stack[2] as number;
 }
 
 /** Which side of each leg's book a spread trade takes, and the value it gives. */

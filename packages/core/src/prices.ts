@@ -87,6 +87,11 @@ function noteContract(prices: Prices, quote: Quote): void {
   };
 }
 
+/** Whether a quote's side says something: a price, or null (the side is gone). */
+function saysSide(side: number | null | undefined): boolean {
+  return side === null || finite(side) !== undefined;
+}
+
 /**
  * Folds one quote into the prices, in place. A book quote that leaves one side out keeps the
  * other side's last value, as exchange feeds send partial updates; a side sent as `null` is
@@ -98,8 +103,7 @@ export function applyQuote(prices: Prices, quote: Quote): boolean {
   if (!isQuoteSource(quote.source) || !isInstrumentKey(quote.key) || !Number.isFinite(quote.ts))
     return false;
   if (quote.source === "cme" || quote.source === "mcx") {
-    const says = (side: number | null | undefined) => side === null || finite(side) !== undefined;
-    if (!says(quote.bid) && !says(quote.ask)) return false;
+    if (!saysSide(quote.bid) && !saysSide(quote.ask)) return false;
     const books = prices[quote.source] as Record<string, BookEntry>;
     const previous = books[quote.key];
     const entry: BookEntry = { timestamp: quote.ts, ...marksOf(quote) };

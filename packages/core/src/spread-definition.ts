@@ -4,7 +4,6 @@
 import {
   type CompiledFormula,
   compileFormula,
-  evaluateSide,
   FormulaError,
   type LegBook,
   MAX_LEGS,
@@ -80,28 +79,59 @@ export interface DefinitionValue {
 
 /**
  * BUY and SELL of a definition from its legs' books (`bookOf(instrument)`, undefined when the
- * instrument has no price). A side is undefined when a leg it needs has no price, a book is
- * crossed, or the formula has no value there (÷ 0).
+ * instrument has no price), with the mid, in one run of the formula (`evaluateThree`): the same
+ * numbers as `evaluateSide` gives each. A side is undefined when a leg it needs has no price, a
+ * book is crossed, or the formula has no value there (÷ 0).
  */
 export function evaluateDefinition(
   definition: Pick<CheckedDefinition, "legs" | "compiled">,
   bookOf: (instrument: string) => LegBook | undefined,
 ): { BUY: DefinitionValue | undefined; SELL: DefinitionValue | undefined } {
-  const books = definition.legs.map((leg) => bookOf(leg.instrument));
-  const mid = evaluateSide(definition.compiled, books, "MID")?.value;
-  const side = (which: "BUY" | "SELL"): DefinitionValue | undefined => {
-    const result = evaluateSide(definition.compiled, books, which);
-    if (!result) return undefined;
-    const legs: Record<string, LegValue> = {};
-    for (const [index, leg] of definition.legs.entries())
-      legs[leg.name] = {
-        price: result.prices[index] as number,
-        side: result.sides[index] as LegValue["side"],
+  const { compiled, legs } = definition;
+  const n = legs.length;
+  // BUY's leg prices, then SELL's, then mid's (evaluateThree's order).
+  const prices = new Float64Array(3 * n);
+  let buyOk = true;
+  let sellOk = true;
+  let midOk = true;
+  for (let i = 0; i < n; i++) {
+    const leg = legs[i] as SpreadLegDefinition;
+    const book = bookOf(leg.instrument);
+    // A crossed book (bid above ask) cannot be traded as shown: no value, as evaluateSide.
+    if (!book || (book.bid !== undefined && book.ask !== undefined && book.bid > book.ask))
+      return { BUY: undefined, SELL: undefined };
+    const up = compiled.directions[leg.name] === 1;
+    const buy = up ? book.ask : book.bid;
+    const sell = up ? book.bid : book.ask;
+    const mid =
+      book.bid !== undefined && book.ask !== undefined ? (book.bid + book.ask) / 2 : undefined;
+    if (buy === undefined || !Number.isFinite(buy)) buyOk = false;
+    else prices[i] = buy;
+    if (sell === undefined || !Number.isFinite(sell)) sellOk = false;
+    else prices[n + i] = sell;
+    if (mid === undefined || !Number.isFinite(mid)) midOk = false;
+    else prices[2 * n + i] = mid;
+  }
+  const out = new Float64Array(3);
+  compiled.evaluateThree(prices, out);
+  const value = (ok: boolean, raw: number) => (ok && Number.isFinite(raw) ? raw : undefined);
+  const mid = value(midOk, out[2] as number);
+  const side = (which: 0 | 1): DefinitionValue | undefined => {
+    const spread = value(which === 0 ? buyOk : sellOk, out[which] as number);
+    if (spread === undefined) return undefined;
+    const buying = which === 0;
+    const values: Record<string, LegValue> = {};
+    for (let i = 0; i < n; i++) {
+      const leg = legs[i] as SpreadLegDefinition;
+      values[leg.name] = {
+        price: prices[which * n + i] as number,
+        side: (compiled.directions[leg.name] === 1) === buying ? "ask" : "bid",
         instrument: leg.instrument,
       };
-    return { spread: result.value, mid, legs };
+    }
+    return { spread, mid, legs: values };
   };
-  return { BUY: side("BUY"), SELL: side("SELL") };
+  return { BUY: side(0), SELL: side(1) };
 }
 
 /** A stored definition as the API lists it (docs/formulas.md). */

@@ -19,8 +19,8 @@ await eachScreen(
       await rest(page, "POST", "/api/spreads", {
         name: "GOLD near/next calendar",
         legs: [
-          { name: "a", instrument: "GOLD" },
-          { name: "b", instrument: "GOLD@next" },
+          { name: "a", instrument: "GOLD", lots: 1 },
+          { name: "b", instrument: "GOLD@next", lots: 1 },
         ],
         formula: "a - b",
       });

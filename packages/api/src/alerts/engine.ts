@@ -538,6 +538,7 @@ export class AlertEngine {
           firingId,
           alertId: entry.id,
           symbol,
+          name: this.symbols.nameOf(symbol),
           metric,
           value,
           threshold: entry.threshold,

@@ -1,4 +1,11 @@
-import { ALERT_METRICS, type AlertMetric, SPREAD_SYMBOLS } from "@spreadwatch/core";
+import {
+  ALERT_METRICS,
+  type AlertMetric,
+  instrument,
+  parseSpreadSymbol,
+  SPREAD_SYMBOLS,
+  type SpreadSymbol,
+} from "@spreadwatch/core";
 import type { SpreadMark } from "@spreadwatch/db";
 import type { HubUpdate } from "../market/hub.ts";
 import type { RegisteredSpread, SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
@@ -117,6 +124,18 @@ export class WatchedSymbols {
     const spread = this.definitionOf(symbol);
     if (!spread) return undefined;
     return `${spread.name} ${symbol.endsWith("_SELL") ? "Sell" : "Buy"}`;
+  }
+
+  /**
+   * The name of the spread behind an executable symbol, as the dashboard shows it: a
+   * definition's name ("Gold/silver") or a built-in's ("Gold"); undefined for an unknown symbol.
+   */
+  nameOf(symbol: string): string | undefined {
+    if (isBuiltIn(symbol)) {
+      const { id } = parseSpreadSymbol(symbol as SpreadSymbol);
+      return this.spreads?.executable(symbol)?.spread.name ?? instrument(id).name;
+    }
+    return this.definitionOf(symbol)?.name;
   }
 
   /** The user definition behind an executable symbol; undefined for a built-in or unknown one. */

@@ -6,6 +6,11 @@ export interface WebhookPayload {
   firingId: number;
   alertId: number;
   symbol: string;
+  /**
+   * The spread's name as the dashboard shows it: a definition's own ("Gold/silver", its name at
+   * the firing), a built-in's ("Gold"). Absent only for a symbol the server no longer knows.
+   */
+  name?: string;
   metric: string;
   value: number;
   threshold: number;
@@ -43,12 +48,15 @@ export function formatIstIso(epochMs: number): string {
  * The body, serialised once: it is stored in the outbox and signed byte for byte as stored on
  * every retry, so it must never be rebuilt at send time.
  */
-export function webhookBody(firing: Omit<WebhookPayload, "event" | "firedAtIst">): string {
+export function webhookBody(
+  firing: Omit<WebhookPayload, "event" | "firedAtIst" | "name"> & { name: string | undefined },
+): string {
   const payload: WebhookPayload = {
     event: "alert.fired",
     firingId: firing.firingId,
     alertId: firing.alertId,
     symbol: firing.symbol,
+    ...(firing.name === undefined ? {} : { name: firing.name }),
     metric: firing.metric,
     value: firing.value,
     threshold: firing.threshold,

@@ -17,6 +17,12 @@ export interface Feed {
    * moment. The live feed then carries on from where the history ended.
    */
   history?(from: number, to: number): Iterable<Quote[]>;
+  /**
+   * Made-up past quotes of these instruments alone from `from` to `to`, in time order, a batch
+   * per moment: the past of an instrument put in use while the feed runs (docs/formulas.md,
+   * "History from the legs"). It must not disturb the live quotes.
+   */
+  historyOf?(instruments: readonly InstrumentSpec[], from: number, to: number): Iterable<Quote[]>;
   /** One entry per provider, for feeds that know their sources; the server watches the rest. */
   health?(): ProviderHealth[];
   /** Without a quote for this long the feed is stale and /api/health answers 503 (default 10 s). */

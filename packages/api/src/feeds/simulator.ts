@@ -17,6 +17,8 @@ const STEP_MS = 50;
  * live. Finer costs the first start seconds (core prices ~130,000 moments for 30 days at this).
  */
 export const HISTORY_STEP_MS = 20_000;
+/** Mixed into the seed of a past made while running, so its noise is not the live feed's. */
+const HISTORY_STREAM = 0x2f6b_91c3;
 /** Each instrument quotes on a step with this chance: about 4 quotes a second each. */
 const QUOTE_CHANCE_PER_STEP = 0.2;
 
@@ -139,6 +141,25 @@ export function createSimulatorFeed(options: SimulatorOptions): Feed {
       for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
         model.moveTo(ts);
         yield everyQuote(ts);
+      }
+    },
+    *historyOf(instruments, from, to) {
+      // A model of its own: moving the live one back 30 days would spend its random sequence
+      // and move the live market. The path is the same (its minute knots come from the seed and
+      // the time alone), so the past meets the live quotes where they begin.
+      const past = new SimulatorModel(seededRandom(seed ^ HISTORY_STREAM), options.duties, {
+        seed,
+        start: from,
+      });
+      const quoters = instruments.filter(quotable).map((spec) => {
+        const own = seededRandom(seed ^ hashString(spec.key) ^ HISTORY_STREAM);
+        const quote = past.quoterFor(spec);
+        return (ts: number) => quote(ts, own);
+      });
+      if (quoters.length === 0) return;
+      for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
+        past.moveTo(ts);
+        yield quoters.map((quote) => quote(ts));
       }
     },
   };

@@ -2,11 +2,8 @@
 // candles from its first live value on, and before that candles computed from its legs' stored
 // mid candles with core's MID evaluation of its formula.
 import {
-  bookIn,
   type Candle,
   candlesFromLegs,
-  evaluateSide,
-  type Prices,
   parseExecutableSymbol,
   type Timeframe,
   userSpreadId,
@@ -109,14 +106,6 @@ export async function candlesFromLegHistory(
     }),
   );
   return candlesFromLegs(checked.compiled, legs).slice(-range.limit);
-}
-
-/** A side's value now, from the hub's prices, as the hub evaluates it (core's evaluateSide). */
-export function definitionValueNow(definition: DefinitionSide, prices: Prices): number | undefined {
-  const checked = definition.spread.checked;
-  if (!checked) return undefined;
-  const books = checked.legs.map((leg) => bookIn(prices, leg.instrument));
-  return evaluateSide(checked.compiled, books, definition.side)?.value;
 }
 
 /** SP7_BUY or SP7_SELL: the shape of a user definition's side, whether or not it exists. */

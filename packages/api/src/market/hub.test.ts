@@ -205,6 +205,95 @@ describe("MarketHub with spread definitions", () => {
     expect(hub.evaluations - before).toBe(1); // the SI parity only
   });
 
+  it("lets a listener read every quote's value while kept entries stay as they were given", async () => {
+    const { hub } = await hubWith([RATIO, CRUDE]);
+    const read: Array<{ spread?: number; mid?: number; legs?: unknown }> = [];
+    hub.subscribe((update) => {
+      const entry = update.calculations.SP1_BUY;
+      read.push({ spread: entry?.spread, mid: entry?.mid, legs: entry?.legs });
+    });
+    hub.ingest(book("mcx", "SILVER", 50, 51));
+    hub.ingest(book("mcx", "GOLD", 100, 101));
+    const snapshot = hub.snapshotFor(10);
+    const kept = hub.entry("SP1_BUY");
+    const given = JSON.stringify([snapshot.calculations.SP1_BUY, kept]);
+    expect(kept).toEqual({
+      symbol: "SP1_BUY",
+      spread: 101 / 50,
+      mid: 100.5 / 50.5,
+      legs: {
+        g: { price: 101, side: "ask", instrument: "GOLD" },
+        s: { price: 50, side: "bid", instrument: "SILVER" },
+      },
+    });
+    for (const [bid, ask] of [
+      [102, 103],
+      [104, 105],
+      [106, 107],
+    ] as const) {
+      hub.ingest(book("mcx", "GOLD", bid, ask));
+      // Each quote's listener read that quote's value, legs and all.
+      expect(read.at(-1)).toEqual({
+        spread: ask / 50,
+        mid: (bid + ask) / 2 / 50.5,
+        legs: {
+          g: { price: ask, side: "ask", instrument: "GOLD" },
+          s: { price: 50, side: "bid", instrument: "SILVER" },
+        },
+      });
+    }
+    // What the snapshot and hub.entry gave is unchanged by the quotes after it.
+    expect(JSON.stringify([snapshot.calculations.SP1_BUY, kept])).toBe(given);
+    // The next entry kept is a new object with the latest numbers; asked again, the same one.
+    const latest = hub.entry("SP1_BUY");
+    expect(latest).not.toBe(kept);
+    expect(latest?.spread).toBe(107 / 50);
+    expect(hub.entry("SP1_BUY")).toBe(latest);
+    // A leg gone crossed: the listener reads no value, and a kept entry is still the old one.
+    hub.ingest(book("mcx", "SILVER", 52, 51));
+    expect(read.at(-1)).toEqual({ spread: undefined, mid: undefined, legs: undefined });
+    expect(latest?.spread).toBe(107 / 50);
+  });
+
+  it("keeps every definition's numbers apart when hundreds are loaded, changed and removed", async () => {
+    // Enough definitions that the hub lays its one array of their numbers out anew, twice; odd
+    // ones on other legs, so one read in another's place would show.
+    const many = (count: number, scale: number) =>
+      Array.from({ length: count }, (_, i) =>
+        userDefinition(
+          i + 1,
+          10,
+          i % 2 === 0 ? { g: "GOLD", s: "SILVER" } : { g: "COPPER", s: "ZINC" },
+          `g / s * ${i + scale}`,
+          false,
+          scale,
+        ),
+      );
+    const { hub, store } = await hubWith(many(500, 1));
+    hub.ingest(book("mcx", "GOLD", 100, 101));
+    hub.ingest(book("mcx", "SILVER", 50, 51));
+    hub.ingest(book("mcx", "COPPER", 900, 901));
+    hub.ingest(book("mcx", "ZINC", 250, 251));
+    const check = (count: number, scale: number, ask = 101) => {
+      // Every definition evaluated first (the owner's snapshot), then each read back.
+      hub.snapshotFor(10);
+      for (let i = 0; i < count; i++) {
+        const entry = hub.entry(`SP${i + 1}_BUY`);
+        const [g, s] = i % 2 === 0 ? [ask, 50] : [901, 250];
+        expect(entry?.spread).toBe((g / s) * (i + scale));
+        expect(entry && "legs" in entry && entry.legs.g?.price).toBe(g);
+      }
+    };
+    check(500, 1);
+    await store(many(900, 2));
+    check(900, 2);
+    hub.ingest(book("mcx", "GOLD", 102, 103));
+    check(900, 2, 103);
+    await store(many(300, 3));
+    check(300, 3, 103);
+    expect(hub.entry("SP301_BUY")).toBeUndefined();
+  });
+
   it("publishes a definition's changes at most once per definitionEveryMs, and its latest when due", async () => {
     let now = 0;
     const spreads = new SpreadRegistry({

@@ -11,11 +11,14 @@ import {
   type Quote,
   type QuoteSource,
   removePrice,
+  type SpecOf,
+  shippedInstrument,
   withPerLot,
 } from "@spreadwatch/core";
 import { warnEvery } from "../log.ts";
 import { builtInDefinitions, MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import { type RegisteredSpread, type SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
+import { withDefinitionPerLot } from "./definition-per-lot-entry.ts";
 import {
   type DefinitionEntry,
   type ExecutableSymbol,
@@ -70,6 +73,8 @@ export interface MarketHubOptions {
   definitionEveryMs?: number;
   /** The clock of `definitionEveryMs` (ms, monotonic). */
   now?: () => number;
+  /** Catalogue entries, for a definition's per-lot figures; by default the shipped ones. */
+  specOf?: SpecOf;
 }
 
 /** What one accepted quote changed: the quote itself and the spread symbols recomputed for it. */
@@ -78,7 +83,8 @@ export interface HubUpdate {
   /** Every executable symbol recomputed for the quote, users' private ones included. */
   symbols: readonly ExecutableSymbol[];
   /**
-   * The hub's live state, valid during the call only: read, never keep or change. It holds every
+   * The hub's live state, valid during the call only: read, never keep or change (a later quote
+   * writes its numbers into the same entry objects; `snapshot()` is what may be kept). It holds every
    * definition's entries, private ones included (for the server's own listeners, never a
    * client), and the built-ins' lack `perLot`; `snapshot()` is what carries it.
    */
@@ -115,7 +121,9 @@ export class MarketHub {
   /**
    * Live entries by symbol, every definition's (the built-ins' with no perLot): each symbol is a
    * getter that evaluates its definition if a quote made it stale, so a reader pays for what it
-   * reads. A symbol with no value reads undefined.
+   * reads. A symbol with no value reads undefined. What these getters give is read at once and
+   * never held (listeners, HubUpdate): a later quote's numbers are written into an entry nobody
+   * keeps (LiveDefinition.peek); snapshots and `entry()` take entries that never change.
    */
   private readonly calculations: HubCalculations = { timestamp: null };
   /**
@@ -147,10 +155,25 @@ export class MarketHub {
   private readonly bySymbol = new Map<ExecutableSymbol, LiveDefinition>();
   private byKey = new Map<string, KeyIndex>();
   private readonly owners = new Set<number>();
-  private readonly bookOf = (key: string) => bookIn(this.prices, key);
+  /**
+   * Every leg instrument's book as numbers (bid, ask; NaN where none), refreshed when a quote
+   * or `forget` changes it: a definition reads its legs here (LiveDefinition.recomputeFrom), not
+   * through the price maps' objects.
+   */
+  private books = new Float64Array(64);
+  /** Where in `books` each instrument's is (slot i at 2i), kept while the hub lives. */
+  private readonly slotOf = new Map<string, number>();
+  /**
+   * Every definition's numbers (values, leg prices, book slots) side by side, so the hundreds a
+   * USDINR quote touches are read from one stretch of memory (LiveDefinition.moveTo). A removed
+   * definition's room is taken back when the array is next laid out anew.
+   */
+  private numbers = new Float64Array(4096);
+  private numbersUsed = 0;
   private version = 0;
   private cached: { version: number; state: HubState } | undefined;
   private cachedFor = new Map<number, MarketSnapshot>();
+  private readonly specOf: SpecOf;
   /** Definitions evaluated so far (each is BUY and SELL), for tests and benches. */
   evaluations = 0;
 
@@ -172,6 +195,7 @@ export class MarketHub {
   ) {
     this.definitionEveryMs = options.definitionEveryMs ?? 0;
     this.now = options.now ?? (() => performance.now());
+    this.specOf = options.specOf ?? shippedInstrument;
     for (const spread of spreads.all()) this.place(spread);
     this.index();
   }
@@ -244,17 +268,19 @@ export class MarketHub {
   private place(spread: RegisteredSpread): LiveDefinition | undefined {
     if (!spread.checked || MID_ONLY_SYMBOLS.has(spread.symbol)) return undefined;
     const live = new LiveDefinition(spread, spread.checked, this.duties);
+    live.setSlots(live.keys.map((key) => this.slotFor(key)));
     this.definitions.set(spread.symbol, live);
+    this.allot(live);
     this.bySymbol.set(live.buySymbol, live);
     this.bySymbol.set(live.sellSymbol, live);
     const calculations = this.calculations;
     Object.defineProperty(calculations, live.buySymbol, {
-      get: () => this.current(live).buy,
+      get: () => this.current(live).peek(true),
       enumerable: true,
       configurable: true,
     });
     Object.defineProperty(calculations, live.sellSymbol, {
-      get: () => this.current(live).sell,
+      get: () => this.current(live).peek(false),
       enumerable: true,
       configurable: true,
     });
@@ -262,12 +288,53 @@ export class MarketHub {
     return live;
   }
 
+  /** Room in `numbers` for a definition just placed; full, every definition is laid out anew. */
+  private allot(live: LiveDefinition): void {
+    if (this.numbersUsed + live.size <= this.numbers.length) {
+      live.moveTo(this.numbers, this.numbersUsed);
+      this.numbersUsed += live.size;
+      return;
+    }
+    let needed = 0;
+    for (const each of this.definitions.values()) needed += each.size;
+    const numbers = new Float64Array(Math.max(4096, 2 * needed));
+    let used = 0;
+    for (const each of this.definitions.values()) {
+      each.moveTo(numbers, used);
+      used += each.size;
+    }
+    this.numbers = numbers;
+    this.numbersUsed = used;
+  }
+
+  /** An instrument's place in `books`, given (and filled from its price now) on first use. */
+  private slotFor(key: string): number {
+    let slot = this.slotOf.get(key);
+    if (slot !== undefined) return slot;
+    slot = this.slotOf.size;
+    this.slotOf.set(key, slot);
+    if (this.books.length < 2 * (slot + 1)) {
+      const grown = new Float64Array(2 * this.books.length);
+      grown.set(this.books);
+      this.books = grown;
+    }
+    this.refreshBook(key, slot);
+    return slot;
+  }
+
+  /** Copies an instrument's book into `books` (NaN for a side, or a book, it lacks). */
+  private refreshBook(key: string, slot: number): void {
+    const book = bookIn(this.prices, key);
+    this.books[2 * slot] = book?.bid ?? Number.NaN;
+    this.books[2 * slot + 1] = book?.ask ?? Number.NaN;
+  }
+
   /** The definition with its value at the latest quote: evaluated now if a quote made it stale. */
   private current(live: LiveDefinition): LiveDefinition {
     if (live.stale) {
       live.stale = false;
       this.evaluations++;
-      live.recompute(this.bookOf);
+      live.recomputeFrom(this.books);
     }
     return live;
   }
@@ -306,6 +373,8 @@ export class MarketHub {
 
   /** Makes the definitions a key feeds stale and the state a new version. */
   private recalculate(key: string): readonly ExecutableSymbol[] {
+    const slot = this.slotOf.get(key);
+    if (slot !== undefined) this.refreshBook(key, slot);
     const touched = this.byKey.get(key);
     if (touched) for (const live of touched.definitions) this.queue(live);
     this.calculations.timestamp = this.prices.timestamp;
@@ -335,9 +404,12 @@ export class MarketHub {
     return this.owners.size > 0;
   }
 
-  /** A symbol's live entry, whoever may see it (the alert engine's start). */
+  /** A symbol's live entry, whoever may see it (the alert engine's start); the caller may keep it. */
   entry(symbol: string): LiveEntry | undefined {
-    return entriesOf(this.calculations)[symbol];
+    const live = this.bySymbol.get(symbol as ExecutableSymbol);
+    if (live === undefined) return undefined;
+    this.current(live);
+    return symbol === live.buySymbol ? live.buy : live.sell;
   }
 
   /**
@@ -400,6 +472,27 @@ export class MarketHub {
   }
 
   /**
+   * A definition's entry as published: with its per-lot figures, worked out when first read,
+   * when its legs have lots (definition-per-lot-entry.ts); USDINR is taken now, as the entry's
+   * legs were.
+   */
+  private withLots(live: LiveDefinition, entry: DefinitionEntry): DefinitionEntry {
+    const legs = this.spreads.bySymbolName(live.symbol)?.legs;
+    if (!legs) return entry;
+    const fx = bookIn(this.prices, "USDINR");
+    const usdinr =
+      fx?.bid !== undefined && fx.ask !== undefined
+        ? (fx.bid + fx.ask) / 2
+        : (fx?.bid ?? fx?.ask ?? Number.NaN);
+    return withDefinitionPerLot(entry, {
+      legs,
+      usdinr,
+      rates: this.costRates,
+      specOf: this.specOf,
+    });
+  }
+
+  /**
    * Publishes each entry that may have changed since the last snapshot where its viewers read
    * it: a built-in's with its perLot and a shared one's for everybody, a private one's in its
    * owner's entries. An entry that is the one published already is left as it is; a
@@ -443,8 +536,11 @@ export class MarketHub {
       if (this.publishedFrom.get(symbol) === entry) return changed;
       this.publishedFrom.set(symbol, entry);
       this.placed.set(symbol, target);
-      if (target !== null) ownedBy(target)[symbol] = entry as DefinitionEntry;
-      else published[symbol] = "legs" in entry ? entry : withPerLot(entry, this.costRates);
+      const owner = live as LiveDefinition;
+      if (target !== null) ownedBy(target)[symbol] = this.withLots(owner, entry as DefinitionEntry);
+      else
+        published[symbol] =
+          "legs" in entry ? this.withLots(owner, entry) : withPerLot(entry, this.costRates);
       return true;
     };
     const queued = this.queued;

@@ -4,6 +4,7 @@ import {
   CME_CONTRACT_KEYS,
   type ContractEntry,
   type CostBreakdown,
+  type DefinitionPerLot,
   MCX_LOT_KEYS,
   type PerLot,
   type PriceEntry,
@@ -85,6 +86,15 @@ const perLot = z.object({
   breakdown,
 } satisfies ShapeOf<PerLot>);
 
+/** One lot of a definition whose legs have lots (docs/formulas.md, "Net / lot"). */
+const definitionPerLot = z.object({
+  units: z.number(),
+  grossInr: z.number(),
+  costsInr: z.number(),
+  netInr: z.number(),
+  breakdown,
+} satisfies ShapeOf<DefinitionPerLot>);
+
 const spreadSymbol = z.enum(SPREAD_SYMBOLS as [SpreadSymbol, ...SpreadSymbol[]]);
 
 const calculationEntry = z.object({
@@ -109,6 +119,7 @@ const definitionEntry = z.object({
   spread: z.number(),
   mid: z.number().optional(),
   legs: z.record(z.string(), definitionLeg),
+  perLot: definitionPerLot.optional(),
 } satisfies ShapeOf<DefinitionEntry>);
 
 /**

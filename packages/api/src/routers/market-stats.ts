@@ -9,11 +9,7 @@ import {
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../context.ts";
-import {
-  definitionValueNow,
-  isUserSideSymbol,
-  visibleDefinition,
-} from "../history/definition-history.ts";
+import { isUserSideSymbol, visibleDefinition } from "../history/definition-history.ts";
 import type {
   SpreadStatsAnswer,
   SpreadStatsWithQuantiles,
@@ -62,11 +58,19 @@ function liveValues(ctx: Context) {
   return chartSymbolValues(calculations, prices);
 }
 
+/**
+ * A user spread's side's value now, as the hub evaluated it at the latest quote of its legs (its
+ * live entry: the formula is not evaluated again here).
+ */
+function valueNow(ctx: Context, symbol: string): number | undefined {
+  return ctx.services.hub.entry(symbol)?.spread;
+}
+
 /** A user spread's side the caller may see, with its live value; else 404. */
 function ownSide(ctx: Context & { user: { id: number } }, symbol: string) {
   const definition = visibleDefinition(ctx.services.spreads, ctx.user, symbol);
   if (!definition) throw new TRPCError({ code: "NOT_FOUND", message: "Spread not found" });
-  return definitionValueNow(definition, ctx.services.hub.snapshot().prices);
+  return valueNow(ctx, symbol);
 }
 
 /** docs/issues/12.md §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
@@ -88,7 +92,6 @@ export const marketStatsProcedures = {
     .input(z.object({ days }).default({ days: DEFAULT_STATS_DAYS }))
     .query(async ({ ctx, input }) => {
       const values = liveValues(ctx);
-      const { prices } = ctx.services.hub.snapshot();
       const own = ctx.services.spreads
         .visibleTo(ctx.user)
         .filter((spread) => !spread.builtin)
@@ -97,13 +100,10 @@ export const marketStatsProcedures = {
         ...CHART_SYMBOLS.map((s) =>
           ctx.services.stats.statsWithQuantiles(s, input.days, values[s]),
         ),
-        ...own.map((definition) =>
-          ctx.services.stats.statsWithQuantiles(
-            `${definition.spread.symbol}_${definition.side}`,
-            input.days,
-            definitionValueNow(definition, prices),
-          ),
-        ),
+        ...own.map((definition) => {
+          const symbol = `${definition.spread.symbol}_${definition.side}`;
+          return ctx.services.stats.statsWithQuantiles(symbol, input.days, valueNow(ctx, symbol));
+        }),
       ]);
       return {
         days: input.days,

@@ -137,6 +137,19 @@ export class SpreadStatsService {
     await this.windowsFor(DEFAULT_STATS_DAYS);
   }
 
+  /**
+   * Instruments got a past (history/leg-backfill.ts): the windows of the users' spreads on
+   * them, loaded before it was stored, are asked again from the store on their next use.
+   */
+  legHistoryAdded(keys: ReadonlySet<string>): void {
+    const spreads = this.ownSpreads?.spreads;
+    if (!spreads) return;
+    for (const key of [...this.own.keys()]) {
+      const legs = spreads.executable(key.slice(key.indexOf(":") + 1))?.spread.legs ?? [];
+      if (legs.some((leg) => keys.has(leg.instrument))) this.own.delete(key);
+    }
+  }
+
   /** The recorder's hook: a 1-minute candle of `symbol` opened at `timestamp` closed at `close`. */
   minuteClosed(symbol: string, timestamp: number, close: number): void {
     if (!isChartSymbol(symbol)) {

@@ -1,12 +1,14 @@
 import {
   type CalculationEntry,
   DEFAULT_LOTS,
+  type DefinitionPerLot,
   formatNumber,
   type PerLot,
   parseSpreadSymbol,
   perLot,
   type SpreadSymbol,
 } from "@spreadwatch/core";
+import type { ReactNode } from "react";
 import { useCostRates } from "../hooks/useCostRates.ts";
 import { useLotChoice } from "../hooks/useLotChoice.ts";
 import { TooltipButton } from "./TooltipButton.tsx";
@@ -46,6 +48,52 @@ export function NetPerLotCell({
   entry: CalculationEntry | undefined;
 }) {
   const lot = usePerLot(symbol, entry);
+  return (
+    <NetCell
+      lot={lot}
+      label={lot && `per ${lot.contract} lot`}
+      data={lot && { "data-contract": lot.contract }}
+      details={lot && <Breakdown lot={lot} />}
+    />
+  );
+}
+
+/**
+ * The same cell for a spread of one's own (README "Spreads of your own"): the server's perLot
+ * on the legs' lots; "–" when no leg has lots.
+ */
+export function DefinitionNetPerLotCell({ lot }: { lot: DefinitionPerLot | undefined }) {
+  return (
+    <NetCell
+      lot={lot}
+      label="per lot of the spread"
+      details={
+        lot && (
+          <div className="per-lot-breakdown" data-testid="per-lot-breakdown">
+            <div className="per-lot-breakdown__title">
+              The legs' lots (₹{formatNumber(lot.units, 0)} a point), ₹
+            </div>
+            <CostLines lot={lot} />
+          </div>
+        )
+      }
+    />
+  );
+}
+
+type NetFigures = Pick<PerLot, "grossInr" | "netInr" | "breakdown">;
+
+function NetCell({
+  lot,
+  label,
+  data,
+  details,
+}: {
+  lot: NetFigures | undefined;
+  label: string | undefined;
+  data?: Record<`data-${string}`, string | number> | undefined;
+  details: ReactNode;
+}) {
   if (!lot)
     return (
       <td className="num net-per-lot muted col--wide" data-col="net-per-lot">
@@ -56,10 +104,10 @@ export function NetPerLotCell({
   return (
     <td className={`num net-per-lot col--wide ${sign ?? ""}`} data-col="net-per-lot">
       <TooltipButton
-        details={<Breakdown lot={lot} />}
+        details={details}
         // Begins with the text it shows, so speech input ("click +5,048") finds it.
-        label={`${formatNetInr(lot.netInr)} rupees net per ${lot.contract} lot, show breakdown`}
-        data={{ "data-net-inr": lot.netInr, "data-contract": lot.contract }}
+        label={`${formatNetInr(lot.netInr)} rupees net ${label}, show breakdown`}
+        data={{ "data-net-inr": lot.netInr, ...data }}
       >
         {formatNetInr(lot.netInr)}
       </TooltipButton>
@@ -68,6 +116,24 @@ export function NetPerLotCell({
 }
 
 function Breakdown({ lot }: { lot: PerLot }) {
+  const { hedge } = lot;
+  return (
+    <div className="per-lot-breakdown" data-testid="per-lot-breakdown">
+      <div className="per-lot-breakdown__title">
+        1 {lot.contract} lot ({formatNumber(lot.units, 0)} quote units), ₹
+      </div>
+      <CostLines lot={lot} />
+      <div className="per-lot-breakdown__hedge">
+        Hedge: {hedge.contracts} × {hedge.contract}
+        {hedge.unhedgedUnits !== 0 &&
+          `, ${formatNumber(Math.abs(hedge.unhedgedUnits), 4)} units ${hedge.unhedgedUnits > 0 ? "unhedged" : "over-hedged"}`}
+      </div>
+    </div>
+  );
+}
+
+/** Gross, every cost line and the net, to paise. */
+function CostLines({ lot }: { lot: NetFigures }) {
   const b = lot.breakdown;
   const line = (label: string, value: number, negative = true) => (
     <>
@@ -75,29 +141,18 @@ function Breakdown({ lot }: { lot: PerLot }) {
       <dd>{negative && value !== 0 ? `-${paise.format(value)}` : paise.format(value)}</dd>
     </>
   );
-  const { hedge } = lot;
   return (
-    <div className="per-lot-breakdown" data-testid="per-lot-breakdown">
-      <div className="per-lot-breakdown__title">
-        1 {lot.contract} lot ({formatNumber(lot.units, 0)} quote units), ₹
-      </div>
-      <dl>
-        {line("Gross", lot.grossInr, false)}
-        {line("MCX brokerage", b.brokerage)}
-        {line("Exchange charges", b.exchange)}
-        {line("SEBI fee", b.sebi)}
-        {line("CTT (sell)", b.ctt)}
-        {line("Stamp duty (buy)", b.stampDuty)}
-        {line("GST", b.gst)}
-        {line(`CME fees ($${formatNumber(b.cmeUsd, 2)})`, b.cme)}
-        <dt className="per-lot-breakdown__net">Net</dt>
-        <dd className="per-lot-breakdown__net">{paise.format(lot.netInr)}</dd>
-      </dl>
-      <div className="per-lot-breakdown__hedge">
-        Hedge: {hedge.contracts} × {hedge.contract}
-        {hedge.unhedgedUnits !== 0 &&
-          `, ${formatNumber(Math.abs(hedge.unhedgedUnits), 4)} units ${hedge.unhedgedUnits > 0 ? "unhedged" : "over-hedged"}`}
-      </div>
-    </div>
+    <dl>
+      {line("Gross", lot.grossInr, false)}
+      {line("MCX brokerage", b.brokerage)}
+      {line("Exchange charges", b.exchange)}
+      {line("SEBI fee", b.sebi)}
+      {line("CTT (sell)", b.ctt)}
+      {line("Stamp duty (buy)", b.stampDuty)}
+      {line("GST", b.gst)}
+      {line(`CME fees ($${formatNumber(b.cmeUsd, 2)})`, b.cme)}
+      <dt className="per-lot-breakdown__net">Net</dt>
+      <dd className="per-lot-breakdown__net">{paise.format(lot.netInr)}</dd>
+    </dl>
   );
 }

@@ -1,4 +1,10 @@
-import { formatNumber, type Prices, priceField, type QuoteSource } from "@spreadwatch/core";
+import {
+  type DefinitionPerLot,
+  formatNumber,
+  type Prices,
+  priceField,
+  type QuoteSource,
+} from "@spreadwatch/core";
 import type { SpreadInput } from "./inputMarks.ts";
 
 /** One leg of a definition's live entry: the price BUY or SELL took it at, and which side. */
@@ -14,6 +20,8 @@ export interface DefinitionEntry {
   spread: number;
   mid?: number | null;
   legs: Record<string, DefinitionLegValue>;
+  /** One lot of the spread in ₹, when its legs have lots (docs/formulas.md, "Net / lot"). */
+  perLot?: DefinitionPerLot | undefined;
 }
 
 /** The leg of a definition as the API lists it. */
@@ -28,6 +36,17 @@ function isLegValue(value: unknown): value is DefinitionLegValue {
   return typeof leg === "object" && leg !== null && typeof leg.price === "number";
 }
 
+function isPerLot(value: unknown): value is DefinitionPerLot {
+  const lot = value as DefinitionPerLot | null | undefined;
+  return (
+    typeof lot === "object" &&
+    lot !== null &&
+    [lot.units, lot.grossInr, lot.costsInr, lot.netInr].every(Number.isFinite) &&
+    typeof lot.breakdown === "object" &&
+    lot.breakdown !== null
+  );
+}
+
 /**
  * A definition side's entry from the calculations, checked for the shape it must have: the
  * calculations are typed for the built-ins, and an entry this screen cannot read is no entry.
@@ -40,7 +59,12 @@ export function definitionEntry(
   if (typeof entry !== "object" || entry === null) return undefined;
   if (typeof entry.spread !== "number" || !Number.isFinite(entry.spread)) return undefined;
   const legs = typeof entry.legs === "object" && entry.legs !== null ? entry.legs : {};
-  return { ...entry, legs: Object.values(legs).every(isLegValue) ? legs : {} };
+  const { perLot, ...rest } = entry;
+  return {
+    ...rest,
+    legs: Object.values(legs).every(isLegValue) ? legs : {},
+    ...(isPerLot(perLot) && { perLot }),
+  };
 }
 
 /**

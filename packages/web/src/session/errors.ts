@@ -33,6 +33,12 @@ export function httpStatusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
+/** A number the server put on its error answer (the 409 `{ alerts }` of a delete); else undefined. */
+export function errorNumberOf(error: unknown, field: string): number | undefined {
+  const value = errorData(error)?.[field];
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
 /** The server's own sentence for a failed call; undefined when the API gave none. */
 export function serverMessage(error: unknown): string | undefined {
   if (!(error instanceof TRPCClientError) || !error.shape) return undefined;

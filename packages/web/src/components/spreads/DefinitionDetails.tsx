@@ -3,6 +3,7 @@ import type { AlertView } from "../../alerts/texts.ts";
 import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
+import { formatNetInr } from "../NetPerLotCell.tsx";
 import { OpenPositionButton } from "../positions/OpenPosition.tsx";
 import { Fact, RowAlertList, ZFacts } from "../RowDetails.tsx";
 
@@ -32,6 +33,7 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
           value={formatSigned(entry?.spread, decimals)}
         />
         <Fact label="Mid" value={formatSigned(entry?.mid ?? undefined, decimals)} />
+        {entry?.perLot && <Fact label="Net / lot (₹)" value={formatNetInr(entry.perLot.netInr)} />}
       </dl>
       <section className="row-details__section" aria-label="Legs">
         <h3 className="row-details__heading">

@@ -16,6 +16,7 @@ import { type LegProblem, legProblems } from "../../market/legProblems.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
 import { LegWarning } from "../LegWarning.tsx";
+import { DefinitionNetPerLotCell } from "../NetPerLotCell.tsx";
 import { SpreadValue } from "../SpreadValue.tsx";
 import { ZScoreCell } from "../ZScoreCell.tsx";
 
@@ -31,6 +32,8 @@ interface MySpreadRowProps {
   onAlertList: (symbol: string) => void;
   maxBells: number;
   compact: boolean;
+  /** Some spread of the table has lots: the Net / lot column is shown. */
+  withLots: boolean;
 }
 
 /** "Cannot compute: g (GOLD) ask missing; …", or the formula having no value (÷ 0). */
@@ -91,6 +94,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
         marks={marks}
         z={compact ? (stats?.z ?? undefined) : undefined}
       />
+      {props.withLots && <DefinitionNetPerLotCell lot={entry?.perLot} />}
       <td className="num col--wide" data-col="mid">
         {formatSigned(entry?.mid ?? undefined, decimals)}
       </td>
@@ -101,8 +105,9 @@ export function MySpreadRow(props: MySpreadRowProps) {
       <td className="col--wide my-spreads__legs" data-col="legs">
         {legs.map((text, index) => (
           <Fragment key={text}>
-            {index > 0 && " · "}
-            <span className="my-spreads__leg">{text}</span>
+            {/* The dot stays with the leg after it: a narrow column wraps between legs only. */}
+            {index > 0 && " "}
+            <span className="my-spreads__leg">{index > 0 ? `· ${text}` : text}</span>
           </Fragment>
         ))}
       </td>

@@ -38,6 +38,8 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
   const compact = useMediaQuery(COMPACT_TABLE);
   const maxBells = useMediaQuery(FEW_BELLS) ? 1 : MAX_BELLS;
   const [details, setDetails] = useState<string>();
+  // Net / lot only when some spread here has lots: the Legs column keeps its room otherwise.
+  const withLots = spreads.some((spread) => spread.legs.some((leg) => leg.lots != null));
   const newButton = (
     <button type="button" className="button button--small" onClick={props.onNew}>
       New spread
@@ -62,6 +64,15 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
               <th scope="col" className="num">
                 Spread
               </th>
+              {withLots && (
+                <th
+                  scope="col"
+                  className="num col--wide"
+                  title="Net of round-trip costs, on the legs' lots"
+                >
+                  Net / lot (₹)
+                </th>
+              )}
               <th scope="col" className="num col--wide">
                 Mid
               </th>
@@ -80,7 +91,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
           {spreads.map((spread) => (
             <tbody key={spread.id} data-spread={spread.symbol}>
               <tr className="group-row">
-                <th scope="rowgroup" colSpan={7}>
+                <th scope="rowgroup" colSpan={withLots ? 8 : 7}>
                   <span className="my-spreads__name">{spread.name}</span>{" "}
                   <span className="my-spreads__symbol">{spread.symbol}</span>
                   {spread.shared && <span className="my-spreads__badge">Shared</span>}
@@ -110,6 +121,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
                   onAlertList={setDetails}
                   maxBells={maxBells}
                   compact={compact}
+                  withLots={withLots}
                 />
               ))}
             </tbody>

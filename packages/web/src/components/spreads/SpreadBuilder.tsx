@@ -3,7 +3,7 @@ import { useInstrumentList } from "../../hooks/useInstruments.ts";
 import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
 import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
-import { failureText, httpStatusOf } from "../../session/errors.ts";
+import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
 import { Checkbox, Field } from "../Field.tsx";
 import { type BuilderError, builderError } from "./builderErrors.ts";
@@ -52,6 +52,22 @@ export function deleteQuestion(name: string, alerts: number, shared: boolean): s
         : `Your ${alerts} alerts on it are deleted with it.`;
   const others = shared ? " Other users' alerts on it are deleted too." : "";
   return `Delete the spread “${name}”? ${yours}${others}`;
+}
+
+/**
+ * The question again, with the server's count (its 409 `{ alerts }`) when it differs from the
+ * user's own: every user's alerts on the spread, all deleted with it.
+ */
+export function alertsDeleteQuestion(name: string, alerts: number, yours: number): string {
+  const others = Math.max(0, alerts - yours);
+  const using =
+    alerts === 1
+      ? others === 1
+        ? "An alert of another user uses"
+        : "1 alert uses"
+      : `${alerts} alerts${others === 0 ? "" : others === alerts ? " of other users" : ` (${others} of them other users')`} use`;
+  const them = alerts === 1 ? "its alert" : `all ${alerts} alerts`;
+  return `${using} the spread “${name}”. Delete the spread and ${them}?`;
 }
 
 /**
@@ -178,17 +194,44 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
     if (!spread || inFlight.current) return;
     if (!window.confirm(deleteQuestion(spread.name, alertCount, spread.shared))) return;
     inFlight.current = true;
+    const settled = () => {
+      inFlight.current = false;
+    };
+    const failed = (cause: unknown) =>
+      setError({ field: "form", text: failureText(cause, { fallback: "Failed to delete" }) });
+    const deleted = () => {
+      onClose();
+      flashMessage(`Deleted “${spread.name}”.`);
+    };
+    const withAlerts = () =>
+      changes.remove.mutate(
+        { id: spread.id, confirm: true },
+        { onSettled: settled, onError: failed, onSuccess: deleted },
+      );
+    // Asked without `confirm` first: the server deletes a spread no alert uses, and otherwise
+    // answers 409 with how many alerts it would delete. That count is everyone's (other users'
+    // alerts on a shared spread too), which the question above could only guess from the
+    // user's own: when it differs, the user is asked again with the server's number.
     changes.remove.mutate(
-      { id: spread.id, confirm: true },
+      { id: spread.id, confirm: false },
       {
-        onSettled: () => {
-          inFlight.current = false;
-        },
-        onError: (cause) =>
-          setError({ field: "form", text: failureText(cause, { fallback: "Failed to delete" }) }),
         onSuccess: () => {
-          onClose();
-          flashMessage(`Deleted “${spread.name}”.`);
+          settled();
+          deleted();
+        },
+        onError: (cause) => {
+          const alerts = httpStatusOf(cause) === 409 ? errorNumberOf(cause, "alerts") : undefined;
+          if (alerts === undefined) {
+            settled();
+            failed(cause);
+          } else if (
+            alerts === alertCount ||
+            window.confirm(alertsDeleteQuestion(spread.name, alerts, alertCount))
+          ) {
+            withAlerts();
+          } else {
+            settled();
+          }
         },
       },
     );
