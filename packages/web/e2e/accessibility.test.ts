@@ -121,6 +121,28 @@ describe.each(SCREENS)("at $width px, $scheme", ({ width, height, scheme }) => {
     await expectAccessible(page, where("z breakdown"));
   });
 
+  it("the Positions screen, its open and close forms", async () => {
+    await page.goto(`${suite.app.url}/positions`);
+    await page.getByRole("button", { name: "Open position" }).click();
+    const form = page.locator("dialog[data-dialog='open-position']");
+    await form.waitFor();
+    await expectAccessible(page, where("open-position form"));
+    await form.getByLabel("A spread value I type").check();
+    await form.getByLabel("Entry value", { exact: true }).fill("100");
+    await form.getByRole("button", { name: "Open position" }).click();
+    await form.getByRole("button", { name: "Done" }).click();
+    await form.waitFor({ state: "detached" });
+    const position = page.locator("section.panel--positions [data-position]").first();
+    await position.waitFor();
+    await expectAccessible(page, where("Positions"));
+    await position.getByRole("button", { name: "Close" }).click();
+    const close = page.locator("dialog[data-dialog='close-position']");
+    await close.waitFor();
+    await expectAccessible(page, where("close-position form"));
+    await page.keyboard.press("Escape");
+    await close.waitFor({ state: "detached" });
+  });
+
   it("the Profile page", async () => {
     await page.goto(`${suite.app.url}/profile`);
     await page.getByRole("button", { name: "Update Password" }).waitFor();

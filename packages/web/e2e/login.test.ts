@@ -84,6 +84,7 @@ describe("signed in as a trader", () => {
     expect(await account.getByRole("link").allTextContents()).toEqual([
       "Profile",
       "Advanced Charts",
+      "Positions",
     ]);
     expect(await account.getByRole("link", { name: "Profile" }).getAttribute("href")).toBe(
       "/profile",
@@ -139,6 +140,7 @@ describe("signed in as the admin", () => {
       "Profile",
       "Admin",
       "Advanced Charts",
+      "Positions",
     ]);
     await account.getByRole("link", { name: "Admin" }).click();
     await adminPage.waitForURL(`${suite.app.url}/admin`);

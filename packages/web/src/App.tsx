@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Route, Switch } from "wouter";
+import { OpenPositionProvider } from "./components/positions/OpenPosition.tsx";
 import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
 import { useHeartbeat } from "./hooks/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
@@ -8,6 +9,7 @@ import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
+import { Positions } from "./screens/Positions.tsx";
 import { Profile } from "./screens/Profile.tsx";
 import { OtherSessionsNoticeProvider } from "./session/notice.tsx";
 import { createQueryClient } from "./session/queryClient.ts";
@@ -21,7 +23,9 @@ export function App() {
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
         <OtherSessionsNoticeProvider>
-          <Routes />
+          <OpenPositionProvider>
+            <Routes />
+          </OpenPositionProvider>
         </OtherSessionsNoticeProvider>
       </QueryClientProvider>
     </trpc.Provider>
@@ -47,6 +51,9 @@ function Routes() {
       </Route>
       <Route path="/">
         <SignedIn render={(user) => <Dashboard user={user} />} />
+      </Route>
+      <Route path="/positions">
+        <SignedIn render={(user) => <Positions user={user} />} />
       </Route>
       <Route path="/profile">
         <SignedIn render={(user) => <Profile user={user} />} />

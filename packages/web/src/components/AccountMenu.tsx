@@ -18,6 +18,7 @@ export function AccountMenu({ user }: { user: SessionUser | undefined }) {
       <Link href="/profile">Profile</Link>
       {user?.is_admin && <Link href="/admin">Admin</Link>}
       <Link href="/advanced-chart">Advanced Charts</Link>
+      <Link href="/positions">Positions</Link>
       <span className="account__note">Theme settings are in Profile</span>
       <LogoutButton />
     </>

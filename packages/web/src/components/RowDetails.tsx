@@ -13,6 +13,7 @@ import { type AlertView, alertTooltipLines } from "../alerts/texts.ts";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
 import { AlertBell } from "./alerts/AlertBells.tsx";
+import { OpenPositionButton } from "./positions/OpenPosition.tsx";
 import type { ZStats } from "./ZScoreCell.tsx";
 
 /** The per-lot figures another change adds to calculation entries; read only when present. */
@@ -86,6 +87,7 @@ export function RowDetails(props: RowDetailsProps) {
             Add alert
           </button>
         )}
+        <OpenPositionButton symbol={symbol} />
       </div>
     </div>
   );

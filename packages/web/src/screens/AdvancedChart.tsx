@@ -29,6 +29,7 @@ import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
 import { LogoutButton } from "../components/LogoutButton.tsx";
+import { OpenPositionTrigger } from "../components/positions/OpenPosition.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useChartBands } from "../hooks/useChartBands.ts";
@@ -144,6 +145,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
                 : undefined
             }
           />
+          <OpenPositionTrigger symbol={commodity} />
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}

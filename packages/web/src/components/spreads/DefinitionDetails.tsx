@@ -4,6 +4,7 @@ import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
 import { formatNetInr } from "../NetPerLotCell.tsx";
+import { OpenPositionButton } from "../positions/OpenPosition.tsx";
 import { Fact, RowAlertList, ZFacts } from "../RowDetails.tsx";
 
 interface DefinitionDetailsProps {
@@ -92,6 +93,7 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
             Edit spread
           </button>
         )}
+        <OpenPositionButton symbol={symbol} />
       </div>
     </div>
   );

@@ -1,0 +1,154 @@
+import { type FormEvent, useId, useState } from "react";
+import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { failureText } from "../../session/errors.ts";
+import { Message } from "../Message.tsx";
+import { checkLots, parsePrice } from "./checks.ts";
+import { signedRupees } from "./format.ts";
+import { positionTitle, spreadText } from "./PositionFigures.tsx";
+import { PositionModal } from "./PositionModal.tsx";
+
+/**
+ * Closing all or some lots at the live exit (the server's, when the request lands) or a typed
+ * price; the answer's realised ₹ stays on screen until Done.
+ */
+export function ClosePositionDialog({
+  position,
+  onClose,
+}: {
+  position: LivePosition;
+  onClose: () => void;
+}) {
+  const { view } = position;
+  const [lots, setLots] = useState(String(view.lots));
+  const [typedMode, setTypedMode] = useState(false);
+  const [price, setPrice] = useState("");
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<{ lots: number; exit: number; realisedInr: number }>();
+  const changes = usePositionChanges();
+  const submission = useSubmissionKey();
+  const ids = { lots: useId(), price: useId() };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (result) return onClose();
+    setError(undefined);
+    const count = checkLots(lots, view.lots);
+    if (typeof count === "string") return setError(count);
+    const request: { id: number; lots: number; price?: number } = { id: view.id, lots: count };
+    if (typedMode) {
+      const typed = parsePrice(price, { positive: false });
+      if (typed === undefined) return setError("Type the exit as a number, e.g. 131.25.");
+      request.price = typed;
+    }
+    changes.close.mutate(
+      { ...request, idempotencyKey: submission.keyFor(request) },
+      {
+        onSuccess: (answer) => {
+          submission.done();
+          setResult(answer.closed);
+        },
+        onError: (failure) =>
+          setError(failureText(failure, { fallback: "Failed to close the position" })),
+      },
+    );
+  };
+
+  if (result) {
+    return (
+      <PositionModal
+        title="Position closed"
+        name="close-position"
+        onClose={onClose}
+        onSubmit={submit}
+      >
+        <Message tone="success">
+          Closed {result.lots} {result.lots === 1 ? "lot" : "lots"} of {view.side} {view.name} at{" "}
+          {spreadText(result.exit)}: realised{" "}
+          <strong data-field="realised" data-value={result.realisedInr}>
+            {signedRupees(result.realisedInr)}
+          </strong>
+          .
+        </Message>
+        <div className="modal__actions">
+          <div className="modal__action-group modal__action-group--main">
+            <button type="submit" className="button button--primary">
+              Done
+            </button>
+          </div>
+        </div>
+      </PositionModal>
+    );
+  }
+
+  const pending = changes.close.isPending;
+  return (
+    <PositionModal
+      title={`Close ${positionTitle(view)}`}
+      name="close-position"
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <div className="field">
+        <label className="field__label" htmlFor={ids.lots}>
+          Lots to close (of {view.lots})
+        </label>
+        <input
+          id={ids.lots}
+          className="field__input"
+          inputMode="numeric"
+          value={lots}
+          onChange={(event) => setLots(event.target.value)}
+        />
+      </div>
+      <fieldset className="position-modal__choice">
+        <legend className="field__label">Exit</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="exit"
+            checked={!typedMode}
+            onChange={() => setTypedMode(false)}
+          />
+          <span>
+            Live exit when you close{" "}
+            <span className="position-modal__live">
+              ({view.markSymbol} now {spreadText(position.mark)}
+              {position.stale ? ", stale" : ""})
+            </span>
+          </span>
+        </label>
+        <label className="checkbox">
+          <input type="radio" name="exit" checked={typedMode} onChange={() => setTypedMode(true)} />
+          <span>A price I type</span>
+        </label>
+      </fieldset>
+      {typedMode && (
+        <div className="field">
+          <label className="field__label" htmlFor={ids.price}>
+            Exit value
+          </label>
+          <input
+            id={ids.price}
+            className="field__input"
+            inputMode="decimal"
+            value={price}
+            placeholder={spreadText(position.mark)}
+            onChange={(event) => setPrice(event.target.value)}
+          />
+        </div>
+      )}
+      {error && <Message tone="error">{error}</Message>}
+      <div className="modal__actions">
+        <div className="modal__action-group modal__action-group--main">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={pending}>
+            {pending ? "Closing…" : "Close position"}
+          </button>
+        </div>
+      </div>
+    </PositionModal>
+  );
+}

@@ -1,0 +1,104 @@
+import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
+import { holdingText, signedRupees } from "./format.ts";
+import { Rupees, spreadText } from "./PositionFigures.tsx";
+
+/** One close of a position: a whole or partial exit, or the close of a roll. */
+export interface ClosedTradeRow {
+  id: number;
+  positionId: number;
+  name: string;
+  spread: string;
+  side: "BUY" | "SELL";
+  lots: number;
+  entry: number;
+  exit: number;
+  realisedInr: number;
+  openedAt: number;
+  closedAt: number;
+  reason: "close" | "roll";
+}
+
+/** The summary line over every close: net total, win rate, average holding time, best, worst. */
+export function ClosedSummaryLine({ summary }: { summary: ClosedSummary | undefined }) {
+  if (!summary || summary.trades === 0) return null;
+  return (
+    <dl className="row-details__facts positions-summary" data-field="closed-summary">
+      <div>
+        <dt>Net</dt>
+        <dd>
+          <Rupees value={summary.netInr} field="summary-net" />
+        </dd>
+      </div>
+      <div>
+        <dt>Trades</dt>
+        <dd data-field="summary-trades">{formatNumber(summary.trades, 0)}</dd>
+      </div>
+      <div>
+        <dt>Win rate</dt>
+        <dd data-field="summary-win-rate">
+          {summary.winRate === null ? "—" : `${formatNumber(summary.winRate * 100, 0)} %`}
+        </dd>
+      </div>
+      <div>
+        <dt>Avg held</dt>
+        <dd>{holdingText(summary.averageHoldingMs)}</dd>
+      </div>
+      <div>
+        <dt>Best</dt>
+        <dd>{signedRupees(summary.best)}</dd>
+      </div>
+      <div>
+        <dt>Worst</dt>
+        <dd>{signedRupees(summary.worst)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Every close, newest first; on a phone the wide columns hide like the Spread table's. */
+export function ClosedTradesTable({ rows }: { rows: readonly ClosedTradeRow[] }) {
+  if (rows.length === 0) {
+    return <p className="muted my-spreads__empty">No closed trades yet.</p>;
+  }
+  return (
+    <table className="data-table closed-trades" aria-label="Closed trades">
+      <thead>
+        <tr>
+          <th scope="col">Trade</th>
+          <th scope="col" className="num col--wide">
+            Entry
+          </th>
+          <th scope="col" className="num col--wide">
+            Exit
+          </th>
+          <th scope="col" className="num">
+            Realised ₹
+          </th>
+          <th scope="col" className="col--wide">
+            Closed
+          </th>
+          <th scope="col" className="num col--wide">
+            Held
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} data-close={row.id} data-position={row.positionId}>
+            <th scope="row">
+              {row.side} {row.lots} × {row.name}
+              {row.reason === "roll" && <span className="my-spreads__badge">Rolled</span>}
+            </th>
+            <td className="num col--wide">{spreadText(row.entry)}</td>
+            <td className="num col--wide">{spreadText(row.exit)}</td>
+            <td className="num">
+              <Rupees value={row.realisedInr} field="realised" />
+            </td>
+            <td className="col--wide">{formatIstTimestamp(row.closedAt)}</td>
+            <td className="num col--wide">{holdingText(row.closedAt - row.openedAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,149 @@
+import { type FormEvent, useId, useState } from "react";
+import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
+import { failureText } from "../../session/errors.ts";
+import { Message } from "../Message.tsx";
+import { checkNote, parsePrice } from "./checks.ts";
+import { positionTitle } from "./PositionFigures.tsx";
+import { PositionModal } from "./PositionModal.tsx";
+
+/** An optional ₹ figure: blank is none, else a finite number; a string says what is wrong. */
+function optionalInr(text: string, label: string): number | null | string {
+  if (text.trim() === "") return null;
+  return (
+    parsePrice(text, { positive: false }) ?? `${label} must be a number of rupees, e.g. 12000.`
+  );
+}
+
+/**
+ * Target and stop on the position's net ₹ (they fire through the alert channels, README
+ * "Positions (paper)"), the note, and deleting a position opened by mistake.
+ */
+export function EditPositionDialog({
+  position,
+  onClose,
+}: {
+  position: LivePosition;
+  onClose: () => void;
+}) {
+  const { view } = position;
+  const [target, setTarget] = useState(view.targetInr === null ? "" : String(view.targetInr));
+  const [stop, setStop] = useState(view.stopInr === null ? "" : String(view.stopInr));
+  const [note, setNote] = useState(view.note);
+  const [error, setError] = useState<string>();
+  const changes = usePositionChanges();
+  const ids = { target: useId(), stop: useId(), note: useId() };
+  const pending = changes.patch.isPending || changes.remove.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const targetInr = optionalInr(target, "The target");
+    if (typeof targetInr === "string") return setError(targetInr);
+    const stopInr = optionalInr(stop, "The stop");
+    if (typeof stopInr === "string") return setError(stopInr);
+    if (targetInr !== null && stopInr !== null && targetInr <= stopInr) {
+      return setError("The target must be above the stop.");
+    }
+    const noteError = checkNote(note);
+    if (noteError) return setError(noteError);
+    changes.patch.mutate(
+      { id: view.id, targetInr, stopInr, note: note.trim() },
+      {
+        onSuccess: onClose,
+        onError: (failure) =>
+          setError(failureText(failure, { fallback: "Failed to save the position" })),
+      },
+    );
+  };
+
+  const remove = () => {
+    if (
+      !window.confirm(
+        `Delete ${positionTitle(view)}? It will be gone from your records, closes included.`,
+      )
+    )
+      return;
+    changes.remove.mutate(
+      { id: view.id },
+      {
+        onSuccess: onClose,
+        onError: (failure) =>
+          setError(failureText(failure, { fallback: "Failed to delete the position" })),
+      },
+    );
+  };
+
+  return (
+    <PositionModal
+      title={positionTitle(view)}
+      name="edit-position"
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <div className="field">
+        <label className="field__label" htmlFor={ids.target}>
+          Target, net ₹
+        </label>
+        <input
+          id={ids.target}
+          className="field__input"
+          inputMode="decimal"
+          placeholder="none"
+          value={target}
+          onChange={(event) => setTarget(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.stop}>
+          Stop, net ₹
+        </label>
+        <input
+          id={ids.stop}
+          className="field__input"
+          inputMode="decimal"
+          placeholder="none"
+          value={stop}
+          onChange={(event) => setStop(event.target.value)}
+        />
+      </div>
+      <p className="muted position-modal__note">
+        Each fires once when the position's net ₹ crosses it, through your alert channels (browser,
+        Telegram, webhook, History).
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.note}>
+          Note
+        </label>
+        <textarea
+          id={ids.note}
+          className="field__input"
+          rows={2}
+          maxLength={500}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
+      </div>
+      {error && <Message tone="error">{error}</Message>}
+      <div className="modal__actions">
+        <div className="modal__action-group">
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={remove}
+            disabled={pending}
+          >
+            Delete
+          </button>
+        </div>
+        <div className="modal__action-group modal__action-group--main">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={pending}>
+            Save
+          </button>
+        </div>
+      </div>
+    </PositionModal>
+  );
+}

@@ -1,0 +1,296 @@
+import { formatSigned, type PositionSide } from "@spreadwatch/core";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { Link } from "wouter";
+import { usePositionChanges } from "../../hooks/usePositions.ts";
+import {
+  type SpreadDefinitionView,
+  useSpreadDefinitions,
+} from "../../hooks/useSpreadDefinitions.ts";
+import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
+import { failureText } from "../../session/errors.ts";
+import { trpc } from "../../trpc.ts";
+import { Message } from "../Message.tsx";
+import { checkLots, checkNote, parsePrice } from "./checks.ts";
+import { PositionModal } from "./PositionModal.tsx";
+
+type EntryMode = "live" | "typed" | "legs";
+
+/**
+ * The calculations the screen's stream keeps in the `market.snapshot` cache: read, never fetched
+ * here, so the form adds no request and no second stream to the screen that opened it.
+ */
+function useLiveCalculations(): Record<string, unknown> | undefined {
+  const snapshot = trpc.market.snapshot.useQuery(undefined, { enabled: false });
+  return snapshot.data?.calculations as Record<string, unknown> | undefined;
+}
+
+interface OpenPositionDialogProps {
+  /** The spread the action came from ("GC"), and the side if a row was a side ("GC_BUY"). */
+  spread?: string;
+  side?: PositionSide;
+  onClose: () => void;
+}
+
+/** Built-in parities and the user's definitions: the mid-only built-ins have no side to trade. */
+export function tradable(spreads: readonly SpreadDefinitionView[]): SpreadDefinitionView[] {
+  const parities = new Set(["GC", "SI", "HG", "NG", "CL"]);
+  return spreads.filter((spread) => !spread.builtin || parities.has(spread.symbol));
+}
+
+/**
+ * Opening a position (README "Positions (paper)"): a record of a trade, never an order. Entry is
+ * the live executable value the server holds when the request lands (BUY at `<spread>_BUY`), a
+ * typed spread value, or each leg's own fill price.
+ */
+export function OpenPositionDialog(props: OpenPositionDialogProps) {
+  const { spreads } = useSpreadDefinitions();
+  const choices = useMemo(() => tradable(spreads), [spreads]);
+  const [spread, setSpread] = useState(props.spread ?? "GC");
+  const [side, setSide] = useState<PositionSide>(props.side ?? "BUY");
+  const [lots, setLots] = useState("1");
+  const [mode, setMode] = useState<EntryMode>("live");
+  const [typed, setTyped] = useState("");
+  const [legPrices, setLegPrices] = useState<Record<string, string>>({});
+  const [note, setNote] = useState("");
+  const [error, setError] = useState<string>();
+  const [opened, setOpened] = useState<string>();
+  const changes = usePositionChanges();
+  const submission = useSubmissionKey();
+  const ids = { spread: useId(), lots: useId(), typed: useId(), note: useId() };
+  const definition = choices.find((each) => each.symbol === spread);
+  const symbol = `${spread}_${side}`;
+  const calculations = useLiveCalculations();
+  const live = calculations ? definitionEntry(calculations, symbol)?.spread : undefined;
+  const liveText =
+    live === undefined ? "no live value right now" : formatSigned(live, definitionDecimals(live));
+  const pending = changes.open.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const lotCount = checkLots(lots);
+    if (typeof lotCount === "string") return setError(lotCount);
+    const noteError = checkNote(note);
+    if (noteError) return setError(noteError);
+    const request: Record<string, unknown> = { spread, side, lots: lotCount };
+    if (note.trim()) request.note = note.trim();
+    if (mode === "typed") {
+      const entry = parsePrice(typed, { positive: false });
+      if (entry === undefined) return setError("Type the entry as a number, e.g. 125.50.");
+      request.entry = entry;
+    }
+    if (mode === "legs") {
+      const legs: Record<string, number> = {};
+      for (const leg of definition?.legs ?? []) {
+        const price = parsePrice(legPrices[leg.name] ?? "", { positive: true });
+        if (price === undefined) {
+          return setError(`Type ${leg.name} (${leg.instrument})'s fill price, a number above 0.`);
+        }
+        legs[leg.name] = price;
+      }
+      request.legs = legs;
+    }
+    // A double click lands before the button is disabled; the key makes it one position.
+    const idempotencyKey = submission.keyFor(request);
+    changes.open.mutate(
+      { ...(request as { spread: string; side: PositionSide; lots: number }), idempotencyKey },
+      {
+        onSuccess: (position) => {
+          submission.done();
+          const at = formatSigned(position.entry, definitionDecimals(position.entry));
+          setOpened(`${position.side} ${position.lots} × ${position.name} at ${at}`);
+        },
+        onError: (failure) =>
+          setError(failureText(failure, { fallback: "Failed to open the position" })),
+      },
+    );
+  };
+
+  if (opened) {
+    return (
+      <PositionModal
+        title="Position opened"
+        name="open-position"
+        onClose={props.onClose}
+        onSubmit={props.onClose}
+      >
+        <Message tone="success">Opened {opened}. No order was sent to any broker.</Message>
+        <div className="modal__actions">
+          <div className="modal__action-group modal__action-group--main">
+            {/* The form lives above the screens: it closes as the link leaves for Positions. */}
+            <Link href="/positions" className="button" onClick={props.onClose}>
+              View positions
+            </Link>
+            <button type="submit" className="button button--primary">
+              Done
+            </button>
+          </div>
+        </div>
+      </PositionModal>
+    );
+  }
+
+  return (
+    <PositionModal
+      title={
+        <>
+          Open position <span className="modal__symbol">{symbol}</span>
+        </>
+      }
+      name="open-position"
+      onClose={props.onClose}
+      onSubmit={submit}
+    >
+      <p className="muted position-modal__note">
+        A paper record of a trade: no order is sent to any broker.
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.spread}>
+          Spread
+        </label>
+        <select
+          id={ids.spread}
+          className="field__input"
+          value={spread}
+          onChange={(event) => setSpread(event.target.value)}
+        >
+          {choices.map((each) => (
+            <option key={each.symbol} value={each.symbol}>
+              {each.name} ({each.symbol})
+            </option>
+          ))}
+          {!definition && <option value={spread}>{spread}</option>}
+        </select>
+      </div>
+      <fieldset className="position-modal__choice">
+        <legend className="field__label">Side</legend>
+        {(["BUY", "SELL"] as const).map((each) => (
+          <label key={each} className="checkbox">
+            <input
+              type="radio"
+              name="side"
+              value={each}
+              checked={side === each}
+              onChange={() => setSide(each)}
+            />
+            <span>{each === "BUY" ? "Buy the spread" : "Sell the spread"}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.lots}>
+          Lots
+        </label>
+        <input
+          id={ids.lots}
+          className="field__input"
+          inputMode="numeric"
+          value={lots}
+          onChange={(event) => setLots(event.target.value)}
+        />
+      </div>
+      <fieldset className="position-modal__choice">
+        <legend className="field__label">Entry</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="entry"
+            checked={mode === "live"}
+            onChange={() => setMode("live")}
+          />
+          <span>
+            Live value when you open it{" "}
+            <span className="position-modal__live" data-field="live-value">
+              ({symbol} now {liveText})
+            </span>
+          </span>
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="entry"
+            checked={mode === "typed"}
+            onChange={() => setMode("typed")}
+          />
+          <span>A spread value I type</span>
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="entry"
+            checked={mode === "legs"}
+            onChange={() => setMode("legs")}
+          />
+          <span>Each leg's fill price</span>
+        </label>
+      </fieldset>
+      {mode === "typed" && (
+        <div className="field">
+          <label className="field__label" htmlFor={ids.typed}>
+            Entry value
+          </label>
+          <input
+            id={ids.typed}
+            className="field__input"
+            inputMode="decimal"
+            value={typed}
+            placeholder={live === undefined ? "e.g. 125.50" : liveText}
+            onChange={(event) => setTyped(event.target.value)}
+          />
+        </div>
+      )}
+      {mode === "legs" &&
+        (definition?.legs ?? []).map((leg) => (
+          <LegPriceField
+            key={leg.name}
+            label={`${leg.name} (${leg.instrument}) fill price`}
+            value={legPrices[leg.name] ?? ""}
+            onChange={(value) => setLegPrices({ ...legPrices, [leg.name]: value })}
+          />
+        ))}
+      <div className="field">
+        <label className="field__label" htmlFor={ids.note}>
+          Note
+        </label>
+        <textarea
+          id={ids.note}
+          className="field__input"
+          rows={2}
+          maxLength={500}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
+      </div>
+      {error && <Message tone="error">{error}</Message>}
+      <div className="modal__actions">
+        <div className="modal__action-group modal__action-group--main">
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={pending}>
+            {pending ? "Opening…" : "Open position"}
+          </button>
+        </div>
+      </div>
+    </PositionModal>
+  );
+}
+
+function LegPriceField(props: { label: string; value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="field__input"
+        inputMode="decimal"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import type { ReactNode } from "react";
+import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
+import { CostsFigure } from "./CostsBreakdown.tsx";
+import { daysText, plainRupees, signedPercent } from "./format.ts";
+import {
+  MarginFigure,
+  MarkFigure,
+  NetFigure,
+  ReturnFigure,
+  Rupees,
+  spreadText,
+  targetStopText,
+} from "./PositionFigures.tsx";
+import { ExpiryBadge, type PositionActions } from "./PositionsTable.tsx";
+
+/** A phone: the totals first, then a card per position with every figure the table has. */
+export function PositionCards({
+  positions,
+  totals,
+  actions,
+}: {
+  positions: readonly LivePosition[];
+  totals: PositionTotals;
+  actions: PositionActions;
+}) {
+  return (
+    <div className="position-cards">
+      <dl className="position-card position-card--totals row-details__facts" data-row="totals">
+        <Fact label="Net ₹">
+          <Rupees value={totals.netInr} field="total-net" />
+        </Fact>
+        <Fact label="Today">
+          <Rupees value={totals.changeTodayInr} field="total-today" />
+        </Fact>
+        <Fact label="Margin">{plainRupees(totals.marginInr)}</Fact>
+        <Fact label="Return">
+          <span data-field="total-return">{signedPercent(totals.returnOnMargin)}</span>
+        </Fact>
+      </dl>
+      <ul className="position-cards__list" aria-label="Open positions">
+        {positions.map((position) => (
+          <PositionCard key={position.view.id} position={position} actions={actions} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PositionCard({ position, actions }: { position: LivePosition; actions: PositionActions }) {
+  const { view } = position;
+  return (
+    <li
+      className={position.stale ? "position-card row--greyed" : "position-card"}
+      data-position={view.id}
+      data-spread={view.spread}
+      data-stale={position.stale || undefined}
+    >
+      <header className="position-card__header">
+        <span className="position-name">
+          <span className={`position-side position-side--${view.side.toLowerCase()}`}>
+            {view.side}
+          </span>{" "}
+          <span data-field="lots">{view.lots}</span> × {view.name}
+        </span>
+        <NetFigure position={position} />
+      </header>
+      {view.note && <p className="position-sub position-note">{view.note}</p>}
+      <ExpiryBadge position={position} actions={actions} />
+      <dl className="row-details__facts position-card__facts">
+        <Fact label="Entry">
+          <span data-field="entry">{spreadText(view.entry)}</span>
+        </Fact>
+        <Fact label="Mark">
+          <MarkFigure position={position} />
+        </Fact>
+        <Fact label="Gross">
+          <Rupees value={position.grossInr} field="gross" />
+        </Fact>
+        <Fact label="Costs">
+          <span data-field="costs">
+            <CostsFigure view={view} costsInr={position.costsInr} />
+          </span>
+        </Fact>
+        <Fact label="Today">
+          <Rupees value={position.changeTodayInr} field="today" />
+        </Fact>
+        <Fact label="Held">
+          <span data-field="held">{daysText(position.daysHeld)}</span>
+        </Fact>
+        <Fact label="Margin">
+          <MarginFigure view={view} />
+        </Fact>
+        <Fact label="Return on margin">
+          <ReturnFigure position={position} />
+        </Fact>
+      </dl>
+      <div className="position-card__actions">
+        <button
+          type="button"
+          className="link-button"
+          data-field="target-stop"
+          onClick={() => actions.onEdit(position)}
+        >
+          Target / stop: {targetStopText(view)}
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => actions.onClose(position)}
+        >
+          Close
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}

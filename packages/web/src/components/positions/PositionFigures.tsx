@@ -1,0 +1,120 @@
+import { formatIstTime, formatSigned } from "@spreadwatch/core";
+import type { LivePosition, PositionView } from "../../hooks/usePositions.ts";
+import { definitionDecimals } from "../../market/definitionRows.ts";
+import { plainRupees, signClass, signedPercent, signedRupees } from "./format.ts";
+
+/** A spread value (entry, mark, exit) with the decimals its size needs, as My spreads shows them. */
+export function spreadText(value: number | null | undefined): string {
+  return formatSigned(value ?? undefined, definitionDecimals(value));
+}
+
+/** "BUY 2 × Gold": what a position is, in the words of its alert ("BUY 2 × GC: net …"). */
+export function positionTitle(view: Pick<PositionView, "side" | "lots" | "name">): string {
+  return `${view.side} ${view.lots} × ${view.name}`;
+}
+
+/** A signed ₹ figure coloured by its sign. */
+export function Rupees({ value, field }: { value: number | null | undefined; field: string }) {
+  return (
+    <span
+      className={`position-pnl ${signClass(value) ?? "muted"}`}
+      data-field={field}
+      data-value={value ?? ""}
+    >
+      {signedRupees(value)}
+    </span>
+  );
+}
+
+/** The mark, greyed with the reason when a leg is stale, crossed or missing. */
+export function MarkFigure({ position }: { position: LivePosition }) {
+  const reason = position.problems.map((p) => p.text).join("; ") || "no live value right now";
+  return (
+    <span
+      className={position.stale ? "position-mark position-mark--stale" : "position-mark"}
+      data-field="mark"
+      data-stale={position.stale || undefined}
+      title={position.stale ? `Last mark: ${reason}` : `At ${position.view.markSymbol}`}
+    >
+      {spreadText(position.mark)}
+    </span>
+  );
+}
+
+/** "₹1,84,320" with "Kite · 11:24:46 am IST" (or "configured") under it. */
+export function MarginFigure({ view }: { view: PositionView }) {
+  const margin = view.margin;
+  if (!margin)
+    return (
+      <span className="muted" data-field="margin" data-source="">
+        —
+      </span>
+    );
+  const source = margin.source === "kite" ? "Kite" : "configured rates";
+  const benefit =
+    margin.initialInr !== undefined && margin.initialInr > margin.inr
+      ? `; spread benefit ${plainRupees(margin.initialInr - margin.inr)} (initial ${plainRupees(margin.initialInr)})`
+      : "";
+  return (
+    <span
+      className="position-margin"
+      data-field="margin"
+      data-source={margin.source}
+      title={`Margin from ${source} at ${formatIstTime(margin.at)}${benefit}`}
+    >
+      {plainRupees(margin.inr)}
+      <small className="position-sub" data-field="margin-source">
+        {margin.source === "kite" ? "Kite" : "configured"}
+      </small>
+      <small className="position-sub" data-field="margin-at">
+        {formatIstTime(margin.at)}
+      </small>
+    </span>
+  );
+}
+
+/** Return on margin with its annualised figure under it. */
+export function ReturnFigure({ position }: { position: LivePosition }) {
+  return (
+    <span data-field="return-on-margin" data-value={position.returnOnMargin ?? ""}>
+      <span className={`position-pnl ${signClass(position.returnOnMargin) ?? ""}`}>
+        {signedPercent(position.returnOnMargin)}
+      </span>
+      {position.returnOnMarginAnnualised !== null && (
+        <small
+          className="position-sub"
+          data-field="return-annualised"
+          title="Annualised by days held (a day at least)"
+        >
+          {signedPercent(position.returnOnMarginAnnualised)} a year
+        </small>
+      )}
+    </span>
+  );
+}
+
+/** Net ₹ in total, per lot under it. */
+export function NetFigure({ position }: { position: LivePosition }) {
+  return (
+    <span className="position-net">
+      <Rupees value={position.netInr} field="net" />
+      <small className="position-sub" data-field="net-per-lot">
+        {signedRupees(position.netPerLotInr)} / lot
+      </small>
+    </span>
+  );
+}
+
+/** ["target +₹12,000", "stop −₹5,000"], or ["none"] with neither set. */
+export function targetStopLines(view: Pick<PositionView, "targetInr" | "stopInr">): string[] {
+  const lines = [
+    ...(view.targetInr !== null ? [`target ${signedRupees(view.targetInr)}`] : []),
+    ...(view.stopInr !== null ? [`stop ${signedRupees(view.stopInr)}`] : []),
+  ];
+  return lines.length > 0 ? lines : ["none"];
+}
+
+/** "target +₹12,000 · stop −₹5,000", or "none". */
+export function targetStopText(view: Pick<PositionView, "targetInr" | "stopInr">): string {
+  return targetStopLines(view).join(" · ");
+}

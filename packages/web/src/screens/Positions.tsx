@@ -1,0 +1,163 @@
+import { useMemo, useState } from "react";
+import { Link } from "wouter";
+import { displayName } from "../components/AccountMenu.tsx";
+import { AppHeader } from "../components/AppHeader.tsx";
+import { LogoutButton } from "../components/LogoutButton.tsx";
+import { Message } from "../components/Message.tsx";
+import { Panel } from "../components/Panel.tsx";
+import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
+import { ClosePositionDialog } from "../components/positions/ClosePositionDialog.tsx";
+import { EditPositionDialog } from "../components/positions/EditPositionDialog.tsx";
+import { signedRupees } from "../components/positions/format.ts";
+import { useOpenPosition } from "../components/positions/OpenPosition.tsx";
+import { PositionCards } from "../components/positions/PositionCards.tsx";
+import { positionTitle, spreadText } from "../components/positions/PositionFigures.tsx";
+import { type PositionActions, PositionsTable } from "../components/positions/PositionsTable.tsx";
+import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
+import { StreamStatus } from "../components/StreamStatus.tsx";
+import { useFeedHealth } from "../hooks/useFeedHealth.ts";
+import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import { useMediaQuery } from "../hooks/useMediaQuery.ts";
+import { useNow } from "../hooks/useNow.ts";
+import {
+  type LivePosition,
+  positionTotals,
+  useLivePositions,
+  useOpenPositions,
+  usePositionChanges,
+  usePositionsFollow,
+} from "../hooks/usePositions.ts";
+import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
+import { providersByKey } from "../market/feedHealth.ts";
+import type { SessionUser } from "../session/cache.ts";
+import { failureText } from "../session/errors.ts";
+
+/** Phones get cards: twelve columns do not fit 390 px, and a card reads top to bottom. */
+const CARDS = "(max-width: 640px)";
+
+/** README "Positions (paper)": open positions marked live, closed trades, the summary. */
+export function Positions({ user }: { user: SessionUser }) {
+  const market = useMarketSnapshot();
+  usePositionsFollow();
+  return (
+    <div className="page">
+      <AppHeader title="Positions">
+        <Link href="/">Back to Dashboard</Link>
+        <Link href="/advanced-chart">Advanced Charts</Link>
+        <span className="account__user" data-testid="account-user">
+          {displayName(user.username)}
+        </span>
+        <LogoutButton />
+      </AppHeader>
+      <main className="screen positions-screen">
+        <PositionsToolbar market={market} />
+        {market.unreachable && <ServerUnreachable />}
+        <OpenPositions market={market} />
+        <ClosedPositions />
+      </main>
+    </div>
+  );
+}
+
+type Market = ReturnType<typeof useMarketSnapshot>;
+
+function PositionsToolbar({ market }: { market: Market }) {
+  const open = useOpenPosition();
+  return (
+    <div className="dashboard__toolbar">
+      <button
+        type="button"
+        className="button button--primary button--small"
+        onClick={() => open?.()}
+      >
+        Open position
+      </button>
+      <span className="muted positions-screen__paper">
+        Paper positions: your own record, no order is sent to any broker.
+      </span>
+      <StreamStatus
+        live={market.live}
+        interrupted={market.interrupted}
+        unreachable={market.unreachable}
+      />
+    </div>
+  );
+}
+
+function OpenPositions({ market }: { market: Market }) {
+  const list = useOpenPositions();
+  const health = useFeedHealth();
+  const now = useNow();
+  const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
+  const freshness = useMemo(() => ({ now, providers }), [now, providers]);
+  const positions = useLivePositions(list.positions, market.snapshot, freshness);
+  const totals = positionTotals(positions);
+  const cards = useMediaQuery(CARDS);
+  const changes = usePositionChanges();
+  const rollKey = useSubmissionKey();
+  const [closing, setClosing] = useState<LivePosition>();
+  const [editing, setEditing] = useState<LivePosition>();
+  const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string }>();
+  const roll = (position: LivePosition) => {
+    const { view } = position;
+    const question = `Roll ${positionTitle(view)} to the next contract? All ${view.lots} lots close at the live exit and the same spread opens on the next contract.`;
+    if (!window.confirm(question)) return;
+    setNotice(undefined);
+    changes.roll.mutate(
+      // One key per roll asked for: a second confirm of the same roll is the same request.
+      { id: view.id, idempotencyKey: rollKey.keyFor({ roll: view.id }) },
+      {
+        onSuccess: (answer) => {
+          rollKey.done();
+          setNotice({
+            tone: "success",
+            text: `Rolled: closed ${answer.closed.lots} at ${spreadText(answer.closed.exit)} (realised ${signedRupees(answer.closed.realisedInr)}), opened ${positionTitle(answer.position)} at ${spreadText(answer.position.entry)}.`,
+          });
+        },
+        onError: (failure) =>
+          setNotice({ tone: "error", text: failureText(failure, { fallback: "Failed to roll" }) }),
+      },
+    );
+  };
+  const actions: PositionActions = {
+    onClose: setClosing,
+    onEdit: setEditing,
+    onRoll: roll,
+    rolling: changes.roll.isPending
+      ? (changes.roll.variables as { id?: number } | undefined)?.id
+      : undefined,
+  };
+  const body = list.isPending ? (
+    <p className="loading">Loading positions…</p>
+  ) : list.isError ? (
+    <Message tone="error">
+      {failureText(list.error, { fallback: "Failed to load positions" })}
+    </Message>
+  ) : positions.length === 0 ? (
+    <p className="muted my-spreads__empty">
+      No open positions. Open one here, from a spread row's details or from the chart.
+    </p>
+  ) : cards ? (
+    <PositionCards positions={positions} totals={totals} actions={actions} />
+  ) : (
+    <PositionsTable positions={positions} totals={totals} actions={actions} />
+  );
+  return (
+    <Panel title="Open positions" className="panel--positions">
+      {notice && (
+        <Message tone={notice.tone} onDismiss={() => setNotice(undefined)}>
+          {notice.text}
+        </Message>
+      )}
+      {body}
+      {closing && (
+        <ClosePositionDialog
+          // The live row while it lasts (its mark moves); the last one seen once it is closed.
+          position={positions.find((p) => p.view.id === closing.view.id) ?? closing}
+          onClose={() => setClosing(undefined)}
+        />
+      )}
+      {editing && <EditPositionDialog position={editing} onClose={() => setEditing(undefined)} />}
+    </Panel>
+  );
+}
