@@ -271,7 +271,10 @@ describe("the Advanced Spread Chart", () => {
       expect(before).toBeGreaterThan(10);
       // A ratio near 1 is drawn in its own size: 4 decimals on the axis, a y range well under
       // the built-ins' minimum of 10 (which would flatten it to a line).
-      expect(await page.getByTestId("chart-last-value").textContent()).toMatch(/^\+\d\.\d{4}$/);
+      // (Polled: the calendar charted a moment ago may still be the last value drawn.)
+      await expect
+        .poll(() => page.getByTestId("chart-last-value").textContent(), WAIT)
+        .toMatch(/^\+\d\.\d{4}$/);
       const yRange = await page.evaluate(() => {
         const y = window.__spreadChart?.scales.y;
         return (y?.max ?? 0) - (y?.min ?? 0);
