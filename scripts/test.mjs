@@ -64,9 +64,10 @@ try {
   passed = result.numPassedTests;
   failed = result.numFailedTests;
   skipped = result.numPendingTests + result.numTodoTests;
-  // A file that fails to load has no tests to count, yet the run must not look green.
+  // A file that fails to load, or whose set-up fails (its tests then count as skipped), has no
+  // failed test to count, yet the run must not look green: each such file counts as one.
   failed += result.testResults.filter(
-    (f) => f.status === "failed" && f.assertionResults.length === 0,
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
   ).length;
   printSlowest(result.testResults);
 } catch {

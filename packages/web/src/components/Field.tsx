@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> {
   label: string;
@@ -16,6 +16,31 @@ export function Field({ label, value, onChange, ...input }: FieldProps) {
       </label>
       <input
         {...input}
+        id={id}
+        className="field__input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "onChange"> {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}
+
+/** A labelled text area (a note). */
+export function TextAreaField({ label, value, onChange, ...area }: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        {...area}
         id={id}
         className="field__input"
         value={value}

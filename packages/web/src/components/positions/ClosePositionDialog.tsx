@@ -1,7 +1,8 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
+import { Field } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkLots, parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
@@ -27,7 +28,6 @@ export function ClosePositionDialog({
   const [result, setResult] = useState<{ lots: number; exit: number; realisedInr: number }>();
   const changes = usePositionChanges();
   const submission = useSubmissionKey();
-  const ids = { lots: useId(), price: useId() };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,18 +89,12 @@ export function ClosePositionDialog({
       onClose={onClose}
       onSubmit={submit}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={ids.lots}>
-          Lots to close (of {view.lots})
-        </label>
-        <input
-          id={ids.lots}
-          className="field__input"
-          inputMode="numeric"
-          value={lots}
-          onChange={(event) => setLots(event.target.value)}
-        />
-      </div>
+      <Field
+        label={`Lots to close (of ${view.lots})`}
+        inputMode="numeric"
+        value={lots}
+        onChange={setLots}
+      />
       <fieldset className="position-modal__choice">
         <legend className="field__label">Exit</legend>
         <label className="checkbox">
@@ -124,19 +118,13 @@ export function ClosePositionDialog({
         </label>
       </fieldset>
       {typedMode && (
-        <div className="field">
-          <label className="field__label" htmlFor={ids.price}>
-            Exit value
-          </label>
-          <input
-            id={ids.price}
-            className="field__input"
-            inputMode="decimal"
-            value={price}
-            placeholder={spreadText(position.mark)}
-            onChange={(event) => setPrice(event.target.value)}
-          />
-        </div>
+        <Field
+          label="Exit value"
+          inputMode="decimal"
+          value={price}
+          placeholder={spreadText(position.mark)}
+          onChange={setPrice}
+        />
       )}
       {error && <Message tone="error">{error}</Message>}
       <div className="modal__actions">

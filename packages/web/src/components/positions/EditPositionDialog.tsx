@@ -1,6 +1,7 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
+import { Field, TextAreaField } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkNote, parsePrice } from "./checks.ts";
 import { positionTitle } from "./PositionFigures.tsx";
@@ -31,7 +32,6 @@ export function EditPositionDialog({
   const [note, setNote] = useState(view.note);
   const [error, setError] = useState<string>();
   const changes = usePositionChanges();
-  const ids = { target: useId(), stop: useId(), note: useId() };
   const pending = changes.patch.isPending || changes.remove.isPending;
 
   const submit = (event: FormEvent) => {
@@ -80,49 +80,25 @@ export function EditPositionDialog({
       onClose={onClose}
       onSubmit={submit}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={ids.target}>
-          Target, net ₹
-        </label>
-        <input
-          id={ids.target}
-          className="field__input"
-          inputMode="decimal"
-          placeholder="none"
-          value={target}
-          onChange={(event) => setTarget(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={ids.stop}>
-          Stop, net ₹
-        </label>
-        <input
-          id={ids.stop}
-          className="field__input"
-          inputMode="decimal"
-          placeholder="none"
-          value={stop}
-          onChange={(event) => setStop(event.target.value)}
-        />
-      </div>
+      <Field
+        label="Target, net ₹"
+        inputMode="decimal"
+        placeholder="none"
+        value={target}
+        onChange={setTarget}
+      />
+      <Field
+        label="Stop, net ₹"
+        inputMode="decimal"
+        placeholder="none"
+        value={stop}
+        onChange={setStop}
+      />
       <p className="muted position-modal__note">
         Each fires once when the position's net ₹ crosses it, through your alert channels (browser,
         Telegram, webhook, History).
       </p>
-      <div className="field">
-        <label className="field__label" htmlFor={ids.note}>
-          Note
-        </label>
-        <textarea
-          id={ids.note}
-          className="field__input"
-          rows={2}
-          maxLength={500}
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-        />
-      </div>
+      <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
       <div className="modal__actions">
         <div className="modal__action-group">

@@ -10,6 +10,7 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { Field, TextAreaField } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkLots, checkNote, parsePrice } from "./checks.ts";
 import { PositionModal } from "./PositionModal.tsx";
@@ -57,7 +58,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
   const [opened, setOpened] = useState<string>();
   const changes = usePositionChanges();
   const submission = useSubmissionKey();
-  const ids = { spread: useId(), lots: useId(), typed: useId(), note: useId() };
+  const ids = { spread: useId() };
   const definition = choices.find((each) => each.symbol === spread);
   const symbol = `${spread}_${side}`;
   const calculations = useLiveCalculations();
@@ -178,18 +179,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
           </label>
         ))}
       </fieldset>
-      <div className="field">
-        <label className="field__label" htmlFor={ids.lots}>
-          Lots
-        </label>
-        <input
-          id={ids.lots}
-          className="field__input"
-          inputMode="numeric"
-          value={lots}
-          onChange={(event) => setLots(event.target.value)}
-        />
-      </div>
+      <Field label="Lots" inputMode="numeric" value={lots} onChange={setLots} />
       <fieldset className="position-modal__choice">
         <legend className="field__label">Entry</legend>
         <label className="checkbox">
@@ -226,19 +216,13 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         </label>
       </fieldset>
       {mode === "typed" && (
-        <div className="field">
-          <label className="field__label" htmlFor={ids.typed}>
-            Entry value
-          </label>
-          <input
-            id={ids.typed}
-            className="field__input"
-            inputMode="decimal"
-            value={typed}
-            placeholder={live === undefined ? "e.g. 125.50" : liveText}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </div>
+        <Field
+          label="Entry value"
+          inputMode="decimal"
+          value={typed}
+          placeholder={live === undefined ? "e.g. 125.50" : liveText}
+          onChange={setTyped}
+        />
       )}
       {mode === "legs" &&
         (definition?.legs ?? []).map((leg) => (
@@ -249,19 +233,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
             onChange={(value) => setLegPrices({ ...legPrices, [leg.name]: value })}
           />
         ))}
-      <div className="field">
-        <label className="field__label" htmlFor={ids.note}>
-          Note
-        </label>
-        <textarea
-          id={ids.note}
-          className="field__input"
-          rows={2}
-          maxLength={500}
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-        />
-      </div>
+      <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
       <div className="modal__actions">
         <div className="modal__action-group modal__action-group--main">
@@ -278,19 +250,5 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
 }
 
 function LegPriceField(props: { label: string; value: string; onChange: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {props.label}
-      </label>
-      <input
-        id={id}
-        className="field__input"
-        inputMode="decimal"
-        value={props.value}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-    </div>
-  );
+  return <Field inputMode="decimal" {...props} />;
 }
