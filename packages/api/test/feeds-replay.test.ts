@@ -16,6 +16,39 @@ function csvFile(name: string, rows: string[]): string {
   return file;
 }
 
+describe("a replay CSV with contracts", () => {
+  it("carries each row's contract and expiry, so a replay can cross a roll", () => {
+    const file = join(dir, "contracts.csv");
+    writeFileSync(
+      file,
+      [
+        "ts,source,key,bid,ask,price,contract,expiry",
+        "1767225600000,mcx,GOLD,76500,76502,,GOLD26DECFUT,2026-12-04",
+        "1767225600001,mcx,GOLD,77300,77302,,GOLD27FEBFUT,2027-02-05",
+        "1767225600002,fx,USDINR,,,84,,",
+      ].join("\n"),
+    );
+    expect(readReplayFile(file).map((q) => [q.key, q.contract, q.expiry])).toEqual([
+      ["GOLD", "GOLD26DECFUT", "2026-12-04"],
+      ["GOLD", "GOLD27FEBFUT", "2027-02-05"],
+      ["USDINR", undefined, undefined],
+    ]);
+  });
+
+  it("refuses a malformed contract or expiry with its line", () => {
+    const bad = (contract: string, expiry: string) => {
+      const file = join(dir, "bad-contract.csv");
+      writeFileSync(
+        file,
+        `ts,source,key,bid,ask,price,contract,expiry\n1767225600000,mcx,GOLD,1,2,,${contract},${expiry}\n`,
+      );
+      return () => readReplayFile(file);
+    };
+    expect(bad("gold dec", "")).toThrow(/line 2: contract "gold dec" is not a contract name/);
+    expect(bad("GOLD26DECFUT", "04-12-2026")).toThrow(/line 2: expiry "04-12-2026" is not a date/);
+  });
+});
+
 describe("a replay CSV with any catalogue key", () => {
   const file = csvFile("catalogue.csv", [
     "1767225600000,mcx,GOLD,76500,76502,",

@@ -220,6 +220,40 @@ describe("a position's target", () => {
     expect(states).toEqual(["fired", "held"]);
   });
 
+  it("is held, not fired, when GOLD's feed rolls to the next contract at a higher price", async () => {
+    const goldOn = async (bid: number, contract: string) => {
+      clock += 1_000;
+      feed.push({ source: "fx", key: "USDINR", price: 84, ts: clock });
+      feed.push({ source: "cme", key: "GC", bid: 2650, ask: 2651, ts: clock });
+      feed.push({ source: "mcx", key: "GOLD", bid, ask: bid + 10, ts: clock, contract });
+      const body = await eventually(
+        async () => (await fetch(`${server.url}/api/calculations`)).json() as Promise<Json>,
+        (b) => b.timestamp === clock,
+        "the quote in /api/calculations",
+      );
+      await server.services.alertEngine.idle();
+      await server.services.positionAlerts.idle();
+      return body.GC_SELL.spread as number;
+    };
+    const entry = await goldOn(GOLD_BID, "GOLD26DECFUT");
+    const p = await open(trader, entry, { targetInr: 5_000 });
+    expect(p.legs.m.contract).toBe("GOLD26DECFUT");
+    await goldOn(GOLD_BID + 10, "GOLD26DECFUT");
+    // February trades 800 higher: net would read ₹80,000 past entry, but it is another contract.
+    await goldOn(GOLD_BID + 800, "GOLD26FEBFUT");
+    await goldOn(GOLD_BID + 810, "GOLD26FEBFUT");
+    const held = await eventually(
+      async () => (await trader.get("/api/alerts/history")).body.entries as Json[],
+      (entries) => entries.length > 0,
+      "the held History entry",
+    );
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ state: "held", metric: "net", channels: [] });
+    expect(held[0].note).toMatch(/Held: GOLD now quotes GOLD26FEBFUT, not the GOLD26DECFUT held/);
+    expect(await server.services.store.outbox.list()).toEqual([]);
+    expect(positionTexts(setup.CHAT)).toEqual([]);
+  });
+
   it("follows an edit: a target set past the net does not fire until net comes back and crosses", async () => {
     const entry = await quote(GOLD_BID);
     const mine = await open(trader, entry, {});

@@ -500,6 +500,57 @@ describe("rolling", () => {
   });
 });
 
+describe("a leg whose feed rolls to the next contract while the position is open", () => {
+  it("keeps the held contract's last mark, greyed and due, refuses a live exit, and rolls into the spread itself", async () => {
+    const dec = { contract: "GOLD26DECFUT", expiry: "2026-12-04" };
+    const gold = (bid: number, contract = dec) =>
+      feed.push({ source: "mcx", key: "GOLD", bid, ask: bid + 10, ts: Date.now(), ...contract });
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    gold(76_000);
+    await eventually(
+      async () => (await fetch(`${server.url}/api/prices`)).json() as Promise<Json>,
+      (p) => p.mcx.GOLD?.contract === dec.contract,
+      "GOLD on the December contract",
+    );
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    expect(p.legs.m).toMatchObject({ instrument: "GOLD", contract: dec.contract });
+    const held = (await trader.get(`/api/positions/${p.id}`)).body;
+    expect(held).toMatchObject({ stale: false, contractMoved: null });
+
+    // The feed rolls GOLD to February, 800 higher: that is another contract's price, not a gain.
+    const feb = { contract: "GOLD26FEBFUT", expiry: "2027-02-05" };
+    gold(76_800, feb);
+    const moved = await eventually(
+      async () => (await trader.get(`/api/positions/${p.id}`)).body,
+      (v) => v.contractMoved !== null,
+      "the position to see GOLD's roll",
+    );
+    expect(moved).toMatchObject({
+      stale: true,
+      expiresInDays: 0,
+      mark: held.mark,
+      netInr: held.netInr,
+      contractMoved: { leg: "m", instrument: "GOLD", from: dec.contract, to: feb.contract },
+    });
+    const close = await trader.post(`/api/positions/${p.id}/close`, {});
+    expect(close.status).toBe(409);
+    expect(close.body.error).toBe(
+      "GOLD now quotes GOLD26FEBFUT, not the GOLD26DECFUT held: roll the position, or close it at a typed price",
+    );
+    expect((await trader.post(`/api/positions/${p.id}/roll`, {})).status).toBe(409);
+    // A typed exit of the December contract rolls into GC itself, now on February.
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, { exit: held.mark });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.position).toMatchObject({
+      spread: "GC",
+      campaignId: p.id,
+      contractMoved: null,
+      legs: { m: { instrument: "GOLD", contract: feb.contract } },
+    });
+    expect(rolled.body.closed.exit).toBe(held.mark);
+  });
+});
+
 describe("stale legs", () => {
   it("grey the mark, keep the last one, and refuse a live entry or exit", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  contractMoved,
+  contractMoveText,
   daysHeld,
   exitSideOf,
   grossInr,
@@ -90,5 +92,32 @@ describe("closed trades", () => {
       worst: -400.2,
     });
     expect(summariseClosed([]).winRate).toBeNull();
+  });
+});
+
+describe("a leg's contract after the feed rolls", () => {
+  const legs = {
+    m: { instrument: "GOLD", contract: "GOLD26DECFUT" },
+    c: { instrument: "GC", contract: "GCG27" },
+    fx: { instrument: "USDINR" },
+  };
+
+  it("is the first leg whose quotes name another contract than the one held", () => {
+    const now = { GOLD: "GOLD26FEBFUT", GC: "GCG27", USDINR: "X" } as Record<string, string>;
+    const move = contractMoved(legs, (key) => now[key]);
+    expect(move).toEqual({
+      leg: "m",
+      instrument: "GOLD",
+      from: "GOLD26DECFUT",
+      to: "GOLD26FEBFUT",
+    });
+    expect(contractMoveText(move as never)).toBe(
+      "GOLD now quotes GOLD26FEBFUT, not the GOLD26DECFUT held: roll the position, or close it at a typed price",
+    );
+  });
+
+  it("is nothing while every known contract is the one held, or a contract is unknown", () => {
+    expect(contractMoved(legs, (key) => ({ GOLD: "GOLD26DECFUT" })[key])).toBeUndefined();
+    expect(contractMoved(legs, () => undefined)).toBeUndefined();
   });
 });

@@ -162,3 +162,41 @@ export function summariseClosed(trades: readonly ClosedTrade[]): ClosedSummary {
     worst,
   };
 }
+
+/** A leg as a position holds it: the instrument and the exchange contract it entered on. */
+export interface HeldLeg {
+  instrument: string;
+  contract?: string | undefined;
+}
+
+/** A leg whose quotes now name another contract than the one the position holds. */
+export interface ContractMove {
+  leg: string;
+  instrument: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The first leg whose feed has rolled to another contract since the position entered (GOLD's
+ * quotes now name GOLD26FEBFUT, the position holds GOLD26DECFUT): from then on the live value
+ * is another contract's, so the position's mark and alerts must not use it. Legs whose contract
+ * is not known (on entry or now) never count as moved.
+ */
+export function contractMoved(
+  legs: Readonly<Record<string, HeldLeg>>,
+  contractNow: (instrument: string) => string | undefined,
+): ContractMove | undefined {
+  for (const [leg, held] of Object.entries(legs)) {
+    if (held.contract === undefined) continue;
+    const now = contractNow(held.instrument);
+    if (now !== undefined && now !== held.contract)
+      return { leg, instrument: held.instrument, from: held.contract, to: now };
+  }
+  return undefined;
+}
+
+/** What a moved contract means to the trader, in one sentence. */
+export function contractMoveText(move: ContractMove): string {
+  return `${move.instrument} now quotes ${move.to}, not the ${move.from} held: roll the position, or close it at a typed price`;
+}

@@ -17,7 +17,12 @@ export class ReplayFileError extends Error {
   override name = "ReplayFileError";
 }
 
-type Row = Partial<Record<(typeof REPLAY_COLUMNS)[number], string>>;
+/** Optional: the exchange contract a future's row is of and its last trading day (README "Replay files"). */
+export const REPLAY_CONTRACT_COLUMNS = ["contract", "expiry"] as const;
+
+type Row = Partial<
+  Record<(typeof REPLAY_COLUMNS)[number] | (typeof REPLAY_CONTRACT_COLUMNS)[number], string>
+>;
 
 /** Parses `ts` as epoch milliseconds (all digits) or an ISO-8601 date-time. */
 export function parseTimestamp(text: string): number | undefined {
@@ -62,6 +67,16 @@ function rowToQuote(row: Row, previousTs: number | undefined): Quote {
     const price = parseNumber(row.price, "price");
     if (price === undefined) throw new Error(`a ${source} row needs price`);
     quote.price = price;
+  }
+  if (row.contract) {
+    if (!/^[A-Z0-9][A-Z0-9._-]{0,39}$/.test(row.contract))
+      throw new Error(`contract "${row.contract}" is not a contract name such as GOLD26FEBFUT`);
+    quote.contract = row.contract;
+  }
+  if (row.expiry) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(row.expiry) || Number.isNaN(Date.parse(row.expiry)))
+      throw new Error(`expiry "${row.expiry}" is not a date YYYY-MM-DD`);
+    quote.expiry = row.expiry;
   }
   return quote;
 }

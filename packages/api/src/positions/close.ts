@@ -26,7 +26,7 @@ export async function closeIn(
         "conflict",
         `No live value for ${executableSymbol(position.spread, exitSide)}; type the price instead`,
       );
-    const live = services.positions.liveOrRefuse(spread, exitSide);
+    const live = services.positions.liveOrRefuse(spread, exitSide, position);
     exit = live.value;
     exitLegs = live.legs;
   }

@@ -89,7 +89,7 @@ export function liveSide(
 /** The contract each leg's quotes name now, by leg name (where the feed says). */
 export function legContracts(
   prices: Readonly<Prices>,
-  spread: RegisteredSpread,
+  spread: Pick<RegisteredSpread, "legs">,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const leg of spread.legs) {

@@ -5,9 +5,12 @@
 // looked at: the index goes from exit symbol to the positions with a target or a stop on it.
 import {
   type CostRates,
+  contractMoved,
+  contractMoveText,
   DEFAULT_LOTS,
   defaultCostRates,
   definitionCosts,
+  type HeldLeg,
   hedgeFor,
   type InstrumentSpec,
   levelReached,
@@ -45,6 +48,8 @@ export interface WatchedPosition {
   units: number;
   targetInr: number | null;
   stopInr: number | null;
+  /** The contracts its legs entered on: once a leg's feed quotes another, its alerts hold. */
+  legs?: Readonly<Record<string, HeldLeg>> | undefined;
 }
 
 /** Where the open positions with a target or a stop come from (the store, through the service). */
@@ -167,6 +172,8 @@ interface Group {
   disarmed: Set<Level>;
   /** Levels noted as held during the current hold. */
   noted: Level[];
+  /** [instrument, contract] of each leg the group's positions hold, where known. */
+  held: string[][];
 }
 
 interface Pending {
@@ -346,7 +353,7 @@ export class PositionAlerts {
   /** A group anew with `levels` (none: it goes), keeping its last value and what is disarmed. */
   private rebuild(id: string, levels: Level[]): void {
     const before = this.groups.get(id);
-    const [symbol = "", sign = "1", units = "1"] = id.split("|");
+    const [symbol = "", sign = "1", units = "1", contracts = ""] = id.split("|");
     if (levels.length === 0) {
       this.groups.delete(id);
       const left = (this.bySymbol.get(symbol) ?? []).filter((g) => g.id !== id);
@@ -364,6 +371,7 @@ export class PositionAlerts {
       last: before?.last,
       disarmed: new Set(),
       noted: [],
+      held: contracts === "" ? [] : contracts.split(",").map((pair) => pair.split("=")),
     };
     for (const level of levels) {
       // A new level in a group that already has a value learns where net stands now.
@@ -423,7 +431,7 @@ export class PositionAlerts {
       if (costs === undefined) continue;
       const hold = this.options.legs.holdReason(symbol, update.prices);
       for (const group of groups) {
-        const found = this.judge(group, entry.spread, costs, hold);
+        const found = this.judge(group, entry.spread, costs, hold ?? movedReason(group, update));
         if (found) {
           pending ??= [];
           pending.push(...found);
@@ -572,9 +580,27 @@ export class PositionAlerts {
   }
 }
 
-/** The group a position's levels go in: its exit symbol, side and units. */
+/** The group a position's levels go in: its exit symbol, side, units and the contracts held. */
 function groupIdOf(watch: Watch): string {
-  return `${watch.symbol}|${watch.sign}|${watch.position.units}`;
+  return `${watch.symbol}|${watch.sign}|${watch.position.units}|${heldContracts(watch.position)}`;
+}
+
+/** "GOLD=GOLD26DECFUT,GC=GCZ26": the contracts a position's legs entered on, where known. */
+function heldContracts(position: WatchedPosition): string {
+  return Object.values(position.legs ?? {})
+    .flatMap((leg) => (leg.contract === undefined ? [] : [`${leg.instrument}=${leg.contract}`]))
+    .join(",");
+}
+
+/** Why a group's value is another contract's: a leg's feed rolled past the one held. */
+function movedReason(group: Group, update: HubUpdate): string | undefined {
+  if (group.held.length === 0) return undefined;
+  const contracts = update.prices.contracts;
+  const legs = Object.fromEntries(
+    group.held.map(([instrument = "", contract], i) => [String(i), { instrument, contract }]),
+  );
+  const moved = contractMoved(legs, (key) => contracts?.[key]?.contract);
+  return moved && `Held: ${contractMoveText(moved)}`;
 }
 
 /** The first index whose key is ≥ `value`. */
@@ -612,6 +638,7 @@ function sameJudgement(a: WatchedPosition, b: WatchedPosition): boolean {
     a.units === b.units &&
     a.lots === b.lots &&
     a.targetInr === b.targetInr &&
-    a.stopInr === b.stopInr
+    a.stopInr === b.stopInr &&
+    heldContracts(a) === heldContracts(b)
   );
 }

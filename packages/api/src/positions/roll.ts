@@ -124,7 +124,9 @@ export async function rollIn(
   const position = await ownOpen(tx, ownerId, input.id);
   const exitSide = exitSideOf(position.side);
   const live =
-    input.exit === undefined ? services.positions.liveOrRefuse(spread, exitSide) : undefined;
+    input.exit === undefined
+      ? services.positions.liveOrRefuse(spread, exitSide, position)
+      : undefined;
   const exit = input.exit ?? (live?.value as number);
   const exitLegs = live?.legs ?? services.positions.side(spread, exitSide).live?.legs ?? {};
   const next =
@@ -157,12 +159,8 @@ export async function rollIn(
     symbol = userSpreadSymbol(result.spread.id);
   }
   const newSymbol = symbol;
-  const legs = Object.fromEntries(
-    target.definition.legs.flatMap((leg) => {
-      const price = next.legs[leg.name];
-      return price === undefined ? [] : [[leg.name, { instrument: leg.instrument, price }]];
-    }),
-  );
+  // With the contracts the legs quote now, so a later roll of the feed is seen (contractMoved).
+  const legs = services.positions.legsAt(target.definition, next.legs);
   const now = Date.now();
   const result = await tx.positions.roll(
     ownerId,

@@ -2,7 +2,10 @@
 // order is ever sent anywhere; a position is the trader's own record. Every call is scoped to
 // the caller's own positions: another user's (an admin's view included) does not exist.
 import {
+  type ContractMove,
   type CostRates,
+  contractMoved,
+  contractMoveText,
   DEFAULT_LOTS,
   definitionUnits,
   executableSymbol,
@@ -65,6 +68,11 @@ export class PositionsService {
   private loading: Promise<void> = Promise.resolve();
   /** Each mark symbol's last live side: what a stale position shows, greyed. */
   private readonly lastSides = new Map<string, LiveSide>();
+  /**
+   * Each open position's last live side on the contracts it holds: what it shows, greyed, once
+   * a leg's feed has rolled to another contract (the symbol's live side is then another's).
+   */
+  private readonly lastHeld = new Map<number, LiveSide>();
   /** The first minute's open of a symbol on an IST day: it never changes once recorded. */
   private readonly dayOpens = new Map<string, number>();
   private marginSource: PositionMarginSource;
@@ -180,8 +188,23 @@ export class PositionsService {
     return { live, stale: !live || legsStale(prices, instruments, this.now()) };
   }
 
-  /** The live value to enter or exit at, or 409 when there is none or a leg is stale. */
-  liveOrRefuse(spread: RegisteredSpread, side: PositionSide): LiveSide {
+  /** A leg of `position` whose feed has rolled past the contract it holds (see contractMoved). */
+  contractMovedOf(position: Pick<StoredPosition, "legs">): ContractMove | undefined {
+    const prices = this.options.hub.snapshot().prices;
+    return contractMoved(position.legs, (key) => prices.contracts?.[key]?.contract);
+  }
+
+  /**
+   * The live value to enter or exit at, or 409 when there is none or a leg is stale; for an exit
+   * (`held`: the position's legs), also when a leg's feed has moved to another contract.
+   */
+  liveOrRefuse(
+    spread: RegisteredSpread,
+    side: PositionSide,
+    held?: Pick<StoredPosition, "legs">,
+  ): LiveSide {
+    const moved = held && this.contractMovedOf(held);
+    if (moved) throw new PositionError("conflict", contractMoveText(moved));
     const { live, stale } = this.side(spread, side);
     if (!live || stale)
       throw new PositionError(
@@ -192,7 +215,7 @@ export class PositionsService {
   }
 
   legsAt(
-    spread: RegisteredSpread,
+    spread: Pick<RegisteredSpread, "legs">,
     prices: Readonly<Record<string, number>>,
   ): Record<string, PositionLeg> {
     const contracts = legContracts(this.options.hub.snapshot().prices, spread);
@@ -313,11 +336,21 @@ export class PositionsService {
       brokerCosts: null,
       stale: true,
       expiresInDays: null,
+      contractMoved: null,
     };
-    if (position.status !== "open" || !spread) return base;
-    const { live, stale } = this.side(spread, exitSideOf(position.side));
-    const shown = live ?? this.lastSides.get(markSymbol);
+    if (position.status !== "open" || !spread) {
+      this.lastHeld.delete(position.id);
+      return base;
+    }
     const prices = this.options.hub.snapshot().prices;
+    const moved = this.contractMovedOf(position) ?? null;
+    const side = this.side(spread, exitSideOf(position.side));
+    const live = moved ? undefined : side.live;
+    const stale = side.stale || moved !== null;
+    if (live) this.lastHeld.set(position.id, live);
+    const shown = moved
+      ? this.lastHeld.get(position.id)
+      : (live ?? this.lastHeld.get(position.id) ?? this.lastSides.get(markSymbol));
     const legPrices = shown?.legs ?? entryPrices(position);
     const costs = this.costsPerLot(spread, markSymbol, shown?.value ?? position.entry, legPrices);
     const usdinr = shown?.usdinr ?? prices.fx.USDINR?.price;
@@ -337,7 +370,9 @@ export class PositionsService {
       margin,
       brokerCosts,
       stale,
-      expiresInDays: expiresInDays(spread, prices, this.specOf, now),
+      // Moved: the contract held has reached its roll; the position is due now.
+      expiresInDays: moved ? 0 : expiresInDays(spread, prices, this.specOf, now),
+      contractMoved: moved,
     };
   }
 

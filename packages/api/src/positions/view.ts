@@ -1,6 +1,12 @@
 // A position as the API answers it (README "Positions API (paper)"): the stored record valued at the
 // executable exit with core's functions, so a script with @spreadwatch/core gets the same figures.
-import { type CostBreakdown, markPosition, type PositionSide, roundPaise } from "@spreadwatch/core";
+import {
+  type ContractMove,
+  type CostBreakdown,
+  markPosition,
+  type PositionSide,
+  roundPaise,
+} from "@spreadwatch/core";
 import type { PositionClose, PositionLeg, StoredPosition } from "@spreadwatch/db";
 
 /** Margin of a position: configured rates, or Kite's basket figure for its MCX legs. */
@@ -57,6 +63,12 @@ export interface PositionView {
   stale: boolean;
   /** A near leg's roll day is this many days away (within the warning window); else null. */
   expiresInDays: number | null;
+  /**
+   * A leg's feed has rolled to another contract since the entry: the live value is another
+   * contract's, so the mark stays the last one of the contract held, greyed, until a roll or a
+   * close at a typed price (README "Positions (paper)").
+   */
+  contractMoved: ContractMove | null;
   campaignId: number;
   rolledFromId: number | null;
   /** Realised ₹ of the whole roll chain plus the net of its open lots; null while one has no net. */
@@ -86,6 +98,7 @@ export interface Valuation {
   brokerCosts: BrokerCosts | null;
   stale: boolean;
   expiresInDays: number | null;
+  contractMoved: ContractMove | null;
 }
 
 /** ₹1 a lot: below that the difference is rounding, above it the rates are out of date. */
@@ -137,6 +150,7 @@ export function positionView(
     daysHeld: marked.daysHeld,
     stale: open && valuation.stale,
     expiresInDays: open ? valuation.expiresInDays : null,
+    contractMoved: open ? valuation.contractMoved : null,
     campaignId: position.campaignId,
     rolledFromId: position.rolledFromId,
     // The service fills it in: it needs the campaign's other positions.

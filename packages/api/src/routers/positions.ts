@@ -150,13 +150,17 @@ export const positionsRouter = {
           "conflict",
           `Spread ${before.spread} is gone; close the position instead`,
         );
-      const target = rollTarget(
-        spread,
-        who,
-        services.spreads,
-        services.positions.specOf,
-        legInstrumentKnown(services.instruments),
-      );
+      // The feed already rolled a leg past the contract held: the spread itself is now on the
+      // next contract, so the roll re-enters it; otherwise it moves to the spread a month later.
+      const target = services.positions.contractMovedOf(before)
+        ? { existing: spread, definition: spread.checked }
+        : rollTarget(
+            spread,
+            who,
+            services.spreads,
+            services.positions.specOf,
+            legInstrumentKnown(services.instruments),
+          );
       if (!target.existing) await putLegsInUse(services, target.definition, who.id);
       const { response } = await once(call, (tx) =>
         rollIn(tx, services, who.id, input, { spread, target }),

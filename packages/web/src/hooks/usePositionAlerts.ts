@@ -1,23 +1,18 @@
 import {
   DEFAULT_SOUND_ID,
   freshLevel,
-  isSpreadSymbol,
   type LevelState,
-  markPosition,
   observeLevel,
   type PositionLevelKind,
 } from "@spreadwatch/core";
 import { useEffect, useMemo, useRef } from "react";
 import { pitchFor, playAlertSound } from "../alerts/sound.ts";
 import type { MarketSnapshot } from "../market/applyDelta.ts";
-import { definitionEntry, definitionInputs } from "../market/definitionRows.ts";
 import { providersByKey } from "../market/feedHealth.ts";
-import { type SpreadInput, spreadInputs } from "../market/inputMarks.ts";
-import { legProblems } from "../market/legProblems.ts";
-import { trpc } from "../trpc.ts";
 import type { FeedHealthQuery } from "./useFeedHealth.ts";
 import type { AlertNotification } from "./useNotifications.ts";
 import { useNow } from "./useNow.ts";
+import { useLivePositions, useOpenPositions } from "./usePositions.ts";
 import { MUTE_KEY, useStoredFlag } from "./useStoredFlag.ts";
 
 /** What the popup needs of a position marked live in this browser (usePositions' LivePosition fits). */
@@ -93,13 +88,11 @@ export function usePositionAlerts(
   }, [positions, notify]);
 }
 
-/** The positions list is refetched this often (margins, costs); the marks are live. */
-const POSITIONS_REFETCH_MS = 30_000;
-
 /**
- * The dashboard's side of position alerts: the user's open positions (`positions.list`), each marked at its exit from the stream's calculations with core's
- * markPosition and greyed as its spread row is (a stale, crossed or missing leg holds it), run
- * through usePositionAlerts into the dashboard's toasts.
+ * The dashboard's side of position alerts: the user's open positions marked live exactly as the
+ * Positions screen marks them (useLivePositions: greyed and held on a stale, crossed or missing
+ * leg, or a leg whose feed rolled past the contract held), run through usePositionAlerts into
+ * the dashboard's toasts.
  */
 export function useDashboardPositionAlerts(
   snapshot: MarketSnapshot | undefined,
@@ -108,40 +101,11 @@ export function useDashboardPositionAlerts(
 ): void {
   // No positions.onChange subscription here: a second stream per dashboard tab would count
   // against the per-address stream limit. The list is read on mount and every 30 s.
-  const list = trpc.positions.list.useQuery(undefined, { refetchInterval: POSITIONS_REFETCH_MS });
+  const { positions } = useOpenPositions();
   const now = useNow();
-  const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
-  const live = useMemo(() => {
-    const views = list.data?.positions ?? [];
-    if (!snapshot) return [];
-    const freshness = { now, providers };
-    const calculations = snapshot.calculations as unknown as Record<string, unknown>;
-    return views.map((view): LivePositionLevels => {
-      const symbol = view.markSymbol;
-      let mark: number | undefined;
-      let inputs: SpreadInput[];
-      if (isSpreadSymbol(symbol)) {
-        const entry = calculations[symbol] as { spread?: unknown } | undefined;
-        mark = typeof entry?.spread === "number" ? entry.spread : undefined;
-        inputs = spreadInputs(symbol, snapshot.prices);
-      } else {
-        const entry = definitionEntry(snapshot.calculations, symbol);
-        mark = entry?.spread;
-        const legs = Object.entries(view.legs).map(([name, leg]) => ({
-          name,
-          instrument: leg.instrument,
-        }));
-        inputs = definitionInputs(legs, entry, snapshot.prices);
-      }
-      const figures = markPosition(view, {
-        mark,
-        costsPerLotInr:
-          view.costsInr !== null && view.lots > 0 ? view.costsInr / view.lots : undefined,
-        now,
-      });
-      const stale = mark === undefined || legProblems(inputs, freshness).length > 0;
-      return { view, netInr: figures.netInr, stale };
-    });
-  }, [list.data, snapshot, now, providers]);
-  usePositionAlerts(live, notify);
+  const freshness = useMemo(
+    () => ({ now, providers: providersByKey(health.data?.providers) }),
+    [now, health.data],
+  );
+  usePositionAlerts(useLivePositions(positions, snapshot, freshness), notify);
 }

@@ -3,7 +3,8 @@ import { providerLabel, STATE_TEXT } from "./feedHealth.ts";
 import { type FreshnessContext, freshness, isCrossed } from "./freshness.ts";
 import type { SpreadInput } from "./inputMarks.ts";
 
-export type LegProblemKind = "missing" | "crossed" | "stale";
+/** `rolled`: a position's leg now quotes another contract than the one it holds. */
+export type LegProblemKind = "missing" | "crossed" | "stale" | "rolled";
 
 /** Why a spread row cannot be trusted right now, e.g. "CME GC bid is 14 s old". */
 export interface LegProblem {
@@ -46,7 +47,7 @@ function problemOf(input: SpreadInput, context: FreshnessContext): LegProblem | 
 }
 
 /** The badge names the worst: a missing input or a crossed book makes the spread unknowable. */
-const SEVERITY: Record<LegProblemKind, number> = { missing: 0, crossed: 1, stale: 2 };
+const SEVERITY: Record<LegProblemKind, number> = { rolled: 0, missing: 0, crossed: 1, stale: 2 };
 
 /** Every input of a spread row that is missing, crossed or stale, worst first, then in order. */
 export function legProblems(inputs: SpreadInput[], context: FreshnessContext): LegProblem[] {

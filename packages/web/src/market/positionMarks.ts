@@ -1,4 +1,4 @@
-import { isSpreadSymbol, type Prices } from "@spreadwatch/core";
+import { contractMoved, contractMoveText, isSpreadSymbol, type Prices } from "@spreadwatch/core";
 import { definitionEntry, definitionInputs } from "./definitionRows.ts";
 import type { FreshnessContext } from "./freshness.ts";
 import { spreadInputs } from "./inputMarks.ts";
@@ -27,6 +27,11 @@ export function liveMark(
   prices: Prices,
   freshness: FreshnessContext,
 ): LiveMark {
+  // A leg's feed rolled past the contract held: the live value is another contract's, so there is
+  // no mark to show but the last one (the server says the same: contractMoved).
+  const moved = contractMoved(legs, (key) => prices.contracts?.[key]?.contract);
+  if (moved)
+    return { value: undefined, problems: [{ kind: "rolled", text: contractMoveText(moved) }] };
   if (isSpreadSymbol(markSymbol)) {
     const entry = calculations[markSymbol] as { spread?: unknown } | null | undefined;
     const value = typeof entry?.spread === "number" ? entry.spread : undefined;

@@ -100,12 +100,23 @@ function OpenPositions({ market }: { market: Market }) {
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string }>();
   const roll = (position: LivePosition) => {
     const { view } = position;
-    const question = `Roll ${positionTitle(view)} to the next contract? All ${view.lots} lots close at the live exit and the same spread opens on the next contract.`;
+    // The feed already quotes the next contract: the one held has no live exit any more, so it
+    // closes at its last mark, and the spread itself (now on the next contract) is re-entered.
+    const moved = view.contractMoved;
+    const exit = moved && view.mark !== null ? view.mark : undefined;
+    const question =
+      exit === undefined
+        ? `Roll ${positionTitle(view)} to the next contract? All ${view.lots} lots close at the live exit and the same spread opens on the next contract.`
+        : `Roll ${positionTitle(view)}? ${moved?.instrument} now quotes ${moved?.to}: all ${view.lots} lots of ${moved?.from} close at their last mark ${spreadText(exit)} and the spread opens again on ${moved?.to}.`;
     if (!window.confirm(question)) return;
     setNotice(undefined);
     changes.roll.mutate(
       // One key per roll asked for: a second confirm of the same roll is the same request.
-      { id: view.id, idempotencyKey: rollKey.keyFor({ roll: view.id }) },
+      {
+        id: view.id,
+        idempotencyKey: rollKey.keyFor({ roll: view.id }),
+        ...(exit !== undefined && { exit }),
+      },
       {
         onSuccess: (answer) => {
           rollKey.done();

@@ -21,7 +21,7 @@ export interface PositionActions {
   rolling?: number;
 }
 
-/** "Expires in 3 days" with Roll, when a near leg is within its roll window. */
+/** "Expires in 3 days" (or "GOLD26DECFUT rolled" once the feed moved on) with Roll. */
 export function ExpiryBadge({
   position,
   actions,
@@ -33,7 +33,11 @@ export function ExpiryBadge({
   if (days === null || days === undefined) return null;
   return (
     <span className="position-expiry" data-field="expiry">
-      Expires in {days} {days === 1 ? "day" : "days"}{" "}
+      {position.view.contractMoved
+        ? `${position.view.contractMoved.from} rolled`
+        : days === 0
+          ? "Expires today"
+          : `Expires in ${days} ${days === 1 ? "day" : "days"}`}{" "}
       <button
         type="button"
         className="button button--small"
