@@ -266,8 +266,18 @@ describe("a GC position across GOLD's expiry", () => {
     async () => {
       const { page, app } = suite;
       const kite = (app as RollApp).kite;
+      // GOLD falls back under the target (re-arming it), as the server's own mark shows.
+      market.near -= 200;
+      await expect
+        .poll(async () => {
+          const [now] = await listed();
+          return now?.netInr < now?.targetInr - 1_000;
+        }, WAIT)
+        .toBe(true);
       const [held] = await listed();
       expect(held?.contractMoved).toBeNull();
+      const targets = () => suite.telegram.textsTo(CHAT_ID).filter((t) => t.startsWith("🎯"));
+      expect(targets()).toHaveLength(1);
       // The near contract expires: the next day's instruments list no longer has it, and the
       // next day's Kite login makes the provider read that list (it keeps one per day and token).
       kite.instruments.set("MCX", instrumentsCsv([BOTH[1] as string]));
@@ -292,6 +302,18 @@ describe("a GC position across GOLD's expiry", () => {
       });
       const lastMark = moved.mark as number;
       expect(typeof lastMark).toBe("number");
+      // The next contract trades 800 higher: read as this position's mark that would be ₹70,000
+      // past the target. It is another contract's price, so the target is held (History only).
+      await expect
+        .poll(async () => {
+          const { json } = await rest(page, "GET", "/api/alerts/history");
+          return ((json as Json).entries as Json[]).map((e) => `${e.state}: ${e.note}`);
+        }, WAIT)
+        .toContainEqual(
+          expect.stringMatching(
+            `^held: .*Held: GOLD now quotes ${NEXT.symbol}, not the ${NEAR.symbol} held`,
+          ),
+        );
 
       const question = answerNextDialog(page);
       await badge.getByRole("button", { name: "Roll" }).click();
@@ -329,6 +351,8 @@ describe("a GC position across GOLD's expiry", () => {
         ]),
       );
       expect(first?.closes?.find((c: Json) => c.reason === "roll")?.exit).toBe(lastMark);
+      // Only the target's one crossing reached Telegram: not the contracts' gap.
+      expect(targets()).toHaveLength(1);
     },
     LONG,
   );
