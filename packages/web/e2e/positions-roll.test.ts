@@ -164,6 +164,8 @@ const suite = signedInSuite({
 let firstId = 0;
 /** The rolled position's id. */
 let rolledId = 0;
+/** The December lots' last mark, which the roll closed them at. */
+let lastMark = 0;
 
 const row = () => openPositions(suite.page).locator("tr[data-spread='GC']");
 
@@ -300,7 +302,7 @@ describe("a GC position across GOLD's expiry", () => {
         stale: true,
         contractMoved: { instrument: "GOLD", from: NEAR.symbol, to: NEXT.symbol },
       });
-      const lastMark = moved.mark as number;
+      lastMark = moved.mark as number;
       expect(typeof lastMark).toBe("number");
       // The next contract trades 800 higher: read as this position's mark that would be ₹70,000
       // past the target. It is another contract's price, so the target is held (History only).
@@ -370,6 +372,7 @@ describe("a GC position across GOLD's expiry", () => {
     );
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.reason).sort()).toEqual(["close", "roll"]);
+    expect(rows.find((r) => r.reason === "roll")?.exit).toBe(String(lastMark));
     for (const r of rows)
       expect(r).toMatchObject({
         position_id: String(firstId),
