@@ -302,8 +302,10 @@ describe("a GC position across GOLD's expiry", () => {
         stale: true,
         contractMoved: { instrument: "GOLD", from: NEAR.symbol, to: NEXT.symbol },
       });
-      lastMark = moved.mark as number;
-      expect(typeof lastMark).toBe("number");
+      expect(typeof moved.mark).toBe("number");
+      // What the row shows, greyed: the held contract's last mark, which Roll closes at.
+      lastMark = Number(await row().locator("[data-field='mark']").getAttribute("data-value"));
+      expect(Number.isFinite(lastMark)).toBe(true);
       // The next contract trades 800 higher: read as this position's mark that would be ₹70,000
       // past the target. It is another contract's price, so the target is held (History only).
       await expect
@@ -321,7 +323,7 @@ describe("a GC position across GOLD's expiry", () => {
       await badge.getByRole("button", { name: "Roll" }).click();
       expect(await question).toMatch(
         new RegExp(
-          `GOLD now quotes ${NEXT.symbol}: all 1 lots of ${NEAR.symbol} close at their last mark`,
+          `GOLD now quotes ${NEXT.symbol}: the lot of ${NEAR.symbol} closes at the last mark`,
         ),
       );
       await expect.poll(async () => (await listed()).map((p) => p.id), WAIT).not.toContain(firstId);

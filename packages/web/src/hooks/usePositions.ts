@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import { markPosition } from "@spreadwatch/core";
+import { type ContractMove, markPosition } from "@spreadwatch/core";
 import { useMemo, useRef } from "react";
 import type { MarketSnapshot } from "../market/applyDelta.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
@@ -30,6 +30,8 @@ export interface LivePosition {
   /** Stale, crossed or missing legs: the mark is the last one and greyed. */
   stale: boolean;
   problems: LegProblem[];
+  /** A leg's feed rolled past the contract held: from the stream, else the server's last word. */
+  moved: ContractMove | null;
   grossInr: number | null;
   costsInr: number | null;
   netInr: number | null;
@@ -59,6 +61,8 @@ export function useLivePositions(
         ? liveMark(view.markSymbol, view.legs, calculations, snapshot.prices, freshness)
         : { value: undefined, problems: [] };
       if (live.value !== undefined) lastMarks.current.set(view.id, live.value);
+      // The live value, else the last one seen here (after a feed's roll: the contract held's
+      // last, which a roll then closes at), else the server's.
       const mark = live.value ?? lastMarks.current.get(view.id) ?? view.mark ?? undefined;
       const figures = markPosition(view, {
         mark,
@@ -74,6 +78,7 @@ export function useLivePositions(
         mark: mark ?? null,
         stale: live.value === undefined || live.problems.length > 0,
         problems: live.problems,
+        moved: live.moved ?? view.contractMoved ?? null,
       };
     });
   }, [views, snapshot, freshness]);

@@ -1,4 +1,10 @@
-import { contractMoved, contractMoveText, isSpreadSymbol, type Prices } from "@spreadwatch/core";
+import {
+  type ContractMove,
+  contractMoved,
+  contractMoveText,
+  isSpreadSymbol,
+  type Prices,
+} from "@spreadwatch/core";
 import { definitionEntry, definitionInputs } from "./definitionRows.ts";
 import type { FreshnessContext } from "./freshness.ts";
 import { spreadInputs } from "./inputMarks.ts";
@@ -13,6 +19,8 @@ export interface LiveMark {
   value: number | undefined;
   /** What keeps the mark from being one to act on; empty when every leg is fresh. */
   problems: LegProblem[];
+  /** A leg's feed has rolled past the contract the position holds (seen in the stream at once). */
+  moved?: ContractMove;
 }
 
 /**
@@ -31,7 +39,11 @@ export function liveMark(
   // no mark to show but the last one (the server says the same: contractMoved).
   const moved = contractMoved(legs, (key) => prices.contracts?.[key]?.contract);
   if (moved)
-    return { value: undefined, problems: [{ kind: "rolled", text: contractMoveText(moved) }] };
+    return {
+      value: undefined,
+      problems: [{ kind: "rolled", text: contractMoveText(moved) }],
+      moved,
+    };
   if (isSpreadSymbol(markSymbol)) {
     const entry = calculations[markSymbol] as { spread?: unknown } | null | undefined;
     const value = typeof entry?.spread === "number" ? entry.spread : undefined;

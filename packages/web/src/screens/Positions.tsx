@@ -102,12 +102,13 @@ function OpenPositions({ market }: { market: Market }) {
     const { view } = position;
     // The feed already quotes the next contract: the one held has no live exit any more, so it
     // closes at its last mark, and the spread itself (now on the next contract) is re-entered.
-    const moved = view.contractMoved;
-    const exit = moved && view.mark !== null ? view.mark : undefined;
+    const moved = position.moved;
+    // The last mark of the contract held, as this row shows it (useLivePositions).
+    const exit = moved && position.mark !== null ? position.mark : undefined;
     const question =
       exit === undefined
-        ? `Roll ${positionTitle(view)} to the next contract? All ${view.lots} lots close at the live exit and the same spread opens on the next contract.`
-        : `Roll ${positionTitle(view)}? ${moved?.instrument} now quotes ${moved?.to}: all ${view.lots} lots of ${moved?.from} close at their last mark ${spreadText(exit)} and the spread opens again on ${moved?.to}.`;
+        ? `Roll ${positionTitle(view)} to the next contract? ${view.lots === 1 ? "The lot closes" : `All ${view.lots} lots close`} at the live exit and the same spread opens on the next contract.`
+        : `Roll ${positionTitle(view)}? ${moved?.instrument} now quotes ${moved?.to}: ${view.lots === 1 ? "the lot" : `all ${view.lots} lots`} of ${moved?.from} ${view.lots === 1 ? "closes" : "close"} at the last mark ${spreadText(exit)} and the spread opens again on ${moved?.to}.`;
     if (!window.confirm(question)) return;
     setNotice(undefined);
     changes.roll.mutate(

@@ -33,6 +33,7 @@ export function MarkFigure({ position }: { position: LivePosition }) {
     <span
       className={position.stale ? "position-mark position-mark--stale" : "position-mark"}
       data-field="mark"
+      data-value={position.mark ?? undefined}
       data-stale={position.stale || undefined}
       title={position.stale ? `Last mark: ${reason}` : `At ${position.view.markSymbol}`}
     >

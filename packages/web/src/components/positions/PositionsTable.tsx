@@ -29,12 +29,12 @@ export function ExpiryBadge({
   position: LivePosition;
   actions: PositionActions;
 }) {
-  const days = position.view.expiresInDays;
+  const days = position.moved ? 0 : position.view.expiresInDays;
   if (days === null || days === undefined) return null;
   return (
     <span className="position-expiry" data-field="expiry">
-      {position.view.contractMoved
-        ? `${position.view.contractMoved.from} rolled`
+      {position.moved
+        ? `${position.moved.from} rolled`
         : days === 0
           ? "Expires today"
           : `Expires in ${days} ${days === 1 ? "day" : "days"}`}{" "}
