@@ -10,12 +10,32 @@ import {
   chartSymbolValues,
   type Duties,
   emptyPrices,
+  type Prices,
   type Quote,
   TIMEFRAMES,
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 
 export const BACKFILL_DAYS = 30;
+
+/** An instrument's one-minute mid candles as a backfill builds them: the closed ones so far. */
+export type LegMinutes = Map<string, { builder: CandleBuilder; minutes: Candle[] }>;
+
+/**
+ * Adds `key`'s mid now to its one-minute candles (what the recorder stores for every instrument
+ * in use); a one-sided or crossed book has no mid and adds nothing.
+ */
+export function addLegMid(legs: LegMinutes, prices: Prices, key: string, ts: number): void {
+  const book = bookIn(prices, key);
+  if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) return;
+  let leg = legs.get(key);
+  if (!leg) {
+    leg = { builder: new CandleBuilder("1m"), minutes: [] };
+    legs.set(key, leg);
+  }
+  const closed = leg.builder.add(ts, (book.bid + book.ask) / 2);
+  if (closed) leg.minutes.push(closed);
+}
 
 /** A series' minutes and its forming minute as candles of every timeframe, for the store. */
 function allTimeframes(
@@ -49,19 +69,10 @@ export async function backfillCandles(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
   );
   const minutes = new Map<ChartSymbol, Candle[]>(CHART_SYMBOLS.map((s) => [s, []]));
-  const legs = new Map<string, { builder: CandleBuilder; minutes: Candle[] }>();
+  const legs: LegMinutes = new Map();
   for (const quotes of batches) {
     for (const quote of quotes) {
-      if (!applyQuote(prices, quote)) continue;
-      const book = bookIn(prices, quote.key);
-      if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) continue;
-      let leg = legs.get(quote.key);
-      if (!leg) {
-        leg = { builder: new CandleBuilder("1m"), minutes: [] };
-        legs.set(quote.key, leg);
-      }
-      const closed = leg.builder.add(quote.ts, (book.bid + book.ask) / 2);
-      if (closed) leg.minutes.push(closed);
+      if (applyQuote(prices, quote)) addLegMid(legs, prices, quote.key, quote.ts);
     }
     const ts = quotes[0]?.ts;
     if (ts === undefined) continue;

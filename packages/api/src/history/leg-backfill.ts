@@ -1,10 +1,8 @@
 import {
   aggregateCandles,
   applyQuote,
-  bookIn,
   bucketStart,
   type Candle,
-  CandleBuilder,
   emptyPrices,
   type InstrumentSpec,
   type Quote,
@@ -12,7 +10,7 @@ import {
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { log } from "../log.ts";
-import { BACKFILL_DAYS } from "./backfill.ts";
+import { addLegMid, BACKFILL_DAYS, type LegMinutes } from "./backfill.ts";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -108,7 +106,7 @@ export class LegHistoryBackfill {
     ends: ReadonlyMap<string, { spec: InstrumentSpec; end: number; stored: boolean }>,
   ): Promise<void> {
     const started = performance.now();
-    const legs = new Map<string, { builder: CandleBuilder; minutes: Candle[] }>();
+    const legs: LegMinutes = new Map();
     const prices = emptyPrices();
     const until = Math.max(...[...ends.values()].map((e) => e.end));
     let moments = 0;
@@ -120,15 +118,7 @@ export class LegHistoryBackfill {
       for (const quote of quotes) {
         const end = ends.get(quote.key)?.end;
         if (end === undefined || quote.ts >= end || !applyQuote(prices, quote)) continue;
-        const book = bookIn(prices, quote.key);
-        if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) continue;
-        let leg = legs.get(quote.key);
-        if (!leg) {
-          leg = { builder: new CandleBuilder("1m"), minutes: [] };
-          legs.set(quote.key, leg);
-        }
-        const closed = leg.builder.add(quote.ts, (book.bid + book.ask) / 2);
-        if (closed) leg.minutes.push(closed);
+        addLegMid(legs, prices, quote.key, quote.ts);
       }
       if (++moments % MOMENTS_PER_TURN === 0) {
         await turn();
