@@ -223,6 +223,9 @@ export async function compose(
   bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
   // Every instance: the spread definitions follow the store the same way.
   bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
+  // Every instance: instruments got a past (the leader's leg backfill); statistics loaded
+  // before it are read again.
+  bus.subscribe("history.added", ({ keys }) => stats.legHistoryAdded(new Set(keys)));
   bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
   // Every instance: each user's open positions follow the store (the index position alerts
   // read), and their open Positions tabs hear to refetch.
@@ -252,7 +255,8 @@ export async function compose(
       // An instrument put in use from now on (or earlier, without a past) gets its past.
       legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
         retentionMs: config.historyRetentionMs,
-        onFilled: (keys) => stats.legHistoryAdded(keys),
+        // Every instance's statistics re-read the spreads on them (this one's too, by the bus).
+        onFilled: (keys) => bus.publish("history.added", { keys: [...keys] }),
       });
       const filling = legHistory;
       leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));

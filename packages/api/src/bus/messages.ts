@@ -23,6 +23,8 @@ export interface BusMessages {
    * an instance that does not lead has only an idle feed of its own to report otherwise.
    */
   "feed.health": { instanceId: string; providers: ProviderHealth[] };
+  /** The leader stored a past for instruments put in use: statistics on them are read again. */
+  "history.added": { keys: string[] };
 }
 
 export type Topic = keyof BusMessages;
@@ -35,6 +37,7 @@ const topicSet = {
   "spreads.changed": true,
   "positions.changed": true,
   "feed.health": true,
+  "history.added": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];
