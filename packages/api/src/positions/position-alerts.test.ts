@@ -4,7 +4,7 @@ import {
   rearmDistance,
   SHIPPED_INSTRUMENTS,
 } from "@spreadwatch/core";
-import type { PositionCrossing, RecordedPositionCrossing } from "@spreadwatch/db";
+import type { PositionCrossing, RecordedPositionCrossing, SpreadMark } from "@spreadwatch/db";
 import { describe, expect, it } from "vitest";
 import type { HubUpdate, LiveEntry } from "../market/hub.ts";
 import type { RegisteredSpread } from "../spreads/registry.ts";
@@ -42,9 +42,17 @@ interface Harness {
   positions: WatchedPosition[];
   hold: { reason: string | undefined };
   quote(symbol: string, spread: number, at?: number): Promise<void>;
+  /** What the watcher saved for the next leader (with `stored`). */
+  saved: SpreadMark[];
 }
 
-async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<Harness> {
+/** `stored`: the marks a previous leader saved; without it the store has no marks at all. */
+async function harness(
+  positions: WatchedPosition[],
+  costsPerLot = 10,
+  stored?: SpreadMark[],
+): Promise<Harness> {
+  const saved: SpreadMark[] = [];
   const recorded: PositionCrossing[] = [];
   const costed: string[] = [];
   const hold: { reason: string | undefined } = { reason: undefined };
@@ -55,6 +63,12 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
   };
   const alerts = new PositionAlerts(
     {
+      ...(stored && {
+        spreadMarks: {
+          list: async () => stored,
+          save: async (marks: readonly SpreadMark[]) => void saved.push(...marks),
+        },
+      }),
       firings: {
         list: async () => [],
         recordPositionCrossings: async (crossings) => {
@@ -77,6 +91,7 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
   return {
     alerts,
     recorded,
+    saved,
     costed,
     positions: list,
     hold,
@@ -100,6 +115,33 @@ async function harness(positions: WatchedPosition[], costsPerLot = 10): Promise<
 }
 
 describe("PositionAlerts", () => {
+  it("after a change of leader, fires a crossing between the last leader's value and its own first", async () => {
+    // The previous leader last judged GC_SELL at 104 (net 780); this one first sees 105.2 (1,020).
+    const h = await harness([position()], 10, [
+      { symbol: "GC_SELL|position-net", value: 104, at: 1 },
+      { symbol: "GC_SELL", value: 50, at: 1 }, // the alert engine's own: not ours
+    ]);
+    await h.quote("GC_SELL", 105.2);
+    expect(h.recorded.map((c) => [c.state, c.value])).toEqual([["fired", 1_020]]);
+    // A position opened later learns from its own first value, not from the old leader's.
+    // (Units of 50: a group of its own. Net = (mark − 100) × 100 − 20: 380 at the old leader's
+    // 104, 510 now, so judged from 104 it would fire.)
+    h.positions.push(position({ id: 2, units: 50, targetInr: 500 }));
+    h.alerts.positionsChanged(7);
+    await h.alerts.idle();
+    await h.quote("GC_SELL", 105.3); // its net 510: past 500 at its first value, only recorded
+    expect(h.recorded).toHaveLength(1);
+    // Its last value is saved for the next leader.
+    await h.alerts.stop();
+    expect(h.saved.at(-1)).toMatchObject({ symbol: "GC_SELL|position-net", value: 105.3 });
+  });
+
+  it("without a previous leader's value, a first value above the target only records it", async () => {
+    const h = await harness([position()], 10, []);
+    await h.quote("GC_SELL", 105.2);
+    expect(h.recorded).toEqual([]);
+  });
+
   it("fires a target once per crossing of net ₹, and again only after re-arming", async () => {
     const h = await harness([position()]);
     // Net = (mark − 100) × 200 − 20: 105 → 980 (below 1,000), 105.2 → 1,020 (reached).

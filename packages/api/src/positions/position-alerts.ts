@@ -255,26 +255,62 @@ export class PositionAlerts {
   private writes: Promise<void> = Promise.resolve();
   private readonly costs: CostsPerLot;
 
+  /** Each exit symbol's value when the previous leader stopped (store.spreadMarks), for the first value. */
+  private readonly startMarks = new Map<string, number>();
+  /** Each exit symbol's last value judged since the last save, saved every second for the next leader. */
+  private readonly unsavedMarks = new Map<string, number>();
+  private markSaver: NodeJS.Timeout | undefined;
+
   constructor(
-    private readonly store: Pick<Store, "firings">,
+    private readonly store: Pick<Store, "firings"> & Partial<Pick<Store, "spreadMarks">>,
     private readonly source: PositionAlertSource,
     private readonly options: PositionAlertsOptions,
   ) {
     this.costs = options.costs ?? builtInCostsPerLot;
   }
 
-  /** A term as leader starts from the stored positions; where each net stands is learned afresh. */
+  /**
+   * A term as leader starts from the stored positions and from the exit values the previous
+   * leader last judged (saved as marks every second, as the alert engine saves its own): a level
+   * crossed between its last value and this leader's first fires now, instead of being missed.
+   */
   async start(): Promise<void> {
-    const positions = await this.source.listWatched();
+    const [positions, marks] = await Promise.all([
+      this.source.listWatched(),
+      this.store.spreadMarks?.list() ?? [],
+    ]);
     this.byId.clear();
     this.groups.clear();
     this.bySymbol.clear();
+    this.startMarks.clear();
+    for (const mark of marks)
+      if (mark.symbol.endsWith(POSITION_MARK)) {
+        this.startMarks.set(mark.symbol.slice(0, -POSITION_MARK.length), mark.value);
+      }
     this.replace(positions);
+    if (this.store.spreadMarks) {
+      this.markSaver = setInterval(() => this.queue(() => this.saveMarks()), MARK_SAVE_MS);
+      this.markSaver.unref();
+    }
   }
 
-  /** Resolves when the writes already queued are done. */
+  /** Resolves when the writes already queued (the last marks among them) are done. */
   async stop(): Promise<void> {
+    clearInterval(this.markSaver);
+    this.queue(() => this.saveMarks());
     await this.writes;
+  }
+
+  private async saveMarks(): Promise<void> {
+    if (!this.store.spreadMarks || this.unsavedMarks.size === 0) return;
+    const at = Date.now();
+    const marks = [...this.unsavedMarks].map(([symbol, value]) => ({
+      symbol: `${symbol}${POSITION_MARK}`,
+      value,
+      at,
+    }));
+    this.unsavedMarks.clear();
+    await this.store.spreadMarks.save(marks);
   }
 
   async idle(): Promise<void> {
@@ -430,13 +466,23 @@ export class PositionAlerts {
       const costs = this.costs(symbol, entry, update.prices);
       if (costs === undefined) continue;
       const hold = this.options.legs.holdReason(symbol, update.prices);
+      this.unsavedMarks.set(symbol, entry.spread);
       for (const group of groups) {
-        const found = this.judge(group, entry.spread, costs, hold ?? movedReason(group, update));
+        const found = this.judge(
+          group,
+          entry.spread,
+          costs,
+          hold ?? movedReason(group, update),
+          this.startMarks.get(symbol),
+        );
         if (found) {
           pending ??= [];
           pending.push(...found);
         }
       }
+      // Only this term's first value follows the previous leader's; a position opened later
+      // learns where its net stands from its own first value.
+      if (hold === undefined) this.startMarks.delete(symbol);
     }
     if (pending) {
       // The messages are worded in the queued write, off the quote's path (a storm can cross
@@ -453,19 +499,16 @@ export class PositionAlerts {
     mark: number,
     costs: number,
     hold: string | undefined,
+    before?: number,
   ): Pending[] | undefined {
     const v = group.sign * mark - costs / group.units;
+    // A new term's first value: where the previous leader last judged this exit stands as the
+    // value before it, so a crossing between the two is judged like any other.
+    if (!group.last && before !== undefined && group.levels.every((l) => l.reached === undefined))
+      this.learn(group, before, costs);
     const last = group.last;
     if (!last) {
-      if (hold !== undefined) return undefined;
-      // The first value only records where each net stands; a level already reached waits to
-      // come back past its re-arm distance, as after a firing.
-      for (const level of group.levels) {
-        level.reached = isReached(level, mark, costs);
-        level.armed = !level.reached;
-        if (!level.armed) group.disarmed.add(level);
-      }
-      group.last = { mark, costs, v };
+      if (hold === undefined) this.learn(group, mark, costs);
       return undefined;
     }
     let found: Pending[] | undefined;
@@ -512,6 +555,19 @@ export class PositionAlerts {
     }
     group.last = { mark, costs, v };
     return found;
+  }
+
+  /**
+   * Records where each net stands at `mark` without firing; a level already reached waits to
+   * come back past its re-arm distance, as after a firing.
+   */
+  private learn(group: Group, mark: number, costs: number): void {
+    for (const level of group.levels) {
+      level.reached = isReached(level, mark, costs);
+      level.armed = !level.reached;
+      if (!level.armed) group.disarmed.add(level);
+    }
+    group.last = { mark, costs, v: group.sign * mark - costs / group.units };
   }
 
   private toCrossing(p: Pending, at: number): PositionCrossing {
@@ -579,6 +635,13 @@ export class PositionAlerts {
     });
   }
 }
+
+/**
+ * The suffix of an exit symbol's mark in store.spreadMarks: the alert engine's keys are
+ * `symbol|metric`, and this metric is none of theirs, so neither reads the other's.
+ */
+const POSITION_MARK = "|position-net";
+const MARK_SAVE_MS = 1_000;
 
 /** The group a position's levels go in: its exit symbol, side, units and the contracts held. */
 function groupIdOf(watch: Watch): string {
