@@ -7,8 +7,6 @@ import {
   acceptLoginOfTheDay,
   FakeKite,
   instrumentsCsv,
-  KITE_KEY,
-  KITE_SECRET,
   mcxFuture,
 } from "../../api/test/fakes/fake-kite.ts";
 import {
@@ -19,6 +17,7 @@ import {
   ZINC_JAN,
 } from "../../api/test/fakes/kite-packets.ts";
 import { ADMIN, type RunningApp, startApp } from "./harness.ts";
+import { connectKite, kiteEnv } from "./kite.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Admin → Instruments against a real provider: the production start on FEED=composite with a
@@ -62,11 +61,7 @@ async function startWithKite(): Promise<KiteApp> {
     feed: "composite",
     env: {
       MARKET_DATA_CONFIG: config,
-      KITE_API_KEY: KITE_KEY,
-      KITE_API_SECRET: KITE_SECRET,
-      KITE_API_ROOT: kite.url,
-      KITE_WS_ROOT: kite.wsUrl,
-      KITE_LOGIN_URL: `${kite.url}/connect/login`,
+      ...kiteEnv(kite),
     },
   });
   return {
@@ -82,18 +77,6 @@ async function startWithKite(): Promise<KiteApp> {
 
 const suite = signedInSuite({ app: startWithKite, as: ADMIN });
 
-/** The admin's Kite login of the day, as the Connect Kite button's redirects carry it. */
-async function connectKite(page: Page, url: string): Promise<void> {
-  const login = await page.request.get(`${url}/api/kite/login`, { maxRedirects: 0 });
-  const redirect = new URL(login.headers().location as string).searchParams.get("redirect_params");
-  const state = new URLSearchParams(redirect ?? "").get("state");
-  const callback = await page.request.get(
-    `${url}/api/kite/callback?request_token=req-good&state=${state}`,
-    { maxRedirects: 0 },
-  );
-  expect(callback.headers().location).toBe("/admin?kite=connected");
-}
-
 async function add(page: Page, root: string, key: string): Promise<void> {
   await page.getByLabel("Instrument", { exact: true }).selectOption(root);
   await page.getByLabel("Contract month").selectOption(key);
@@ -108,7 +91,7 @@ describe("Admin → Instruments through a fake Kite", () => {
   it("adds ZINC and GOLD@next; Kite's ticks show live in the Prices table with their contracts", async () => {
     const { page, app } = suite;
     const kite = (app as KiteApp).kite;
-    await connectKite(page, app.url);
+    expect(await connectKite(page, app.url)).toBe("/admin?kite=connected");
     await kite.until(
       () => (kite.latest?.messages.length ?? 0) >= 2,
       "GOLD's subscription",

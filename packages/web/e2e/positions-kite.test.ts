@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  acceptLoginOfTheDay,
-  FakeKite,
-  KITE_KEY,
-  KITE_SECRET,
-} from "../../api/test/fakes/fake-kite.ts";
+import { acceptLoginOfTheDay, FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
 import { ADMIN, type RunningApp, startApp } from "./harness.ts";
+import { connectKite, kiteEnv } from "./kite.ts";
 import { openPositions } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -26,11 +22,7 @@ async function startWithKite(): Promise<KiteApp> {
   const app = await startApp({
     feed: "simulator",
     env: {
-      KITE_API_KEY: KITE_KEY,
-      KITE_API_SECRET: KITE_SECRET,
-      KITE_API_ROOT: kite.url,
-      KITE_WS_ROOT: kite.wsUrl,
-      KITE_LOGIN_URL: `${kite.url}/connect/login`,
+      ...kiteEnv(kite),
     },
   });
   return {
@@ -54,15 +46,7 @@ describe("positions with a Kite connection", () => {
   it("shows Kite's margin and contract note with their source", async () => {
     const { page, app } = suite;
     const kite = (app as KiteApp).kite;
-    // The admin's Kite login of the day, as the Connect Kite button's redirects carry it.
-    const login = await page.request.get(`${app.url}/api/kite/login`, { maxRedirects: 0 });
-    const redirect = new URL(login.headers().location as string).searchParams.get(
-      "redirect_params",
-    );
-    const state = new URLSearchParams(redirect ?? "").get("state");
-    await page.request.get(`${app.url}/api/kite/callback?request_token=req-good&state=${state}`, {
-      maxRedirects: 0,
-    });
+    expect(await connectKite(page, app.url)).toBe("/admin?kite=connected");
     await expect
       .poll(
         async () =>

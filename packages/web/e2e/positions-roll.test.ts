@@ -7,14 +7,13 @@ import {
   acceptLoginOfTheDay,
   FakeKite,
   instrumentsCsv,
-  KITE_KEY,
-  KITE_SECRET,
   mcxFuture,
 } from "../../api/test/fakes/fake-kite.ts";
 import { bookTick, frame, GOLD_APR, GOLD_FEB } from "../../api/test/fakes/kite-packets.ts";
 import { rest } from "./alerts.ts";
 import { answerNextDialog } from "./dialogs.ts";
 import { ADMIN, type RunningApp, startApp, telegramEnv } from "./harness.ts";
+import { kiteEnv } from "./kite.ts";
 import {
   closeDialog,
   closedTrades,
@@ -130,11 +129,7 @@ async function startWithKite(telegramApi: string): Promise<RollApp> {
     env: {
       ...telegramEnv(telegramApi),
       MARKET_DATA_CONFIG: config,
-      KITE_API_KEY: KITE_KEY,
-      KITE_API_SECRET: KITE_SECRET,
-      KITE_API_ROOT: kite.url,
-      KITE_WS_ROOT: kite.wsUrl,
-      KITE_LOGIN_URL: `${kite.url}/connect/login`,
+      ...kiteEnv(kite),
     },
   }).catch(async (error) => {
     await stopFakes();
