@@ -210,10 +210,11 @@ describe("the admin's Market Data Health", () => {
   });
 
   it("offers the day's Kite login while Kite waits for it", async () => {
-    // Outside MCX hours the state also says "market closed".
-    expect(await row("kite").locator("[data-col='state']").textContent()).toMatch(
-      /^not configured(market closed)?Log in to Kite$/,
-    );
+    // Outside MCX hours the state also says "market closed". Polled: the link waits for the
+    // Kite status query, which starts once the health report names a Kite provider.
+    await expect
+      .poll(() => row("kite").locator("[data-col='state']").textContent(), { timeout: 10_000 })
+      .toMatch(/^not configured(market closed)?Log in to Kite$/);
     const link = row("kite").getByRole("link", { name: "Log in to Kite" });
     expect(await link.getAttribute("href")).toBe("/api/kite/login");
     expect(await row("kite").locator("[data-col='last-error']").textContent()).toMatch(
