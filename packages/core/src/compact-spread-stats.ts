@@ -71,8 +71,8 @@ interface DayView {
 
 /**
  * One closed day of 1-minute closes, summarised: exact count, moments, min and max; the closes
- * sorted into buckets (each bucket's smallest close and how many it holds), and for each minute
- * the bucket its close went to, so the window's edge can leave a day minute by minute. ~2.7 kB a
+ * sorted into buckets (each bucket's smallest close, mean and count), and for each minute
+ * the bucket its close went to, so the window's edge can leave a day minute by minute. ~3.7 kB a
  * full day against ~49 kB for the exact structure.
  */
 class DayBlock {
@@ -85,6 +85,12 @@ class DayBlock {
     readonly lows: Float64Array,
     /** Closes in buckets 0..j. */
     readonly ends: Uint16Array,
+    /**
+     * Each bucket's exact mean: the stand-in for its closes that left (or stayed) at the window's
+     * edge. Its middle was the stand-in before, and equal-count buckets are wide in a day's tails:
+     * a one-day window's mean was off by 0.12 % of the range and its std by 2 % (a property run).
+     */
+    private readonly means: Float64Array,
     /**
      * Per minute of the day, its close's bucket or NO_CLOSE; then per bucket 1 where all its
      * closes are one number (one array rather than two: each typed array costs ~200 B).
@@ -111,6 +117,7 @@ class DayBlock {
     const sorted = order.map((i) => values[i] as number);
     const size = Math.max(1, Math.floor(n / BUCKETS));
     const lows: number[] = [];
+    const means: number[] = [];
     const ends: number[] = [];
     const constant: number[] = [];
     const codes = new Uint8Array(SLOTS + 2 * BUCKETS + 2).fill(NO_CLOSE, 0, SLOTS);
@@ -122,6 +129,9 @@ class DayBlock {
       }
       const bucket = lows.length;
       lows.push(sorted[p] as number);
+      let sum = 0;
+      for (let i = p; i < end; i++) sum += sorted[i] as number;
+      means.push(sum / (end - p));
       ends.push(end);
       constant.push(sorted[p] === sorted[end - 1] ? 1 : 0);
       for (let i = p; i < end; i++) codes[slots[order[i] as number] as number] = bucket;
@@ -135,6 +145,7 @@ class DayBlock {
       sorted[n - 1] as number,
       Float64Array.from(lows),
       Uint16Array.from(ends),
+      Float64Array.from(means),
       codes.slice(0, SLOTS + lows.length),
     );
   }
@@ -143,12 +154,9 @@ class DayBlock {
     return this.ends[this.ends.length - 1] as number;
   }
 
-  /** A bucket's stand-in for closes that left or stayed at the edge: its value or its middle. */
-  private middle(j: number): number {
-    const low = this.lows[j] as number;
-    if (this.constant(j)) return low;
-    const high = j + 1 < this.lows.length ? (this.lows[j + 1] as number) : this.max;
-    return (low + high) / 2;
+  /** A bucket's stand-in for closes that left or stayed at the edge: its mean. */
+  private meanOf(j: number): number {
+    return this.means[j] as number;
   }
 
   whole(): DayView {
@@ -158,7 +166,7 @@ class DayBlock {
   /**
    * The day from minute `firstSlot` on (the window's edge is in this day). Counts per bucket are
    * exact; the moments take the closes that left (or stayed, whichever are fewer) at their
-   * bucket's middle; min and max are the bounds of the outermost buckets still holding closes.
+   * bucket's mean; min and max are the bounds of the outermost buckets still holding closes.
    */
   from(firstSlot: number): DayView {
     if (firstSlot <= 0) return this.whole();
@@ -170,7 +178,7 @@ class DayBlock {
     }
     const ends = new Uint16Array(buckets);
     const left = new Uint16Array(buckets);
-    const middles = new Float64Array(buckets);
+    const means = new Float64Array(buckets);
     let total = 0;
     let lowest = -1;
     let highest = -1;
@@ -179,7 +187,7 @@ class DayBlock {
       total += count;
       ends[j] = total;
       left[j] = (this.ends[j] as number) - (j > 0 ? (this.ends[j - 1] as number) : 0) - count;
-      middles[j] = this.middle(j);
+      means[j] = this.meanOf(j);
       if (count > 0) {
         if (lowest < 0) lowest = j;
         highest = j;
@@ -188,8 +196,8 @@ class DayBlock {
     if (total === 0) return { block: this, ends, moments: NO_MOMENTS, min: NaN, max: NaN };
     const moments =
       total <= this.size - total
-        ? momentsOf(middles, kept, true)
-        : without(this.moments, momentsOf(middles, left, true));
+        ? momentsOf(means, kept, true)
+        : without(this.moments, momentsOf(means, left, true));
     const max =
       highest === buckets - 1
         ? this.max
@@ -220,7 +228,7 @@ function countAtMost(view: DayView, value: number): number {
  * closes are kept as ~120 value buckets with a byte per minute naming each close's bucket.
  *
  * - `n`, `from`, `to` are exact; so are mean, std, min and max while the window's edge is at a
- *   day's start; inside a day the closes that left are taken at their bucket's middle.
+ *   day's start; inside a day the closes that left are taken at their bucket's mean.
  * - A percentile rank is exact within today's closes and off by at most half a bucket per earlier
  *   day: at most 0.42 percentile points in all (BUCKETS), whatever the data. Equal closes are
  *   never split between buckets, so a flat spread's rank is exact.
