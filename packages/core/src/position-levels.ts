@@ -69,3 +69,20 @@ export function observeLevel(
   if (!state.armed && !reached && levelRearmed(kind, level, netInr)) state.armed = true;
   return false;
 }
+
+const inrFormat = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
+
+/** "₹12,400", "₹12,400.5", "-₹3,000": rupees with Indian digit groups. */
+export function formatInr(value: number): string {
+  const text = `₹${inrFormat.format(Math.abs(value))}`;
+  return value < 0 ? `-${text}` : text;
+}
+
+/**
+ * "net ₹12,400 reached target ₹12,000" (a stop: "fell to stop"): how a crossing is worded on
+ * Telegram, the webhook, the History and the browser's toast alike.
+ */
+export function levelCrossedText(kind: PositionLevelKind, netInr: number, level: number): string {
+  const what = kind === "target" ? "reached target" : "fell to stop";
+  return `net ${formatInr(netInr)} ${what} ${formatInr(level)}`;
+}

@@ -1,6 +1,7 @@
 import {
   defaultCostRates,
   emptyPrices,
+  formatInr,
   rearmDistance,
   SHIPPED_INSTRUMENTS,
 } from "@spreadwatch/core";
@@ -11,7 +12,6 @@ import type { RegisteredSpread } from "../spreads/registry.ts";
 import { costsAt } from "./costs.ts";
 import {
   type CostsPerLot,
-  formatInr,
   liveCostsPerLot,
   PositionAlerts,
   positionMessage,

@@ -13,6 +13,7 @@ import {
   type HeldLeg,
   hedgeFor,
   type InstrumentSpec,
+  levelCrossedText,
   levelReached,
   levelRearmed,
   markPosition,
@@ -208,14 +209,6 @@ export function netInr(position: WatchedPosition, mark: number, costsPerLot: num
 const NEAR_LEVEL_INR = 0.02;
 const COSTS_ROUNDING_PER_LOT_INR = 0.005;
 
-const inrFormat = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
-
-/** "₹12,400", "₹12,400.5", "-₹3,000": rupees with Indian digit groups. */
-export function formatInr(value: number): string {
-  const text = `₹${inrFormat.format(Math.abs(value))}`;
-  return value < 0 ? `-${text}` : text;
-}
-
 /** "BUY 2 × GC: net ₹12,400 reached target ₹12,000" (a stop: "fell to stop"). */
 export function positionMessage(
   position: Pick<WatchedPosition, "side" | "lots" | "spread">,
@@ -223,8 +216,7 @@ export function positionMessage(
   net: number,
   threshold: number,
 ): string {
-  const what = kind === "target" ? "reached target" : "fell to stop";
-  return `${position.side} ${position.lots} × ${position.spread}: net ${formatInr(net)} ${what} ${formatInr(threshold)}`;
+  return `${position.side} ${position.lots} × ${position.spread}: ${levelCrossedText(kind, net, threshold)}`;
 }
 
 export interface PositionAlertsOptions {

@@ -2,8 +2,10 @@ import {
   DEFAULT_SOUND_ID,
   freshLevel,
   type LevelState,
+  levelCrossedText,
   observeLevel,
   type PositionLevelKind,
+  userSpreadId,
 } from "@spreadwatch/core";
 import { useEffect, useMemo, useRef } from "react";
 import { pitchFor, playAlertSound } from "../alerts/sound.ts";
@@ -32,12 +34,6 @@ export interface LivePositionLevels {
   /** Stale, crossed or missing legs: held, as the server holds it. */
   stale: boolean;
 }
-
-/** A user definition's symbol (SP7); the built-ins are GC, SI, …. */
-const DEFINITION_SYMBOL = /^SP\d+$/;
-
-const inr = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 2 });
-const rupees = (value: number) => `${value < 0 ? "-" : ""}₹${inr.format(Math.abs(value))}`;
 
 /**
  * The browser side of a position's target and stop (README "Targets and stops on positions"):
@@ -73,12 +69,12 @@ export function usePositionAlerts(
         }
         if (stale || netInr === null) continue;
         if (!observeLevel(state, kind as PositionLevelKind, level, netInr)) continue;
-        const what = kind === "target" ? "reached target" : "fell to stop";
         // Named as the server's Telegram line names it: a definition by its name, a built-in by
         // its symbol ("SELL 1 × GC").
-        const name = DEFINITION_SYMBOL.test(view.spread) ? (view.name ?? view.spread) : view.spread;
+        const name =
+          userSpreadId(view.spread) !== undefined ? (view.name ?? view.spread) : view.spread;
         const title = `${view.side} ${view.lots} × ${name}`;
-        const crossed = `net ${rupees(netInr)} ${what} ${rupees(level)}`;
+        const crossed = levelCrossedText(kind, netInr, level);
         notify({ title, message: `${title}: ${crossed}`, crossed, at: now });
         if (!mutedRef.current)
           void playAlertSound(DEFAULT_SOUND_ID, pitchFor(kind === "target" ? "above" : "below"));
