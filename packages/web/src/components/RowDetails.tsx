@@ -71,6 +71,25 @@ export function RowDetails(props: RowDetailsProps) {
       </p>
       {stats && <ZFacts stats={stats} />}
       {perLot && <PerLotFacts perLot={perLot} />}
+      <DetailsActions {...props} />
+    </div>
+  );
+}
+
+/**
+ * The foot of a row's details sheet, built-in or a definition's: its alerts, then Open chart,
+ * Add alert, Edit spread (where the user may) and Open position.
+ */
+export function DetailsActions(props: {
+  symbol: string;
+  alerts?: AlertView[] | undefined;
+  onEditAlert: (alert: AlertView) => void;
+  onAddAlert: () => void;
+  onOpenChart: () => void;
+  onEdit?: (() => void) | undefined;
+}) {
+  return (
+    <>
       {props.alerts && (
         <RowAlertList
           alerts={props.alerts}
@@ -87,9 +106,14 @@ export function RowDetails(props: RowDetailsProps) {
             Add alert
           </button>
         )}
-        <OpenPositionButton symbol={symbol} />
+        {props.onEdit && (
+          <button type="button" className="button" onClick={props.onEdit}>
+            Edit spread
+          </button>
+        )}
+        <OpenPositionButton symbol={props.symbol} />
       </div>
-    </div>
+    </>
   );
 }
 

@@ -4,8 +4,7 @@ import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
 import { formatNetInr } from "../NetPerLotCell.tsx";
-import { OpenPositionButton } from "../positions/OpenPosition.tsx";
-import { Fact, RowAlertList, ZFacts } from "../RowDetails.tsx";
+import { DetailsActions, Fact, ZFacts } from "../RowDetails.tsx";
 
 interface DefinitionDetailsProps {
   spread: SpreadDefinitionView;
@@ -72,29 +71,7 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
         </table>
       </section>
       {stats && <ZFacts stats={stats} />}
-      {props.alerts && (
-        <RowAlertList
-          alerts={props.alerts}
-          onEditAlert={props.onEditAlert}
-          onAddAlert={props.onAddAlert}
-        />
-      )}
-      <div className="row-details__actions">
-        <button type="button" className="button button--primary" onClick={props.onOpenChart}>
-          Open chart
-        </button>
-        {props.alerts && (
-          <button type="button" className="button" onClick={props.onAddAlert}>
-            Add alert
-          </button>
-        )}
-        {props.onEdit && (
-          <button type="button" className="button" onClick={props.onEdit}>
-            Edit spread
-          </button>
-        )}
-        <OpenPositionButton symbol={symbol} />
-      </div>
+      <DetailsActions {...props} symbol={symbol} />
     </div>
   );
 }
