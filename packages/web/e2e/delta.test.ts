@@ -126,7 +126,13 @@ describe("the dashboard fed by deltas", () => {
     // exactly what the restarted server holds.
     await expect.poll(() => tableNumbers(suite.page), WAIT).not.toEqual(before);
     await replayDone(suite.app.url);
-    expect((await streamKinds(suite.page)).filter((kind) => kind === "snapshot")).toHaveLength(2);
+    // A snapshot on the first connect and one on the reconnect, then deltas again. (A loaded
+    // machine may hold the page back past the server's ring of versions, which is answered with
+    // one more snapshot: a resync, not a failure, so at least two.)
+    const kinds = await streamKinds(suite.page);
+    const snapshots = kinds.flatMap((kind, at) => (kind === "snapshot" ? [at] : []));
+    expect(snapshots.length).toBeGreaterThanOrEqual(2);
+    expect(kinds.slice((snapshots[1] as number) + 1)).toContain("delta");
     const fromDeltas = await tableNumbers(suite.page);
     expect(await numbersAfterReload(suite.page)).toEqual(fromDeltas);
   }, 120_000);
