@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { setBefore } from "../store/queries.ts";
+import { setBefore, staleUpsert } from "../store/queries.ts";
 import type { KeyValueStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
 import { keyValues } from "./schema.ts";
@@ -16,6 +16,15 @@ export function pgKeyValues(db: PgDb): KeyValueStore {
         .insert(keyValues)
         .values({ key, ...set })
         .onConflictDoUpdate({ target: keyValues.key, set });
+    },
+    async setIfStale(key, value, now, staleBefore) {
+      const set = { value: JSON.stringify(value), updatedAt: now };
+      // ON CONFLICT re-reads a row another transaction just wrote, so a second claimer sees it fresh.
+      const claim = db
+        .insert(keyValues)
+        .values({ key, ...set })
+        .onConflictDoUpdate(staleUpsert(keyValues, set, staleBefore));
+      return (await changed(claim)) > 0;
     },
     delete: async (key) => (await changed(db.delete(keyValues).where(eq(keyValues.key, key)))) > 0,
     deleteSetBefore: (prefix, before) =>

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { setBefore } from "../store/queries.ts";
+import { setBefore, staleUpsert } from "../store/queries.ts";
 import type { KeyValueStore } from "../store/store.ts";
 import { changed } from "./connection.ts";
 import { keyValues } from "./schema.ts";
@@ -19,6 +19,12 @@ export function sqliteKeyValues({ db, run }: Sqlite): KeyValueStore {
           .values({ key, ...set })
           .onConflictDoUpdate({ target: keyValues.key, set })
           .run();
+      }),
+    setIfStale: (key, value, now, staleBefore) =>
+      run(() => {
+        const set = { value: JSON.stringify(value), updatedAt: now };
+        const upsert = db.insert(keyValues).values({ key, ...set });
+        return changed(upsert.onConflictDoUpdate(staleUpsert(keyValues, set, staleBefore))) > 0;
       }),
     delete: (key) => run(() => changed(db.delete(keyValues).where(eq(keyValues.key, key))) > 0),
     deleteSetBefore: (prefix, before) =>

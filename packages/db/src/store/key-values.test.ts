@@ -32,6 +32,38 @@ describe.each(STORE_KINDS)("key values and spread marks (%s)", (kind) => {
     expect(await store.keyValues.get("kite_login-state.x")).toEqual({ userId: 2 });
   });
 
+  it("sets a key only when it is missing or was set before the given time", async () => {
+    const { store, openAnother } = current();
+    const other = await openAnother();
+    expect(await store.keyValues.setIfStale("kite.claim.a", { by: 1 }, 100, 41)).toBe(true);
+    // Set at 100: fresh for a claim stale before 100, and for one stale before 41.
+    expect(await other.keyValues.setIfStale("kite.claim.a", { by: 2 }, 140, 100)).toBe(false);
+    expect(await other.keyValues.setIfStale("kite.claim.a", { by: 2 }, 160, 41)).toBe(false);
+    expect(await store.keyValues.get("kite.claim.a")).toEqual({ by: 1 });
+    expect(await other.keyValues.setIfStale("kite.claim.a", { by: 2 }, 161, 101)).toBe(true);
+    expect(await store.keyValues.get("kite.claim.a")).toEqual({ by: 2 });
+    // The time it was set is the claim's: it ages from there, and deleteSetBefore sees it.
+    expect(await store.keyValues.setIfStale("kite.claim.a", { by: 3 }, 200, 161)).toBe(false);
+    expect(await store.keyValues.deleteSetBefore("kite.claim.", 161)).toBe(0);
+    expect(await store.keyValues.deleteSetBefore("kite.claim.", 162)).toBe(1);
+  });
+
+  it("lets exactly one of many instances racing for a key claim it, missing or stale", async () => {
+    const { store, openAnother } = current();
+    const instances = [store, ...(await Promise.all([1, 2, 3, 4].map(() => openAnother())))];
+    const race = (at: number) =>
+      Promise.all(
+        instances.flatMap((s, i) =>
+          [0, 1].map((j) => s.keyValues.setIfStale("kite.claim.race", { by: i * 2 + j }, at, at)),
+        ),
+      );
+    for (const at of [1_000, 2_000, 3_000]) {
+      const won = await race(at);
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await store.keyValues.get("kite.claim.race")).toEqual({ by: won.indexOf(true) });
+    }
+  });
+
   it("keeps the newest spread mark per symbol", async () => {
     const { store } = current();
     await store.spreadMarks.save([

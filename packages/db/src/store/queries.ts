@@ -194,6 +194,17 @@ export const setBefore = (
   before: number,
 ) => and(startsWith(keyValues.key, prefix), lt(keyValues.updatedAt, before));
 
+/** The upsert of a key's value that replaces only a value set before `staleBefore`. */
+export const staleUpsert = <T extends Columns<"key" | "updatedAt">>(
+  keyValues: T,
+  set: { value: string; updatedAt: number },
+  staleBefore: number,
+) => ({
+  target: keyValues.key as T["key"],
+  set,
+  setWhere: lt(keyValues.updatedAt, staleBefore),
+});
+
 /** The upsert of a mark: only a newer (or as new) one replaces what is stored. */
 export const markUpsert = <T extends Columns<"symbol" | "at">>(marks: T) => ({
   target: marks.symbol as T["symbol"],

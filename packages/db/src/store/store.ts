@@ -332,6 +332,11 @@ export interface KeyValueStore {
   /** The JSON value stored under `key`, parsed. */
   get<T = unknown>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown, now: number): Promise<void>;
+  /**
+   * Sets `key` (at `now`) only if it is missing or was last set before `staleBefore`, in one
+   * statement: of instances racing to claim a stale key, exactly one gets true.
+   */
+  setIfStale(key: string, value: unknown, now: number, staleBefore: number): Promise<boolean>;
   delete(key: string): Promise<boolean>;
   /** Deletes the keys starting with `prefix` last set before `before`; returns how many. */
   deleteSetBefore(prefix: string, before: number): Promise<number>;
