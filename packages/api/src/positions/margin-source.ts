@@ -22,6 +22,7 @@ import {
   kiteOrderCharges,
 } from "./kite-margins.ts";
 import type { MarginPosition, PositionMarginLeg, PositionMarginSource } from "./margin.ts";
+import { type AnswerStore, memoryAnswerStore, SharedAnswers } from "./shared-kite-answers.ts";
 import type { BrokerCosts, Margin } from "./view.ts";
 
 /**
@@ -41,7 +42,10 @@ export function costMismatch(oursPerLotInr: number, brokerPerLotInr: number): bo
   return Math.abs(oursPerLotInr - brokerPerLotInr) > COST_MISMATCH_INR_PER_LOT;
 }
 
-/** Kite is asked about a position at most this often (README "Margin of a position"). */
+/**
+ * Kite is asked about a position at most this often, by all instances together (README "Margin
+ * of a position").
+ */
 export const KITE_MARGIN_CACHE_MS = 60_000;
 
 /** Under Kite's 10 a second, leaving room for the instruments downloads and logins. */
@@ -59,57 +63,8 @@ export interface MarginSourceOptions {
   /** Kite calls leaving this instance per second at most (both endpoints together). */
   kiteCallsPerSecond?: number;
   pace?: Pace;
-}
-
-type Outcome<T> = { ok: T; at: number } | { error: string; at: number };
-
-interface CacheEntry<T> {
-  startedAt: number;
-  /** The last answer (or failure); during a refresh, the one before it. */
-  settled?: Outcome<T>;
-  pending?: Promise<Outcome<T>>;
-}
-
-/**
- * At most one Kite call per key per `ttlMs`, failures included; concurrent askers share it. Once
- * a key has an answer, a later ask after the minute gets that answer at once (with its own time)
- * while the refresh runs, so GET /api/positions waits on Kite only for a position it has never
- * asked about; an answer older than `maxStaleMs` is not served.
- */
-class Throttled<T> {
-  private readonly entries = new Map<string, CacheEntry<T>>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxStaleMs: number,
-    private readonly now: () => number,
-  ) {}
-
-  async get(key: string, fetch: () => Promise<T>): Promise<Outcome<T>> {
-    const now = this.now();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.startedAt < this.ttlMs) {
-      const answer = hit.settled ?? hit.pending;
-      if (answer) return answer;
-    }
-    // Bounded by the positions asked about lately: drop the long-stale ones now and then.
-    if (this.entries.size >= 1_000)
-      for (const [k, e] of this.entries)
-        if (now - e.startedAt >= this.maxStaleMs) this.entries.delete(k);
-    const previous =
-      hit?.settled && now - hit.settled.at < this.maxStaleMs ? hit.settled : undefined;
-    const entry: CacheEntry<T> = { startedAt: now, ...(previous && { settled: previous }) };
-    entry.pending = fetch().then(
-      (ok): Outcome<T> => ({ ok, at: this.now() }),
-      (error: Error): Outcome<T> => ({ error: error.message, at: this.now() }),
-    );
-    void entry.pending.then((outcome) => {
-      entry.settled = outcome;
-      entry.pending = undefined;
-    });
-    this.entries.set(key, entry);
-    return previous ?? entry.pending;
-  }
+  /** Where instances share Kite's answers (the store's key values); absent: in memory. */
+  answers?: AnswerStore;
 }
 
 /** The clock calls are paced by: real time by default, not the source's clock (tests move that). */
@@ -159,12 +114,19 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
     options.kiteCallsPerSecond ?? KITE_CALLS_PER_SECOND,
     options.pace ?? realPace,
   );
-  const margins = new Throttled<BasketMargin>(ttl, maxStale, now);
-  /** Each order's charges, and the leg prices they were asked at. */
-  const charges = new Throttled<{ totals: number[]; prices: Record<string, number> }>(
-    ttl,
-    maxStale,
+  const shared = (name: string) => ({
+    name,
+    store: options.answers ?? memoryAnswerStore(),
+    ttlMs: ttl,
+    maxStaleMs: maxStale,
     now,
+    waitMs: call.deadlineMs ?? call.attempts * call.attemptTimeoutMs,
+    pace: options.pace ?? realPace,
+  });
+  const margins = new SharedAnswers<BasketMargin>(shared("margins"));
+  /** Each order's charges, and the leg prices they were asked at. */
+  const charges = new SharedAnswers<{ totals: number[]; prices: Record<string, number> }>(
+    shared("charges"),
   );
 
   /** A leg Kite can price: an MCX leg that trades lots. */
@@ -328,7 +290,8 @@ export function createMarginSource(options: MarginSourceOptions): MarginSource {
 
 /**
  * The server's margin source (composition): the configured MARGIN_* and COST_* rates, the
- * instruments in use, and Kite through the day's session every instance reads from the store.
+ * instruments in use, and Kite through the day's session every instance reads from the store,
+ * where they also share Kite's answers.
  */
 export function serverMarginSource(
   config: { marginRates: MarginRates; costRates: CostRates; kite: KiteSettings },
@@ -340,5 +303,6 @@ export function serverMarginSource(
     costRates: config.costRates,
     specOf,
     kite: { settings: config.kite, sessions: kiteSessionsIn(store) },
+    answers: store.keyValues,
   });
 }
