@@ -188,6 +188,20 @@ describe("two instances' margin sources on one store", () => {
     expect(kite.marginRequests).toHaveLength(2);
   });
 
+  it("serve nothing from a stored answer that is not one (another release's, a hand edit)", async () => {
+    await login();
+    await instance().marginFor(calendar, 84.5);
+    const key = `kite.margins.answer.${calendar.id}|${FEB}:BUY:2,${APR}:SELL:2`;
+    expect(await store.keyValues.get(key)).toMatchObject({ at: clock });
+    for (const bad of [{ at: "soon", ok: {} }, { at: clock }, "text", null]) {
+      await store.keyValues.set(key, bad, clock);
+      // Another instance reads no answer, and the claim is the first one's for the minute.
+      const margin = await instance({ pace: countedPace() }).marginFor(calendar, 84.5);
+      expect(margin?.source).toBe("configured");
+    }
+    expect(kite.marginRequests).toHaveLength(1);
+  });
+
   it("keep in the store only the positions asked about in the last five minutes", async () => {
     await login();
     const a = instance();
