@@ -8,13 +8,7 @@ import { join } from "node:path";
 import { createDatabase, startPostgres } from "@spreadwatch/db/testing/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
-import {
-  acceptLoginOfTheDay,
-  FakeKite,
-  KITE_KEY,
-  KITE_SECRET,
-  listGoldFuture,
-} from "./fakes/fake-kite.ts";
+import { acceptLoginOfTheDay, FakeKite, listGoldFuture } from "./fakes/fake-kite.ts";
 import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
@@ -51,11 +45,7 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     REDIS_URL: redis.url,
     SESSION_SECRET: "a-session-secret-shared-by-both-servers",
-    KITE_API_KEY: KITE_KEY,
-    KITE_API_SECRET: KITE_SECRET,
-    KITE_API_ROOT: kite.url,
-    KITE_WS_ROOT: kite.wsUrl,
-    KITE_LOGIN_URL: `${kite.url}/connect/login`,
+    ...kite.env(),
   };
   // The admin's instance never leads: whatever Kite connection there is, is the other's.
   edge = await startTestServer({

@@ -9,7 +9,7 @@ import {
   kiteSessionExpiry,
   SESSION_FILE,
 } from "../src/feeds/providers/kite/session.ts";
-import { FakeKite, KITE_KEY, KITE_SECRET, listGoldFuture } from "./fakes/fake-kite.ts";
+import { FakeKite, KITE_KEY, listGoldFuture } from "./fakes/fake-kite.ts";
 import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
@@ -17,16 +17,6 @@ import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts
 
 let kite: FakeKite;
 let server: TestServer | undefined;
-
-function kiteEnv(): Record<string, string> {
-  return {
-    KITE_API_KEY: KITE_KEY,
-    KITE_API_SECRET: KITE_SECRET,
-    KITE_API_ROOT: kite.url,
-    KITE_WS_ROOT: kite.wsUrl,
-    KITE_LOGIN_URL: `${kite.url}/connect/login`,
-  };
-}
 
 async function admin(s: TestServer): Promise<HttpClient> {
   const client = new HttpClient(s.url);
@@ -75,7 +65,7 @@ describe("Kite sessions end at 06:00 IST", () => {
 
 describe("the admin's Kite login", () => {
   it("redirects to Kite's login with the app's key and a state, and stores the token from the callback", async () => {
-    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    server = await startTestServer({ feed: manualFeed(), env: kite.env() });
     const client = await admin(server);
     const login = await client.get("/api/kite/login");
     expect(login.status).toBe(302);
@@ -120,7 +110,7 @@ describe("the admin's Kite login", () => {
   });
 
   it("shows Kite's refusal and stores nothing", async () => {
-    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    server = await startTestServer({ feed: manualFeed(), env: kite.env() });
     const client = await admin(server);
     const res = await client.get(
       `/api/kite/callback?request_token=req-stale&state=${await startLogin(client)}`,
@@ -148,7 +138,7 @@ describe("the admin's Kite login", () => {
   });
 
   it("refuses a callback this server did not start or a reused state, changing nothing", async () => {
-    server = await startTestServer({ feed: manualFeed(), env: kiteEnv() });
+    server = await startTestServer({ feed: manualFeed(), env: kite.env() });
     const client = await admin(server);
     const refused = async (query: string) => {
       const res = await client.get(`/api/kite/callback?${query}`);
@@ -180,7 +170,7 @@ describe("the admin's Kite login", () => {
       }),
     );
     server = await startTestServer({
-      env: { ...kiteEnv(), FEED: "composite", MARKET_DATA_CONFIG: file },
+      env: { ...kite.env(), FEED: "composite", MARKET_DATA_CONFIG: file },
     });
     const client = await admin(server);
     const before = await client.get("/api/health");
@@ -221,7 +211,7 @@ describe("the Kite session file of earlier releases", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-file-"));
     const file = join(dataDir, SESSION_FILE);
     writeFileSync(file, JSON.stringify(session("from-the-file", Date.now() - 1_000)));
-    server = await startTestServer({ dataDir, feed: manualFeed(), env: kiteEnv() });
+    server = await startTestServer({ dataDir, feed: manualFeed(), env: kite.env() });
     expect(await storedSession(server)).toMatchObject({ accessToken: "from-the-file" });
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.imported`)).toBe(true);
@@ -230,7 +220,7 @@ describe("the Kite session file of earlier releases", () => {
     const client = await admin(server);
     await client.get(`/api/kite/callback?request_token=req-good&state=${await startLogin(client)}`);
     writeFileSync(file, JSON.stringify(session("stale-file", Date.now() - 60_000)));
-    server = await server.restart({ env: kiteEnv(), feed: manualFeed() });
+    server = await server.restart({ env: kite.env(), feed: manualFeed() });
     expect(await storedSession(server)).toMatchObject({ accessToken: "access-of-the-day" });
     expect(existsSync(file)).toBe(false);
   });
@@ -238,7 +228,7 @@ describe("the Kite session file of earlier releases", () => {
   it("leaves an unreadable file alone and stores nothing", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-kite-file-"));
     writeFileSync(join(dataDir, SESSION_FILE), "{not json");
-    server = await startTestServer({ dataDir, feed: manualFeed(), env: kiteEnv() });
+    server = await startTestServer({ dataDir, feed: manualFeed(), env: kite.env() });
     expect(await storedSession(server)).toBeUndefined();
     expect(readFileSync(join(dataDir, SESSION_FILE), "utf8")).toBe("{not json");
   });
@@ -250,7 +240,7 @@ describe("the kite CLI", () => {
     ...args: string[]
   ): Promise<{ code: number | null; out: string; err: string }> {
     const child = spawn(process.execPath, [START_SCRIPT, "kite", ...args], {
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, ...kiteEnv() },
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, ...kite.env() },
     });
     let out = "";
     let err = "";

@@ -16,8 +16,6 @@ import type { Provider } from "../src/feeds/providers/provider.ts";
 import {
   instrumentsCsv as csv,
   FakeKite,
-  KITE_KEY,
-  KITE_SECRET,
   mcxFuture,
   instrumentRow as row,
 } from "./fakes/fake-kite.ts";
@@ -74,13 +72,7 @@ function start(
   provider = createKiteProvider({
     name: "kite",
     keys: ["GOLD", "SILVER", "USDINR", "NIFTY50"],
-    settings: {
-      apiKey: KITE_KEY,
-      apiSecret: KITE_SECRET,
-      apiRoot: kite.url,
-      wsRoot: kite.wsUrl,
-      loginUrl: `${kite.url}/connect/login`,
-    },
+    settings: kite.settings(),
     sessions,
     rollDaysBeforeExpiry: 3,
     silenceMs: 60_000,
@@ -367,13 +359,7 @@ describe("the Kite provider against a fake Kite", () => {
 
   it("gives up the token exchange at its deadline when Kite does not answer", async () => {
     kite.hangSessionToken = true;
-    const settings = {
-      apiKey: KITE_KEY,
-      apiSecret: KITE_SECRET,
-      apiRoot: kite.url,
-      wsRoot: kite.wsUrl,
-      loginUrl: `${kite.url}/connect/login`,
-    };
+    const settings = kite.settings();
     const exchange = exchangeRequestToken(settings, "request-1", Date.now, 300);
     await expect(exchange).rejects.toThrow(KiteLoginError);
     await expect(exchange).rejects.toThrow("Could not reach Kite: no answer within 0.3 s");

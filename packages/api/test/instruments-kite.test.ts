@@ -9,13 +9,7 @@ import type { FeedSources } from "../src/feeds/index.ts";
 import { createCompositeFeed } from "../src/feeds/providers/composite.ts";
 import { createKiteProvider } from "../src/feeds/providers/kite/kite.ts";
 import { kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
-import {
-  instrumentsCsv as csv,
-  FakeKite,
-  KITE_KEY,
-  KITE_SECRET,
-  mcxFuture,
-} from "./fakes/fake-kite.ts";
+import { instrumentsCsv as csv, FakeKite, mcxFuture } from "./fakes/fake-kite.ts";
 import { bookTick, frame, GOLD_APR, GOLD_FEB, GOLD_JUN, ZINC_JAN } from "./fakes/kite-packets.ts";
 import { signIn } from "./fakes/signed-in-trader.ts";
 import type { HttpClient } from "./http-client.ts";
@@ -54,13 +48,7 @@ describe("instruments through a real server and the Kite provider", () => {
           provider: createKiteProvider({
             name: "kite",
             keys: ["GOLD"],
-            settings: {
-              apiKey: KITE_KEY,
-              apiSecret: KITE_SECRET,
-              apiRoot: kite.url,
-              wsRoot: kite.wsUrl,
-              loginUrl: `${kite.url}/connect/login`,
-            },
+            settings: kite.settings(),
             sessions: sources.kiteSessions,
             rollDaysBeforeExpiry: 3,
             silenceMs: 60_000,

@@ -48,13 +48,7 @@ function instance(overrides: Partial<MarginSourceOptions> = {}) {
     costRates: defaultCostRates(),
     specOf: (key) => shippedInstrument(key),
     kite: {
-      settings: {
-        apiKey: KITE_KEY,
-        apiSecret: KITE_SECRET,
-        apiRoot: kite.url,
-        wsRoot: kite.wsUrl,
-        loginUrl: `${kite.url}/connect/login`,
-      },
+      settings: kite.settings(),
       sessions,
     },
     now: () => clock,

@@ -12,7 +12,7 @@ import {
 } from "@spreadwatch/core";
 import { openStore, type Store, type StoredPosition } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, type KiteSettings, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
 import { log } from "../src/log.ts";
 import { type MarginPosition, marginPosition } from "../src/positions/margin.ts";
@@ -43,22 +43,12 @@ let clock: number;
 
 const specOf = (key: string) => shippedInstrument(key);
 
-function settings(apiKey: string | undefined = KITE_KEY): KiteSettings {
-  return {
-    apiKey,
-    apiSecret: apiKey && KITE_SECRET,
-    apiRoot: kite.url,
-    wsRoot: kite.wsUrl,
-    loginUrl: `${kite.url}/connect/login`,
-  };
-}
-
 function source(overrides: Partial<MarginSourceOptions> = {}) {
   return createMarginSource({
     rates: defaultMarginRates(),
     costRates: defaultCostRates(),
     specOf,
-    kite: { settings: settings(), sessions },
+    kite: { settings: kite.settings(), sessions },
     now: () => clock,
     // Short, so a test of a Kite that never answers ends soon; the figures do not depend on it.
     call: { attempts: 2, attemptTimeoutMs: 300, deadlineMs: 800, initialDelayMs: 10 },
@@ -259,7 +249,7 @@ describe("the configured figure stands in", () => {
   it("with Kite not set up (no KITE_API_KEY): configured rates, Kite never asked", async () => {
     await login();
     const margin = await source({
-      kite: { settings: { ...settings(), apiKey: undefined }, sessions },
+      kite: { settings: { ...kite.settings(), apiKey: undefined }, sessions },
     }).marginFor(calendar, 84.5);
     expect(margin).toEqual({
       inr: roundPaise(configuredOf(calendar, 84.5)),

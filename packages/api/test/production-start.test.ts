@@ -11,13 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeTelegram } from "./fake-telegram.ts";
 import { FakeHttp } from "./fakes/fake-http.ts";
-import {
-  acceptLoginOfTheDay,
-  FakeKite,
-  KITE_KEY,
-  KITE_SECRET,
-  listGoldFuture,
-} from "./fakes/fake-kite.ts";
+import { acceptLoginOfTheDay, FakeKite, listGoldFuture } from "./fakes/fake-kite.ts";
 import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
 import { FakeYahoo } from "./fakes/fake-yahoo.ts";
 import { frame, fullPacket, GOLD_FEB } from "./fakes/kite-packets.ts";
@@ -104,11 +98,7 @@ beforeAll(async () => {
     MARKET_DATA_CONFIG: marketData,
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
-    KITE_API_KEY: KITE_KEY,
-    KITE_API_SECRET: KITE_SECRET,
-    KITE_API_ROOT: kite.url,
-    KITE_WS_ROOT: kite.wsUrl,
-    KITE_LOGIN_URL: `${kite.url}/connect/login`,
+    ...kite.env(),
     WEBHOOK_ALLOW_PRIVATE: "true",
     METRICS_TOKEN,
     ...telegramEnv(telegram),

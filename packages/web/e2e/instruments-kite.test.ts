@@ -17,7 +17,7 @@ import {
   ZINC_JAN,
 } from "../../api/test/fakes/kite-packets.ts";
 import { ADMIN, type RunningApp, startApp } from "./harness.ts";
-import { connectKite, kiteEnv } from "./kite.ts";
+import { connectKite } from "./kite.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Admin → Instruments against a real provider: the production start on FEED=composite with a
@@ -61,7 +61,7 @@ async function startWithKite(): Promise<KiteApp> {
     feed: "composite",
     env: {
       MARKET_DATA_CONFIG: config,
-      ...kiteEnv(kite),
+      ...kite.env(),
     },
   });
   return {

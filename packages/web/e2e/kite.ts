@@ -1,16 +1,4 @@
 import type { Page } from "playwright-core";
-import { type FakeKite, KITE_KEY, KITE_SECRET } from "../../api/test/fakes/fake-kite.ts";
-
-/** The environment that points the production start at a fake Kite on loopback. */
-export function kiteEnv(kite: FakeKite): Record<string, string> {
-  return {
-    KITE_API_KEY: KITE_KEY,
-    KITE_API_SECRET: KITE_SECRET,
-    KITE_API_ROOT: kite.url,
-    KITE_WS_ROOT: kite.wsUrl,
-    KITE_LOGIN_URL: `${kite.url}/connect/login`,
-  };
-}
 
 /**
  * The signed-in admin's Kite login of the day, as the Connect Kite button's redirects carry it;

@@ -13,7 +13,6 @@ import { bookTick, frame, GOLD_APR, GOLD_FEB } from "../../api/test/fakes/kite-p
 import { rest } from "./alerts.ts";
 import { answerNextDialog } from "./dialogs.ts";
 import { ADMIN, type RunningApp, startApp, telegramEnv } from "./harness.ts";
-import { kiteEnv } from "./kite.ts";
 import {
   closeDialog,
   closedTrades,
@@ -129,7 +128,7 @@ async function startWithKite(telegramApi: string): Promise<RollApp> {
     env: {
       ...telegramEnv(telegramApi),
       MARKET_DATA_CONFIG: config,
-      ...kiteEnv(kite),
+      ...kite.env(),
     },
   }).catch(async (error) => {
     await stopFakes();

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { FUTURES } from "@spreadwatch/core";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { KiteSettings } from "../../src/config.ts";
 import { GOLD_FEB } from "./kite-packets.ts";
 
 export const KITE_KEY = "kite-test-key";
@@ -93,6 +94,28 @@ export class FakeKite {
   private readonly waiters: Array<() => void> = [];
   url = "";
   wsUrl = "";
+
+  /** The environment that points the server (the production start too) at this fake. */
+  env(): Record<string, string> {
+    return {
+      KITE_API_KEY: KITE_KEY,
+      KITE_API_SECRET: KITE_SECRET,
+      KITE_API_ROOT: this.url,
+      KITE_WS_ROOT: this.wsUrl,
+      KITE_LOGIN_URL: `${this.url}/connect/login`,
+    };
+  }
+
+  /** The app's Kite settings pointed at this fake. */
+  settings(): KiteSettings {
+    return {
+      apiKey: KITE_KEY,
+      apiSecret: KITE_SECRET,
+      apiRoot: this.url,
+      wsRoot: this.wsUrl,
+      loginUrl: `${this.url}/connect/login`,
+    };
+  }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => this.http(req, res));
