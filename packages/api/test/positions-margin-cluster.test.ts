@@ -9,20 +9,24 @@ import { defaultCostRates, defaultMarginRates, shippedInstrument } from "@spread
 import { openStore, type Store } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
-import type { MarginPosition } from "../src/positions/margin.ts";
 import { createMarginSource, type MarginSourceOptions } from "../src/positions/margin-source.ts";
 import { startCluster, type TestCluster } from "./fakes/cluster.ts";
 import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
+import {
+  APR,
+  calendar,
+  FEB,
+  KITE_TOKEN,
+  REFRESH_WAIT,
+  saveKiteLogin,
+} from "./fakes/kite-margin-fixture.ts";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN } from "./server.ts";
 
-const TOKEN = "access-of-the-day";
-/** A refresh in the background lands within this (a deadline, not a measure). */
-const WAIT = { timeout: 10_000, interval: 20 };
-const FEB = "GOLD26FEBFUT";
-const APR = "GOLD26APRFUT";
+const TOKEN = KITE_TOKEN;
+const WAIT = REFRESH_WAIT;
 
 let kite: FakeKite;
 let dir: string;
@@ -30,16 +34,6 @@ let store: Store;
 let sessions: KiteSessions;
 /** Every instance's clock: tests move it across the minute Kite's answer is kept. */
 let clock: number;
-
-/** BUY 2 × a GOLD calendar. */
-const calendar: MarginPosition = {
-  id: 7,
-  lots: 2,
-  legs: [
-    { name: "g", instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "BUY" },
-    { name: "gn", instrument: "GOLD@next", contract: APR, lots: 1, price: 78_900, side: "SELL" },
-  ],
-};
 
 /** An instance's margin source on the shared store (or `answers` standing in for it). */
 function instance(overrides: Partial<MarginSourceOptions> = {}) {
@@ -70,14 +64,8 @@ function countedPace() {
   return pace;
 }
 
-async function login() {
-  await sessions.save({
-    accessToken: TOKEN,
-    userId: "AB1234",
-    savedAt: clock,
-    expiresAt: clock + 24 * 3_600_000,
-  });
-  kite.validTokens.add(TOKEN);
+function login() {
+  return saveKiteLogin(kite, sessions, clock, TOKEN, 24 * 3_600_000);
 }
 
 describe("two instances' margin sources on one store", () => {

@@ -24,15 +24,20 @@ import {
 import { builtInDefinitions } from "../src/spreads/built-ins.ts";
 import { SpreadRegistry } from "../src/spreads/registry.ts";
 import { FakeKite, KITE_KEY, KITE_SECRET } from "./fakes/fake-kite.ts";
+import {
+  APR,
+  calendar,
+  FEB,
+  KITE_TOKEN,
+  REFRESH_WAIT,
+  saveKiteLogin,
+} from "./fakes/kite-margin-fixture.ts";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
 import { eventually } from "./fakes/wait.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
-const TOKEN = "access-of-the-day";
-/** A refresh in the background lands within this (a deadline, not a measure). */
-const WAIT = { timeout: 10_000, interval: 20 };
-const FEB = "GOLD26FEBFUT";
-const APR = "GOLD26APRFUT";
+const TOKEN = KITE_TOKEN;
+const WAIT = REFRESH_WAIT;
 
 let kite: FakeKite;
 let dir: string;
@@ -57,25 +62,9 @@ function source(overrides: Partial<MarginSourceOptions> = {}) {
 }
 
 /** The day's login, as the admin's login stores it for every instance. */
-async function login(token = TOKEN) {
-  await sessions.save({
-    accessToken: token,
-    userId: "AB1234",
-    savedAt: clock,
-    expiresAt: clock + 3_600_000,
-  });
-  kite.validTokens.add(token);
+function login(token = TOKEN) {
+  return saveKiteLogin(kite, sessions, clock, token);
 }
-
-/** BUY 2 × a GOLD calendar: GOLD (Feb) bought, GOLD@next (Apr) sold. */
-const calendar: MarginPosition = {
-  id: 7,
-  lots: 2,
-  legs: [
-    { name: "g", instrument: "GOLD", contract: FEB, lots: 1, price: 78_000, side: "BUY" },
-    { name: "gn", instrument: "GOLD@next", contract: APR, lots: 1, price: 78_900, side: "SELL" },
-  ],
-};
 
 /** SELL 1 × GC: MCX GOLD sold, COMEX GC bought, USDINR converts. */
 const parity: MarginPosition = {
