@@ -143,28 +143,38 @@ export const positionsRouter = {
       };
       // Read and put the next legs in use before the transaction: putting an instrument in use
       // writes through the shared store, which an idempotent create's transaction holds.
-      const before = await ownOpen(services.store, who.id, input.id);
-      const spread = services.spreads.bySymbolName(before.spread);
-      if (!spread?.checked)
-        throw new PositionError(
-          "conflict",
-          `Spread ${before.spread} is gone; close the position instead`,
-        );
-      // The feed already rolled a leg past the contract held: the spread itself is now on the
-      // next contract, so the roll re-enters it; otherwise it moves to the spread a month later.
-      const target = services.positions.contractMovedOf(before)
-        ? { existing: spread, definition: spread.checked }
-        : rollTarget(
-            spread,
-            who,
-            services.spreads,
-            services.positions.specOf,
-            legInstrumentKnown(services.instruments),
+      const plan = async () => {
+        const before = await ownOpen(services.store, who.id, input.id);
+        const spread = services.spreads.bySymbolName(before.spread);
+        if (!spread?.checked)
+          throw new PositionError(
+            "conflict",
+            `Spread ${before.spread} is gone; close the position instead`,
           );
-      if (!target.existing) await putLegsInUse(services, target.definition, who.id);
-      const { response } = await once(call, (tx) =>
-        rollIn(tx, services, who.id, input, { spread, target }),
-      );
+        // The feed already rolled a leg past the contract held: the spread itself is now on the
+        // next contract, so the roll re-enters it; otherwise it moves to the spread a month later.
+        const target = services.positions.contractMovedOf(before)
+          ? { existing: spread, definition: spread.checked }
+          : rollTarget(
+              spread,
+              who,
+              services.spreads,
+              services.positions.specOf,
+              legInstrumentKnown(services.instruments),
+            );
+        if (!target.existing) await putLegsInUse(services, target.definition, who.id);
+        return { spread, target };
+      };
+      // A retry of a roll that happened (its answer lost to a crash, or a resubmit) finds the
+      // position closed: with its key it gets the stored answer, so the refusal waits for `once`.
+      const planned = await plan().catch((error: unknown) => {
+        if (idempotencyKey === undefined || !(error instanceof PositionError)) throw error;
+        return error;
+      });
+      const { response } = await once(call, async (tx) => {
+        if (planned instanceof PositionError) throw planned;
+        return rollIn(tx, services, who.id, input, planned);
+      });
       const { created } = response;
       if (created !== undefined) {
         await services.spreads.reload();
