@@ -50,6 +50,17 @@ export interface IdempotentCall {
   request: unknown;
 }
 
+/** A keyed procedure's call: the input's key apart, the rest of it the request. */
+export function keyedCall<I extends { idempotencyKey?: string | undefined }>(
+  store: Store,
+  userId: number,
+  operation: string,
+  input: I,
+): IdempotentCall & { request: Omit<I, "idempotencyKey"> } {
+  const { idempotencyKey, ...request } = input;
+  return { store, userId, operation, key: idempotencyKey, request };
+}
+
 /**
  * Runs a create once per (user, key) within a day and answers every repeat with the stored
  * answer. Without a key it simply runs. `create` must use only the store it is given: with a

@@ -14,7 +14,7 @@ import {
 import { alertView, toAlertView } from "../alerts/alert-view.ts";
 import { historyEntry, historyPage } from "../alerts/history-page.ts";
 import type { AppServices } from "../context.ts";
-import { once } from "../idempotency.ts";
+import { keyedCall, once } from "../idempotency.ts";
 import { alertsProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, success } from "./shared.ts";
 
@@ -44,15 +44,9 @@ export const alertsRouter = {
 
   create: changesAlert.input(createAlertInput).mutation(async ({ ctx, input }) => {
     const { store } = ctx.services;
-    const { idempotencyKey, ...request } = input;
+    const call = keyedCall(store, ctx.user.id, "alerts.create", input);
+    const { request } = call;
     refuseUnseenSymbol(ctx, request.commodityType);
-    const call = {
-      store,
-      userId: ctx.user.id,
-      operation: "alerts.create",
-      key: idempotencyKey,
-      request,
-    };
     const { response } = await once(call, async (tx) => {
       const settings = toNewAlert(request);
       const alert = await tx.alerts.create(ctx.user.id, settings, Date.now(), MAX_ALERTS_PER_USER);

@@ -1,6 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
-import { once } from "../idempotency.ts";
+import { keyedCall, once } from "../idempotency.ts";
 import { closeIn } from "../positions/close.ts";
 import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
 import { fieldsToOpen } from "../positions/open.ts";
@@ -53,16 +53,9 @@ export const positionsRouter = {
     guard(async () => {
       const { services } = ctx;
       const who = viewer(ctx.user);
-      const { idempotencyKey, ...request } = input;
-      const call = {
-        store: services.store,
-        userId: who.id,
-        operation: "positions.open",
-        key: idempotencyKey,
-        request,
-      };
+      const call = keyedCall(services.store, who.id, "positions.open", input);
       const { response } = await once(call, async (tx) => {
-        const fields = fieldsToOpen(services, who, request);
+        const fields = fieldsToOpen(services, who, call.request);
         const position = await tx.positions.open(who.id, fields, MAX_OPEN_POSITIONS);
         if (!position)
           throw new PositionError(
@@ -109,14 +102,7 @@ export const positionsRouter = {
     guard(async () => {
       const { services } = ctx;
       const ownerId = ctx.user.id;
-      const { idempotencyKey, ...request } = input;
-      const call = {
-        store: services.store,
-        userId: ownerId,
-        operation: "positions.close",
-        key: idempotencyKey,
-        request,
-      };
+      const call = keyedCall(services.store, ownerId, "positions.close", input);
       const { response } = await once(call, (tx) => closeIn(tx, services, ownerId, input));
       services.positions.announce(ownerId);
       const position = response.open ? await services.positions.get(ownerId, input.id) : null;
@@ -133,14 +119,7 @@ export const positionsRouter = {
     guard(async () => {
       const { services } = ctx;
       const who = viewer(ctx.user);
-      const { idempotencyKey, ...request } = input;
-      const call = {
-        store: services.store,
-        userId: who.id,
-        operation: "positions.roll",
-        key: idempotencyKey,
-        request,
-      };
+      const call = keyedCall(services.store, who.id, "positions.roll", input);
       // Read and put the next legs in use before the transaction: putting an instrument in use
       // writes through the shared store, which an idempotent create's transaction holds.
       const plan = async () => {
@@ -168,7 +147,7 @@ export const positionsRouter = {
       // A retry of a roll that happened (its answer lost to a crash, or a resubmit) finds the
       // position closed: with its key it gets the stored answer, so the refusal waits for `once`.
       const planned = await plan().catch((error: unknown) => {
-        if (idempotencyKey === undefined || !(error instanceof PositionError)) throw error;
+        if (call.key === undefined || !(error instanceof PositionError)) throw error;
         return error;
       });
       const { response } = await once(call, async (tx) => {

@@ -13,7 +13,7 @@ import {
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
-import { once } from "../idempotency.ts";
+import { keyedCall, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
 import { ErrorWithFields } from "../rest/errors.ts";
 import type { SpreadViewer } from "../spreads/registry.ts";
@@ -184,20 +184,14 @@ export const spreadsRouter = {
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
       const who = viewer(ctx.user);
-      const { idempotencyKey, ...request } = input;
+      const call = keyedCall(services.store, who.id, "spreads.create", input);
+      const { request } = call;
       refuseSharing(request.shared, who);
       const definition = checked(services, request);
       // A clear answer before anything is put in use; the store checks again, atomically.
       if ((await services.store.spreads.countByOwner(who.id)) >= MAX_SPREADS_PER_USER)
         throw fullError("owner");
       await putLegsInUse(services, definition, who.id);
-      const call = {
-        store: services.store,
-        userId: who.id,
-        operation: "spreads.create",
-        key: idempotencyKey,
-        request,
-      };
       const { response } = await once(call, async (tx) => {
         const fields = fieldsOf(definition, request.shared ?? false);
         const result = await tx.spreads.create(who.id, fields, Date.now(), {

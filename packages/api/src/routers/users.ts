@@ -4,7 +4,7 @@ import { z } from "zod";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
-import { idempotencyKeySchema, keyReusedError, once } from "../idempotency.ts";
+import { idempotencyKeySchema, keyedCall, keyReusedError, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
 import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
@@ -68,16 +68,12 @@ export const usersRouter = {
     .output(messageReply.extend({ user: userView }))
     .mutation(async ({ ctx, input }) => {
       const { store } = ctx.services;
-      const { idempotencyKey, password, ...request } = input;
+      // The password is not part of the request the key is stored with (nor any secret).
+      const { password, ...withoutPassword } = input;
+      const call = keyedCall(store, ctx.user.id, "users.create", withoutPassword);
+      const { request } = call;
       // Hashed first, so the transaction that records the key is not held open for the hash.
       const passwordHash = await hashPassword(password);
-      const call = {
-        store,
-        userId: ctx.user.id,
-        operation: "users.create",
-        key: idempotencyKey,
-        request,
-      };
       const { response, replayed } = await once(call, async (tx) => ({
         status: "success" as const,
         message: "User created successfully",
