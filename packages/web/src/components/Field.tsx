@@ -1,4 +1,30 @@
-import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+  useId,
+} from "react";
+
+/** The labelled box every field is: `control` renders the control with the label's id. */
+function LabelledField({
+  label,
+  className,
+  control,
+}: {
+  label: string;
+  className?: string | undefined;
+  control: (id: string) => ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={className ? `field ${className}` : "field"}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {control(id)}
+    </div>
+  );
+}
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> {
   label: string;
@@ -8,20 +34,19 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChan
 
 /** A labelled text or password input. */
 export function Field({ label, value, onChange, ...input }: FieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        {...input}
-        id={id}
-        className="field__input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <LabelledField
+      label={label}
+      control={(id) => (
+        <input
+          {...input}
+          id={id}
+          className="field__input"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    />
   );
 }
 
@@ -33,20 +58,19 @@ interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaEle
 
 /** A labelled text area (a note). */
 export function TextAreaField({ label, value, onChange, ...area }: TextAreaFieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        {...area}
-        id={id}
-        className="field__input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <LabelledField
+      label={label}
+      control={(id) => (
+        <textarea
+          {...area}
+          id={id}
+          className="field__input"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    />
   );
 }
 
@@ -70,28 +94,28 @@ export function SelectField<T extends string | number>({
   format = String,
   className,
 }: SelectFieldProps<T>) {
-  const id = useId();
   return (
-    <div className={className ? `field ${className}` : "field"}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className="field__input"
-        value={String(value)}
-        onChange={(event) => {
-          const chosen = options.find((option) => String(option) === event.target.value);
-          if (chosen !== undefined) onChange(chosen);
-        }}
-      >
-        {options.map((option) => (
-          <option key={String(option)} value={String(option)}>
-            {format(option)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <LabelledField
+      label={label}
+      className={className}
+      control={(id) => (
+        <select
+          id={id}
+          className="field__input"
+          value={String(value)}
+          onChange={(event) => {
+            const chosen = options.find((option) => String(option) === event.target.value);
+            if (chosen !== undefined) onChange(chosen);
+          }}
+        >
+          {options.map((option) => (
+            <option key={String(option)} value={String(option)}>
+              {format(option)}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
