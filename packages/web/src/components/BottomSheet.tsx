@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
-import { useReturnFocus } from "../hooks/useReturnFocus.ts";
+import { type ReactNode, useId } from "react";
+import { useModalDialog } from "../hooks/useModalDialog.ts";
 
 interface BottomSheetProps {
   title: ReactNode;
@@ -14,12 +14,7 @@ interface BottomSheetProps {
  */
 export function BottomSheet({ title, children, onClose }: BottomSheetProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  useReturnFocus(dialog);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
+  const dialog = useModalDialog();
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: a backdrop tap's keyboard twin is Escape, which <dialog> handles itself
     <dialog

@@ -11,11 +11,11 @@ import {
   type SoundId,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/useAlerts.ts";
-import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
+import { useModalDialog } from "../../hooks/useModalDialog.ts";
 import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
@@ -55,8 +55,7 @@ export function AlertModal({
   onClose,
 }: AlertModalProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  useReturnFocus(dialog);
+  const dialog = useModalDialog();
   const changes = useAlertChanges();
   const label = useSymbolLabel()(symbol);
   const submission = useSubmissionKey();
@@ -75,11 +74,6 @@ export function AlertModal({
   const [deletingAll, setDeletingAll] = useState(false);
   const busy =
     changes.create.isPending || changes.update.isPending || changes.remove.isPending || deletingAll;
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const metric: AlertMetric = alert && isAlertMetric(alert.metric) ? alert.metric : "spread";
 

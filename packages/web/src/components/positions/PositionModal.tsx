@@ -1,5 +1,5 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
-import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
+import { type FormEvent, type ReactNode, useId } from "react";
+import { useModalDialog } from "../../hooks/useModalDialog.ts";
 
 interface PositionModalProps {
   title: ReactNode;
@@ -13,12 +13,7 @@ interface PositionModalProps {
 /** The alert modal's native <dialog> shell, for the position forms (open, close, target/stop). */
 export function PositionModal({ title, onClose, onSubmit, children, name }: PositionModalProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  useReturnFocus(dialog);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
+  const dialog = useModalDialog();
   return (
     <dialog
       ref={dialog}

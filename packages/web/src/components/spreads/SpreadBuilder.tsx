@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useInstrumentList } from "../../hooks/useInstruments.ts";
-import { useReturnFocus } from "../../hooks/useReturnFocus.ts";
+import { useModalDialog } from "../../hooks/useModalDialog.ts";
 import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
@@ -77,9 +77,8 @@ export function alertsDeleteQuestion(name: string, alerts: number, yours: number
  */
 export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBuilderProps) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const formulaInput = useRef<HTMLInputElement>(null);
-  useReturnFocus(dialog);
   const changes = useSpreadChanges();
   const submission = useSubmissionKey();
   const catalogue = useInstrumentList();
@@ -101,11 +100,6 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
   // A second click (or Enter) before React re-renders the disabled button: one request only.
   const inFlight = useRef(false);
   const busy = changes.create.isPending || changes.update.isPending || changes.remove.isPending;
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   // After a formula error, the caret goes to the place it names.
   useEffect(() => {
