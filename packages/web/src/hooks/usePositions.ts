@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import { type ContractMove, markPosition } from "@spreadwatch/core";
+import { type ContractMove, markPosition, type PositionMark } from "@spreadwatch/core";
 import { useMemo, useRef } from "react";
 import type { MarketSnapshot } from "../market/applyDelta.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
@@ -23,23 +23,14 @@ export function useOpenPositions() {
   return { ...list, positions: list.data?.positions ?? NONE };
 }
 
-/** A position valued now: the server's row with the mark and P&L figures computed in this browser. */
-export interface LivePosition {
+/** A position valued now: the server's row with core's mark and P&L figures computed in this browser. */
+export interface LivePosition extends PositionMark {
   view: PositionView;
-  mark: number | null;
   /** Stale, crossed or missing legs: the mark is the last one and greyed. */
   stale: boolean;
   problems: LegProblem[];
   /** A leg's feed rolled past the contract held: from the stream, else the server's last word. */
   moved: ContractMove | null;
-  grossInr: number | null;
-  costsInr: number | null;
-  netInr: number | null;
-  netPerLotInr: number | null;
-  changeTodayInr: number | null;
-  returnOnMargin: number | null;
-  returnOnMarginAnnualised: number | null;
-  daysHeld: number | null;
 }
 
 /**
