@@ -11,8 +11,7 @@ import {
   tooltipLines,
   trpcInput,
 } from "./alerts.ts";
-import { goldSwingCsv } from "./fixtures.ts";
-import { startApp } from "./harness.ts";
+import { goldSwingApp } from "./gold-swing.ts";
 import { procedure } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -29,12 +28,7 @@ const receiver = new FakeWebhook();
 const suite = signedInSuite({
   app: async () => {
     await receiver.start();
-    return startApp({
-      feed: "replay",
-      replayCsv: goldSwingCsv(Date.now() + 5_000, 600),
-      replaySpeed: 1,
-      env: { WEBHOOK_ALLOW_PRIVATE: "true" },
-    });
+    return goldSwingApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
   },
   users: [WES],
   as: WES,

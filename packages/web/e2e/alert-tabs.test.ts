@@ -2,10 +2,9 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addAlertButton, alertsPanel, bells, popup, rest } from "./alerts.ts";
 import { playedSounds, spyOnAudio } from "./audio-spy.ts";
-import { GOLD_SWING, goldSwingCsv } from "./fixtures.ts";
-import { startApp } from "./harness.ts";
+import { GOLD_SWING } from "./fixtures.ts";
+import { goldSwingSuite } from "./gold-swing.ts";
 import { procedure, recordRequests } from "./requests.ts";
-import { signedInSuite } from "./suite.ts";
 
 // One login in two tabs of one browser (two pages of one context, one session cookie). GC_BUY
 // swings across 100 every 2 s (fixtures.ts), so an alert at 100 fires at the first swing both
@@ -14,18 +13,7 @@ const WAIT = { timeout: 30_000 };
 const TESS = { username: "tess", password: "tess-secret", alerts_enabled: true };
 const BELL = "/sounds/bell.wav";
 
-const suite = signedInSuite({
-  app: () =>
-    startApp({
-      feed: "replay",
-      replayCsv: goldSwingCsv(Date.now() + 5_000, 600),
-      replaySpeed: 1,
-    }),
-  users: [TESS],
-  beforeLogin: spyOnAudio,
-  as: TESS,
-  waitFor: (page) => addAlertButton(page, "GC_BUY"),
-});
+const suite = goldSwingSuite(TESS);
 
 /** The first tab (the suite's page, open first) and a second tab of the same login. */
 let first: Page;

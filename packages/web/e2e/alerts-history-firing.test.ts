@@ -1,28 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { addAlertButton, rest, trpcInput } from "./alerts.ts";
-import { spyOnAudio } from "./audio-spy.ts";
-import { GOLD_SWING, goldSwingCsv } from "./fixtures.ts";
-import { startApp } from "./harness.ts";
+import { rest, trpcInput } from "./alerts.ts";
+import { GOLD_SWING } from "./fixtures.ts";
+import { goldSwingSuite } from "./gold-swing.ts";
 import { procedure } from "./requests.ts";
-import { signedInSuite } from "./suite.ts";
 
 // GC_BUY swings between +128.38 and +88.38 every 2 s (see fixtures.ts), so a browser alert at
 // 100 fires within seconds: its trigger carries what it fired on and the History shows it.
 const WAIT = { timeout: 30_000 };
 const ERIN = { username: "erin", password: "erin-secret", alerts_enabled: true };
 
-const suite = signedInSuite({
-  app: () =>
-    startApp({
-      feed: "replay",
-      replayCsv: goldSwingCsv(Date.now() + 5_000, 600),
-      replaySpeed: 1,
-    }),
-  users: [ERIN],
-  beforeLogin: spyOnAudio,
-  as: ERIN,
-  waitFor: (page) => addAlertButton(page, "GC_BUY"),
-});
+const suite = goldSwingSuite(ERIN);
 
 describe("a browser firing in the History", () => {
   it("reports the value, metric and side it fired on, and the History lists it", async () => {

@@ -4,27 +4,14 @@
 // on every swing down of GC_BUY, and the browser, marking the position from the stream with
 // core's rule, shows the toast and plays the alert sound.
 import { expect, it } from "vitest";
-import { addAlertButton, popup, rest } from "./alerts.ts";
-import { playedSounds, spyOnAudio } from "./audio-spy.ts";
-import { goldSwingCsv } from "./fixtures.ts";
-import { startApp } from "./harness.ts";
-import { signedInSuite } from "./suite.ts";
+import { popup, rest } from "./alerts.ts";
+import { playedSounds } from "./audio-spy.ts";
+import { goldSwingSuite } from "./gold-swing.ts";
 
 const WAIT = { timeout: 30_000 };
 const ERIN = { username: "erin", password: "erin-secret", alerts_enabled: true };
 
-const suite = signedInSuite({
-  app: () =>
-    startApp({
-      feed: "replay",
-      replayCsv: goldSwingCsv(Date.now() + 5_000, 600),
-      replaySpeed: 1,
-    }),
-  users: [ERIN],
-  beforeLogin: spyOnAudio,
-  as: ERIN,
-  waitFor: (page) => addAlertButton(page, "GC_BUY"),
-});
+const suite = goldSwingSuite(ERIN);
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads raw JSON
 type Json = any;
