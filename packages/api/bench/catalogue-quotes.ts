@@ -1,16 +1,20 @@
 import {
   BUILT_IN_KEYS,
   contractFor,
+  type Duties,
   groupOfExchange,
   type InstrumentSpec,
   isBookSource,
   parseInstrumentKey,
   type Quote,
   SHIPPED_INSTRUMENTS,
+  type SpreadDefinition,
 } from "@spreadwatch/core";
 import type { Store, StoredInstrument } from "@spreadwatch/db";
 import { seededRandom } from "../src/feeds/random.ts";
 import { InstrumentCatalogue } from "../src/instruments/catalogue.ts";
+import { builtInDefinitions } from "../src/spreads/built-ins.ts";
+import { SpreadRegistry } from "../src/spreads/registry.ts";
 import { makeQuotes } from "./quote-mix.ts";
 
 /** Exchanges the generated custom instruments spread over (books on futures, prices elsewhere). */
@@ -117,4 +121,24 @@ export function makeCatalogueQuotes(
     }
   }
   return quotes.slice(0, total);
+}
+
+/**
+ * The spread registry as composition.ts builds it: the built-ins and `stored`, over the
+ * catalogue's instruments in use; throws unless every definition checks.
+ */
+export async function registryOf(
+  duties: Duties,
+  catalogue: InstrumentCatalogue,
+  stored: readonly SpreadDefinition[],
+): Promise<SpreadRegistry> {
+  const spreads = new SpreadRegistry({
+    builtIns: builtInDefinitions(duties),
+    load: async () => [...stored],
+    knows: (key) => catalogue.inUse().some((spec) => spec.key === key),
+  });
+  await spreads.reload();
+  const broken = spreads.all().filter((s) => !s.checked);
+  if (broken.length > 0) throw new Error(`${broken.length} definitions do not check`);
+  return spreads;
 }

@@ -30,9 +30,12 @@ import {
   PositionAlerts,
   type WatchedPosition,
 } from "../src/positions/position-alerts.ts";
-import { builtInDefinitions } from "../src/spreads/built-ins.ts";
-import { SpreadRegistry } from "../src/spreads/registry.ts";
-import { catalogueInUse, catalogueOf, makeCatalogueQuotes } from "./catalogue-quotes.ts";
+import {
+  catalogueInUse,
+  catalogueOf,
+  makeCatalogueQuotes,
+  registryOf,
+} from "./catalogue-quotes.ts";
 import { describe, summarize } from "./stats.ts";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 10_000);
@@ -87,15 +90,7 @@ const duties = defaultDuties();
 const rates = defaultCostRates();
 const specs = catalogueInUse(INSTRUMENTS);
 const catalogue = await catalogueOf(specs);
-const stored = definitions(specs, DEFINITIONS);
-const spreads = new SpreadRegistry({
-  builtIns: builtInDefinitions(duties),
-  load: async () => stored,
-  knows: (key) => catalogue.inUse().some((spec) => spec.key === key),
-});
-await spreads.reload();
-const broken = spreads.all().filter((s) => !s.checked);
-if (broken.length > 0) throw new Error(`${broken.length} definitions do not check`);
+const spreads = await registryOf(duties, catalogue, definitions(specs, DEFINITIONS));
 let clock = START;
 const hub = new MarketHub(duties, rates, (s, k) => catalogue.accepts(s, k), spreads, {
   definitionEveryMs: DEFINITION_EVERY_MS,

@@ -19,9 +19,12 @@ import {
 } from "@spreadwatch/core";
 import { seededRandom } from "../src/feeds/random.ts";
 import { DEFINITION_EVERY_MS, MarketHub } from "../src/market/hub.ts";
-import { builtInDefinitions } from "../src/spreads/built-ins.ts";
-import { SpreadRegistry } from "../src/spreads/registry.ts";
-import { catalogueInUse, catalogueOf, makeCatalogueQuotes } from "./catalogue-quotes.ts";
+import {
+  catalogueInUse,
+  catalogueOf,
+  makeCatalogueQuotes,
+  registryOf,
+} from "./catalogue-quotes.ts";
 import { describe, summarize } from "./stats.ts";
 
 const DEFINITIONS = Number(process.env.BENCH_DEFINITIONS ?? 1000);
@@ -103,15 +106,7 @@ function definitions(specs: readonly InstrumentSpec[], count: number): SpreadDef
 const duties = defaultDuties();
 const specs = catalogueInUse(INSTRUMENTS);
 const catalogue = await catalogueOf(specs);
-const stored = definitions(specs, DEFINITIONS);
-const spreads = new SpreadRegistry({
-  builtIns: builtInDefinitions(duties),
-  load: async () => stored,
-  knows: (key) => catalogue.inUse().some((spec) => spec.key === key),
-});
-await spreads.reload();
-const broken = spreads.all().filter((s) => !s.checked);
-if (broken.length > 0) throw new Error(`${broken.length} definitions do not check`);
+const spreads = await registryOf(duties, catalogue, definitions(specs, DEFINITIONS));
 const inUse = (source: QuoteSource, key: string) => catalogue.accepts(source, key);
 // As composition.ts makes it: definitions' published entries change at most once a second, on
 // the quotes' own clock here (the bench runs them far faster than they come).
