@@ -3,16 +3,17 @@ import { describe, expect, it } from "vitest";
 import { addAlertButton } from "./alerts.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
+import { widestFixture } from "./widest-fixture.ts";
 
 // The dashboard's tables at the widths of desktops, laptops, tablets and phones on their side,
 // down to the phone layout (480 px, phone.test.ts): every column of every
 // table shows, none scrolls sideways inside its panel (at 1280 the Spread table's Alerts column
-// was cut off once the z and Net / lot columns came). On the simulator, whose prices have the
-// real digits (SILVER 1,39,655.00, net per lot +21,569).
+// was cut off once the z and Net / lot columns came). With the widest values a row can show
+// (widest-fixture.ts), not the simulator's of the day.
 const WIDTHS = [1920, 1440, 1280, 1220, 1100, 1024, 768, 667, 600, 568, 500, 481];
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp(widestFixture()),
   as: ADMIN,
   waitFor: (page) => addAlertButton(page, "GC_BUY"),
 });

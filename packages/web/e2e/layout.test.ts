@@ -4,8 +4,10 @@ import { addAlertButton, bells, popup, spreadRow } from "./alerts.ts";
 import { ADMIN, type RestartableApp, startApp } from "./harness.ts";
 import { ALERTS, alertsAtTheSpread, everyRowStale, layoutFaults } from "./layout.ts";
 import { signedInSuite } from "./suite.ts";
+import { widestSwingingFixture } from "./widest-fixture.ts";
 
-// The dashboard's layout invariants, on the simulator (prices with their real digits), with
+// The dashboard's layout invariants, with the widest values a row can show (widest-fixture.ts,
+// stepping every second so alerts fire), with
 // toasts showing and bells on the rows (three on GC_BUY, two on SI_SELL and CL_BUY, five
 // folded into "+n" on HG_SELL), first
 // live, then with every row stale (the server halted): no table wider than its box, no header
@@ -17,7 +19,7 @@ const DESKTOPS = [1920, 1680, 1440, 1400, 1366, 1280, 1279, 1220];
 const PHONES = [480, 428, 414, 390, 375, 360];
 
 const suite = signedInSuite<RestartableApp>({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp(widestSwingingFixture()),
   as: ADMIN,
   page: { width: 1400, height: 900 },
   waitFor: (page) => addAlertButton(page, "GC_BUY"),

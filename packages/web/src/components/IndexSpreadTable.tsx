@@ -21,7 +21,7 @@ export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTablePro
   const marks = inputMarks(inputs);
   const problems = legProblems(inputs, freshness);
   return (
-    <Panel title="Index Spread">
+    <Panel title="Index Spread" className="panel--index">
       <table className="data-table" aria-label="Index Spread">
         <thead>
           <tr>
