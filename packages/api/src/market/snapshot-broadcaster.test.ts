@@ -100,11 +100,17 @@ describe.each([
     // New versions, one per turn of the loop, until the kernel's buffers for the paused client
     // are full (a write it did not take at once) and for as many versions again after that.
     let after = 0;
+    // The version whose write the kernel first did not take: each one before it went out as a
+    // frame of its own, however many the machine's load let through before the buffers filled.
+    let firstHeld = 0;
     await vi.waitFor(
       async () => {
         tick(hub, ++n);
         await turn();
-        if (watch.busy > 0) after++;
+        if (watch.busy > 0) {
+          firstHeld ||= n;
+          after++;
+        }
         expect(after).toBeGreaterThan(200);
       },
       { timeout: 30_000, interval: 0 },
@@ -124,7 +130,9 @@ describe.each([
       },
       { timeout: 20_000 },
     );
-    // The versions it missed came merged: far fewer messages than versions.
-    expect(messages(client.receivedBytes()).length).toBeLessThan(n / 2);
+    // The versions it missed came merged: past the ones sent before the buffers filled, far
+    // fewer messages than versions.
+    const missed = n - firstHeld;
+    expect(messages(client.receivedBytes()).length - firstHeld).toBeLessThan(missed / 2);
   }, 60_000);
 });
