@@ -1,5 +1,5 @@
-// Admin → Instruments over HTTP (README "Instruments"): the instruments in use, adding and
-// removing them with every kind of bad request, the prices and the stream following the change,
+// Admin → Instruments over HTTP (docs/user-guide.md "Instruments"): the instruments in use, adding
+// and removing them with every kind of bad request, the prices and the stream following the change,
 // and what the feed is told.
 import { get } from "node:http";
 import {

@@ -49,7 +49,7 @@ export function createApp({ services, webDist, snapshots, trustedProxies, metric
     // hono answers HEAD with the GET route: say what the stream is without opening one.
     if (c.req.method === "HEAD")
       return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
-    // Whose private spreads the stream also carries (README "Spreads of your own").
+    // Whose private spreads the stream also carries (docs/user-guide.md "Spreads of your own").
     const viewer = await marketViewer(context(c, new Headers()));
     for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
     snapshots.handle(c.env.incoming, c.env.outgoing, viewer);

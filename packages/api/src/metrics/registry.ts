@@ -34,7 +34,7 @@ function providerOf(report: FeedHealthReport): (key: string) => string {
 
 /**
  * One registry per server (tests run several servers in one process, so never prom-client's
- * global one): Node's process metrics, then Spreadwatch's, named as in README.md's
+ * global one): Node's process metrics, then Spreadwatch's, named as in docs/operations.md's
  * "Monitoring" section.
  */
 export function createMetricsRegistry(sources: MetricSources): Registry {

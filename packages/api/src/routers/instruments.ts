@@ -32,7 +32,9 @@ function view(services: AppServices, key: string): InstrumentView | undefined {
   return spec && viewOf(spec, instruments.isBuiltIn(key), liveState(services));
 }
 
-/** Admin → Instruments (README "Instruments"): what is quoted, and putting more in use. */
+/**
+ * Admin → Instruments (docs/user-guide.md "Instruments"): what is quoted, and putting more in use.
+ */
 export const instrumentsRouter = {
   list: authedProcedure.output(listReply).query(({ ctx }) => {
     const { instruments } = ctx.services;

@@ -53,8 +53,8 @@ export const marketRouter = {
   ),
   ...marketStatsProcedures,
   /**
-   * When each key's quotes moved to another contract (README "Instruments"), oldest first, in
-   * [from, to) (default: all of them).
+   * When each key's quotes moved to another contract (docs/user-guide.md "Instruments"), oldest
+   * first, in [from, to) (default: all of them).
    */
   rolls: authedProcedure
     .input(rollsInput)

@@ -38,7 +38,10 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
-/** README "Positions API (paper)": the trader's own record of a spread trade; no order is sent. */
+/**
+ * docs/http-api.md "Positions API (paper)": the trader's own record of a spread trade; no order is
+ * sent.
+ */
 export const positionsRouter = {
   /** Open positions (default) or closed ones with their closes, valued now. */
   list: authedProcedure.input(listPositionsInput).query(async ({ ctx, input }) => ({

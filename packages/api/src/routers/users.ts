@@ -100,7 +100,7 @@ export const usersRouter = {
       // admin's shared spread may carry other traders' alerts, which would point at nothing).
       const theirs = spreads.all().filter((spread) => spread.ownerId === input.id);
       // Another trader's open position on their shared spread would lose its spread: refused,
-      // as deleting that spread is (README "Positions API (paper)").
+      // as deleting that spread is (docs/http-api.md "Positions API (paper)").
       const own = await store.positions.list(input.id, "open");
       let positions = 0;
       for (const spread of theirs)
