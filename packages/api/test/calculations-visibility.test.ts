@@ -4,8 +4,8 @@
 import { get } from "node:http";
 import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { addTrader, startWithTrader } from "./fakes/signed-in-trader.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, type manualFeed, type TestServer } from "./server.ts";

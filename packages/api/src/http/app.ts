@@ -1,11 +1,11 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
+import { clientAddress } from "../client-address.ts";
 import { type AppServices, createContext } from "../context.ts";
-import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
 import { marketViewer } from "../market/viewer.ts";
 import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
 import { restRoutes } from "../rest/adapter.ts";
-import { clientAddress } from "./client-address.ts";
+import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
 import type { AppEnv, ContextFactory } from "./env.ts";
 import { logRequestErrors, notFound, onAppError } from "./errors.ts";
 import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./security.ts";

@@ -8,7 +8,7 @@ import { counter, gauge, type Labels } from "./scraped.ts";
 
 /** Where each metric's value is read when Prometheus scrapes; nothing here runs in between. */
 export interface MetricSources {
-  /** The live stream (market/snapshot-broadcaster.ts). */
+  /** The live stream (stream/snapshot-broadcaster.ts). */
   stream: {
     readonly clientCount: number;
     readonly messagesSent: number;

@@ -2,6 +2,7 @@ import { MAX_INSTRUMENTS } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { instrumentInput, instrumentKey } from "../instruments/instrument-input.ts";
 import {
   availableInstrument,
@@ -10,7 +11,6 @@ import {
   viewOf,
 } from "../instruments/instrument-view.ts";
 import { isUsed, usedBy } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
 import { success } from "./shared.ts";
 

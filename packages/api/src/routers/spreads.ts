@@ -13,9 +13,9 @@ import {
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { keyedCall, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import type { SpreadViewer } from "../spreads/registry.ts";
 import {
   createSpreadInput,

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { idempotencyKeySchema, keyedCall, keyReusedError, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId, success } from "./shared.ts";
 
