@@ -9,6 +9,8 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
+      // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).
+      { test: { name: "docs", include: ["scripts/**/*.test.ts"] } },
       {
         test: {
           name: "db",

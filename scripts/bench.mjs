@@ -1,25 +1,24 @@
-// `pnpm bench`: the figures issues 2, 4 and 5 ask for, printed, never asserted (BENCHMARKS.md
-// records them).
+// `pnpm bench`: the figures BENCHMARKS.md records, printed, never asserted.
 //   1. hub + core throughput (quotes/s incl. recalculation), fifteen and 300 instruments in use
 //   1b. 1,000 spread definitions over 200 instruments: time per quote, hub throughput
-//       (docs/issues/21.md)
+//       (BENCHMARKS.md §16)
 //   1c. position alerts: time per quote with 10,000 open positions across 1,000 users on the
-//       built-in spreads and 100 definitions (docs/issues/22.md)
+//       built-in spreads and 100 definitions (BENCHMARKS.md §17)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
-//   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (docs/issues/11.md): load, quiet
+//   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (BENCHMARKS.md §12): load, quiet
 //       quotes, a crossing storm
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
 //   3c. rolling statistics of 1,000 user spreads: memory and accuracy against the exact
-//       structure (docs/issues/21.md)
+//       structure (BENCHMARKS.md §15)
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
 //   4a. quote → stream client on a non-leader instance (through Redis) beside the single
-//       process, three bundled servers in one run (docs/issues/11.md)
+//       process, three bundled servers in one run (BENCHMARKS.md §11)
 //   4b. 50 stream clients that never read, 5 minutes: server RSS and kernel socket memory
 //   4c. the change stream: bytes per client-hour with the default instruments in use and with
-//       every shipped one (docs/issues/20.md); 100 / 1,000 / 10,000 clients against a bare
-//       node:http floor writing to every drained socket, three runs (docs/issues/13.md, 17.md), under
+//       every shipped one (BENCHMARKS.md §14); 100 / 1,000 / 10,000 clients against a bare
+//       node:http floor writing to every drained socket, three runs (BENCHMARKS.md §10), under
 //       `ulimit -n 20000` for the sockets
-//   4d. the change stream with 20 spread definitions in use, private and shared (docs/issues/21.md)
+//   4d. the change stream with 20 spread definitions in use, private and shared (BENCHMARKS.md §16)
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 // Each runs in its own process so one cannot warm up or slow down another.

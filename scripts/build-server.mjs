@@ -1,6 +1,6 @@
 // `pnpm build` (after the web build): bundles the server and its CLIs into plain JavaScript in
 // packages/api/dist, so production runs `node packages/api/dist/main.mjs` with no TypeScript
-// loader (docs/issues/11.md, item 7). Tests keep running the TypeScript sources.
+// loader (docs/operations.md, "Production start"). Tests keep running the TypeScript sources.
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -93,7 +93,8 @@ await build({
   // Keep every function's and class's own `name`: esbuild renames a class on a name clash
   // (abort-controller's AbortSignal became AbortSignal2), and node-fetch, under grammY, accepts a
   // signal only when its class is named "AbortSignal": without this every Telegram call from the
-  // bundle failed as "network error" while the sources worked (README, "What `pnpm start` runs").
+  // bundle failed as "network error" while the sources worked (docs/operations.md, "Production
+  // start").
   keepNames: true,
   // Bundled CommonJS packages (pino, pg) call `require`; ESM output has none of its own.
   banner: {

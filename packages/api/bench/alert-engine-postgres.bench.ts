@@ -1,5 +1,5 @@
-// docs/issues/11.md: the alert engine with 100,000 Telegram alerts on PostgreSQL, SQLite beside it, in
-// one run. The real AlertEngine on a real MarketHub and a real store (the adapters the server
+// BENCHMARKS.md §12: the alert engine with 100,000 Telegram alerts on PostgreSQL, SQLite beside it,
+// in one run. The real AlertEngine on a real MarketHub and a real store (the adapters the server
 // uses); per store:
 //  1. load: engine.start() reading every watched alert (STARTS times, a new engine each);
 //  2. evaluation with no crossing: the simulator's quote mix, every alert's threshold placed

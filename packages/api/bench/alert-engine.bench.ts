@@ -1,4 +1,4 @@
-// Server-side alert engine (docs/issues/04.md), two figures:
+// Server-side alert engine (BENCHMARKS.md §4), two figures:
 //  A. Time per hub update with 100,000 enabled Telegram alerts over the ten spread symbols: the
 //     real AlertEngine on a real MarketHub and a temp SQLite, fed the simulator's quote mix. Every
 //     firing writes its transaction and outbox row inside the update, so quiet updates and updates

@@ -1,6 +1,6 @@
-// Chart data (docs/issues/05.md): one year of 1-minute GC_BUY candles (525,600 rows) plus the coarser
-// timeframes core builds from them, stored with store.candles.save in the server's own database file;
-// then the real server answers chart.candles for each timeframe:
+// Chart data (BENCHMARKS.md §6): one year of 1-minute GC_BUY candles (525,600 rows) plus the
+// coarser timeframes core builds from them, stored with store.candles.save in the server's own
+// database file; then the real server answers chart.candles for each timeframe:
 //  - in process, around the tRPC caller (session check, query, forming candle), as the REST
 //    adapter calls it, and the database query alone for the split;
 //  - end to end, GET /api/chart-data/GC_BUY?timeframe=… over loopback HTTP (keep-alive, signed in).

@@ -1,6 +1,6 @@
-// docs/issues/11.md: quote → browser latency on an instance that does not lead (its quotes come through
-// Redis) against the single process on SQLite, side by side in one run. Three real servers run
-// at once, each the production bundle (packages/api/dist/main.mjs, built first) in its own
+// BENCHMARKS.md §11: quote → browser latency on an instance that does not lead (its quotes come
+// through Redis) against the single process on SQLite, side by side in one run. Three real servers
+// run at once, each the production bundle (packages/api/dist/main.mjs, built first) in its own
 // process: the single process (SQLite, in-process bus), a leader and a non-leader on one
 // PostgreSQL (durable settings, bench/durable-postgres.ts) and one redis-server. Each runs the
 // default simulator feed, which stamps every quote with the wall clock at the moment it emits it,

@@ -5,7 +5,7 @@
 // from its own process.
 //   BENCH_FANOUT_COUNTS=100,1000  BENCH_FANOUT_RUNS=3  BENCH_FANOUT_SECONDS=10
 //   BENCH_HOUR_MINUTES=1 (0 skips it)  BENCH_HOUR_INSTRUMENTS=default,shipped (the fifteen
-//   built-in keys in use, then every shipped instrument: docs/issues/20.md)
+//   built-in keys in use, then every shipped instrument: BENCHMARKS.md §14)
 // Raise the file-descriptor limit first (scripts/bench.mjs runs it under `ulimit -n 20000`).
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -10,8 +10,9 @@ import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig } from "../src/config.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
-import { diffSnapshots } from "../src/market/delta.ts";
 import { MarketHub } from "../src/market/hub.ts";
+import { dutiesFrom } from "../src/server.ts";
+import { diffSnapshots } from "../src/stream/delta.ts";
 import {
   acceptsGzip,
   type ChainPosition,
@@ -19,8 +20,7 @@ import {
   GZIP_HEADER,
   packAlone,
   packFor,
-} from "../src/market/stream-encoding.ts";
-import { dutiesFrom } from "../src/server.ts";
+} from "../src/stream/stream-encoding.ts";
 import { createPreciseClock } from "./clock.ts";
 import type { ServerReply, ServerRequest } from "./sse-server.ts";
 

@@ -1,6 +1,6 @@
 // Hub + core throughput: how many quotes per second MarketHub.ingest takes in, each one applied
 // to the prices and its spreads recomputed, with one listener attached as a live server has.
-// Two hubs in one run (docs/issues/20.md): the fifteen built-in keys in the simulator's mix, and
+// Two hubs in one run (BENCHMARKS.md §14): the fifteen built-in keys in the simulator's mix, and
 // 300 instruments in use (every shipped one plus custom keys) in the server's own catalogue,
 // which the hub asks about every quote as composition.ts wires it, all 300 quoting.
 //   BENCH_HUB_INSTRUMENTS=300

@@ -4,8 +4,8 @@
 // the REST adapter then does. Printed, never asserted.
 import { type Candle, defaultDuties, MAX_CHART_CANDLES, type Quote } from "@spreadwatch/core";
 import { MarketHub } from "../src/market/hub.ts";
-import { marketCalculations, marketPrices } from "../src/market/snapshot-schema.ts";
 import { candlesReply } from "../src/routers/chart.ts";
+import { marketCalculations, marketPrices } from "../src/stream/snapshot-schema.ts";
 
 const RUNS = Number(process.env.BENCH_OUTPUT_RUNS ?? 20_000);
 

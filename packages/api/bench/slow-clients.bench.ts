@@ -2,8 +2,9 @@
 // against the real server fed by the simulator, for 5 minutes. Reports the server's RSS, what
 // the kernel holds for those streams (the server side's unsent bytes, Send-Q, and the clients'
 // unread bytes, Recv-Q, from `ss`), the machine's TCP memory (/proc/net/sockstat) and how many
-// streams the server still holds, at the start and every 30 s. Before docs/issues/10.md nothing dropped
-// such clients; now one whose socket stays blocked for 30 s is reset.
+// streams the server still holds, at the start and every 30 s. Before the drop of blocked streams
+// (docs/operations.md, "Security and limits") nothing dropped such clients; now one whose socket
+// stays blocked for 30 s is reset.
 import { execFileSync, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";

@@ -1,4 +1,4 @@
-// Spread statistics (docs/issues/12.md §2): the api's SpreadStatsService answering every chart symbol
+// Spread statistics (BENCHMARKS.md §8): the api's SpreadStatsService answering every chart symbol
 // at once — what market.statsAll and the Spread table's z column ask once a minute — with each
 // symbol's window full of minutes (60 days: 86,400 closes; 20 days: 28,800), measured right
 // after a new minute closed for all 13 (the costliest moment: order statistics rebuilt) and

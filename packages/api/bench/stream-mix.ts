@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants, createDeflateRaw } from "node:zlib";
 import { BUILT_IN_KEYS, priceField } from "@spreadwatch/core";
-import { CHAIN_WINDOW } from "../src/market/stream-encoding.ts";
+import { CHAIN_WINDOW } from "../src/stream/stream-encoding.ts";
 import type { ServerReply, ServerRequest } from "./sse-server.ts";
 
 const INSTRUMENTS = process.env.BENCH_INSTRUMENTS ?? "shipped";

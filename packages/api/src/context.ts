@@ -17,11 +17,17 @@ import type { Webhooks } from "./webhooks/webhooks.ts";
 /** Long-lived parts of a running server, shared by every request. */
 export interface AppServices {
   hub: MarketHub;
-  /** The instruments in use: the fifteen built-in and those admins added (README "Instruments"). */
+  /**
+   * The instruments in use: the fifteen built-in and those admins added (docs/user-guide.md
+   * "Instruments").
+   */
   instruments: InstrumentCatalogue;
   /** Every spread definition: the built-ins and the users' own (docs/formulas.md). */
   spreads: SpreadRegistry;
-  /** Users' spread positions (README "Positions API (paper)"), and the index position alerts read. */
+  /**
+   * Users' spread positions (docs/http-api.md "Positions API (paper)"), and the index position
+   * alerts read.
+   */
   positions: PositionsService;
   /** All stored data, through the async port (SQLite embedded, or PostgreSQL). */
   store: Store;
@@ -33,11 +39,13 @@ export interface AppServices {
   loginThrottle: LoginThrottle;
   alertEngine: AlertEngine;
   recorder: HistoryRecorder;
-  /** Rolling statistics of every chart symbol's 1-minute closes (docs/issues/12.md §2). */
+  /**
+   * Rolling statistics of every chart symbol's 1-minute closes (docs/formulas.md, "Statistics").
+   */
   stats: SpreadStatsService;
   /** Undefined when TELEGRAM_BOT_TOKEN is not set. */
   notifier: TelegramNotifier | undefined;
-  /** The webhook URL guard and signed POST (docs/issues/12.md §3). */
+  /** The webhook URL guard and signed POST (docs/user-guide.md, "Webhooks"). */
   webhooks: Webhooks;
   /** Aborted at shutdown so open subscriptions end and their connections close. */
   shutdownSignal: AbortSignal;

@@ -23,9 +23,15 @@ async function main() {
   // Scripts (and tests) read the URL from this line: it ends at the space.
   log.info(`Spreadwatch listening on ${server.url} (feed: ${server.feed.name})`);
 
+  // Never rejects: a close that fails is logged and the process still ends, with status 1.
   const stop = async (signal: string) => {
     log.info({ signal }, `${signal} received, shutting down`);
-    await server.close();
+    try {
+      await server.close();
+    } catch (error) {
+      log.error({ err: error }, "could not close everything cleanly");
+      process.exit(1);
+    }
     log.info("Spreadwatch stopped");
     process.exit(0);
   };

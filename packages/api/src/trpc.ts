@@ -3,7 +3,7 @@ import { ZodError } from "zod";
 import { forbidden, unauthorized } from "./auth/errors.ts";
 import { resolveSession } from "./auth/session.ts";
 import type { AppServices, Context } from "./context.ts";
-import { describeZodError, ErrorWithFields } from "./rest/errors.ts";
+import { describeZodError, ErrorWithFields } from "./errors.ts";
 
 /** Pings let a browser notice a dead stream (and fall back to polling) within seconds. */
 export const SSE_PING_INTERVAL_MS = 5_000;

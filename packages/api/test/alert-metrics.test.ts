@@ -1,7 +1,7 @@
-// docs/issues/12.md §3 on a real server: alerts on the live z-score and percentile, hysteresis (also
-// across a restart), crossings held while a leg is stale, and the webhook outbox row. Alerts are
-// made through POST /api/alerts; their metric, hysteresis and webhook flag are set through the
-// store until the alert form's fields (another branch) reach the API.
+// Alert metrics, hysteresis and holds (docs/user-guide.md, "Spread alerts") on a real server:
+// alerts on the live z-score and percentile, hysteresis (also across a restart), crossings held
+// while a leg is stale, and the webhook outbox row. Alerts are made through POST /api/alerts;
+// their metric, hysteresis and webhook flag are set through the store.
 import { join } from "node:path";
 import type { AlertSettings } from "@spreadwatch/db";
 import { openDatabase } from "@spreadwatch/db/testing";
@@ -72,7 +72,7 @@ async function settled() {
   await eventually(pending, (rows) => rows.length === 0, "the Telegram outbox to settle", 15_000);
 }
 
-/** The History rows as stored (the History API is another branch's), read beside the server. */
+/** The History rows as stored, read beside the server. */
 function historyRows(of: TestServer) {
   const direct = openDatabase(join(of.dataDir, DATABASE_FILE));
   try {

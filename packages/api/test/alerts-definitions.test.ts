@@ -1,6 +1,6 @@
-// Alerts on a spread of one's own (docs/issues/21.md §4–5, docs/formulas.md) on a real server:
-// an alert on a definition's BUY symbol fires on the fake Telegram and a webhook receiver when
-// the live value crosses, naming the definition; it is held on a stale leg; another user's
+// Alerts on a spread of one's own (docs/user-guide.md "Spread alerts", docs/formulas.md) on a real
+// server: an alert on a definition's BUY symbol fires on the fake Telegram and a webhook receiver
+// when the live value crosses, naming the definition; it is held on a stale leg; another user's
 // private symbol is refused as an unknown one is; a changed definition keeps its alerts (firing
 // on the new formula) and a deleted one takes them with it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,11 +1,11 @@
-// Who receives which spread's live values (README "Spreads API"): everybody the built-ins and
-// the shared definitions, a signed-in user also their own private ones, and nobody another
+// Who receives which spread's live values (docs/http-api.md "Spreads API"): everybody the built-ins
+// and the shared definitions, a signed-in user also their own private ones, and nobody another
 // user's, in /api/calculations, tRPC's market.calculations and the raw SSE stream alike.
 import { get } from "node:http";
 import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { addTrader, startWithTrader } from "./fakes/signed-in-trader.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, type manualFeed, type TestServer } from "./server.ts";
@@ -113,8 +113,8 @@ describe("a private spread's live values", () => {
       stranger: [...builtIns, ...sides(shared)],
     };
     const clients = { trader, other, stranger };
-    // A spread's published value changes at most once a second (README): each answer has them
-    // all once GOLD@next, put in use by the calendar, has quoted and that second has passed.
+    // A spread's published value changes at most once a second (docs/http-api.md): each answer has
+    // them all once GOLD@next, put in use by the calendar, has quoted and that second has passed.
     for (const [who, client] of Object.entries(clients)) {
       const want = expected[who as keyof typeof expected].sort();
       await vi.waitFor(async () => {

@@ -1,8 +1,8 @@
-// Failover as an operator would see it (docs/issues/11.md, docs/design.md §9): two real server processes on one
-// real PostgreSQL and one real redis-server, both playing the same crossing replay, a fake
-// Telegram on loopback. The leader is killed with SIGKILL mid-replay; the other must lead, keep
-// its browsers' stream going, and the trader must get exactly one message per crossing up to
-// the alert's Telegram limit: none twice, none invented, none lost.
+// Failover as an operator would see it (docs/operations.md "Run several instances", docs/design.md
+// §9): two real server processes on one real PostgreSQL and one real redis-server, both playing the
+// same crossing replay, a fake Telegram on loopback. The leader is killed with SIGKILL mid-replay;
+// the other must lead, keep its browsers' stream going, and the trader must get exactly one message
+// per crossing up to the alert's Telegram limit: none twice, none invented, none lost.
 import { mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { formatIstTimestamp } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { crossingReplay, crossingTime } from "./crossing-replay.ts";
 import { ProcessCluster } from "./fakes/process-cluster.ts";
 import { eventually } from "./fakes/wait.ts";

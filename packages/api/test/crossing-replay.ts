@@ -24,7 +24,8 @@ export function crossingReplay(dir: string, crossings: number, name = "crossings
     const ask = k % 2 === 1 ? HIGH_ASK : LOW_ASK;
     const ts = START + k * 60_000;
     // GC and USDINR quoted again, unchanged, as a live market would: played fast, a leg quoted
-    // only once goes silent after FEED_SILENCE_SECONDS and its crossings are held (docs/issues/12.md).
+    // only once goes silent after FEED_SILENCE_SECONDS and its crossings are held
+    // (docs/user-guide.md, "Spread alerts").
     rows.push(`${ts},fx,USDINR,,,84`, `${ts},cme,GC,2000,2000.5,`);
     rows.push(`${ts},mcx,GOLD,${ask - 20},${ask},`);
   }

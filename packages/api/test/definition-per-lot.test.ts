@@ -8,8 +8,8 @@ import {
   shippedInstrument,
 } from "@spreadwatch/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { signIn, startWithTrader } from "./fakes/signed-in-trader.ts";
 import type { HttpClient } from "./http-client.ts";
 import { ADMIN, type manualFeed, type TestServer } from "./server.ts";

@@ -1,8 +1,8 @@
 import { get } from "node:http";
 import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { openPausedStream } from "./fakes/paused-stream.ts";
 import { goldBook, pumpQuotes } from "./fakes/quote-pump.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";

@@ -117,7 +117,7 @@ describe("the composite feed routes the instruments in use", () => {
       goldBees,
       bullion,
     ]);
-    composite.start((quote) => quotes.push(quote));
+    await composite.start((quote) => quotes.push(quote));
 
     // Kite: its config keys and ZINC by exchange. The built-in keys the config leaves out stay
     // out: the operator chose which provider serves each of the fifteen.
@@ -168,7 +168,7 @@ describe("the composite feed routes the instruments in use", () => {
         pollSeconds: 0.05,
       },
     });
-    composite.start((quote) => quotes.push(quote));
+    await composite.start((quote) => quotes.push(quote));
     await until(() => yahoo.count(QUOTE_PATH) >= 2, "two polls");
     expect(yahoo.requests.find((r) => r.path === QUOTE_PATH)?.query.get("symbols")).toBe(
       "GC=F,XAUUSD=X",

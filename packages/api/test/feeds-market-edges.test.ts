@@ -156,7 +156,7 @@ describe("market edge cases through the real server", () => {
     // Bids move up to 72155 and the offer side empties: quantity 0 at the best ask.
     sendBook([level(7_215_500)], []);
     const now = await eventually(prices, (p) => p.mcx.CRUDEOIL?.bid === 72155, "the new bid");
-    // The ask is gone, not kept; the entry names its contract (README "Instruments").
+    // The ask is gone, not kept; the entry names its contract (docs/user-guide.md "Instruments").
     expect(now.mcx.CRUDEOIL).toEqual({
       bid: 72155,
       timestamp: expect.any(Number),

@@ -156,9 +156,9 @@ describe("users.create with an idempotency key", () => {
   });
 });
 
-// The REST header is mapped into `idempotencyKey` by the HTTP edge (the edge branch of issue
-// 10). THESE TESTS PASS ONLY ONCE THAT BRANCH IS MERGED; on the accounts branch alone they fail.
-describe("Idempotency-Key header over REST (needs the HTTP edge branch)", () => {
+// The REST table maps the Idempotency-Key header into `idempotencyKey` (docs/operations.md,
+// "Security and limits", double submits).
+describe("Idempotency-Key header over REST", () => {
   it("POST /api/alerts twice in parallel with one header makes one alert", async () => {
     const send = () => postWithKeyHeader(trader, "/api/alerts", alert, "header-key");
     const [a, b] = await Promise.all([send(), send()]);

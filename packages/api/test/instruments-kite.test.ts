@@ -1,5 +1,5 @@
-// The instrument catalogue's whole path through a real server (README "Instruments"): an admin
-// adds ZINC and GOLD@next over HTTP; the Kite provider, against the fake Kite on loopback,
+// The instrument catalogue's whole path through a real server (docs/user-guide.md "Instruments"):
+// an admin adds ZINC and GOLD@next over HTTP; the Kite provider, against the fake Kite on loopback,
 // subscribes them on its open socket; their ticks reach /api/prices with contract names; with
 // the provider's clock moved across GOLD's roll day (by the IST calendar), near and next roll,
 // /api/rolls records both, and removing an instrument an alert uses is refused.

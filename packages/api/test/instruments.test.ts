@@ -1,5 +1,5 @@
-// Admin → Instruments over HTTP (README "Instruments"): the instruments in use, adding and
-// removing them with every kind of bad request, the prices and the stream following the change,
+// Admin → Instruments over HTTP (docs/user-guide.md "Instruments"): the instruments in use, adding
+// and removing them with every kind of bad request, the prices and the stream following the change,
 // and what the feed is told.
 import { get } from "node:http";
 import {
@@ -12,8 +12,8 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Feed } from "../src/feeds/feed.ts";
 import type { ProviderHealth } from "../src/feeds/providers/health.ts";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";

@@ -1,4 +1,4 @@
-// GET /metrics as an operator's Prometheus sees it (README.md, "Monitoring"): off unless
+// GET /metrics as an operator's Prometheus sees it (docs/operations.md, "Monitoring"): off unless
 // METRICS_TOKEN is set, then only for the bearer of that token, and every family moves with
 // what the server really did: quotes from a manual feed, a live stream, an alert firing to a
 // refusing Telegram and a held webhook, a throttled login.

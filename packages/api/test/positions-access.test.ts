@@ -1,6 +1,6 @@
-// A position is its owner's alone (README "Positions API (paper)"): another trader and an admin get
-// 404 for it through every REST path and every tRPC procedure that takes its id, the lists,
-// the CSV and the summary show them nothing of it, and nothing they send changes it. A
+// A position is its owner's alone (docs/http-api.md "Positions API (paper)"): another trader and an
+// admin get 404 for it through every REST path and every tRPC procedure that takes its id, the
+// lists, the CSV and the summary show them nothing of it, and nothing they send changes it. A
 // procedure or path added under positions must be classified here, or this test fails.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REST_ROUTES } from "../src/rest/routes.ts";

@@ -1,8 +1,8 @@
-// Position alerts end to end through the public API (README "Positions (paper)"): a trader's
-// BUY position on GC with a net ₹ target; the simulated GOLD price carries GC_SELL (its exit) past
-// it, and the firing reaches the fake Telegram and the fake webhook receiver once and shows in the
-// History; a stale leg holds the crossing until the legs are fresh again; another trader, with
-// Telegram connected and a position of their own, is told nothing.
+// Position alerts end to end through the public API (docs/user-guide.md "Positions (paper)"): a
+// trader's BUY position on GC with a net ₹ target; the simulated GOLD price carries GC_SELL (its
+// exit) past it, and the firing reaches the fake Telegram and the fake webhook receiver once and
+// shows in the History; a stale leg holds the crossing until the legs are fresh again; another
+// trader, with Telegram connected and a position of their own, is told nothing.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeTelegram } from "./fake-telegram.ts";
 import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";

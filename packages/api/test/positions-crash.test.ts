@@ -1,9 +1,9 @@
-// Paper positions across kill -9 (README "Positions API (paper)"): the server as `pnpm start`
-// runs it (runMain: scripts/start.mjs and the bundle) is killed with SIGKILL while eight clients
-// open, partially close and roll positions, 16 times at different moments, and started again on
-// the same DATA_DIR each time. Every start checks what is stored against what the clients were
-// told: every acknowledged write is there, a refused one is not; per position, closed lots + open
-// lots = the lots it was opened with; a roll is whole (the old position closed by one "roll"
+// Paper positions across kill -9 (docs/http-api.md "Positions API (paper)"): the server as `pnpm
+// start` runs it (runMain: scripts/start.mjs and the bundle) is killed with SIGKILL while eight
+// clients open, partially close and roll positions, 16 times at different moments, and started
+// again on the same DATA_DIR each time. Every start checks what is stored against what the clients
+// were told: every acknowledged write is there, a refused one is not; per position, closed lots +
+// open lots = the lots it was opened with; a roll is whole (the old position closed by one "roll"
 // close of every lot, one new position holding them in the same campaign) or absent; a keyed
 // open, close or roll retried after the crash is there exactly once; and the open and closed
 // lists agree with the closed trades' CSV. Made to fail once by splitting a close's two writes

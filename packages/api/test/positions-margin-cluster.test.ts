@@ -1,7 +1,7 @@
 // Kite's margin calculator and contract note are asked about a position at most once a minute
-// across every instance on one store (README "Margin of a position"): two margin sources on one
-// real SQLite store with a clock the tests move, then two servers on one real PostgreSQL and
-// redis-server, each with a fake Kite on loopback.
+// across every instance on one store (docs/operations.md "Margin of a position"): two margin
+// sources on one real SQLite store with a clock the tests move, then two servers on one real
+// PostgreSQL and redis-server, each with a fake Kite on loopback.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

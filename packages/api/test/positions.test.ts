@@ -1,8 +1,8 @@
-// Spread positions over HTTP (README "Positions API (paper)"): opened at the live executable value,
-// a typed entry or typed leg fills; marked at the executable exit with core's cost model; closed
-// in parts with realised P&L; rolled onto the next contract in one campaign; the closed trades'
-// CSV and summary; hostile input refused with nothing stored; a double submit makes one; stale
-// legs grey the mark and refuse a live entry.
+// Spread positions over HTTP (docs/http-api.md "Positions API (paper)"): opened at the live
+// executable value, a typed entry or typed leg fills; marked at the executable exit with core's
+// cost model; closed in parts with realised P&L; rolled onto the next contract in one campaign; the
+// closed trades' CSV and summary; hostile input refused with nothing stored; a double submit makes
+// one; stale legs grey the mark and refuse a live entry.
 import { perLot, type Quote } from "@spreadwatch/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";

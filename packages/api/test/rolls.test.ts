@@ -1,5 +1,6 @@
-// Rolls as events (README "Instruments"): when the contract a key's quotes name changes, the
-// leader records it, also when the change happened while the server was down; GET /api/rolls.
+// Rolls as events (docs/user-guide.md "Instruments"): when the contract a key's quotes name
+// changes, the leader records it, also when the change happened while the server was down; GET
+// /api/rolls.
 import type { Quote } from "@spreadwatch/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./fakes/signed-in-trader.ts";

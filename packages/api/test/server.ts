@@ -131,6 +131,9 @@ export function listeningUrl(main: MainProcess): Promise<string> {
       }
     };
     main.child.stdout?.on("data", check);
-    main.exited.then((code) => reject(new Error(`server exited with ${code}: ${main.stderr()}`)));
+    // `exited` only ever resolves (with the exit code), so there is no rejection to lose.
+    void main.exited.then((code) =>
+      reject(new Error(`server exited with ${code}: ${main.stderr()}`)),
+    );
   });
 }

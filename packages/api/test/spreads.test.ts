@@ -1,6 +1,6 @@
-// Users' spread definitions over HTTP (README "Spreads API", docs/formulas.md): the built-ins
-// listed beside them, who sees and changes what, every kind of hostile formula refused with
-// nothing stored, the limits, a double submit, and the alerts a change keeps and a delete asks
+// Users' spread definitions over HTTP (docs/http-api.md "Spreads API", docs/formulas.md): the
+// built-ins listed beside them, who sees and changes what, every kind of hostile formula refused
+// with nothing stored, the limits, a double submit, and the alerts a change keeps and a delete asks
 // about.
 import type { AlertSettings } from "@spreadwatch/db";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

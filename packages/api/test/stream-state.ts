@@ -1,7 +1,8 @@
 // Client-side view of `market.onSnapshot` for tests: folds snapshot and delta messages into the
 // state a browser would hold, so a test can compare it with /api/prices + /api/calculations.
-import type { MarketStreamMessage } from "../src/market/delta.ts";
+
 import type { MarketSnapshot } from "../src/market/hub.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 
 type Entries = Record<string, unknown>;
 

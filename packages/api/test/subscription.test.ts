@@ -5,9 +5,9 @@ import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContextInner } from "../src/context.ts";
-import type { MarketStreamMessage } from "../src/market/delta.ts";
 import type { MarketSnapshot } from "../src/market/hub.ts";
 import { type AppRouter, createCaller } from "../src/router.ts";
+import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { listeningUrl, manualFeed, runMain, startTestServer, type TestServer } from "./server.ts";
 import { applyMessage } from "./stream-state.ts";
 

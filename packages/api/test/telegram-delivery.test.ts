@@ -8,8 +8,8 @@ import { until } from "./fakes/wait.ts";
 import { manualFeed, runMain, startTestServer, type TestServer } from "./server.ts";
 import { notificationLines, settled, telegramEnv, traderWithAlert } from "./telegram-trader.ts";
 
-// The delivery rule the README states: at-least-once, and only the message in flight when the
-// server stops can arrive twice. Telegram "loses the reply" of one message here: it delivers it
+// The delivery rule docs/operations.md states: at-least-once, and only the message in flight when
+// the server stops can arrive twice. Telegram "loses the reply" of one message here: it delivers it
 // and never answers, the one case where the server cannot know.
 
 let telegram: FakeTelegram;

@@ -129,9 +129,9 @@ describe("login limit per address", () => {
   }, 60_000);
 });
 
-// The Retry-After header is set by the HTTP edge from `retryAfterSeconds` (the edge branch of
-// docs/issues/10.md). THIS TEST PASSES ONLY ONCE THAT BRANCH IS MERGED; on the accounts branch alone it fails.
-describe("Retry-After header (needs the HTTP edge branch)", () => {
+// The HTTP edge turns `retryAfterSeconds` into the Retry-After header (docs/operations.md,
+// "Security and limits").
+describe("Retry-After header", () => {
   it("429 carries Retry-After in seconds over REST and tRPC", async () => {
     const attacker = from("127.0.0.8");
     for (let i = 0; i < LOGIN_LIMITS.perUserAddress; i++)

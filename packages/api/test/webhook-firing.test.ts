@@ -1,6 +1,6 @@
-// docs/issues/12.md §3 end to end, through the public API only: a trader sets a webhook and a z-score
-// alert with Telegram and Webhook on; the spread's crossing reaches the fake Telegram and the
-// fake receiver (signed, with the firing's Idempotency-Key), and the History shows both
+// docs/user-guide.md "Webhooks" end to end, through the public API only: a trader sets a webhook
+// and a z-score alert with Telegram and Webhook on; the spread's crossing reaches the fake Telegram
+// and the fake receiver (signed, with the firing's Idempotency-Key), and the History shows both
 // channels delivered.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crossingTime } from "./crossing-replay.ts";

@@ -1,5 +1,5 @@
 /**
- * docs/issues/21.md's measure: rolling statistics for 1,000 user spreads (two sides each, so
+ * BENCHMARKS.md §15's measure: rolling statistics for 1,000 user spreads (two sides each, so
  * 2,000 twenty-day windows of 1-minute closes) with heap ≤ 300 MB and every percentile within
  * 0.5 points of the exact value. Fills 2,000 CompactSpreadStats windows with a close every minute
  * to 17:59 (the window's edge inside a summarised day, today three-quarters full), reports the memory they retain

@@ -1,5 +1,5 @@
 /**
- * docs/issues/12.md §2's goal: stats() for all 13 chart symbols together, p95 ≤ 5 ms, with the window
+ * BENCHMARKS.md §8's goal: stats() for all 13 chart symbols together, p95 ≤ 5 ms, with the window
  * full (60 days × 1,440 one-minute closes = 86,400 per symbol, the largest window), plus the
  * cost of add() and of the backfill. Prints figures; asserts nothing (docs/design.md §7).
  *

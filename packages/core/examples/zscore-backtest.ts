@@ -1,7 +1,7 @@
 /**
  * A z-score mean-reversion backtest of one spread over stored 1-minute candles, one lot, net of
- * the costs of both legs (docs/issues/12.md §6). Input: the chart's Download CSV (1m) or the JSON of
- * GET /api/chart-data/<SYMBOL>?timeframe=1m. The symbol is read from a file named like the
+ * the costs of both legs (packages/core/README.md). Input: the chart's Download CSV (1m) or the
+ * JSON of GET /api/chart-data/<SYMBOL>?timeframe=1m. The symbol is read from a file named like the
  * download ("GC_BUY-1m.csv") unless given.
  *
  *   pnpm --filter @spreadwatch/core exec tsx examples/zscore-backtest.ts <candles.csv> [SYMBOL]

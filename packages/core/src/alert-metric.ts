@@ -1,4 +1,7 @@
-/** What an alert's threshold is compared with (docs/issues/12.md §3); "spread" is the spec's alert. */
+/**
+ * What an alert's threshold is compared with (docs/user-guide.md, "Spread alerts"); "spread" is the
+ * spec's alert.
+ */
 export const ALERT_METRICS = ["spread", "zscore", "percentile"] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 

@@ -12,7 +12,10 @@ export interface CalculationEntry {
   mcx: number;
   parity: number;
   usdinr: number;
-  /** One standard lot in ₹ after costs (docs/issues/12.md §1); the hub adds it with `withPerLot`. */
+  /**
+   * One standard lot in ₹ after costs (docs/formulas.md, "Net / lot"); the hub adds it with
+   * `withPerLot`.
+   */
   perLot?: PerLot;
 }
 

@@ -1,4 +1,4 @@
-// The instrument catalogue (docs/issues/20.md, docs/instruments.md): every instrument Spreadwatch
+// The instrument catalogue (docs/instruments.md): every instrument Spreadwatch
 // knows how to quote, with its exchange, units, lot and tick. Fifteen are in use out of the box
 // (the built-in spreads' legs); an admin puts any other in use (Admin → Instruments).
 import { MONTH_SELECTORS, type MonthSelector } from "./contract-calendar.ts";
@@ -68,7 +68,7 @@ export interface InstrumentSpec {
   source?: InstrumentSource;
 }
 
-/** At most this many instruments in use (docs/issues/20.md §5). */
+/** At most this many instruments in use (docs/http-api.md, "Instruments"). */
 export const MAX_INSTRUMENTS = 500;
 
 /** A key is a root (letters, digits, `.`, `_`, `-`, up to 32) and an optional `@next` / `@far`. */

@@ -241,7 +241,8 @@ describe("CrossingTracker", () => {
   });
 
   it("with hysteresis fires once while the value swings on the threshold, again after moving back", () => {
-    // Threshold 500, re-arm 20 (the README's example); a minute apart, so no cooldown applies.
+    // Threshold 500, re-arm 20 (docs/user-guide.md's example); a minute apart, so no cooldown
+    // applies.
     const alert = { id: 9, threshold: 500, hysteresis: 20 };
     const tracker = new CrossingTracker<number>();
     const fired = [490, 510, 495, 505, 495, 505, 480, 490, 510, 495].map((v, i) =>

@@ -1,11 +1,12 @@
 import type { ThresholdSide } from "./crossing.ts";
 
 /**
- * Hysteresis (docs/issues/12.md §3): after firing into side S at threshold T, an alert with a re-arm
- * distance h fires again only once its value has moved back to T − h (S = above) or T + h
- * (S = below). Crossings while it waits are not fired (nor reported late), and the observation
- * that re-arms it does not fire either: the next crossing of T does. So a spread oscillating on
- * the threshold fires once, and again each time it has really moved away and come back.
+ * Hysteresis (docs/user-guide.md, "Spread alerts"): after firing into side S at threshold T, an
+ * alert with a re-arm distance h fires again only once its value has moved back to T − h (S =
+ * above) or T + h (S = below). Crossings while it waits are not fired (nor reported late), and the
+ * observation that re-arms it does not fire either: the next crossing of T does. So a spread
+ * oscillating on the threshold fires once, and again each time it has really moved away and come
+ * back.
  */
 export interface HysteresisState {
   threshold: number;

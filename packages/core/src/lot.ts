@@ -1,7 +1,7 @@
 import { type InstrumentId, instrument } from "./instrument.ts";
 
 /**
- * Contract sizes as data (docs/issues/12.md §1). Quantities are kept in the MCX quote unit of the
+ * Contract sizes as data (docs/instruments.md). Quantities are kept in the MCX quote unit of the
  * instrument (10 g for gold, kg for silver and copper, mmBtu, bbl), so a lot's size is directly
  * the multiplier of a spread quoted per MCX unit.
  */

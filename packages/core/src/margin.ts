@@ -1,7 +1,7 @@
-// The margin a spread position blocks, from configured rates (README, "Positions (paper)"): MCX
-// legs as a share of the contract's value, US futures as an initial margin per contract. It is
-// the sum of the legs, with no spread benefit: a broker's own figure (Kite's basket margins,
-// which the api asks when connected) is what shows the benefit of a calendar.
+// The margin a spread position blocks, from configured rates (docs/user-guide.md, "Positions
+// (paper)"): MCX legs as a share of the contract's value, US futures as an initial margin per
+// contract. It is the sum of the legs, with no spread benefit: a broker's own figure (Kite's basket
+// margins, which the api asks when connected) is what shows the benefit of a calendar.
 import { groupOfExchange, parseInstrumentKey } from "./catalogue.ts";
 import { roundPaise } from "./costs.ts";
 import type { SpecOf } from "./definition-per-lot.ts";
@@ -15,10 +15,10 @@ export interface MarginRates {
 
 /**
  * Placeholders of the right order, NOT a broker's figures: exchanges change margins daily with
- * volatility, so an operator sets MARGIN_* (README) from their broker. Orders of magnitude as
- * seen in 2025–2026: MCX bullion and base metals needed roughly a tenth of the contract value,
- * energy roughly a third in volatile weeks; CME initial margins of a few thousand to ~$20,000 a
- * full-size contract, a tenth of that for the micros.
+ * volatility, so an operator sets MARGIN_* (docs/operations.md) from their broker. Orders of
+ * magnitude as seen in 2025–2026: MCX bullion and base metals needed roughly a tenth of the
+ * contract value, energy roughly a third in volatile weeks; CME initial margins of a few thousand
+ * to ~$20,000 a full-size contract, a tenth of that for the micros.
  */
 export function defaultMarginRates(): MarginRates {
   return {

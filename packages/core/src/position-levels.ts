@@ -1,5 +1,5 @@
-// A position's target and stop (README "Targets and stops on positions"): when net ₹ reaching a
-// level fires, and when the level re-arms. The server's position alerts (api
+// A position's target and stop (docs/user-guide.md "Targets and stops on positions"): when net ₹
+// reaching a level fires, and when the level re-arms. The server's position alerts (api
 // positions/position-alerts.ts, which indexes thousands of levels by value) and the browser's
 // popup follow this rule, so both fire on the same crossings.
 import { isPastRearmLevel } from "./hysteresis.ts";

@@ -1,6 +1,7 @@
 // A spread position (paper: no order goes to a broker) marked at the price it could be left at
 // now. The server and the browser both mark with these functions, so a script that imports
-// @spreadwatch/core gets the figures the Positions tab shows (README, "Positions (paper)").
+// @spreadwatch/core gets the figures the Positions tab shows (docs/user-guide.md, "Positions
+// (paper)").
 import { roundPaise } from "./costs.ts";
 
 export type PositionSide = "BUY" | "SELL";

@@ -1,6 +1,6 @@
-// A roll on the spread chart (README "Instruments"): its label, and the back-adjusted view that
-// shifts the candles before each roll by the gap at the roll, so a contract change does not read
-// as a move of the spread.
+// A roll on the spread chart (docs/user-guide.md "Instruments"): its label, and the back-adjusted
+// view that shifts the candles before each roll by the gap at the roll, so a contract change does
+// not read as a move of the spread.
 import type { Candle } from "./candles.ts";
 import { parseInstrumentKey } from "./catalogue.ts";
 import { MONTH_CODES } from "./contract-calendar.ts";

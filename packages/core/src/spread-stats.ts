@@ -1,6 +1,6 @@
 import { lowerBound, SortedMultiset } from "./sorted-multiset.ts";
 
-/** The windows a trader can pick (docs/issues/12.md §2), in days; 20 unless asked. */
+/** The windows a trader can pick (docs/formulas.md, "Statistics"), in days; 20 unless asked. */
 export const STATS_DAYS = [5, 20, 60] as const;
 export const DEFAULT_STATS_DAYS = 20;
 

@@ -1,4 +1,7 @@
-/** A user's webhook (docs/issues/12.md §3): what the server accepts, and the Profile form checks first. */
+/**
+ * A user's webhook (docs/user-guide.md, "Webhooks"): what the server accepts, and the Profile form
+ * checks first.
+ */
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 export const WEBHOOK_SECRET_MIN = 16;
 export const WEBHOOK_SECRET_MAX = 256;

@@ -7,7 +7,7 @@ export interface ZScoreRules {
   entryZ: number;
   /** Leave once the spread is back within exitZ of the mean, or past it. */
   exitZ: number;
-  /** The statistics window in days (docs/issues/12.md §2: 5, 20 or 60). */
+  /** The statistics window in days (5, 20 or 60, as docs/http-api.md allows). */
   days: number;
   /** No trade until the window holds this many closes: z of a few closes means little. */
   minCloses: number;

@@ -68,7 +68,7 @@ async function deleteAllGoldBuyAlerts(): Promise<void> {
   const dialogs = answerDialogs(suite.page, [true]);
   await modal(suite.page).getByRole("button", { name: "Delete All" }).click();
   expect(await dialogs).toEqual(["Are you sure you want to delete ALL alerts for GC_BUY?"]);
-  // docs/issues/12.md §4: the result is a message that clears itself, not a second dialog.
+  // docs/decisions.md: the result is a message that clears itself, not a second dialog.
   await suite.page
     .getByRole("status")
     .filter({ hasText: "All alerts for GC_BUY have been deleted." })
@@ -134,7 +134,8 @@ describe("the browser watcher", () => {
       expect(created.status).toBe(200);
     }
     // The watcher picks them up at its next 15 s poll; then they fire within one swing. The
-    // toasts show the newest three and fold the rest of the ten into "7 more" (docs/issues/13.md).
+    // toasts show the newest three and fold the rest of the ten into "7 more" (docs/user-guide.md,
+    // "The dashboard").
     await popup(suite.page).getByRole("button", { name: "7 more" }).click(WAIT);
     expect(await notifications().count()).toBe(10);
     // Triggers made together ride one batched request, so count procedures, not requests.

@@ -1,6 +1,5 @@
 // Writes History rows straight into a running app's SQLite file, as the alert engine's
-// recordFirings/recordHeld write them (that code is on the engine branch); shared by the
-// History e2e test and its screenshot script.
+// recordFirings/recordHeld write them; shared by the History e2e test and its screenshot script.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -75,7 +75,7 @@ try {
         note: "Held: MCX CRUDEOIL quote stale (no quote for 14 s)",
       },
       {
-        // A position's target (README "Targets and stops on positions").
+        // A position's target (docs/user-guide.md "Targets and stops on positions").
         username,
         alertId: null,
         symbol: "GC_SELL",

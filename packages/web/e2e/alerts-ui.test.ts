@@ -226,7 +226,7 @@ describe("the create/edit modal", () => {
     const dialogs = answerDialogs(suite.page, [true]);
     await modalButton("Delete All").click();
     expect(await dialogs).toEqual(["Are you sure you want to delete ALL alerts for CL_SELL?"]);
-    // docs/issues/12.md §4: the result is a message that clears itself, not a second dialog.
+    // docs/decisions.md: the result is a message that clears itself, not a second dialog.
     await suite.page
       .getByRole("status")
       .filter({ hasText: "All alerts for CL_SELL have been deleted." })
@@ -396,7 +396,7 @@ describe("the alerts section", () => {
       direction: "reaches",
       enabled: true,
       telegramMaxNotifications: 4,
-      // docs/issues/12.md §3's fields, at their defaults.
+      // The alert form's fields (docs/user-guide.md, "Spread alerts"), at their defaults.
       metric: "spread",
       hysteresis: null,
       webhookNotify: false,

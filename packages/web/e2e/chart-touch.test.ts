@@ -6,9 +6,9 @@ import { ADMIN, login, startApp } from "./harness.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
- * docs/issues/13.md §3 on a phone (390 × 844, touch, mobile): the chart fills the screen below its
- * controls, one finger pans, two fingers pinch-zoom, and the hint speaks of touch. Real touch
- * events go through CDP, as a finger's would, so the browser's own touch handling
+ * docs/user-guide.md "Advanced Spread Chart" on a phone (390 × 844, touch, mobile): the chart fills
+ * the screen below its controls, one finger pans, two fingers pinch-zoom, and the hint speaks of
+ * touch. Real touch events go through CDP, as a finger's would, so the browser's own touch handling
  * (touch-action, pointer events) is part of what is tested.
  */
 const TOUCH_HINT =

@@ -13,7 +13,7 @@ import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
- * docs/issues/12.md §4 "A chart to trade from", on 1,700 one-minute GC_BUY candles: more than the
+ * docs/user-guide.md "Advanced Spread Chart", on 1,700 one-minute GC_BUY candles: more than the
  * 1,500 the first request returns, so panning back has to fetch the rest.
  */
 const start = longStart();

@@ -337,7 +337,8 @@ describe("advanced chart screen", () => {
     await suite.page.waitForURL(`${suite.app.url}/advanced-chart`);
     await request;
     expect(await commodity().inputValue()).toBe("SI_SELL");
-    // The symbol comes from the dashboard; the timeframe is the one last chosen (docs/issues/12.md §4).
+    // The symbol comes from the dashboard; the timeframe is the one last chosen
+    // (docs/decisions.md).
     expect(await timeframe().inputValue()).toBe("1m");
     await chartWith(suite.page, 1);
   });

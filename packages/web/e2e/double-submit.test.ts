@@ -6,9 +6,10 @@ import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { holdRequests, procedure } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
-// docs/issues/10.md item 7: a double click on a create button used to make two records (two sounds, two
-// Telegram messages per crossing). The button is disabled only once React re-renders, so the
-// second click can land first; the form's idempotency key is what makes it one record.
+// docs/operations.md "Security and limits", double submits: a double click on a create button used
+// to make two records (two sounds, two Telegram messages per crossing). The button is disabled only
+// once React re-renders, so the second click can land first; the form's idempotency key is what
+// makes it one record.
 
 /**
  * The fastest double click: both clicks reach the button before React re-renders. Playwright's

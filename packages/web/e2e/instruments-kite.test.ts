@@ -23,7 +23,7 @@ import { signedInSuite } from "./suite.ts";
 // Admin → Instruments against a real provider: the production start on FEED=composite with a
 // fake Kite on loopback (instruments list + binary ticks). The admin connects Kite, adds ZINC
 // and GOLD's next month on the page, and both quote live in the Prices table with the contract
-// names Kite's list gives (README "Instruments").
+// names Kite's list gives (docs/user-guide.md "Instruments").
 
 /** Generous on a shared machine; nothing here is timed. */
 const WAIT = { timeout: 20_000 };

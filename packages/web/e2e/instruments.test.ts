@@ -6,7 +6,7 @@ import { procedure, recordRequests } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Admin → Instruments on the simulator, which quotes every instrument in use with the contract
-// its month selector means today (README "Instruments").
+// its month selector means today (docs/user-guide.md "Instruments").
 
 const TRADER = { username: "trader", password: "trader-secret", alerts_enabled: true };
 

@@ -5,9 +5,9 @@ import { ADMIN, startApp } from "./harness.ts";
 import { builder, mySpreads, ownSpreads, spreadGroup } from "./spreads.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Spreads of your own": deleting a definition deletes every alert on it, other users'
-// too. The question the admin answers must give the server's count (its 409 `{ alerts }`), not
-// only the admin's own alerts, which on a shared spread may be none.
+// docs/user-guide.md "Spreads of your own": deleting a definition deletes every alert on it, other
+// users' too. The question the admin answers must give the server's count (its 409 `{ alerts }`),
+// not only the admin's own alerts, which on a shared spread may be none.
 const TRADER = { username: "tess", password: "tess-secret", alerts_enabled: true };
 const NAME = "Desk gold/silver";
 

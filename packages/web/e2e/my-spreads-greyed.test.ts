@@ -5,9 +5,9 @@ import { startApp } from "./harness.ts";
 import { mySpreads, spreadGroup } from "./spreads.ts";
 import { signedInSuite } from "./suite.ts";
 
-// A spread of one's own greys like a built-in row when a leg cannot be trusted (README "Spreads
-// of your own"): here MCX GOLD's book is crossed, so a gold/silver ratio has no value and says
-// why.
+// A spread of one's own greys like a built-in row when a leg cannot be trusted (docs/user-guide.md
+// "Spreads of your own"): here MCX GOLD's book is crossed, so a gold/silver ratio has no value and
+// says why.
 const RITA = { username: "rita", password: "rita-secret", alerts_enabled: true };
 
 const suite = signedInSuite({

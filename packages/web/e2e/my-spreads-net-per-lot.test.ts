@@ -11,9 +11,9 @@ import { startApp } from "./harness.ts";
 import { mySpreads } from "./spreads.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Spreads of your own": a definition whose legs have lots shows Net / lot (₹) in My
-// spreads, as the built-in rows do, with the cost breakdown on hover or focus; one without lots
-// shows "–". Replayed fixed prices, so the numbers are core's definitionPerLot to the paisa.
+// docs/user-guide.md "Spreads of your own": a definition whose legs have lots shows Net / lot (₹)
+// in My spreads, as the built-in rows do, with the cost breakdown on hover or focus; one without
+// lots shows "–". Replayed fixed prices, so the numbers are core's definitionPerLot to the paisa.
 const MINUTE = 60_000;
 
 function replayCsv(): string {

@@ -8,9 +8,9 @@ import { startApp, telegramEnv } from "./harness.ts";
 import { builder, fillLeg, mySpreads, ownSpreads, SIGNED, spreadGroup } from "./spreads.ts";
 import { signedInSuite } from "./suite.ts";
 
-// docs/issues/21.md "Done when", in Chromium on the production start: a trader builds a GOLD
-// near/next calendar from the template and a gold/silver ratio by typing its formula, sees both
-// live in My spreads with their legs, charts them with the history before they existed marked
+// docs/user-guide.md "Spreads of your own", in Chromium on the production start: a trader builds a
+// GOLD near/next calendar from the template and a gold/silver ratio by typing its formula, sees
+// both live in My spreads with their legs, charts them with the history before they existed marked
 // "from leg closes" and ± σ bands, sets a z-score alert on one and receives it on a fake
 // Telegram and a webhook receiver; formulas that try to escape get the server's 400 beside the
 // formula and create nothing. The simulator quotes every instrument in use (GOLD@next once the

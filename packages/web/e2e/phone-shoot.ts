@@ -1,5 +1,5 @@
-// Screenshots of the phone-first dashboard (docs/issues/13.md) and every screen at 390 × 844 and
-// 360 × 780 (touch) and 1400 × 900, light and dark, for eyeballing; not a test.
+// Screenshots of the phone-first dashboard (docs/user-guide.md, "The dashboard") and every screen
+// at 390 × 844 and 360 × 780 (touch) and 1400 × 900, light and dark, for eyeballing; not a test.
 // Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/phone-shoot.ts [outDir]
 import { mkdir } from "node:fs/promises";
 import { addAlertButton, modal, popup, rest, spreadRow } from "./alerts.ts";

@@ -7,9 +7,9 @@ import { startApp } from "./harness.ts";
 import { fakeNotifications, notificationSpy, setHidden } from "./phone-spies.ts";
 import { signedInSuite } from "./suite.ts";
 
-// docs/issues/13.md §3–4 on a phone: 390 × 844, touch. GC_BUY swings between +128.38 and +88.38 every
-// 2 s (replay at speed 1), so a new alert at a level in between fires within a few seconds of
-// the watcher learning its side. Waits are upper bounds.
+// docs/user-guide.md "On a phone" and the chart on a phone: 390 × 844, touch. GC_BUY swings between
+// +128.38 and +88.38 every 2 s (replay at speed 1), so a new alert at a level in between fires
+// within a few seconds of the watcher learning its side. Waits are upper bounds.
 const WAIT = { timeout: 30_000 };
 const PHONE = { width: 390, height: 844 };
 const PAM = { username: "pam", password: "pam-secret", alerts_enabled: true };

@@ -1,8 +1,8 @@
-// A position's target pops up on the dashboard (README "Targets and stops on positions"): the
-// fixture swings GC_BUY between +128.38 and +88.38 every 2 s, so a SELL position on GC (marked at
-// GC_BUY) entered at 200 swings its net by ₹4,000 (100 units a lot); a target halfway is reached
-// on every swing down of GC_BUY, and the browser, marking the position from the stream with
-// core's rule, shows the toast and plays the alert sound.
+// A position's target pops up on the dashboard (docs/user-guide.md "Targets and stops on
+// positions"): the fixture swings GC_BUY between +128.38 and +88.38 every 2 s, so a SELL position
+// on GC (marked at GC_BUY) entered at 200 swings its net by ₹4,000 (100 units a lot); a target
+// halfway is reached on every swing down of GC_BUY, and the browser, marking the position from the
+// stream with core's rule, shows the toast and plays the alert sound.
 import { expect, it } from "vitest";
 import { popup, rest } from "./alerts.ts";
 import { playedSounds } from "./audio-spy.ts";

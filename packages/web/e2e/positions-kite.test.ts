@@ -6,7 +6,7 @@ import { connectKite } from "./kite.ts";
 import { openPositions } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Positions (paper)" with a Kite connection: a fake Kite on loopback answers
+// docs/user-guide.md "Positions (paper)" with a Kite connection: a fake Kite on loopback answers
 // /margins/basket and /charges/orders in Kite Connect v3's shapes; the Positions screen shows
 // Kite's margin with its source and time, and Kite's contract-note figure beside Spreadwatch's
 // own costs in the breakdown. Prices come from the simulator; only the figures come from Kite.

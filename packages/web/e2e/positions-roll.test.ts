@@ -22,13 +22,13 @@ import {
 } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Positions (paper)" across a contract's expiry, in Chromium on the production start with
-// FEED=composite: a fake Kite on loopback quotes MCX GOLD (its near contract picked from Kite's
-// instruments list), a broker's JSON endpoint quotes COMEX GC and USDINR. A trader with Telegram
-// connected opens BUY 2 × GC on the Positions screen, sets a net ₹ target that the market then
-// crosses (the 🎯 line reaches the fake Telegram), closes one lot, and when the exchange delists
-// the near contract the feed moves GOLD to the next one: the position greys with "… rolled" and
-// Roll closes the held lots at their last mark and opens GC again on the next contract, in the
+// docs/user-guide.md "Positions (paper)" across a contract's expiry, in Chromium on the production
+// start with FEED=composite: a fake Kite on loopback quotes MCX GOLD (its near contract picked from
+// Kite's instruments list), a broker's JSON endpoint quotes COMEX GC and USDINR. A trader with
+// Telegram connected opens BUY 2 × GC on the Positions screen, sets a net ₹ target that the market
+// then crosses (the 🎯 line reaches the fake Telegram), closes one lot, and when the exchange
+// delists the near contract the feed moves GOLD to the next one: the position greys with "… rolled"
+// and Roll closes the held lots at their last mark and opens GC again on the next contract, in the
 // same campaign. The closed trades' CSV holds both closes; nobody else sees the position.
 const WAIT = { timeout: 60_000 };
 const LONG = 300_000;

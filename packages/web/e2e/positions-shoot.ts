@@ -1,6 +1,6 @@
-// Screenshots of README "Positions (paper)": the open form, the Positions screen (table on a
-// desktop, cards on a phone), the costs breakdown and the close result; for eyeballing, not a test.
-// Run: pnpm build && node --import tsx packages/web/e2e/positions-shoot.ts [outDir]
+// Screenshots of docs/user-guide.md "Positions (paper)": the open form, the Positions screen (table
+// on a desktop, cards on a phone), the costs breakdown and the close result; for eyeballing, not a
+// test. Run: pnpm build && node --import tsx packages/web/e2e/positions-shoot.ts [outDir]
 import { rest } from "./alerts.ts";
 import { ADMIN, login, startApp } from "./harness.ts";
 import { closeDialog, openDialog, openPositions } from "./positions.ts";

@@ -4,10 +4,11 @@ import { startApp } from "./harness.ts";
 import { listedPositions, openDialog, openPositions } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Positions (paper)" on a stale market: every price of the replay is from March 2024.
-// The live entry is refused (the server's sentence shows in the form), a typed spread value or
-// typed leg fills still open a position, and its mark is the last one, greyed with the leg named,
-// as the spread rows grey theirs. GC_SELL at those prices is +104.07 (fixtures.ts works it out).
+// docs/user-guide.md "Positions (paper)" on a stale market: every price of the replay is from March
+// 2024. The live entry is refused (the server's sentence shows in the form), a typed spread value
+// or typed leg fills still open a position, and its mark is the last one, greyed with the leg
+// named, as the spread rows grey theirs. GC_SELL at those prices is +104.07 (fixtures.ts works it
+// out).
 const WAIT = { timeout: 60_000 };
 const SAM = { username: "sam", password: "sam-secret-1" };
 

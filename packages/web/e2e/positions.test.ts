@@ -13,9 +13,9 @@ import {
 } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
-// README "Positions (paper)", in Chromium on the production start with the simulator: a trader
-// opens a BUY on GC from the Gold Buy row's details sheet (a phone, where a tap opens it), sees
-// it as a card, then on a desktop watches its net ₹ and return on margin move with the market,
+// docs/user-guide.md "Positions (paper)", in Chromium on the production start with the simulator: a
+// trader opens a BUY on GC from the Gold Buy row's details sheet (a phone, where a tap opens it),
+// sees it as a card, then on a desktop watches its net ₹ and return on margin move with the market,
 // closes half and exports the closed trades. Marks are computed in the browser from the stream.
 const WAIT = { timeout: 60_000 };
 const LONG = 240_000;

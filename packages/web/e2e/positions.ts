@@ -1,4 +1,4 @@
-// Helpers for the Positions tests and screenshots (README "Positions (paper)").
+// Helpers for the Positions tests and screenshots (docs/user-guide.md "Positions (paper)").
 import type { Locator, Page } from "playwright-core";
 import { rest } from "./alerts.ts";
 

@@ -7,8 +7,8 @@ import { signedInSuite } from "./suite.ts";
 const WAIT = { timeout: 20_000 };
 
 // The replay plays its file at once (REPLAY_SPEED 0) and then says nothing: with the silence
-// threshold at 1 s its health turns stale (docs/issues/10.md: silence is noticed, per provider
-// configurable), and the source line must stop calling it live.
+// threshold at 1 s its health turns stale (docs/user-guide.md, "The dashboard": silence is noticed,
+// per provider configurable), and the source line must stop calling it live.
 const suite = signedInSuite({
   app: () => startApp(freshFixture({ FEED_SILENCE_SECONDS: "1" })),
   as: ADMIN,

@@ -1,6 +1,6 @@
-// Screenshots of README "Spreads of your own": My spreads on the dashboard, the builder (a
-// template, a formula error), a definition's sheet on phones and its chart; for eyeballing, not a test.
-// Run: pnpm build && node --import tsx packages/web/e2e/spreads-shoot.ts [outDir]
+// Screenshots of docs/user-guide.md "Spreads of your own": My spreads on the dashboard, the builder
+// (a template, a formula error), a definition's sheet on phones and its chart; for eyeballing, not
+// a test. Run: pnpm build && node --import tsx packages/web/e2e/spreads-shoot.ts [outDir]
 import { rest } from "./alerts.ts";
 import { ADMIN, login, startApp } from "./harness.ts";
 import { eachScreen, outDir as out } from "./shots.ts";

@@ -1,4 +1,4 @@
-// Helpers for the spreads-of-your-own tests (README "Spreads of your own").
+// Helpers for the spreads-of-your-own tests (docs/user-guide.md "Spreads of your own").
 import type { Locator, Page } from "playwright-core";
 import { rest } from "./alerts.ts";
 

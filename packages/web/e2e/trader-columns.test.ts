@@ -5,10 +5,11 @@ import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
- * docs/issues/12.md §1–2 on the dashboard: the Net / lot (₹) and z columns against the real API. The
- * replay: the hand-worked prices of the api's per-lot test at the first minute, then 29 more
- * minutes of GOLD asks moving around 57320, ending back at 57320, so GC_BUY's closes have a
- * spread (a z) and its live value is the hand-worked 65.950510587292 (net +5,048.32 a GOLD lot).
+ * docs/user-guide.md "Net / lot (₹) and z" on the dashboard: the Net / lot (₹) and z columns
+ * against the real API. The replay: the hand-worked prices of the api's per-lot test at the first
+ * minute, then 29 more minutes of GOLD asks moving around 57320, ending back at 57320, so GC_BUY's
+ * closes have a spread (a z) and its live value is the hand-worked 65.950510587292 (net +5,048.32 a
+ * GOLD lot).
  */
 const MINUTE = 60_000;
 const MINUTES = 30;

@@ -1,6 +1,7 @@
-// Screenshots of docs/issues/12.md's trader columns, breakdown, lot size and chart bands on the
-// simulator (30-day backfill, so z and bands have history); for eyeballing, not a test.
-// Run: pnpm --filter @spreadwatch/web build && node --import tsx packages/web/e2e/trader-shoot.ts [outDir]
+// Screenshots of the trader columns (docs/user-guide.md, "Net / lot (₹) and z"), breakdown, lot
+// size and chart bands on the simulator (30-day backfill, so z and bands have history); for
+// eyeballing, not a test. Run: pnpm --filter @spreadwatch/web build && node --import tsx
+// packages/web/e2e/trader-shoot.ts [outDir]
 import { ADMIN, login, startApp } from "./harness.ts";
 import { eachScreen, outDir as out } from "./shots.ts";
 

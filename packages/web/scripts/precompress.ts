@@ -17,9 +17,9 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /**
  * Writes `name.br` and `name.gz` beside every text file of the build, at the strongest settings:
- * it happens once per build, so the server only picks a file (README.md, "Production start")
- * and never compresses per request. A variant no smaller than the original is not written, and
- * the server then sends the original.
+ * it happens once per build, so the server only picks a file (docs/operations.md, "Production
+ * start") and never compresses per request. A variant no smaller than the original is not written,
+ * and the server then sends the original.
  */
 export async function precompressDir(dir: string): Promise<string[]> {
   const written: string[] = [];

@@ -73,7 +73,7 @@ function Routes() {
       <Route path="/admin">
         <AdminOnly render={(user) => <Admin user={user} />} />
       </Route>
-      {/* docs/issues/12.md §4: an unknown path sends a signed-out visitor to /login, like every other page. */}
+      {/* docs/decisions.md: an unknown path sends a signed-out visitor to /login, like every other page. */}
       <Route>
         <SignedIn render={() => <NotFound />} />
       </Route>

@@ -10,7 +10,7 @@ import {
 import type { AlertSettings } from "@spreadwatch/db";
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
-import { recordId } from "../routers/shared.ts";
+import { recordId } from "../shared-schemas.ts";
 import type { SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
 
 const limitMessage = `must be a whole number from ${MIN_NOTIFICATION_LIMIT} to ${MAX_NOTIFICATION_LIMIT}`;

@@ -10,7 +10,7 @@ import {
   type Store,
 } from "@spreadwatch/db";
 import { z } from "zod";
-import type { ShapeOf } from "../routers/shared.ts";
+import type { ShapeOf } from "../shared-schemas.ts";
 
 const firingChannel = z.object({
   channel: z.enum([...OUTBOX_CHANNELS, "browser"]),

@@ -61,11 +61,12 @@ function instrumentLeg(key: string): Leg {
 const PROVIDER_REFRESH_MS = 1_000;
 
 /**
- * Whether a spread's inputs can be acted on, as the dashboard greys its rows (docs/issues/10.md): a leg
- * silent for longer than its silence window, a crossed book, a provider that is down, not
- * configured or whose market is closed makes the spread "held". Silence is measured on this
- * server's clock from when each quote arrived (as feed health does), never from the quotes' own
- * times: a delayed source that delivers on time is live, and a replay is judged as it plays.
+ * Whether a spread's inputs can be acted on, as the dashboard greys its rows (docs/user-guide.md,
+ * "Spread alerts": held, never fired on a frozen price): a leg silent for longer than its silence
+ * window, a crossed book, a provider that is down, not configured or whose market is closed makes
+ * the spread "held". Silence is measured on this server's clock from when each quote arrived (as
+ * feed health does), never from the quotes' own times: a delayed source that delivers on time is
+ * live, and a replay is judged as it plays.
  */
 export class LegWatch {
   /** When each key last quoted (keys are unique across sources). */

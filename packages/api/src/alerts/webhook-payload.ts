@@ -1,6 +1,9 @@
 import { IST_TIME_ZONE, type ThresholdSide } from "@spreadwatch/core";
 
-/** The JSON body POSTed to a user's webhook for one server firing (docs/issues/12.md §3, the contract). */
+/**
+ * The JSON body POSTed to a user's webhook for one server firing (docs/user-guide.md, "Webhooks":
+ * the contract).
+ */
 export interface WebhookPayload {
   event: "alert.fired";
   firingId: number;
@@ -72,7 +75,8 @@ export function webhookBody(
 
 /**
  * The JSON body POSTed to a user's webhook when one of their positions reaches its target or its
- * stop (README "Positions (paper)"): signed and retried like an alert's, told apart by `event`.
+ * stop (docs/user-guide.md "Positions (paper)"): signed and retried like an alert's, told apart by
+ * `event`.
  */
 export interface PositionWebhookPayload {
   event: "position.alert";

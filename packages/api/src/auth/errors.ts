@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { ErrorWithFields } from "../rest/errors.ts";
+import { ErrorWithFields } from "../errors.ts";
 import type { SessionState } from "./session.ts";
 
 const ENDED_MESSAGES = {

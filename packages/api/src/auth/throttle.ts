@@ -1,7 +1,7 @@
 import { isIPv6 } from "node:net";
 import type { LoginAttemptVerdict, LoginLimits, Store } from "@spreadwatch/db";
 import { TRPCError } from "@trpc/server";
-import { ErrorWithFields } from "../rest/errors.ts";
+import { ErrorWithFields } from "../errors.ts";
 
 /**
  * 5 attempts per (username, address) per 15 minutes stops guessing one account; 50 per address

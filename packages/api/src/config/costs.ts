@@ -2,9 +2,10 @@ import { CME_CONTRACT_KEYS, type CostRates, defaultCostRates } from "@spreadwatc
 import { z } from "zod";
 
 /**
- * The round-trip cost rates of `perLot` (docs/issues/12.md §1) as env settings: one variable per rate,
- * since a desk changes one (its brokerage, its CME commission) and keeps the rest. Unset means
- * core's `defaultCostRates()`, whose doc comment says where each default comes from.
+ * The round-trip cost rates of `perLot` (docs/operations.md, "Configuration") as env settings: one
+ * variable per rate, since a desk changes one (its brokerage, its CME commission) and keeps the
+ * rest. Unset means core's `defaultCostRates()`, whose doc comment says where each default comes
+ * from.
  */
 const rupees = z.coerce
   .number({ error: "must be an amount ≥ 0 in ₹" })

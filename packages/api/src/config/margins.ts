@@ -2,9 +2,9 @@ import { defaultMarginRates, FUTURES, type MarginRates } from "@spreadwatch/core
 import { z } from "zod";
 
 /**
- * The configured margin rates of positions (README "Margin of a position") as env settings, one
- * variable per rate, like the COST_* settings: a desk sets the figures its broker shows today and
- * keeps the rest. Unset means core's `defaultMarginRates()`.
+ * The configured margin rates of positions (docs/operations.md "Margin of a position") as env
+ * settings, one variable per rate, like the COST_* settings: a desk sets the figures its broker
+ * shows today and keeps the rest. Unset means core's `defaultMarginRates()`.
  *
  * Those defaults are placeholders of the right order, not anyone's published figures: exchanges
  * set margins daily from SPAN and volatility, so no fixed number stays right. They approximate

@@ -17,7 +17,10 @@ export class ReplayFileError extends Error {
   override name = "ReplayFileError";
 }
 
-/** Optional: the exchange contract a future's row is of and its last trading day (README "Replay files"). */
+/**
+ * Optional: the exchange contract a future's row is of and its last trading day (docs/operations.md
+ * "Replay files").
+ */
 export const REPLAY_CONTRACT_COLUMNS = ["contract", "expiry"] as const;
 
 type Row = Partial<

@@ -74,7 +74,13 @@ function sameSpec(a: InstrumentSpec, b: InstrumentSpec): boolean {
  * (the built-in spreads' documented statistics); from then on it quotes the instruments it was
  * given, futures with the contract and expiry the calendar names for the quote's IST day.
  */
-export function createSimulatorFeed(options: SimulatorOptions): Feed {
+/** The simulator starts and stops at once: no promise to wait for. */
+export interface SimulatorFeed extends Feed {
+  start(onQuote: (quote: Quote) => void): void;
+  stop(): void;
+}
+
+export function createSimulatorFeed(options: SimulatorOptions): SimulatorFeed {
   const seed = options.seed ?? DEFAULT_SEED;
   const random = seededRandom(seed);
   const now = options.now ?? Date.now;

@@ -143,7 +143,10 @@ export class HistoryRecorder {
     }
   }
 
-  /** A timer's work failing (disk full, database busy) must not crash the server: warn, retry. */
+  /**
+   * A timer's work failing (disk full, database busy) must not crash the server: warn, retry.
+   * Never rejects, so its callers start it with `void`.
+   */
   private async inBackground(what: string, work: () => Promise<unknown>): Promise<void> {
     try {
       await work();

@@ -1,11 +1,11 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
+import { clientAddress } from "../client-address.ts";
 import { type AppServices, createContext } from "../context.ts";
-import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
 import { marketViewer } from "../market/viewer.ts";
 import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
 import { restRoutes } from "../rest/adapter.ts";
-import { clientAddress } from "./client-address.ts";
+import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
 import type { AppEnv, ContextFactory } from "./env.ts";
 import { logRequestErrors, notFound, onAppError } from "./errors.ts";
 import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./security.ts";
@@ -49,7 +49,7 @@ export function createApp({ services, webDist, snapshots, trustedProxies, metric
     // hono answers HEAD with the GET route: say what the stream is without opening one.
     if (c.req.method === "HEAD")
       return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
-    // Whose private spreads the stream also carries (README "Spreads of your own").
+    // Whose private spreads the stream also carries (docs/user-guide.md "Spreads of your own").
     const viewer = await marketViewer(context(c, new Headers()));
     for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
     snapshots.handle(c.env.incoming, c.env.outgoing, viewer);

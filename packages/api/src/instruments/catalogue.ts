@@ -28,8 +28,8 @@ function specOf({ createdAt: _at, createdBy: _by, ...spec }: StoredInstrument): 
 const sameSpec = (a: InstrumentSpec, b: InstrumentSpec) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The instruments in use on this instance (README "Instruments"): the fifteen built-in keys,
- * always, and those admins added (the store's `instruments`). Only these are quoted, streamed
+ * The instruments in use on this instance (docs/user-guide.md "Instruments"): the fifteen built-in
+ * keys, always, and those admins added (the store's `instruments`). Only these are quoted, streamed
  * and listed. The store is the truth; every instance reloads when `instruments.changed` comes
  * over the bus (composition.ts), so a change on one instance reaches all.
  */

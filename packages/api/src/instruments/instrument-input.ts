@@ -10,8 +10,8 @@ import {
 } from "@spreadwatch/core";
 import { z } from "zod";
 
-// What an admin sends to put an instrument in use (README "Instruments"). Messages say what is
-// wrong; the REST and tRPC errors put the field's name before them ("lotUnits: must be …").
+// What an admin sends to put an instrument in use (docs/user-guide.md "Instruments"). Messages say
+// what is wrong; the REST and tRPC errors put the field's name before them ("lotUnits: must be …").
 
 export const instrumentKey = z.string({ error: "key is required" }).trim().refine(isInstrumentKey, {
   error:

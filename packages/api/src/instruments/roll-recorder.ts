@@ -3,9 +3,9 @@ import { log, warnEvery } from "../log.ts";
 import type { HubUpdate } from "../market/hub.ts";
 
 /**
- * Records rolls on the leader (README "Instruments"): when the contract a key's quotes name
- * changes, the store compares it with the last one stored for the key and writes the roll. Only
- * a contract that differs from the last one seen here goes to the store, so a quote is not a
+ * Records rolls on the leader (docs/user-guide.md "Instruments"): when the contract a key's quotes
+ * name changes, the store compares it with the last one stored for the key and writes the roll.
+ * Only a contract that differs from the last one seen here goes to the store, so a quote is not a
  * database write; the first quote of each key after a start is, so a roll that happened while
  * no leader ran is recorded when quotes resume.
  */

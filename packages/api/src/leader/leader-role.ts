@@ -80,10 +80,18 @@ export class LeaderRole {
     })();
   }
 
-  /** The lock went with its connection: another instance may lead already, so stop at once. */
+  /**
+   * The lock went with its connection: another instance may lead already, so stop at once.
+   * Never rejects (it runs from the lock's callback, where a rejection would end the process):
+   * a leader work that fails to stop is logged, and this instance contends again all the same.
+   */
   private async lost(error: Error): Promise<void> {
     log.warn({ err: error }, "leadership lost; stopping the feeds, recorder, engine and sender");
-    await this.stepDown();
+    try {
+      await this.stepDown();
+    } catch (stopError) {
+      log.error({ err: stopError }, "the leader work did not stop cleanly");
+    }
     this.leadership = undefined;
     if (!this.stopped.signal.aborted) this.contend();
   }

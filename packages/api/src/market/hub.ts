@@ -58,9 +58,9 @@ export interface HubState {
 }
 
 /**
- * How often a user's definition's published entries may change (README "Spreads of your own"):
- * its value moves with almost every quote of any leg, and twenty of them sent at every change
- * would triple the stream (BENCHMARKS.md, "Spread definitions").
+ * How often a user's definition's published entries may change (docs/user-guide.md "Spreads of your
+ * own"): its value moves with almost every quote of any leg, and twenty of them sent at every
+ * change would triple the stream (BENCHMARKS.md, "Spread definitions").
  */
 export const DEFINITION_EVERY_MS = 1_000;
 

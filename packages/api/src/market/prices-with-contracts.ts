@@ -6,9 +6,9 @@ const SECTIONS = ["cme", "mcx", "spot", "zerodha", "fx"] as const;
 const made = new WeakMap<Prices, Prices>();
 
 /**
- * `/api/prices` with each entry's `contract` where the feed named one (README "Instruments"):
- * a poller reads it beside the price. The stream keeps `contracts` as its own section instead,
- * so a contract is sent when it changes, not with every tick.
+ * `/api/prices` with each entry's `contract` where the feed named one (docs/user-guide.md
+ * "Instruments"): a poller reads it beside the price. The stream keeps `contracts` as its own
+ * section instead, so a contract is sent when it changes, not with every tick.
  */
 export function pricesWithContracts(prices: Prices): Prices {
   const contracts = prices.contracts;

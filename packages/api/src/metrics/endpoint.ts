@@ -1,6 +1,6 @@
 import type { Services } from "../composition.ts";
 import type { FeedMonitor } from "../feeds/providers/monitor.ts";
-import type { SnapshotBroadcaster } from "../market/snapshot-broadcaster.ts";
+import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
 import { createMetricsRegistry } from "./registry.ts";
 import type { MetricsEndpoint } from "./route.ts";
 

@@ -8,7 +8,7 @@ import { counter, gauge, type Labels } from "./scraped.ts";
 
 /** Where each metric's value is read when Prometheus scrapes; nothing here runs in between. */
 export interface MetricSources {
-  /** The live stream (market/snapshot-broadcaster.ts). */
+  /** The live stream (stream/snapshot-broadcaster.ts). */
   stream: {
     readonly clientCount: number;
     readonly messagesSent: number;
@@ -34,7 +34,7 @@ function providerOf(report: FeedHealthReport): (key: string) => string {
 
 /**
  * One registry per server (tests run several servers in one process, so never prom-client's
- * global one): Node's process metrics, then Spreadwatch's, named as in README.md's
+ * global one): Node's process metrics, then Spreadwatch's, named as in docs/operations.md's
  * "Monitoring" section.
  */
 export function createMetricsRegistry(sources: MetricSources): Registry {

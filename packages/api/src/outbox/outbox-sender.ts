@@ -93,7 +93,7 @@ export class OutboxSender {
     this.wake();
   }
 
-  /** Keeps the rows in flight this sender's while their sends last, however long. */
+  /** Keeps the rows in flight this sender's while their sends last, however long. Never rejects. */
   private async renewLeases(): Promise<void> {
     const ids = [...this.inFlight.keys()];
     if (ids.length === 0) return;

@@ -1,4 +1,4 @@
-// Closing some or all of a position's lots (README "Positions API (paper)"), inside the
+// Closing some or all of a position's lots (docs/http-api.md "Positions API (paper)"), inside the
 // idempotent create's transaction: `tx` is the only store it may use.
 import { executableSymbol, exitSideOf } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";

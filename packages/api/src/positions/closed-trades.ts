@@ -1,4 +1,5 @@
-// The closed trades' CSV and summary (README "Positions API (paper)"): one line, one trade, per close.
+// The closed trades' CSV and summary (docs/http-api.md "Positions API (paper)"): one line, one
+// trade, per close.
 import { summariseClosed } from "@spreadwatch/core";
 import type { PositionClose, StoredPosition } from "@spreadwatch/db";
 

@@ -1,5 +1,5 @@
-// The round-trip costs of one lot of a position's spread at its mark (README "Positions API (paper)"):
-// a built-in parity as its row's perLot prices it, a definition leg by leg.
+// The round-trip costs of one lot of a position's spread at its mark (docs/http-api.md "Positions
+// API (paper)"): a built-in parity as its row's perLot prices it, a definition leg by leg.
 import {
   type CostBreakdown,
   type CostRates,

@@ -43,8 +43,8 @@ export function costMismatch(oursPerLotInr: number, brokerPerLotInr: number): bo
 }
 
 /**
- * Kite is asked about a position at most this often, by all instances together (README "Margin
- * of a position").
+ * Kite is asked about a position at most this often, by all instances together (docs/operations.md
+ * "Margin of a position").
  */
 export const KITE_MARGIN_CACHE_MS = 60_000;
 

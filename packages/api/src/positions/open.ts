@@ -1,4 +1,4 @@
-// What opening a position stores (README "Positions API (paper)"): the entry at the live
+// What opening a position stores (docs/http-api.md "Positions API (paper)"): the entry at the live
 // executable value, typed, or the formula at the legs' typed fills.
 import type { PositionFields } from "@spreadwatch/db";
 import type { AppServices } from "../context.ts";

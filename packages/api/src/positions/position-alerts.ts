@@ -1,6 +1,6 @@
-// Position alerts (README "Positions (paper)"): a position's net ₹ against its target and stop,
-// judged on the leader at every quote of the position's exit symbol and delivered through the
-// spread alerts' channels (the History, Telegram and webhooks through the outbox; the browser
+// Position alerts (docs/user-guide.md "Positions (paper)"): a position's net ₹ against its target
+// and stop, judged on the leader at every quote of the position's exit symbol and delivered through
+// the spread alerts' channels (the History, Telegram and webhooks through the outbox; the browser
 // computes the same marks from the stream). Only positions on the symbols a quote recomputed are
 // looked at: the index goes from exit symbol to the positions with a target or a stop on it.
 import {

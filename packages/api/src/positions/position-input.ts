@@ -1,4 +1,5 @@
-// What the positions procedures accept (README "Positions API (paper)"); REST sends the same fields.
+// What the positions procedures accept (docs/http-api.md "Positions API (paper)"); REST sends the
+// same fields.
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 

@@ -1,6 +1,6 @@
-// Rolling a position onto the next contract (README "Positions API (paper)"): every leg on a near
-// future moves to next, a next one to far; the rest (USDINR, spot) stays. The same formula on
-// those legs is a definition the user can see, or a private one made for them.
+// Rolling a position onto the next contract (docs/http-api.md "Positions API (paper)"): every leg
+// on a near future moves to next, a next one to far; the rest (USDINR, spot) stays. The same
+// formula on those legs is a definition the user can see, or a private one made for them.
 import {
   bookIn,
   type CheckedDefinition,

@@ -1,6 +1,6 @@
-// Users' spread positions (README "Positions API (paper)"): open, value, close and roll them. No
-// order is ever sent anywhere; a position is the trader's own record. Every call is scoped to
-// the caller's own positions: another user's (an admin's view included) does not exist.
+// Users' spread positions (docs/http-api.md "Positions API (paper)"): open, value, close and roll
+// them. No order is ever sent anywhere; a position is the trader's own record. Every call is scoped
+// to the caller's own positions: another user's (an admin's view included) does not exist.
 import {
   type ContractMove,
   type CostRates,
@@ -113,7 +113,10 @@ export class PositionsService {
     this.marginSource = source;
   }
 
-  /** A user's positions changed somewhere (bus "positions.changed"): re-read theirs. */
+  /**
+   * A user's positions changed somewhere (bus "positions.changed"): re-read theirs. A failed
+   * read is warned about, not thrown: the bus handler starts this with `void`.
+   */
   async ownerChanged(userId: number): Promise<void> {
     try {
       await this.serially(async () => {

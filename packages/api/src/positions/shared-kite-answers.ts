@@ -33,13 +33,13 @@ interface Entry<T> {
 const POLL_MS = 100;
 
 /**
- * At most one Kite call per key per `ttlMs` across the cluster (README "Cluster"), failures
- * included. The instances share the answers through the store: a fresh one is used as it is;
- * when it is stale, the instance that claims the key (setIfStale, atomic) asks Kite and stores the
- * answer, and the others serve the previous answer meanwhile or, with none, wait for the new one.
- * A claim ages like an answer, so one left by an instance that died expires with its minute.
- * In front, each instance keeps what it learnt, so a page of many positions reads the store only
- * for the keys whose answer has gone stale.
+ * At most one Kite call per key per `ttlMs` across the cluster (docs/operations.md "Run several
+ * instances"), failures included. The instances share the answers through the store: a fresh one is
+ * used as it is; when it is stale, the instance that claims the key (setIfStale, atomic) asks Kite
+ * and stores the answer, and the others serve the previous answer meanwhile or, with none, wait for
+ * the new one. A claim ages like an answer, so one left by an instance that died expires with its
+ * minute. In front, each instance keeps what it learnt, so a page of many positions reads the store
+ * only for the keys whose answer has gone stale.
  */
 export class SharedAnswers<T> {
   private readonly entries = new Map<string, Entry<T>>();

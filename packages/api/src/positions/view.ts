@@ -1,5 +1,6 @@
-// A position as the API answers it (README "Positions API (paper)"): the stored record valued at the
-// executable exit with core's functions, so a script with @spreadwatch/core gets the same figures.
+// A position as the API answers it (docs/http-api.md "Positions API (paper)"): the stored record
+// valued at the executable exit with core's functions, so a script with @spreadwatch/core gets the
+// same figures.
 import {
   type ContractMove,
   type CostBreakdown,
@@ -66,7 +67,7 @@ export interface PositionView {
   /**
    * A leg's feed has rolled to another contract since the entry: the live value is another
    * contract's, so the mark stays the last one of the contract held, greyed, until a roll or a
-   * close at a typed price (README "Positions (paper)").
+   * close at a typed price (docs/user-guide.md "Positions (paper)").
    */
   contractMoved: ContractMove | null;
   campaignId: number;

@@ -3,6 +3,7 @@ import type { AppEnv, ContextFactory } from "../http/env.ts";
 import { errorBody } from "../http/errors.ts";
 import { createCaller } from "../router.ts";
 import { toErrorResponse } from "./errors.ts";
+import { OPENAPI_PATH, openApiDocument } from "./openapi.ts";
 import { RestReply } from "./reply.ts";
 import { REST_ROUTES, type RestRoute } from "./routes.ts";
 
@@ -66,6 +67,8 @@ async function serve(c: HonoContext<AppEnv>, route: RestRoute, createContext: Co
  */
 export function restRoutes(createContext: ContextFactory): Hono<AppEnv> {
   const rest = new Hono<AppEnv>({ strict: false });
+  // The table below described for clients and API explorers (docs/http-api.md); public.
+  rest.get(OPENAPI_PATH, async (c) => c.json(await openApiDocument()));
   for (const route of REST_ROUTES)
     rest.on(route.method, route.path, (c) => serve(c, route, createContext));
   const methods = new Map<string, string[]>();

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
+import { describeZodError, ErrorWithFields } from "../errors.ts";
 
 export interface ErrorResponse {
   status: number;
@@ -8,33 +9,6 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** The error behind a 5xx, for the request log; never sent. */
   failure?: unknown;
-}
-
-/**
- * Extra fields a procedure wants on the error body (e.g. `session_expired: true`). A numeric
- * `retryAfterSeconds` also becomes the Retry-After header, over REST and tRPC alike.
- */
-export class ErrorWithFields extends Error {
-  constructor(
-    message: string,
-    readonly fields: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * One readable sentence from a zod failure. Our schemas' messages already name the field
- * ("Password must be at least 8 characters"); zod's defaults do not, so those get the path.
- */
-export function describeZodError(error: ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "Invalid request";
-  const field = issue.path.map(String).join(".");
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const last = squash(String(issue.path.at(-1) ?? ""));
-  if (!field || squash(issue.message).includes(last)) return issue.message;
-  return `${field}: ${issue.message}`;
 }
 
 /** The Retry-After header a procedure asked for through ErrorWithFields, if any. */

@@ -105,7 +105,10 @@ export const alertsRouter = {
     return { status: "success" as const, alert: toAlertView(alert) };
   }),
 
-  /** docs/issues/12.md §3 History: the user's own firings and held crossings, newest first. */
+  /**
+   * The History (docs/http-api.md, "Alert history and webhooks"): the user's own firings and held
+   * crossings, newest first.
+   */
   history: alertsProcedure
     .input(historyInput)
     .output(historyReply)

@@ -2,6 +2,7 @@ import { MAX_INSTRUMENTS } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { instrumentInput, instrumentKey } from "../instruments/instrument-input.ts";
 import {
   availableInstrument,
@@ -10,7 +11,6 @@ import {
   viewOf,
 } from "../instruments/instrument-view.ts";
 import { isUsed, usedBy } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
 import { success } from "./shared.ts";
 
@@ -32,7 +32,9 @@ function view(services: AppServices, key: string): InstrumentView | undefined {
   return spec && viewOf(spec, instruments.isBuiltIn(key), liveState(services));
 }
 
-/** Admin → Instruments (README "Instruments"): what is quoted, and putting more in use. */
+/**
+ * Admin → Instruments (docs/user-guide.md "Instruments"): what is quoted, and putting more in use.
+ */
 export const instrumentsRouter = {
   list: authedProcedure.output(listReply).query(({ ctx }) => {
     const { instruments } = ctx.services;

@@ -73,7 +73,10 @@ function ownSide(ctx: Context & { user: { id: number } }, symbol: string) {
   return valueNow(ctx, symbol);
 }
 
-/** docs/issues/12.md §2: `market.stats` (and its REST twin) and `market.statsAll` for the z column. */
+/**
+ * docs/http-api.md "Per lot and spread statistics": `market.stats` (and its REST twin) and
+ * `market.statsAll` for the z column.
+ */
 export const marketStatsProcedures = {
   stats: authedProcedure
     .input(z.object({ symbol, days }))

@@ -2,10 +2,10 @@ import { EventEmitter, on } from "node:events";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { instrumentKey } from "../instruments/instrument-input.ts";
-import { diffSnapshots, type MarketStreamMessage } from "../market/delta.ts";
 import { pricesWithContracts } from "../market/prices-with-contracts.ts";
-import { marketCalculations, marketPrices } from "../market/snapshot-schema.ts";
 import { marketViewer } from "../market/viewer.ts";
+import { diffSnapshots, type MarketStreamMessage } from "../stream/delta.ts";
+import { marketCalculations, marketPrices } from "../stream/snapshot-schema.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
 
@@ -53,8 +53,8 @@ export const marketRouter = {
   ),
   ...marketStatsProcedures,
   /**
-   * When each key's quotes moved to another contract (README "Instruments"), oldest first, in
-   * [from, to) (default: all of them).
+   * When each key's quotes moved to another contract (docs/user-guide.md "Instruments"), oldest
+   * first, in [from, to) (default: all of them).
    */
   rolls: authedProcedure
     .input(rollsInput)

@@ -1,5 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { ErrorWithFields } from "../errors.ts";
 import { keyedCall, once } from "../idempotency.ts";
 import { closeIn } from "../positions/close.ts";
 import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
@@ -15,7 +16,6 @@ import {
   rollPositionInput,
 } from "../positions/position-input.ts";
 import { rollIn, rollTarget } from "../positions/roll.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { legInstrumentKnown } from "../spreads/stored.ts";
 import { authedProcedure } from "../trpc.ts";
 import { putLegsInUse } from "./spreads.ts";
@@ -38,7 +38,10 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
-/** README "Positions API (paper)": the trader's own record of a spread trade; no order is sent. */
+/**
+ * docs/http-api.md "Positions API (paper)": the trader's own record of a spread trade; no order is
+ * sent.
+ */
 export const positionsRouter = {
   /** Open positions (default) or closed ones with their closes, valued now. */
   list: authedProcedure.input(listPositionsInput).query(async ({ ctx, input }) => ({

@@ -1,11 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { recordId } from "../shared-schemas.ts";
 
-/** A stored row's id: `:id` of a REST path or the `id` field of a tRPC input. */
-export const recordId = z
-  .number({ error: "id must be a number" })
-  .int()
-  .positive("id must be a positive integer");
+// The routers' schema bits that the services below them use too live in shared-schemas.ts.
+export { recordId, type ShapeOf } from "../shared-schemas.ts";
 
 export const byId = z.object({ id: recordId });
 
@@ -19,10 +17,3 @@ export function notFound(noun: "Alert" | "User"): TRPCError {
  * (the alert, a message, …). Every such answer is built from this one schema.
  */
 export const success = z.object({ status: z.literal("success") });
-
-/**
- * The fields of T, each a schema of its type. An output schema drops what it does not name, so
- * one built from a type the api does not own (core's, the store's) `satisfies ShapeOf<T>`: a
- * field added to T and missing here then fails to compile instead of vanishing from the wire.
- */
-export type ShapeOf<T> = { [K in keyof T]-?: z.ZodType<T[K]> };

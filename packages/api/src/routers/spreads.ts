@@ -13,9 +13,9 @@ import {
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { keyedCall, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import type { SpreadViewer } from "../spreads/registry.ts";
 import {
   createSpreadInput,
@@ -163,7 +163,9 @@ async function announce(services: AppServices, id: number) {
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
-/** README "Spreads API": users' formula spreads next to the built-ins (docs/formulas.md). */
+/**
+ * docs/http-api.md "Spreads API": users' formula spreads next to the built-ins (docs/formulas.md).
+ */
 export const spreadsRouter = {
   list: authedProcedure.output(z.object({ spreads: z.array(spreadView) })).query(({ ctx }) => {
     const who = viewer(ctx.user);
@@ -243,7 +245,7 @@ export const spreadsRouter = {
       const spread = changeable(services, viewer(ctx.user), input.id);
       const symbols = alertSymbolsOf(spread);
       // Positions are a trader's record of money at stake: never deleted with the spread, not
-      // even with `confirm` (README "Positions API (paper)").
+      // even with `confirm` (docs/http-api.md "Positions API (paper)").
       await refuseWhileOpen(services, spread.symbol, "deleting");
       if (!input.confirm) {
         const alerts = await services.store.alerts.countOnSymbols(symbols);

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { idempotencyKeySchema, keyedCall, keyReusedError, once } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId, success } from "./shared.ts";
 
@@ -100,7 +100,7 @@ export const usersRouter = {
       // admin's shared spread may carry other traders' alerts, which would point at nothing).
       const theirs = spreads.all().filter((spread) => spread.ownerId === input.id);
       // Another trader's open position on their shared spread would lose its spread: refused,
-      // as deleting that spread is (README "Positions API (paper)").
+      // as deleting that spread is (docs/http-api.md "Positions API (paper)").
       const own = await store.positions.list(input.id, "open");
       let positions = 0;
       for (const spread of theirs)

@@ -1,6 +1,6 @@
-// What the spreads API accepts and answers (docs/formulas.md, README "Spreads API"). The shapes
-// only: the rules (name length, leg count, lots, the formula) are core's checkDefinition, so a
-// backtest script and the server refuse the same definitions with the same words.
+// What the spreads API accepts and answers (docs/formulas.md, docs/http-api.md "Spreads API"). The
+// shapes only: the rules (name length, leg count, lots, the formula) are core's checkDefinition, so
+// a backtest script and the server refuse the same definitions with the same words.
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency.ts";
 
@@ -49,7 +49,7 @@ const legView = z.object({
   lots: z.number().optional(),
 });
 
-/** A definition as POST and PUT answer it (docs/issues/21.md "Contract"). */
+/** A definition as POST and PUT answer it (docs/http-api.md, "Spreads API"). */
 export const savedSpreadView = z.object({
   id: z.number(),
   symbol: z.string(),

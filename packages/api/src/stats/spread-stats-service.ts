@@ -21,11 +21,15 @@ export interface MinuteClose {
 
 /**
  * Reads a symbol's stored 1-minute closes for a window of `days` ending at its latest candle,
- * oldest first. Async so that the store behind it may be (docs/issues/11.md's async port).
+ * oldest first. Async so that the store behind it may be (the PostgreSQL adapter's is:
+ * docs/architecture.md, "Storage").
  */
 export type StoredCloses = (symbol: string, days: number) => Promise<readonly MinuteClose[]>;
 
-/** The `market.stats` answer (docs/issues/12.md §2); null where a figure cannot be computed. */
+/**
+ * The `market.stats` answer (docs/http-api.md, "Per lot and spread statistics"); null where a
+ * figure cannot be computed.
+ */
 export interface SpreadStatsAnswer {
   /** A chart symbol (GC_BUY, NIFTY) or a user definition's side (SP7_BUY). */
   symbol: string;
@@ -204,6 +208,7 @@ export class SpreadStatsService {
     if (!isChartSymbol(symbol)) {
       const own = this.own.get(`${DEFAULT_STATS_DAYS}:${symbol}`);
       // Not asked yet: load it now (an alert's first quotes pass without a value, as at start).
+      // A failed load leaves no window, so the next quote asks again: nothing to report here.
       if (!own) void this.ownWindow(symbol, DEFAULT_STATS_DAYS).catch(() => undefined);
       const stats = own?.stats;
       if (!stats || stats.size === 0 || !Number.isFinite(value)) return undefined;

@@ -367,8 +367,8 @@ export const spreadDefinitions = sqliteTable(
 );
 
 /**
- * A user's spread position (README "Positions API (paper)"): their own record of being in a spread,
- * never an order. `lots` are the lots still open; each close lowers them and writes a
+ * A user's spread position (docs/http-api.md "Positions API (paper)"): their own record of being in
+ * a spread, never an order. `lots` are the lots still open; each close lowers them and writes a
  * `position_closes` row, and the last one closes the position.
  */
 export const positions = sqliteTable(

@@ -353,7 +353,7 @@ describe.each(STORE_KINDS)("alerts (%s)", (kind) => {
     });
     expect(await store.outbox.list()).toEqual([]);
     await store.alerts.recordFirings([firing(a.id, 800)]);
-    // Read back through SQL: the History API is another branch's.
+    // Read back through SQL: the rows as stored, not as the History API pages them.
     const rows = await sql(
       "SELECT alert_id, symbol, metric, value, threshold, direction, state, source, note, fired_at FROM alert_firings ORDER BY id",
     );

@@ -27,8 +27,8 @@ export interface FiringChannels {
 }
 
 /**
- * The name of the one limit an alert's server channels share (README "Spread alerts"): the
- * channels themselves, "Telegram", "Webhook" or "Telegram + Webhook", so a webhook-only alert
+ * The name of the one limit an alert's server channels share (docs/user-guide.md "Spread alerts"):
+ * the channels themselves, "Telegram", "Webhook" or "Telegram + Webhook", so a webhook-only alert
  * never reads as a Telegram one.
  */
 function limitName(channels: FiringChannels): string {

@@ -184,7 +184,7 @@ export interface AlertStore {
   countOnSymbols(symbols: readonly string[]): Promise<number>;
 }
 
-/** The alerts' History (docs/issues/12.md §3). */
+/** The alerts' History (docs/http-api.md, "Alert history and webhooks"). */
 export interface FiringStore {
   /**
    * The user's firings and held crossings, newest first (firedAt, then id), at most `limit`,
@@ -273,7 +273,7 @@ export interface OutboxStore {
   list(): Promise<OutboxMessage[]>;
 }
 
-/** A user's one webhook (docs/issues/12.md §3); URL and secret are read at send time. */
+/** A user's one webhook (docs/user-guide.md, "Webhooks"); URL and secret are read at send time. */
 export interface WebhookStore {
   get(userId: number): Promise<UserWebhook | undefined>;
   /** Sets or replaces it. */
@@ -412,8 +412,8 @@ export interface ContractStore {
 }
 
 /**
- * Users' spread positions and their closes (README "Positions API (paper)"). Every call but
- * `listOpen` and `countOpenOn` takes the owner: another user's position does not exist.
+ * Users' spread positions and their closes (docs/http-api.md "Positions API (paper)"). Every call
+ * but `listOpen` and `countOpenOn` takes the owner: another user's position does not exist.
  */
 export interface PositionStore {
   /** Every user's open positions, oldest first (the api's index of them). */

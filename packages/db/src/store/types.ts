@@ -387,7 +387,7 @@ export interface PositionLeg {
   contract?: string;
 }
 
-/** What opening a position stores (README "Positions API (paper)"). */
+/** What opening a position stores (docs/http-api.md "Positions API (paper)"). */
 export interface PositionFields {
   /** The definition's symbol: GC, SP7. */
   spread: string;

@@ -54,9 +54,9 @@ export function crossedMessage(
 }
 
 /**
- * The server channels an alert has ticked, as its one notification limit is named (README
- * "Spread alerts"): "Telegram", "Webhook" or "Telegram + Webhook"; undefined with neither, when
- * only the browser alerts and no limit ever switches it off.
+ * The server channels an alert has ticked, as its one notification limit is named
+ * (docs/user-guide.md "Spread alerts"): "Telegram", "Webhook" or "Telegram + Webhook"; undefined
+ * with neither, when only the browser alerts and no limit ever switches it off.
  */
 export function serverChannels(alert: {
   telegramNotify: boolean;

@@ -39,7 +39,10 @@ function usePerLot(symbol: SpreadSymbol, entry: CalculationEntry | undefined): P
   return rates ? perLot(symbol, entry, entry.usdinr, choice, rates) : undefined;
 }
 
-/** docs/issues/12.md §1's "Net / lot (₹)" cell: net after costs, the breakdown on hover, focus or tap. */
+/**
+ * The "Net / lot (₹)" cell (docs/user-guide.md, "Net / lot (₹) and z"): net after costs, the
+ * breakdown on hover, focus or tap.
+ */
 export function NetPerLotCell({
   symbol,
   entry,
@@ -59,8 +62,8 @@ export function NetPerLotCell({
 }
 
 /**
- * The same cell for a spread of one's own (README "Spreads of your own"): the server's perLot
- * on the legs' lots; "–" when no leg has lots.
+ * The same cell for a spread of one's own (docs/user-guide.md "Spreads of your own"): the server's
+ * perLot on the legs' lots; "–" when no leg has lots.
  */
 export function DefinitionNetPerLotCell({ lot }: { lot: DefinitionPerLot | undefined }) {
   return (

@@ -72,7 +72,7 @@ export function SpreadTableRow({
   // A stale, crossed or missing leg greys the row: its spread is not one to act on.
   const problems = legProblems(inputs, freshness);
   const missing = entry ? undefined : cannotComputeTitle(symbol, prices, problems);
-  // Clicking a row opens its chart (docs/issues/05.md), or on phones its details (docs/issues/13.md).
+  // Clicking a row opens its chart (docs/user-guide.md, "The dashboard").
   const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
   const open = (event: MouseEvent<HTMLTableRowElement>) => {

@@ -28,8 +28,8 @@ export function zStatsLines(stats: ZStats): string[] {
 }
 
 /**
- * docs/issues/12.md §2's z column: the live spread against its 20-day 1-minute closes. The statistics
- * behind it show on hover, keyboard focus or a tap.
+ * The z column (docs/user-guide.md, "Net / lot (₹) and z"): the live spread against its 20-day
+ * 1-minute closes. The statistics behind it show on hover, keyboard focus or a tap.
  */
 export function ZScoreCell({ symbol }: { symbol: string }) {
   const stats = useSpreadStats(symbol);

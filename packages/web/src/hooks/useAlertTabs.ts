@@ -42,9 +42,9 @@ function webLocks(): LockManager | undefined {
 }
 
 /**
- * Browser alerts once per login, however many tabs show the dashboard (README "Alert toasts"):
- * the tab holding the user's Web Lock leads — it posts the trigger, plays the sound and tells
- * the other tabs over a BroadcastChannel, and they show the same toast. Closing the leading
+ * Browser alerts once per login, however many tabs show the dashboard (docs/user-guide.md "Alert
+ * toasts"): the tab holding the user's Web Lock leads — it posts the trigger, plays the sound and
+ * tells the other tabs over a BroadcastChannel, and they show the same toast. Closing the leading
  * tab releases the lock and a waiting tab takes over. Without Web Locks (an old browser, or a
  * page served over plain http from another host) every tab leads, as if it were alone.
  */

@@ -78,7 +78,8 @@ export function useAlertWatcher({ userId, alerts, calculations, notify }: Watche
     const now = Date.now();
     for (const alert of enabled) {
       if (!isAlertable(alert.commodityType)) continue;
-      // A built-in's entry and a definition's both carry `spread` (README "Spreads of your own").
+      // A built-in's entry and a definition's both carry `spread` (docs/user-guide.md "Spreads of
+      // your own").
       const spread = definitionEntry(calculations, alert.commodityType)?.spread;
       if (spread === undefined) continue;
       const metric = isAlertMetric(alert.metric) ? alert.metric : "spread";

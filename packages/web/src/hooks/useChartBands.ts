@@ -6,13 +6,14 @@ import { trpc } from "../trpc.ts";
 const STATS_POLL_MS = 60_000;
 
 /**
- * The mean and standard deviation the chart's ± σ bands are drawn from (docs/issues/12.md §2, 20 days).
- * Without both as finite numbers (no history yet, or an error) there are no bands and the
- * toggle stays hidden.
+ * The mean and standard deviation the chart's ± σ bands are drawn from (docs/formulas.md,
+ * "Statistics"; 20 days). Without both as finite numbers (no history yet, or an error) there are no
+ * bands and the toggle stays hidden.
  */
 export function useChartBands(symbol: string): Bands | undefined {
   const query = trpc.market.stats.useQuery(
-    // A definition's SP7_BUY is asked for like a built-in's symbol (README "Spreads of your own").
+    // A definition's SP7_BUY is asked for like a built-in's symbol (docs/user-guide.md "Spreads of
+    // your own").
     { symbol: symbol as ChartSymbol, days: DEFAULT_STATS_DAYS },
     { refetchInterval: STATS_POLL_MS, retry: false },
   );

@@ -21,7 +21,7 @@ export interface ChartNavigationState {
   kind?: ChartKind;
   /** Whether the ± σ bands are on. */
   bands?: boolean;
-  /** Whether candles before a roll are back-adjusted (README "Instruments"). */
+  /** Whether candles before a roll are back-adjusted (docs/user-guide.md "Instruments"). */
   adjusted?: boolean;
 }
 
@@ -34,7 +34,7 @@ export interface ChartSelection {
   select(patch: ChartNavigationState): void;
 }
 
-/** The last selection, for the next visit to the chart (docs/issues/12.md §4). */
+/** The last selection, for the next visit to the chart (docs/decisions.md). */
 const STORAGE_KEY = "spreadwatch.chart";
 
 function remembered(): Record<string, unknown> {

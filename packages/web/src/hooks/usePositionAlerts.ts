@@ -36,9 +36,9 @@ export interface LivePositionLevels {
 }
 
 /**
- * The browser side of a position's target and stop (README "Targets and stops on positions"):
- * every live mark is run through core's level rule, as the server runs its own (which sends
- * Telegram and the webhook and writes the History); a firing here adds a toast and plays the
+ * The browser side of a position's target and stop (docs/user-guide.md "Targets and stops on
+ * positions"): every live mark is run through core's level rule, as the server runs its own (which
+ * sends Telegram and the webhook and writes the History); a firing here adds a toast and plays the
  * alert sound (unless muted). A value on stale legs is not observed, so the crossing fires on
  * fresh prices. A level whose position, lots or entry changed learns where net stands afresh.
  */

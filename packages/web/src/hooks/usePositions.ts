@@ -7,7 +7,7 @@ import type { LegProblem } from "../market/legProblems.ts";
 import { liveMark } from "../market/positionMarks.ts";
 import { trpc } from "../trpc.ts";
 
-/** `GET /api/positions`' row (README "Positions (paper)"). */
+/** `GET /api/positions`' row (docs/user-guide.md "Positions (paper)"). */
 export type PositionView = RouterOutputs["positions"]["list"]["positions"][number];
 
 /** The server's list is refetched this often for margins, costs and the day's open (the marks are live). */

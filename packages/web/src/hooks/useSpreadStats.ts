@@ -19,6 +19,7 @@ export function useAllSpreadStats(enabled = true) {
 
 /** One symbol's 20-day statistics (see useAllSpreadStats). */
 export function useSpreadStats(symbol: string) {
-  // A definition's SP7_BUY is answered like a built-in's symbol (README "Spreads of your own").
+  // A definition's SP7_BUY is answered like a built-in's symbol (docs/user-guide.md "Spreads of
+  // your own").
   return useAllSpreadStats()?.[symbol as ChartSymbol];
 }

@@ -9,8 +9,8 @@ import {
 import { definitionEntry } from "./definitionRows.ts";
 
 /**
- * A definition's executable symbol, SP7_BUY or SP7_SELL (README "Spreads of your own"). Whether
- * the user may see it is the server's to say: the chart and the alert form only ask.
+ * A definition's executable symbol, SP7_BUY or SP7_SELL (docs/user-guide.md "Spreads of your own").
+ * Whether the user may see it is the server's to say: the chart and the alert form only ask.
  */
 export function isDefinitionSymbol(value: unknown): value is string {
   if (typeof value !== "string") return false;

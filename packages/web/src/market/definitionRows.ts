@@ -14,7 +14,10 @@ export interface DefinitionLegValue {
   instrument: string;
 }
 
-/** A definition's `SP7_BUY` / `SP7_SELL` entry in the calculations (README "Spreads of your own"). */
+/**
+ * A definition's `SP7_BUY` / `SP7_SELL` entry in the calculations (docs/user-guide.md "Spreads of
+ * your own").
+ */
 export interface DefinitionEntry {
   symbol: string;
   spread: number;

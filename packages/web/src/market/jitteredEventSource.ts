@@ -1,4 +1,6 @@
-/** Reconnect delays (docs/design.md §3, docs/issues/13.md): never sooner than this … */
+/**
+ * Reconnect delays (docs/design.md §3, docs/decisions.md "Reconnects"): never sooner than this …
+ */
 export const RECONNECT_MIN_MS = 500;
 /** … nor later than this, once failures have doubled the window up to it. */
 export const RECONNECT_MAX_MS = 5_000;

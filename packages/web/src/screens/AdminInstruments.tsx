@@ -7,7 +7,10 @@ import { Message } from "../components/Message.tsx";
 import { Section } from "../components/Section.tsx";
 import { useInstrumentList } from "../hooks/useInstruments.ts";
 
-/** Admin → Instruments (README "Instruments"): what is quoted, and adding or removing one. */
+/**
+ * Admin → Instruments (docs/user-guide.md "Instruments"): what is quoted, and adding or removing
+ * one.
+ */
 export function AdminInstruments() {
   const list = useInstrumentList();
   return (

@@ -65,7 +65,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     snapshot,
     chart.refetch,
   );
-  // The user's definitions join the select after the built-ins (README "Spreads of your own").
+  // The user's definitions join the select after the built-ins (docs/user-guide.md "Spreads of your
+  // own").
   const ownSpreads = useOwnSpreads();
   const commodities = useMemo(() => {
     const own = executableSymbols(ownSpreads);

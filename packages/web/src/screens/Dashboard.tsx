@@ -49,7 +49,8 @@ export function Dashboard({ user }: { user: SessionUser }) {
     calculations: snapshot?.calculations,
     notify: notifications.add,
   });
-  // A position's target or stop pops up here too (README "Targets and stops on positions").
+  // A position's target or stop pops up here too (docs/user-guide.md "Targets and stops on
+  // positions").
   useDashboardPositionAlerts(snapshot, health, notifications.add);
   const [sectionShown, setSectionShown] = useState(false);
   const scrollBox = useRef<HTMLDivElement>(null);

@@ -35,7 +35,9 @@ import { failureText } from "../session/errors.ts";
 /** Phones get cards: twelve columns do not fit 390 px, and a card reads top to bottom. */
 const CARDS = "(max-width: 640px)";
 
-/** README "Positions (paper)": open positions marked live, closed trades, the summary. */
+/**
+ * docs/user-guide.md "Positions (paper)": open positions marked live, closed trades, the summary.
+ */
 export function Positions({ user }: { user: SessionUser }) {
   const market = useMarketSnapshot();
   usePositionsFollow();

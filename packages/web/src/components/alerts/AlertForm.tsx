@@ -164,7 +164,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         <Checkbox label="Webhook" checked={webhook} onChange={setWebhook} />
       </div>
       {webhook && <WebhookHint />}
-      {/* One limit for the server's channels, counted per firing (README "Spread alerts"). */}
+      {/* One limit for the server's channels, counted per firing (docs/user-guide.md). */}
       {(telegram || webhook) && (
         <LimitField
           label={`${serverChannels({ telegramNotify: telegram, webhookNotify: webhook })} Notification Limit`}

@@ -107,8 +107,9 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
 }
 
 /**
- * The alerts section's History tab (docs/issues/12.md §3): every firing and held crossing, newest first,
- * with each channel's delivery state; a table on a desktop, one card per entry on a phone.
+ * The alerts section's History tab (docs/user-guide.md, "Spread alerts"): every firing and held
+ * crossing, newest first, with each channel's delivery state; a table on a desktop, one card per
+ * entry on a phone.
  */
 export function AlertHistory() {
   const history = useAlertHistory();

@@ -132,7 +132,7 @@ export function AlertModal({
     try {
       await changes.removeAll(symbolAlerts.map((each) => each.id));
       onClose();
-      // docs/issues/12.md §4: a message that clears itself, not a dialog to dismiss.
+      // docs/decisions.md: a message that clears itself, not a dialog to dismiss.
       flashMessage(`All alerts for ${symbol} have been deleted.`);
     } catch (error) {
       setDeletingAll(false);
@@ -175,7 +175,7 @@ export function AlertModal({
         />
         <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
         <Checkbox label="Send to Webhook" checked={webhook} onChange={setWebhook} />
-        {/* One limit for the server's channels, counted per firing (README "Spread alerts"). */}
+        {/* One limit for the server's channels, counted per firing (docs/user-guide.md). */}
         {(telegram || webhook) && (
           <LimitField
             label="Notification Limit"

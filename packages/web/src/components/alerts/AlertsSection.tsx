@@ -14,7 +14,7 @@ const TABS: { id: Tab; label: string }[] = [
 
 /**
  * The dashboard's alerts section (docs/spec.md §2): the Spread Alerts panel, or its History tab
- * (docs/issues/12.md §3), beside the Telegram panel.
+ * (docs/user-guide.md, "Spread alerts"), beside the Telegram panel.
  */
 export function AlertsSection() {
   const [tab, setTab] = useState<Tab>("alerts");

@@ -1,4 +1,4 @@
-/** How long a transient message stays (docs/issues/12.md §4: the Delete All confirmation). */
+/** How long a transient message stays (docs/decisions.md: the Delete All confirmation). */
 export const FLASH_MESSAGE_MS = 3000;
 
 /**

@@ -115,7 +115,7 @@ export function chartOptions({
         label: CHART_SERIES_LABEL,
         stroke: colors.line,
         width: 2,
-        // Two contracts' candles are never joined by a stroke (README "Instruments").
+        // Two contracts' candles are never joined by a stroke (docs/user-guide.md "Instruments").
         gaps: (u, _series, _i0, _i1, nullGaps) => rollGaps(u, live.rolls(), nullGaps),
         // uPlot's default: dots only where they are far enough apart, so one candle still shows.
         points: { size: 6, fill: colors.line, stroke: colors.line },

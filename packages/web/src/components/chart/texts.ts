@@ -5,7 +5,10 @@ import { isDefinitionSymbol } from "../../market/chartSymbols.ts";
 export const ZOOM_HINT =
   "Mouse wheel zooms. Over an axis it zooms that axis only (below the plot: time only). Shift + drag pans.";
 
-/** The same hint on touch screens, which have neither a wheel nor Shift (docs/issues/13.md §3). */
+/**
+ * The same hint on touch screens, which have neither a wheel nor Shift (docs/user-guide.md,
+ * "Advanced Spread Chart").
+ */
 export const TOUCH_ZOOM_HINT =
   "Pinch to zoom, drag with one finger to pan, long-press a price to create an alert.";
 

@@ -4,7 +4,7 @@ import { clampYZoom, formatSigned } from "@spreadwatch/core";
  * The size of the chart's values: the built-in spreads are read to 2 decimals with a y range no
  * narrower than 10 (docs/spec.md §5); a spread of one's own near 1 (a gold/silver ratio of
  * 0.92) would be a flat line in that range, so it is drawn in thousandths: 4 decimals, a range
- * no narrower than 0.01 (README "Spreads of your own").
+ * no narrower than 0.01 (docs/user-guide.md "Spreads of your own").
  */
 export interface ValueScale {
   /** What the spec's 10 (zoom) and 5 (padding) are multiplied by. */

@@ -43,8 +43,9 @@ export const LOW = 4;
 export const CLOSE = 1;
 
 /**
- * How many of the latest candles the chart opens on (docs/issues/12.md §4): enough to read the recent
- * trend, few enough that each candle is wider than a hairline. The rest are a pan away.
+ * How many of the latest candles the chart opens on (docs/user-guide.md, "Advanced Spread Chart"):
+ * enough to read the recent trend, few enough that each candle is wider than a hairline. The rest
+ * are a pan away.
  */
 export const HOME_CANDLES = 200;
 

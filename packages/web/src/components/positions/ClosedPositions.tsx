@@ -9,7 +9,7 @@ import { Message } from "../Message.tsx";
 import { Panel } from "../Panel.tsx";
 import { ClosedSummaryLine, type ClosedTradeRow, ClosedTradesTable } from "./ClosedTrades.tsx";
 
-/** README "Positions (paper)": one line per close (CSV: /api/positions/closed.csv). */
+/** docs/user-guide.md "Positions (paper)": one line per close (CSV: /api/positions/closed.csv). */
 export const CLOSED_CSV_PATH = "/api/positions/closed.csv";
 
 /** Closed trades, their summary and the CSV export. */

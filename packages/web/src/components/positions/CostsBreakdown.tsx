@@ -71,7 +71,7 @@ function CostsDetails({ view, costsInr }: { view: PositionView; costsInr: number
       {view.costMismatch && (
         <p className="position-costs__mismatch" data-field="cost-mismatch">
           ⚠ Differs from Kite's figure by more than ₹1 a lot: the cost rates may be out of date
-          (README "Net / lot (₹) and z").
+          (docs/user-guide.md "Net / lot (₹) and z").
         </p>
       )}
       {!view.brokerCosts && (

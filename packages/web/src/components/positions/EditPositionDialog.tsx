@@ -16,7 +16,7 @@ function optionalInr(text: string, label: string): number | null | string {
 }
 
 /**
- * Target and stop on the position's net ₹ (they fire through the alert channels, README
+ * Target and stop on the position's net ₹ (they fire through the alert channels, docs/user-guide.md
  * "Positions (paper)"), the note, and deleting a position opened by mistake.
  */
 export function EditPositionDialog({

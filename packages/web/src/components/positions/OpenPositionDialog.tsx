@@ -40,9 +40,9 @@ export function tradable(spreads: readonly SpreadDefinitionView[]): SpreadDefini
 }
 
 /**
- * Opening a position (README "Positions (paper)"): a record of a trade, never an order. Entry is
- * the live executable value the server holds when the request lands (BUY at `<spread>_BUY`), a
- * typed spread value, or each leg's own fill price.
+ * Opening a position (docs/user-guide.md "Positions (paper)"): a record of a trade, never an order.
+ * Entry is the live executable value the server holds when the request lands (BUY at
+ * `<spread>_BUY`), a typed spread value, or each leg's own fill price.
  */
 export function OpenPositionDialog(props: OpenPositionDialogProps) {
   const { spreads } = useSpreadDefinitions();

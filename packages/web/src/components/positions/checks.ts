@@ -1,4 +1,7 @@
-/** Limits the server enforces too (README "Positions (paper)"); checked here to answer at once. */
+/**
+ * Limits the server enforces too (docs/user-guide.md "Positions (paper)"); checked here to answer
+ * at once.
+ */
 export const MAX_LOTS = 10_000;
 export const MAX_NOTE = 500;
 

@@ -11,8 +11,8 @@ import { useLotChoice } from "../../hooks/useLotChoice.ts";
 import { SelectField } from "../Field.tsx";
 
 /**
- * docs/issues/12.md §1's per-user mini-lot choice: the lot the Spread table's Net / lot column is
- * priced in, per instrument, saved in this browser.
+ * The per-user mini-lot choice (docs/user-guide.md, "Net / lot (₹) and z"): the lot the Spread
+ * table's Net / lot column is priced in, per instrument, saved in this browser.
  */
 export function LotSizeSettings() {
   const [choice, save] = useLotChoice();

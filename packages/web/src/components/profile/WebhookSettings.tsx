@@ -54,8 +54,8 @@ function testResultText(result: { ok: boolean; status?: number; error?: string }
 }
 
 /**
- * docs/issues/12.md §3's webhook settings: where the server POSTs each firing of an alert with Webhook
- * turned on, and the secret its X-Spreadwatch-Signature is made with.
+ * The webhook settings (docs/user-guide.md, "Webhooks"): where the server POSTs each firing of an
+ * alert with Webhook turned on, and the secret its X-Spreadwatch-Signature is made with.
  */
 export function WebhookSettings() {
   const utils = trpc.useUtils();

@@ -28,7 +28,7 @@ const FEW_BELLS = "(max-width: 640px)";
 const SIDES = ["BUY", "SELL"] as const;
 
 /**
- * "My spreads" (README "Spreads of your own"): every definition the user sees but the
+ * "My spreads" (docs/user-guide.md "Spreads of your own"): every definition the user sees but the
  * built-ins, a group per definition with its Buy and Sell rows, like the Spread table.
  */
 export function MySpreadsTable(props: MySpreadsTableProps) {

@@ -71,9 +71,9 @@ export function alertsDeleteQuestion(name: string, alerts: number, yours: number
 }
 
 /**
- * New spread / Edit spread (README "Spreads of your own"): a template or legs and a typed
- * formula. The server checks the definition; its 400 shows beside the field it names, a formula
- * error with its position marked. One submission is one request, whatever the clicking.
+ * New spread / Edit spread (docs/user-guide.md "Spreads of your own"): a template or legs and a
+ * typed formula. The server checks the definition; its 400 shows beside the field it names, a
+ * formula error with its position marked. One submission is one request, whatever the clicking.
  */
 export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBuilderProps) {
   const titleId = useId();

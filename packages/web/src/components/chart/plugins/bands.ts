@@ -16,10 +16,10 @@ export function bandEdges({ mean, std }: Bands): { k: number; low: number; high:
 }
 
 /**
- * Mean ± 1σ and ± 2σ bands (docs/issues/12.md §2) under the series: two translucent fills, the inner
- * one drawn over the outer so it reads darker, and a dashed mean line. Drawn in drawAxes so
- * the spread line and the candles stay on top. `current` is read on every draw, so turning the
- * bands on or off is a redraw, not a rebuild that would lose the zoom.
+ * Mean ± 1σ and ± 2σ bands (docs/user-guide.md, "Advanced Spread Chart") under the series: two
+ * translucent fills, the inner one drawn over the outer so it reads darker, and a dashed mean line.
+ * Drawn in drawAxes so the spread line and the candles stay on top. `current` is read on every
+ * draw, so turning the bands on or off is a redraw, not a rebuild that would lose the zoom.
  */
 export function bandsPlugin(current: () => Bands | undefined, colors: BandsColors): uPlot.Plugin {
   return {

@@ -2,9 +2,9 @@ import type uPlot from "uplot";
 
 /**
  * A definition's candles before its creation come from its legs' one-minute closes, not from
- * its own executable values (README "Spreads of your own"): the span up to `until` is shaded
- * and labelled "from leg closes". A DOM layer like the roll marks, so it reads (and tests) as
- * text; `current` is read on every draw, so it changes without a rebuild.
+ * its own executable values (docs/user-guide.md "Spreads of your own"): the span up to `until` is
+ * shaded and labelled "from leg closes". A DOM layer like the roll marks, so it reads (and tests)
+ * as text; `current` is read on every draw, so it changes without a rebuild.
  */
 export function legHistoryPlugin(current: () => number | undefined): uPlot.Plugin {
   const band = document.createElement("div");

@@ -5,12 +5,12 @@ import type { Quote, SpreadDefinition } from "@spreadwatch/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyMessage, dataEvents } from "../../test/stream-state.ts";
 import { loadConfig } from "../config.ts";
+import { MarketHub, type MarketHubOptions, type MarketSnapshot } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
 import { userDefinition } from "../spreads/definition-fixture.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";
 import type { MarketStreamMessage } from "./delta.ts";
-import { MarketHub, type MarketHubOptions, type MarketSnapshot } from "./hub.ts";
 import { SnapshotBroadcaster } from "./snapshot-broadcaster.ts";
 
 const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));

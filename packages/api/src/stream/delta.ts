@@ -1,5 +1,10 @@
 import type { CalculationEntry, Prices, Quote, QuoteSource, SpreadSymbol } from "@spreadwatch/core";
-import type { DefinitionEntry, DefinitionSymbol, ExecutableSymbol, MarketSnapshot } from "./hub.ts";
+import type {
+  DefinitionEntry,
+  DefinitionSymbol,
+  ExecutableSymbol,
+  MarketSnapshot,
+} from "../market/hub.ts";
 
 type Section = Exclude<keyof Prices, "timestamp">;
 const SECTIONS: readonly Section[] = ["cme", "mcx", "spot", "zerodha", "fx", "contracts"];

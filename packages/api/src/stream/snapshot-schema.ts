@@ -13,8 +13,12 @@ import {
   type SpreadSymbol,
 } from "@spreadwatch/core";
 import { z } from "zod";
-import type { ShapeOf } from "../routers/shared.ts";
-import type { DefinitionEntry, DefinitionLegValue, HubCalculations } from "./live-definition.ts";
+import type {
+  DefinitionEntry,
+  DefinitionLegValue,
+  HubCalculations,
+} from "../market/live-definition.ts";
+import type { ShapeOf } from "../shared-schemas.ts";
 
 // The wire shapes of GET /api/prices and /api/calculations, from core's types. Keys come from
 // core's own lists, so an instrument added there is added here too.

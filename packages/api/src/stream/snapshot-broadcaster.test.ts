@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { openPausedStream } from "../../test/fakes/paused-stream.ts";
 import { applyMessage, dataEvents } from "../../test/stream-state.ts";
 import { loadConfig } from "../config.ts";
+import { MarketHub, type MarketSnapshot } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import type { MarketStreamMessage } from "./delta.ts";
-import { MarketHub, type MarketSnapshot } from "./hub.ts";
 import { SnapshotBroadcaster } from "./snapshot-broadcaster.ts";
 
 const cleanup: Array<() => void> = [];

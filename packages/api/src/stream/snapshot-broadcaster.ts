@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { QuoteSource } from "@spreadwatch/core";
-import { clientAddress } from "../http/client-address.ts";
+import { clientAddress } from "../client-address.ts";
 import { warnEvery } from "../log.ts";
-import { diffEntries, diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
 import type {
   ExecutableSymbol,
   HubState,
@@ -11,7 +10,8 @@ import type {
   MarketHub,
   MarketSnapshot,
   OwnedEntries,
-} from "./hub.ts";
+} from "../market/hub.ts";
+import { diffEntries, diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
 import {
   acceptsGzip,
   type ChainPosition,

@@ -2,9 +2,9 @@ import { QUOTE_KEYS, QUOTE_SOURCES, type Quote } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { seededRandom } from "../feeds/random.ts";
+import { MarketHub } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import { diffSnapshots, diffTouched, Touched } from "./delta.ts";
-import { MarketHub } from "./hub.ts";
 
 const duties = dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" }));
 
