@@ -106,10 +106,10 @@ export interface BacktestSummary {
   averageHoldingMs: number;
   /** Share of the minutes with a position open, 0..1. */
   exposure: number;
-  /** Mean / standard deviation of net ₹ per IST day with data, × √252; undefined with < 2 days or no variation. */
-  sharpeDaily: number | undefined;
-  /** netInr over the margin the lots block; undefined without a margin. */
-  returnOnMargin: number | undefined;
+  /** Mean / standard deviation of net ₹ per IST day with data, × √252; null with < 2 days or no variation. */
+  sharpeDaily: number | null;
+  /** netInr over the margin the lots block; null without a margin. */
+  returnOnMargin: number | null;
   /** Fills priced at a mid ± half the typical bid-ask rather than a recorded side. */
   estimatedFills: number;
 }
@@ -413,17 +413,17 @@ function summarise(
     averageHoldingMs: n > 0 ? Math.round(holding / n) : 0,
     exposure: extra.exposure,
     sharpeDaily: sharpe([...byDay.values()]),
-    returnOnMargin: extra.marginInr === undefined ? undefined : equity / extra.marginInr,
+    returnOnMargin: extra.marginInr === undefined ? null : equity / extra.marginInr,
     estimatedFills: extra.estimatedFills,
   };
 }
 
-function sharpe(daily: readonly number[]): number | undefined {
-  if (daily.length < 2) return undefined;
+function sharpe(daily: readonly number[]): number | null {
+  if (daily.length < 2) return null;
   const mean = daily.reduce((a, b) => a + b, 0) / daily.length;
   const variance = daily.reduce((a, b) => a + (b - mean) ** 2, 0) / (daily.length - 1);
   const std = Math.sqrt(variance);
-  return std > 0 ? (mean / std) * Math.sqrt(252) : undefined;
+  return std > 0 ? (mean / std) * Math.sqrt(252) : null;
 }
 
 /**
@@ -503,10 +503,17 @@ export interface SweepCell {
   outOfSample: BacktestSummary;
 }
 
+/** How many values an axis takes (without making them: a sweep's size is checked first). */
+export function axisLength(axis: Pick<SweepAxis, "from" | "to" | "step">): number {
+  if (!(axis.step > 0) || !(axis.to >= axis.from)) return 0;
+  const count = Math.floor((axis.to - axis.from) / axis.step + 1e-9) + 1;
+  return Number.isFinite(count) ? count : Number.POSITIVE_INFINITY;
+}
+
 /** The values an axis takes, from `from` to `to` inclusive (to a float's rounding). */
 export function axisValues(axis: Pick<SweepAxis, "from" | "to" | "step">): number[] {
-  if (!(axis.step > 0) || !(axis.to >= axis.from)) return [];
-  const count = Math.floor((axis.to - axis.from) / axis.step + 1e-9) + 1;
+  const count = axisLength(axis);
+  if (!Number.isFinite(count)) return [];
   return Array.from({ length: count }, (_, i) =>
     Number((axis.from + i * axis.step).toPrecision(12)),
   );
