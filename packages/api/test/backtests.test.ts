@@ -1,7 +1,12 @@
 // Backtests over HTTP (docs/backtest.md): the contract that a spread rule's trades are exactly
 // the rule applied to /api/chart-data's one-minute BUY and SELL closes, the tRPC mirror, the
 // sweep, and every refusal (400 naming the field, 404, 429) changing nothing.
-import { perLot, type Quote } from "@spreadwatch/core";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { candlesToCsv, perLot, type Quote } from "@spreadwatch/core";
 import type { CandleQuery } from "@spreadwatch/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
@@ -146,6 +151,52 @@ describe("POST /api/backtests", () => {
       lots: 2,
     });
     expect(trpc.body.result.data).toEqual(res.body);
+  });
+
+  it("prints the same summary from examples/backtest-spread.ts over the chart's CSV downloads", async () => {
+    const rule = { sellAbove: 600, exitShortAt: 300, buyBelow: 250, exitLongAt: 500 };
+    const api = await trader.post("/api/backtests", {
+      ...RANGE,
+      metric: "spread",
+      ...rule,
+      lots: 3,
+    });
+    expect(api.status).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), "backtest-script-"));
+    try {
+      for (const symbol of ["GC_BUY", "GC_SELL"]) {
+        const res = await trader.get(
+          `/api/chart-data/${symbol}?timeframe=1m&from=${RANGE.from}&to=${RANGE.to}`,
+        );
+        writeFileSync(join(dir, `${symbol}-1m.csv`), candlesToCsv(symbol, "1m", res.body.data));
+      }
+      const costs = perLot("GC_BUY", { spread: 0, mcx: 76_010 }, 84)?.costsInr as number;
+      const script = fileURLToPath(
+        new URL("../../core/examples/backtest-spread.ts", import.meta.url),
+      );
+      const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+      const args = [script, join(dir, "GC_BUY-1m.csv"), "--sell", join(dir, "GC_SELL-1m.csv")];
+      args.push("--units", "100", "--costs", String(costs), "--margin", String(760_100 + 415_800));
+      args.push("--metric", "spread", "--sell-above", "600", "--exit-short", "300");
+      args.push("--buy-below", "250", "--exit-long", "500", "--lots", "3");
+      const printed = await new Promise<string>((resolve, reject) => {
+        const child = spawn(tsx, args, { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (chunk) => {
+          out += chunk;
+        });
+        child.stderr.on("data", (chunk) => {
+          err += chunk;
+        });
+        child.on("error", reject);
+        child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(err))));
+      });
+      expect(JSON.parse(printed)).toEqual(api.body.summary);
+      expect(api.body.summary.trades).toBeGreaterThanOrEqual(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses bad input with a 400 naming the field", async () => {
