@@ -137,26 +137,6 @@ interface Open {
   generation: number;
 }
 
-interface Fill {
-  value: number;
-  estimated: boolean;
-}
-
-/** The executable closes of a minute, or undefined when it has neither both sides nor a mid. */
-function sidesOf(minute: BacktestMinute, halfSpread: number): [Fill, Fill] | undefined {
-  const { buy, sell, mid } = minute;
-  if (buy !== undefined && sell !== undefined && Number.isFinite(buy) && Number.isFinite(sell))
-    return [
-      { value: buy, estimated: false },
-      { value: sell, estimated: false },
-    ];
-  if (mid === undefined || !Number.isFinite(mid)) return undefined;
-  return [
-    { value: mid + halfSpread, estimated: true },
-    { value: mid - halfSpread, estimated: true },
-  ];
-}
-
 /**
  * Runs `rule` over `minutes` (any order; a repeated time keeps the later), one position at a
  * time, at most one decision a minute. A z or percentile at minute t is each side's against
@@ -178,8 +158,10 @@ export function backtestSpread(
   const rolls = [...(options.rolls ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
   const needsStats = rule.metric !== "spread";
   const days = options.statsDays ?? DEFAULT_STATS_DAYS;
-  const buyStats = needsStats ? new RollingSpreadStats(days) : undefined;
-  const sellStats = needsStats ? new RollingSpreadStats(days) : undefined;
+  // z needs only the window's moments; percentile its order too (see RollingSpreadStats).
+  const withOrder = rule.metric === "percentile";
+  const buyStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
+  const sellStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
   const minCloses = options.minCloses ?? 30;
   const tradeFrom = options.tradeFrom ?? Number.NEGATIVE_INFINITY;
   const cooldownMs = (rule.cooldownMinutes ?? 0) * MINUTE_MS;
@@ -192,14 +174,18 @@ export function backtestSpread(
   let nextEntryAt = Number.NEGATIVE_INFINITY;
   let generation = 0;
   let rollIndex = 0;
-  let previous: { timestamp: number; buy: Fill; sell: Fill } | undefined;
+  // The previous usable minute, kept in locals: the loop allocates nothing per minute.
+  let prevAt: number | undefined;
+  let prevBuy = 0;
+  let prevSell = 0;
+  let prevEstimated = false;
   let heldMinutes = 0;
   let tradedMinutes = 0;
   let firstTraded: number | undefined;
 
-  const close = (at: number, fill: Fill, reason: TradeReason) => {
+  const close = (at: number, value: number, estimated: boolean, reason: TradeReason) => {
     const o = open as Open;
-    const exit = o.side === "long" ? fill.value - slip : fill.value + slip;
+    const exit = o.side === "long" ? value - slip : value + slip;
     const gross = roundPaise((o.side === "long" ? exit - o.entry : o.entry - exit) * perPoint);
     trades.push({
       side: o.side,
@@ -212,45 +198,60 @@ export function backtestSpread(
       costsInr: costs,
       netInr: roundPaise(gross - costs),
     });
-    if (fill.estimated) estimatedFills++;
+    if (estimated) estimatedFills++;
     if (entryEstimated) estimatedFills++;
     open = undefined;
   };
 
-  for (const minute of ordered) {
-    const sides = sidesOf(minute, halfSpread);
-    if (!sides) continue;
-    const [buy, sell] = sides;
+  for (let i = 0; i < ordered.length; i++) {
+    const minute = ordered[i] as BacktestMinute;
+    let buy: number;
+    let sell: number;
+    let estimated: boolean;
+    const { buy: b, sell: s, mid } = minute;
+    if (b !== undefined && s !== undefined && Number.isFinite(b) && Number.isFinite(s)) {
+      buy = b;
+      sell = s;
+      estimated = false;
+    } else if (mid !== undefined && Number.isFinite(mid)) {
+      buy = mid + halfSpread;
+      sell = mid - halfSpread;
+      estimated = true;
+    } else continue;
     const t = minute.timestamp;
     while (rollIndex < rolls.length && (rolls[rollIndex] as number) <= t) {
       rollIndex++;
       generation++;
     }
-    const buyMetric = metricOf(rule.metric, buy.value, buyStats, minCloses);
-    const sellMetric = metricOf(rule.metric, sell.value, sellStats, minCloses);
-    buyStats?.add(t, buy.value);
-    sellStats?.add(t, sell.value);
+    const buyMetric = needsStats ? metricOf(rule.metric, buy, buyStats, minCloses) : buy;
+    const sellMetric = needsStats ? metricOf(rule.metric, sell, sellStats, minCloses) : sell;
+    if (needsStats) {
+      buyStats?.add(t, buy);
+      sellStats?.add(t, sell);
+    }
     if (t < tradeFrom) {
-      previous = { timestamp: t, buy, sell };
+      prevAt = t;
+      prevBuy = buy;
+      prevSell = sell;
+      prevEstimated = estimated;
       continue;
     }
     firstTraded ??= t;
     tradedMinutes++;
     // The old contracts' last minute is the exit of a trade the roll interrupts.
-    if (open && open.generation !== generation && previous) {
-      close(previous.timestamp, open.side === "long" ? previous.sell : previous.buy, "roll");
+    if (open && open.generation !== generation && prevAt !== undefined) {
+      close(prevAt, open.side === "long" ? prevSell : prevBuy, prevEstimated, "roll");
     }
     let decided = false;
     if (open) {
       heldMinutes++;
-      const exitFill = open.side === "long" ? sell : buy;
-      const exitValue = open.side === "long" ? exitFill.value - slip : exitFill.value + slip;
+      const exitValue = open.side === "long" ? sell - slip : buy + slip;
       const net =
         (open.side === "long" ? exitValue - open.entry : open.entry - exitValue) * perPoint - costs;
       const reason = exitReason(rule, open, net, t, maxHoldMs, buyMetric, sellMetric);
       if (reason) {
-        close(t, exitFill, reason);
-        if (reason !== "roll") nextEntryAt = t + cooldownMs;
+        close(t, open.side === "long" ? sell : buy, estimated, reason);
+        nextEntryAt = t + cooldownMs;
         decided = true;
       }
     }
@@ -260,21 +261,24 @@ export function backtestSpread(
         sellMetric !== undefined &&
         sellMetric >= rule.sellAbove
       ) {
-        open = { side: "short", entryAt: t, entry: sell.value - slip, generation };
-        entryEstimated = sell.estimated;
+        open = { side: "short", entryAt: t, entry: sell - slip, generation };
+        entryEstimated = estimated;
       } else if (
         rule.buyBelow !== undefined &&
         buyMetric !== undefined &&
         buyMetric <= rule.buyBelow
       ) {
-        open = { side: "long", entryAt: t, entry: buy.value + slip, generation };
-        entryEstimated = buy.estimated;
+        open = { side: "long", entryAt: t, entry: buy + slip, generation };
+        entryEstimated = estimated;
       }
     }
-    previous = { timestamp: t, buy, sell };
+    prevAt = t;
+    prevBuy = buy;
+    prevSell = sell;
+    prevEstimated = estimated;
   }
-  if (open && previous)
-    close(previous.timestamp, open.side === "long" ? previous.sell : previous.buy, "end");
+  if (open && prevAt !== undefined)
+    close(prevAt, open.side === "long" ? prevSell : prevBuy, prevEstimated, "end");
   return {
     trades,
     summary: summarise(trades, {
@@ -291,15 +295,15 @@ export function backtestSpread(
   };
 }
 
-function orderMinutes(minutes: readonly BacktestMinute[]): BacktestMinute[] {
+function orderMinutes(minutes: readonly BacktestMinute[]): readonly BacktestMinute[] {
   let sorted = true;
-  for (let i = 1; i < minutes.length; i++) {
-    if ((minutes[i] as BacktestMinute).timestamp <= (minutes[i - 1] as BacktestMinute).timestamp) {
-      sorted = false;
-      break;
-    }
+  let previous = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < minutes.length && sorted; i++) {
+    const t = (minutes[i] as BacktestMinute).timestamp;
+    sorted = Number.isFinite(t) && t > previous;
+    previous = t;
   }
-  if (sorted) return minutes.filter((m) => Number.isFinite(m.timestamp));
+  if (sorted) return minutes;
   const byTime = new Map<number, BacktestMinute>();
   for (const m of minutes) if (Number.isFinite(m.timestamp)) byTime.set(m.timestamp, m);
   return [...byTime.values()].sort((a, b) => a.timestamp - b.timestamp);
@@ -314,8 +318,7 @@ function metricOf(
 ): number | undefined {
   if (metric === "spread" || !stats) return value;
   if (stats.size < minCloses) return undefined;
-  const s = stats.stats(value);
-  return metric === "z" ? s.z : s.percentile;
+  return metric === "z" ? stats.zOf(value) : stats.percentileOf(value);
 }
 
 function exitReason(
