@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { candlesToCsv, perLot, type Quote } from "@spreadwatch/core";
-import type { CandleQuery } from "@spreadwatch/db";
+import type { CloseQuery } from "@spreadwatch/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
 import { eventually } from "./fakes/wait.ts";
@@ -261,16 +261,16 @@ describe("POST /api/backtests", () => {
 
   it("runs at most two per user at once; a third is refused with 429", async () => {
     const candles = server.services.store.candles;
-    const recent = candles.recent;
+    const closes = candles.closes;
     const held: (() => void)[] = [];
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    candles.recent = async (query: CandleQuery) => {
+    candles.closes = async (query: CloseQuery) => {
       held.push(() => {});
       await gate;
-      return recent.call(candles, query);
+      return closes.call(candles, query);
     };
     try {
       const body = { ...RANGE, metric: "spread", sellAbove: 600, lots: 1 };
@@ -289,7 +289,7 @@ describe("POST /api/backtests", () => {
       expect((await second).status).toBe(200);
       expect((await elsewhere).status).toBe(200);
     } finally {
-      candles.recent = recent;
+      candles.closes = closes;
       release();
     }
     // Both slots are free again.

@@ -3,18 +3,13 @@
 import {
   type BacktestMinute,
   type BacktestOptions,
-  type Candle,
   executableSymbol,
   groupOfExchange,
   type SpreadRule,
   typicalHalfSpread,
 } from "@spreadwatch/core";
 import type { AppServices } from "../context.ts";
-import {
-  candlesFromLegHistory,
-  ownHistoryStart,
-  withForming,
-} from "../history/definition-history.ts";
+import { candlesFromLegHistory, ownHistoryStart } from "../history/definition-history.ts";
 import { PositionError } from "../positions/position-error.ts";
 import type { RegisteredSpread } from "../spreads/registry.ts";
 import type { BacktestInput } from "./backtest-input.ts";
@@ -109,12 +104,17 @@ async function readMinutes(
   const { store, recorder } = services;
   const range = { from: input.from, to: input.to };
   await recorder.writePending();
-  const side = async (symbol: string) =>
-    withForming(
-      await store.candles.recent({ symbol, timeframe: "1m", limit: MINUTES_LIMIT, ...range }),
-      recorder.forming(symbol, "1m"),
-      { ...range, limit: MINUTES_LIMIT },
-    );
+  const side = async (symbol: string): Promise<[number, number][]> => {
+    const closes = await store.candles.closes({ symbol, timeframe: "1m", ...range });
+    // The forming minute, as the chart shows it last.
+    const forming = recorder.forming(symbol, "1m");
+    const last = closes.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
+    if (forming && forming.timestamp >= range.from && forming.timestamp < range.to) {
+      if (forming.timestamp > last) closes.push([forming.timestamp, forming.close]);
+      else if (forming.timestamp === last) closes[closes.length - 1] = [last, forming.close];
+    }
+    return closes;
+  };
   const buySymbol = executableSymbol(spread.symbol, "BUY");
   const [buy, sell] = await Promise.all([
     side(buySymbol),
@@ -141,14 +141,16 @@ async function readMinutes(
 }
 
 /** The minutes both sides have, oldest first (both lists are). */
-function joinSides(buy: readonly Candle[], sell: readonly Candle[]): BacktestMinute[] {
+function joinSides(
+  buy: readonly [number, number][],
+  sell: readonly [number, number][],
+): BacktestMinute[] {
   const out: BacktestMinute[] = [];
   let j = 0;
-  for (const b of buy) {
-    while (j < sell.length && (sell[j] as Candle).timestamp < b.timestamp) j++;
+  for (const [t, close] of buy) {
+    while (j < sell.length && (sell[j] as [number, number])[0] < t) j++;
     const s = sell[j];
-    if (s && s.timestamp === b.timestamp)
-      out.push({ timestamp: b.timestamp, buy: b.close, sell: s.close });
+    if (s && s[0] === t) out.push({ timestamp: t, buy: close, sell: s[1] });
   }
   return out;
 }
