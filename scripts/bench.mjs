@@ -8,6 +8,7 @@
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (BENCHMARKS.md §12): load, quiet
 //       quotes, a crossing storm
 //   3. chart data: chart.candles per timeframe over a year of 1-minute candles; DB bytes/symbol-year
+//   3b. backtests: backtestSpread over ~220,000 minutes, POST /api/backtests p95 (docs/backtest.md)
 //   3c. rolling statistics of 1,000 user spreads: memory and accuracy against the exact
 //       structure (BENCHMARKS.md §15)
 //   4. quote → SSE client latency with 1, 100, 1,000 subscribers, and server RSS
@@ -136,6 +137,8 @@ await run("pnpm", [
 ]);
 section("chart data over a year of 1-minute candles");
 await tsx("bench/chart-data.bench.ts");
+section("backtests over a year of one-minute BUY and SELL candles (MCX hours)");
+await tsx("bench/backtests.bench.ts");
 section("quote → SSE client latency");
 await tsx("bench/sse.bench.ts");
 section("cluster: quote → stream client, single process vs non-leader through Redis");

@@ -1,5 +1,6 @@
 import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
+import { backtestsRouter } from "./routers/backtests.ts";
 import { chartRouter } from "./routers/chart.ts";
 import { healthRouter } from "./routers/health.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
@@ -25,6 +26,7 @@ export const appRouter = router({
   health: healthRouter,
   kite: kiteRouter,
   webhook: webhookRouter,
+  backtests: backtestsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,6 +28,7 @@ export * from "./prices.ts";
 export * from "./quote.ts";
 export * from "./roll-marks.ts";
 export * from "./spread.ts";
+export * from "./spread-backtest.ts";
 export * from "./spread-definition.ts";
 export * from "./spread-stats.ts";
 export * from "./spread-template.ts";

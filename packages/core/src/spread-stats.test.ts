@@ -228,3 +228,35 @@ function expectClose(actual: SpreadStats, expected: SpreadStats, relative: numbe
     expect(Math.abs(a - e) / scale, `${key}: ${a} vs ${e}`).toBeLessThanOrEqual(relative);
   }
 }
+
+describe("RollingSpreadStats.zOf and percentileOf (a backtest's per-minute questions)", () => {
+  it("answer as stats() does, and a window without order statistics gives the same z", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e4, max: 1e4, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        (closes, value) => {
+          const ordered = new RollingSpreadStats(1);
+          const moments = new RollingSpreadStats(1, 60_000, false);
+          closes.forEach((close, i) => {
+            ordered.add(i * 60_000, close);
+            moments.add(i * 60_000, close);
+          });
+          const s = ordered.stats(value);
+          expect(ordered.zOf(value)).toBe(s.z);
+          expect(ordered.percentileOf(value)).toBe(s.percentile);
+          const m = moments.stats(value);
+          expect([m.percentile, m.min, m.max, moments.percentileOf(value)]).toEqual([
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+          ]);
+          if (s.z === undefined) return;
+          expect(moments.zOf(value)).toBeCloseTo(s.z, 6);
+          expect(m.z).toBeCloseTo(s.z, 6);
+        },
+      ),
+    );
+  });
+});

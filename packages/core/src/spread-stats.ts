@@ -59,9 +59,15 @@ export class RollingSpreadStats {
   private magnitude = 0;
   private magnitudeSquares = 0;
 
+  /**
+   * `ordered` false keeps no order statistics (percentile, min, max and quantiles are
+   * undefined): a backtest on z needs only the moments, and the sorted multiset is most of the
+   * cost of adding a close.
+   */
   constructor(
     readonly days: number = DEFAULT_STATS_DAYS,
     readonly candleMs: number = MINUTE_MS,
+    readonly ordered: boolean = true,
   ) {}
 
   /** Closes in the window. */
@@ -115,13 +121,18 @@ export class RollingSpreadStats {
     const n = this.size;
     const window = this.window();
     if (n === 0 || window === undefined) return { n: 0 };
-    const min = this.sorted.min() as number;
-    const max = this.sorted.max() as number;
     let moments = this.moments(n);
     if (this.roundingTooLarge(n, moments)) {
       this.recompute();
       moments = this.moments(n);
     }
+    if (!this.ordered) {
+      const std = Math.sqrt(moments.variance);
+      const z = Number.isFinite(value) && std > 0 ? (value - moments.mean) / std : undefined;
+      return { n, mean: moments.mean, std, z, from: window.from, to: window.to };
+    }
+    const min = this.sorted.min() as number;
+    const max = this.sorted.max() as number;
     // All closes equal: exactly 0, not the rounding residue of the sums.
     const variance = min === max ? 0 : moments.variance;
     const mean = min === max ? min : moments.mean;
@@ -141,6 +152,39 @@ export class RollingSpreadStats {
   }
 
   /**
+   * `stats(value).z` without building the answer: what a backtest asks once a minute. The
+   * same sums, the same recompute when their rounding is too large.
+   */
+  zOf(value: number): number | undefined {
+    const n = this.size;
+    if (n === 0 || !Number.isFinite(value)) return undefined;
+    let meanShifted = this.sum / n;
+    let variance = this.sumSquares / n - meanShifted * meanShifted;
+    const meanError = (EPSILON * this.magnitude) / n;
+    const varianceError =
+      (EPSILON * (this.magnitudeSquares + 2 * Math.abs(meanShifted) * this.magnitude)) / n;
+    const mean = this.shift + meanShifted;
+    if (
+      varianceError > 1e-12 * Math.max(0, variance) ||
+      meanError > 1e-12 * Math.max(Math.abs(mean), Math.sqrt(Math.max(0, variance)))
+    ) {
+      this.recompute();
+      meanShifted = this.sum / n;
+      variance = this.sumSquares / n - meanShifted * meanShifted;
+    }
+    if (this.ordered && this.sorted.min() === this.sorted.max()) return undefined;
+    const std = Math.sqrt(Math.max(0, variance));
+    return std > 0 ? (value - (this.shift + meanShifted)) / std : undefined;
+  }
+
+  /** `stats(value).percentile` without building the answer. */
+  percentileOf(value: number): number | undefined {
+    const n = this.size;
+    if (n === 0 || !this.ordered || !Number.isFinite(value)) return undefined;
+    return (this.sorted.countAtMost(value) / n) * 100;
+  }
+
+  /**
    * The 0th..100th percentiles of the window's closes (101 values), nearest rank: the k-th is
    * the smallest close c with at least k % of the closes ≤ c (the 0th is the minimum). So for an
    * integer k, a value's percentile rank (share ≤ value) is ≥ k exactly when the value is ≥ the
@@ -149,7 +193,7 @@ export class RollingSpreadStats {
    */
   quantiles(): number[] | undefined {
     const n = this.size;
-    if (n === 0) return undefined;
+    if (n === 0 || !this.ordered) return undefined;
     const values: number[] = [];
     for (let k = 0; k <= 100; k++) {
       const rank = Math.max(1, Math.ceil((k * n) / 100));
@@ -166,7 +210,8 @@ export class RollingSpreadStats {
   }
 
   private evict(): void {
-    const from = (this.window() as { from: number }).from;
+    const latest = this.times[this.times.length - 1] as number;
+    const from = latest + this.candleMs - this.days * DAY_MS;
     while (this.head < this.times.length && (this.times[this.head] as number) < from) {
       this.take(this.values[this.head] as number);
       this.head++;
@@ -185,7 +230,7 @@ export class RollingSpreadStats {
     this.sumSquares += d * d;
     this.magnitude += Math.abs(d);
     this.magnitudeSquares += d * d;
-    this.sorted.insert(value);
+    if (this.ordered) this.sorted.insert(value);
     this.changes++;
   }
 
@@ -195,7 +240,7 @@ export class RollingSpreadStats {
     this.sumSquares -= d * d;
     this.magnitude += Math.abs(d);
     this.magnitudeSquares += d * d;
-    this.sorted.remove(value);
+    if (this.ordered) this.sorted.remove(value);
     this.changes++;
   }
 

@@ -28,6 +28,7 @@ export type {
   AlertStore,
   CandleQuery,
   CandleStore,
+  CloseQuery,
   FiringStore,
   IdempotencyStore,
   KeyValueStore,

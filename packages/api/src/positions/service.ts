@@ -379,6 +379,21 @@ export class PositionsService {
     };
   }
 
+  /**
+   * The margin one lot of `spread` blocks at these leg prices, from the margin source a
+   * position would use (a backtest's return on margin); undefined when there is none.
+   */
+  async marginPerLot(
+    spread: RegisteredSpread,
+    legPrices: Readonly<Record<string, number>>,
+    usdinr: number | undefined,
+  ): Promise<number | undefined> {
+    const oneLot = { id: 0, lots: 1, side: "BUY", legs: {} } as unknown as StoredPosition;
+    const prices = this.options.hub.snapshot().prices;
+    const forMargin = marginPosition(oneLot, spread, legPrices, legContracts(prices, spread));
+    return (await this.margin(forMargin, usdinr ?? prices.fx.USDINR?.price))?.inr;
+  }
+
   private async margin(
     position: MarginPosition,
     usdinr: number | undefined,

@@ -176,6 +176,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
         "content-disposition": 'attachment; filename="closed-positions.csv"',
       }),
   },
+  { method: "POST", path: "/api/backtests", call: (c, r) => c.backtests.run(object(r.body)) },
+  {
+    method: "POST",
+    path: "/api/backtests/sweep",
+    call: (c, r) => c.backtests.sweep(object(r.body)),
+  },
   { method: "GET", path: "/api/positions/summary", call: (c) => c.positions.summary() },
   { method: "GET", path: "/api/positions/:id", call: (c, r) => c.positions.get(id(r)) },
   {

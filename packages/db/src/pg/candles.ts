@@ -38,6 +38,14 @@ export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleS
     return (await newest.limit(Math.min(query.limit, Number.MAX_SAFE_INTEGER))).reverse();
   };
   return {
+    async closes(query) {
+      const rows = await db
+        .select({ timestamp: table.timestamp, close: table.close })
+        .from(table)
+        .where(candleRange(table, query))
+        .orderBy(asc(table.timestamp));
+      return rows.map((row): [number, number] => [row.timestamp, row.close]);
+    },
     async save(candles) {
       const rows = mergeBuckets(candles);
       if (rows.length === 0) return;

@@ -59,9 +59,25 @@ export function sqliteCandles(
         .orderBy(desc(table.timestamp));
       return newest.limit(query.limit).all().reverse();
     });
+  let closesStatement: BetterSqlite3.Statement | undefined;
   return {
     save: (candles) => run(() => saveCandles(db, name, candles)),
     recent,
+    // Raw rows of a prepared statement: a year of minutes is ~6× faster than the builder's objects.
+    closes: (query) =>
+      run(() => {
+        closesStatement ??= db.$client
+          .prepare(
+            `SELECT timestamp, close FROM ${name}
+             WHERE symbol = ? AND timeframe = ? AND timestamp >= ? AND timestamp < ?
+             ORDER BY timestamp`,
+          )
+          .raw(true);
+        return closesStatement.all(query.symbol, query.timeframe, query.from, query.to) as [
+          number,
+          number,
+        ][];
+      }),
     first: (symbol, timeframe) =>
       run(
         () =>

@@ -35,6 +35,22 @@ describe.each(CASES)("candles (%s, %s)", (kind, table) => {
     ]);
   });
 
+  it("reads every [timestamp, close] of a range oldest first, per symbol and timeframe", async () => {
+    const { candles } = use();
+    const minutes = Array.from({ length: 10 }, (_, i) => candle(i * 60_000, i));
+    await candles.save([
+      ...minutes.reverse(),
+      candle(0, 50, "1h"),
+      { ...candle(0, 7), symbol: "OTHER" },
+    ]);
+    const query = { symbol: "GOLD_SPREAD", timeframe: "1m", from: 2 * 60_000, to: 5 * 60_000 };
+    expect(await candles.closes(query)).toEqual([
+      [2 * 60_000, 2.5],
+      [3 * 60_000, 3.5],
+      [4 * 60_000, 4.5],
+    ]);
+  });
+
   it("reads the most recent candles of a range oldest first, per symbol and timeframe", async () => {
     const { candles } = use();
     const minutes = Array.from({ length: 10 }, (_, i) => candle(i * 60_000, i));

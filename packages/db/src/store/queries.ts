@@ -148,7 +148,7 @@ export function outboxQueries(outbox: OutboxColumns) {
 type CandleColumns = Columns<"symbol" | "timeframe" | "timestamp" | "open" | "high" | "low">;
 
 /** A symbol's candles of a timeframe in [from, to). */
-export const candleRange = (candles: CandleColumns, query: CandleQuery) =>
+export const candleRange = (candles: CandleColumns, query: Omit<CandleQuery, "limit">) =>
   and(
     eq(candles.symbol, query.symbol),
     eq(candles.timeframe, query.timeframe),

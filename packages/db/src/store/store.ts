@@ -290,11 +290,23 @@ export interface CandleQuery {
   limit: number;
 }
 
+export interface CloseQuery {
+  symbol: string;
+  timeframe: string;
+  from: number;
+  to: number;
+}
+
 export interface CandleStore {
   /** Merges into stored buckets: open stays, high/low widen, close moves on. */
   save(candles: readonly StoredCandle[]): Promise<void>;
   /** The most recent `limit` candles in [from, to), oldest first. */
   recent(query: CandleQuery): Promise<CandleRow[]>;
+  /**
+   * Every [timestamp, close] in [from, to), oldest first: what a backtest reads, a year of
+   * minutes at once, without building a candle object per row.
+   */
+  closes(query: CloseQuery): Promise<[number, number][]>;
   /** The oldest candle of a symbol and timeframe. */
   first(symbol: string, timeframe: string): Promise<CandleRow | undefined>;
   has(timeframe: string): Promise<boolean>;

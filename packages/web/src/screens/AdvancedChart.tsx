@@ -14,16 +14,20 @@ import {
   rollLabel,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
+import { useHistoryState } from "wouter/use-browser-location";
 import { displayName } from "../components/AccountMenu.tsx";
 import { AppHeader } from "../components/AppHeader.tsx";
+import { BacktestPanel } from "../components/backtest/BacktestPanel.tsx";
+import { ruleFromAlert } from "../components/backtest/rule-form.ts";
 import { ChartControls } from "../components/chart/ChartControls.tsx";
 import { ChartNotes } from "../components/chart/ChartNotes.tsx";
 import { ChartOverlay } from "../components/chart/ChartOverlay.tsx";
 import { CreateAlertPopover } from "../components/chart/CreateAlertPopover.tsx";
 import { downloadCsv } from "../components/chart/downloadCsv.ts";
 import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
+import type { TradeMark } from "../components/chart/plugins/trades.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
@@ -40,6 +44,7 @@ import { useChartSelection } from "../hooks/useChartSelection.ts";
 import { useLiveCandles } from "../hooks/useLiveCandles.ts";
 import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { executableSymbols, symbolLabel, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { useTheme } from "../hooks/useTheme.ts";
 import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";
@@ -102,6 +107,23 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   // SEAM: the statistics engineer's market.stats feeds this (see useChartBands).
   const bands = useChartBands(shown.commodity);
   const alerts = useChartAlerts(shown.commodity, user.alerts_enabled);
+  // A backtest's fills, marked on the chart; "How would this alert have done?" arrives with
+  // the alert's metric and threshold in history.state (docs/backtest.md).
+  const [tradeMarks, setTradeMarks] = useState<readonly TradeMark[]>([]);
+  const onTrades = useCallback((marks: readonly TradeMark[]) => setTradeMarks(marks), []);
+  const backtestSpread = parseExecutableSymbol(shown.commodity)?.symbol;
+  const navState: unknown = useHistoryState();
+  const fromAlert =
+    typeof navState === "object" && navState !== null && "backtest" in navState
+      ? (navState.backtest as { metric: string; threshold: number })
+      : undefined;
+  const mean = useSpreadStats(shown.commodity)?.mean ?? undefined;
+  const waitingForMean = fromAlert?.metric === "spread" && mean === undefined;
+  const initialRule = useMemo(
+    () => (fromAlert && !waitingForMean ? ruleFromAlert(fromAlert, mean) : undefined),
+    // The alert's rule is made once, when the mean is known; later means do not re-run it.
+    [fromAlert?.metric, fromAlert?.threshold, waitingForMean],
+  );
   const [pick, setPick] = useState<{
     value: number;
     left: number;
@@ -181,6 +203,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
               bands={selection.bands ? bands : undefined}
               thresholds={alerts.lines}
               rolls={marks}
+              trades={tradeMarks}
               legHistoryUntil={legHistoryUntil}
               scale={
                 shownDefinition && definitionDecimals(candles.at(-1)?.close) === 4
@@ -215,6 +238,14 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           )}
           <Overlay status={state.status} loading={chart.loading} />
         </section>
+        {backtestSpread && !waitingForMean && (
+          <BacktestPanel
+            key={`${backtestSpread}:${initialRule ? JSON.stringify(initialRule) : ""}`}
+            spread={backtestSpread}
+            initial={initialRule}
+            onTrades={onTrades}
+          />
+        )}
       </main>
       {alerts.modal(candles.at(-1)?.close)}
     </div>

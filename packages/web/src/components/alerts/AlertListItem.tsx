@@ -1,5 +1,6 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { useEffect, useState } from "react";
+import { useLocation } from "wouter";
 import { type AlertView, alertSoundLabel, serverChannels } from "../../alerts/texts.ts";
 import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { formatMetricThreshold } from "./metric.ts";
@@ -78,6 +79,7 @@ export function AlertListItem({
   const title = useSymbolLabel()(alert.commodityType);
   const labels = serverLabels(alert);
   const test = useTestFeedback(onTest);
+  const [, navigate] = useLocation();
   return (
     <li className="alert-item" data-alert-id={alert.id} data-enabled={alert.enabled}>
       <div className="alert-item__head">
@@ -168,6 +170,21 @@ export function AlertListItem({
         </button>
         <button type="button" className="button button--small" onClick={onEdit}>
           Edit
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          data-action="backtest"
+          onClick={() =>
+            navigate("/advanced-chart", {
+              state: {
+                commodity: alert.commodityType,
+                backtest: { metric: alert.metric, threshold: alert.threshold },
+              },
+            })
+          }
+        >
+          How would this alert have done?
         </button>
         <button
           type="button"

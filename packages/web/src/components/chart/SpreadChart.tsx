@@ -15,6 +15,7 @@ import type { Bands } from "./plugins/bands.ts";
 import type { LevelPick } from "./plugins/levelPick.ts";
 import type { RollMark } from "./plugins/rolls.ts";
 import type { ThresholdLine } from "./plugins/thresholds.ts";
+import type { TradeMark } from "./plugins/trades.ts";
 import { SPREAD_SCALE, setValueScale, type ValueScale } from "./valueScale.ts";
 import { type ChartView, homeView, sameView, showsView, toPlotData } from "./view.ts";
 
@@ -37,6 +38,8 @@ interface SpreadChartProps {
   thresholds?: readonly ThresholdLine[];
   /** Rolls of the chart's legs to mark. */
   rolls?: readonly RollMark[];
+  /** A backtest's entries and exits. */
+  trades?: readonly TradeMark[];
   /** A definition's candles before this time are from its legs' closes, and marked so. */
   legHistoryUntil?: number;
   /** The values' size (valueScale.ts); the built-in spreads' by default. */
@@ -50,6 +53,7 @@ interface SpreadChartProps {
 
 const NO_LINES: readonly ThresholdLine[] = [];
 const NO_ROLLS: readonly RollMark[] = [];
+const NO_TRADES: readonly TradeMark[] = [];
 
 declare global {
   interface Window {
@@ -83,6 +87,7 @@ export function SpreadChart(props: SpreadChartProps) {
     thresholds: () => propsRef.current.thresholds ?? NO_LINES,
     rolls: () => propsRef.current.rolls ?? NO_ROLLS,
     legHistoryUntil: () => propsRef.current.legHistoryUntil,
+    trades: () => propsRef.current.trades ?? NO_TRADES,
     onReachOldest: () => propsRef.current.onReachOldest?.(),
     onPick: (pick) => propsRef.current.onPick?.(pick),
   }).current;
@@ -148,7 +153,7 @@ export function SpreadChart(props: SpreadChartProps) {
   // the paths rebuilt for rolls, whose gaps are in the line's path).
   useEffect(() => {
     plotRef.current?.redraw(false);
-  }, [props.bands, props.thresholds, props.legHistoryUntil]);
+  }, [props.bands, props.thresholds, props.legHistoryUntil, props.trades]);
   useEffect(() => {
     plotRef.current?.redraw(true);
   }, [props.rolls]);

@@ -21,6 +21,7 @@ import { type RollMark, rollGaps, rollsPlugin } from "./plugins/rolls.ts";
 import { type ThresholdLine, thresholdsPlugin } from "./plugins/thresholds.ts";
 import { tooltipPlugin } from "./plugins/tooltip.ts";
 import { touchPlugin } from "./plugins/touch.ts";
+import { type TradeMark, tradesPlugin } from "./plugins/trades.ts";
 import { wheelZoomPlugin } from "./plugins/wheelZoom.ts";
 import { zeroLinePlugin } from "./plugins/zeroLine.ts";
 import { zoomBadgePlugin } from "./plugins/zoomBadge.ts";
@@ -46,6 +47,8 @@ export interface ChartLiveInputs {
   rolls(): readonly RollMark[];
   /** A definition's creation time: candles before it come from its legs' closes. */
   legHistoryUntil(): number | undefined;
+  /** A backtest's fills, marked on the plot. */
+  trades(): readonly TradeMark[];
   onReachOldest(): void;
   onPick(pick: LevelPick): void;
 }
@@ -80,6 +83,7 @@ export function chartOptions({
     zeroLinePlugin(colors.zero),
     thresholdsPlugin(live.thresholds),
     rollsPlugin(live.rolls),
+    tradesPlugin(live.trades),
     legendPlugin(),
     tooltipPlugin(),
     lastValuePlugin(),

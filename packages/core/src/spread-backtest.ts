@@ -1,0 +1,557 @@
+// A spread rule tried on its executable history (docs/backtest.md): one implementation for the
+// server, the browser's sweep worker and a script over a CSV.
+import { IST_OFFSET_MS } from "./candles.ts";
+import { roundPaise } from "./costs.ts";
+import { DEFAULT_STATS_DAYS, RollingSpreadStats } from "./spread-stats.ts";
+
+export const BACKTEST_METRICS = ["spread", "z", "percentile"] as const;
+export type BacktestMetric = (typeof BACKTEST_METRICS)[number];
+
+/** What a rule trades on and when; every threshold is in the metric's own unit. */
+export interface SpreadRule {
+  metric: BacktestMetric;
+  /** Sell the spread when the SELL side's metric is at or above this. */
+  sellAbove?: number | undefined;
+  /** Buy the spread when the BUY side's metric is at or below this. */
+  buyBelow?: number | undefined;
+  /** Buy a short back when the BUY side's metric is at or below this. */
+  exitShortAt?: number | undefined;
+  /** Sell a long when the SELL side's metric is at or above this. */
+  exitLongAt?: number | undefined;
+  /** Close once the trade's net ₹ (after both round trips' costs) reaches this. */
+  targetInr?: number | undefined;
+  /** Close once the trade's net ₹ falls to minus this. */
+  stopInr?: number | undefined;
+  maxHoldMinutes?: number | undefined;
+  /** No new entry until this many minutes after an exit (a roll's exit excepted). */
+  cooldownMinutes?: number | undefined;
+  lots: number;
+  /** Ticks of slippage on every leg of every fill, against the trader. */
+  slippageTicks?: number | undefined;
+}
+
+/** The numeric fields of a rule a sweep may vary. */
+export const RULE_FIELDS = [
+  "sellAbove",
+  "buyBelow",
+  "exitShortAt",
+  "exitLongAt",
+  "targetInr",
+  "stopInr",
+  "maxHoldMinutes",
+  "cooldownMinutes",
+] as const;
+export type RuleField = (typeof RULE_FIELDS)[number];
+
+/**
+ * One minute of a spread: the closes of its executable sides, or where only mids were kept
+ * (history computed from the legs' mid candles) the mid close.
+ */
+export interface BacktestMinute {
+  /** Open time of the minute, epoch ms. */
+  timestamp: number;
+  /** The BUY side's close: what buying the spread costs. */
+  buy?: number | undefined;
+  /** The SELL side's close: what selling the spread fetches. */
+  sell?: number | undefined;
+  mid?: number | undefined;
+}
+
+export interface BacktestOptions {
+  /** ₹ per spread point on one lot. */
+  units: number;
+  /** Round-trip costs of one lot, both legs, ₹. */
+  costsPerLotInr: number;
+  /** Margin one lot blocks, ₹; without it there is no return on margin. */
+  marginPerLotInr?: number | undefined;
+  /** Spread points one tick on every leg moves the spread (Σ |∂spread/∂leg| × tick). */
+  tickPoints?: number | undefined;
+  /** Half the typical bid-ask of the spread, points: a mid-only minute fills at mid ± this. */
+  halfSpread?: number | undefined;
+  /** Times at which the legs moved to new contracts (the rolls of /api/rolls). */
+  rolls?: readonly number[] | undefined;
+  /** Rolling window of z and percentile, days (the live statistics'). */
+  statsDays?: number | undefined;
+  /** No z or percentile decision until the window holds this many closes. */
+  minCloses?: number | undefined;
+  /** Minutes before this only feed the statistics (an out-of-sample run's warm-up). */
+  tradeFrom?: number | undefined;
+}
+
+export type TradeReason = "rule" | "target" | "stop" | "time" | "roll" | "end";
+
+export interface BacktestTrade {
+  /** long: bought the spread; short: sold it. */
+  side: "long" | "short";
+  entryAt: number;
+  entry: number;
+  exitAt: number;
+  exit: number;
+  reason: TradeReason;
+  grossInr: number;
+  costsInr: number;
+  netInr: number;
+}
+
+export interface BacktestSummary {
+  trades: number;
+  wins: number;
+  /** wins / trades, 0..1; 0 with no trades. */
+  winRate: number;
+  netInr: number;
+  grossInr: number;
+  costsInr: number;
+  /** Largest fall of the closed-trade equity from its running peak (from 0), ₹. */
+  maxDrawdownInr: number;
+  averageHoldingMs: number;
+  /** Share of the minutes with a position open, 0..1. */
+  exposure: number;
+  /** Mean / standard deviation of net ₹ per IST day with data, × √252; null with < 2 days or no variation. */
+  sharpeDaily: number | null;
+  /** netInr over the margin the lots block; null without a margin. */
+  returnOnMargin: number | null;
+  /** Fills priced at a mid ± half the typical bid-ask rather than a recorded side. */
+  estimatedFills: number;
+}
+
+export interface BacktestResult {
+  trades: BacktestTrade[];
+  summary: BacktestSummary;
+  /** Cumulative net ₹ after each exit, from 0 at the first minute: [t, inr]. */
+  equity: [number, number][];
+  /** How the fills were taken, said plainly for whoever reads the result. */
+  fills: string;
+}
+
+export const FILLS_TEXT =
+  "Decided on each minute's closes and filled at those closes: a long buys at the BUY side and sells at the SELL side, a short the reverse; a minute with only a mid fills at the mid ± half the typical bid-ask.";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+interface Open {
+  side: "long" | "short";
+  entryAt: number;
+  entry: number;
+  /** Which contracts (roll generation) it was entered on. */
+  generation: number;
+}
+
+/**
+ * Runs `rule` over `minutes` (any order; a repeated time keeps the later), one position at a
+ * time, at most one decision a minute. A z or percentile at minute t is each side's against
+ * that side's closes before t (RollingSpreadStats, as the live statistics): no look-ahead. A
+ * position open when the legs roll is closed at the old contracts' last minute, and the rule
+ * may re-enter on the new ones at the next; one open at the end is closed at the last minute.
+ */
+export function backtestSpread(
+  minutes: readonly BacktestMinute[],
+  rule: SpreadRule,
+  options: BacktestOptions,
+): BacktestResult {
+  const ordered = orderMinutes(minutes);
+  const halfSpread = options.halfSpread ?? 0;
+  const slip = (rule.slippageTicks ?? 0) * (options.tickPoints ?? 0);
+  const lots = rule.lots;
+  const perPoint = options.units * lots;
+  const costs = roundPaise(options.costsPerLotInr * lots);
+  const rolls = [...(options.rolls ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
+  const needsStats = rule.metric !== "spread";
+  const days = options.statsDays ?? DEFAULT_STATS_DAYS;
+  // z needs only the window's moments; percentile its order too (see RollingSpreadStats).
+  const withOrder = rule.metric === "percentile";
+  const buyStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
+  const sellStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
+  const minCloses = options.minCloses ?? 30;
+  const tradeFrom = options.tradeFrom ?? Number.NEGATIVE_INFINITY;
+  const cooldownMs = (rule.cooldownMinutes ?? 0) * MINUTE_MS;
+  const maxHoldMs = rule.maxHoldMinutes === undefined ? Infinity : rule.maxHoldMinutes * MINUTE_MS;
+
+  const trades: BacktestTrade[] = [];
+  let estimatedFills = 0;
+  let open: Open | undefined;
+  let entryEstimated = false;
+  let nextEntryAt = Number.NEGATIVE_INFINITY;
+  let generation = 0;
+  let rollIndex = 0;
+  // The previous usable minute, kept in locals: the loop allocates nothing per minute.
+  let prevAt: number | undefined;
+  let prevBuy = 0;
+  let prevSell = 0;
+  let prevEstimated = false;
+  let heldMinutes = 0;
+  let tradedMinutes = 0;
+  let firstTraded: number | undefined;
+
+  const close = (at: number, value: number, estimated: boolean, reason: TradeReason) => {
+    const o = open as Open;
+    const exit = o.side === "long" ? value - slip : value + slip;
+    const gross = roundPaise((o.side === "long" ? exit - o.entry : o.entry - exit) * perPoint);
+    trades.push({
+      side: o.side,
+      entryAt: o.entryAt,
+      entry: o.entry,
+      exitAt: at,
+      exit,
+      reason,
+      grossInr: gross,
+      costsInr: costs,
+      netInr: roundPaise(gross - costs),
+    });
+    if (estimated) estimatedFills++;
+    if (entryEstimated) estimatedFills++;
+    open = undefined;
+  };
+
+  for (let i = 0; i < ordered.length; i++) {
+    const minute = ordered[i] as BacktestMinute;
+    let buy: number;
+    let sell: number;
+    let estimated: boolean;
+    const { buy: b, sell: s, mid } = minute;
+    if (b !== undefined && s !== undefined && Number.isFinite(b) && Number.isFinite(s)) {
+      buy = b;
+      sell = s;
+      estimated = false;
+    } else if (mid !== undefined && Number.isFinite(mid)) {
+      buy = mid + halfSpread;
+      sell = mid - halfSpread;
+      estimated = true;
+    } else continue;
+    const t = minute.timestamp;
+    while (rollIndex < rolls.length && (rolls[rollIndex] as number) <= t) {
+      rollIndex++;
+      generation++;
+    }
+    const buyMetric = needsStats ? metricOf(rule.metric, buy, buyStats, minCloses) : buy;
+    const sellMetric = needsStats ? metricOf(rule.metric, sell, sellStats, minCloses) : sell;
+    if (needsStats) {
+      buyStats?.add(t, buy);
+      sellStats?.add(t, sell);
+    }
+    if (t < tradeFrom) {
+      prevAt = t;
+      prevBuy = buy;
+      prevSell = sell;
+      prevEstimated = estimated;
+      continue;
+    }
+    firstTraded ??= t;
+    tradedMinutes++;
+    // The old contracts' last minute is the exit of a trade the roll interrupts.
+    if (open && open.generation !== generation && prevAt !== undefined) {
+      close(prevAt, open.side === "long" ? prevSell : prevBuy, prevEstimated, "roll");
+    }
+    let decided = false;
+    if (open) {
+      heldMinutes++;
+      const exitValue = open.side === "long" ? sell - slip : buy + slip;
+      const net =
+        (open.side === "long" ? exitValue - open.entry : open.entry - exitValue) * perPoint - costs;
+      const reason = exitReason(rule, open, net, t, maxHoldMs, buyMetric, sellMetric);
+      if (reason) {
+        close(t, open.side === "long" ? sell : buy, estimated, reason);
+        nextEntryAt = t + cooldownMs;
+        decided = true;
+      }
+    }
+    if (!open && !decided && t >= nextEntryAt) {
+      if (
+        rule.sellAbove !== undefined &&
+        sellMetric !== undefined &&
+        sellMetric >= rule.sellAbove
+      ) {
+        open = { side: "short", entryAt: t, entry: sell - slip, generation };
+        entryEstimated = estimated;
+      } else if (
+        rule.buyBelow !== undefined &&
+        buyMetric !== undefined &&
+        buyMetric <= rule.buyBelow
+      ) {
+        open = { side: "long", entryAt: t, entry: buy + slip, generation };
+        entryEstimated = estimated;
+      }
+    }
+    prevAt = t;
+    prevBuy = buy;
+    prevSell = sell;
+    prevEstimated = estimated;
+  }
+  if (open && prevAt !== undefined)
+    close(prevAt, open.side === "long" ? prevSell : prevBuy, prevEstimated, "end");
+  return {
+    trades,
+    summary: summarise(trades, {
+      estimatedFills,
+      exposure: tradedMinutes > 0 ? heldMinutes / tradedMinutes : 0,
+      marginInr:
+        options.marginPerLotInr !== undefined && options.marginPerLotInr > 0
+          ? options.marginPerLotInr * lots
+          : undefined,
+      days: tradingDays(ordered, firstTraded),
+    }),
+    equity: equityCurve(trades, firstTraded),
+    fills: FILLS_TEXT,
+  };
+}
+
+function orderMinutes(minutes: readonly BacktestMinute[]): readonly BacktestMinute[] {
+  let sorted = true;
+  let previous = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < minutes.length && sorted; i++) {
+    const t = (minutes[i] as BacktestMinute).timestamp;
+    sorted = Number.isFinite(t) && t > previous;
+    previous = t;
+  }
+  if (sorted) return minutes;
+  const byTime = new Map<number, BacktestMinute>();
+  for (const m of minutes) if (Number.isFinite(m.timestamp)) byTime.set(m.timestamp, m);
+  return [...byTime.values()].sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/** The metric of a side's close against that side's window of earlier closes. */
+function metricOf(
+  metric: BacktestMetric,
+  value: number,
+  stats: RollingSpreadStats | undefined,
+  minCloses: number,
+): number | undefined {
+  if (metric === "spread" || !stats) return value;
+  if (stats.size < minCloses) return undefined;
+  return metric === "z" ? stats.zOf(value) : stats.percentileOf(value);
+}
+
+function exitReason(
+  rule: SpreadRule,
+  open: Open,
+  netInr: number,
+  t: number,
+  maxHoldMs: number,
+  buyMetric: number | undefined,
+  sellMetric: number | undefined,
+): TradeReason | undefined {
+  if (rule.stopInr !== undefined && netInr <= -rule.stopInr) return "stop";
+  if (rule.targetInr !== undefined && netInr >= rule.targetInr) return "target";
+  if (
+    open.side === "short" &&
+    rule.exitShortAt !== undefined &&
+    buyMetric !== undefined &&
+    buyMetric <= rule.exitShortAt
+  )
+    return "rule";
+  if (
+    open.side === "long" &&
+    rule.exitLongAt !== undefined &&
+    sellMetric !== undefined &&
+    sellMetric >= rule.exitLongAt
+  )
+    return "rule";
+  if (t - open.entryAt >= maxHoldMs) return "time";
+  return undefined;
+}
+
+/** IST days from the first traded minute on, each with its net ₹ (0 for a day without exits). */
+function tradingDays(ordered: readonly BacktestMinute[], from: number | undefined): number[] {
+  if (from === undefined) return [];
+  const days: number[] = [];
+  for (const m of ordered) {
+    if (m.timestamp < from) continue;
+    const day = Math.floor((m.timestamp + IST_OFFSET_MS) / DAY_MS);
+    if (days[days.length - 1] !== day) days.push(day);
+  }
+  return days;
+}
+
+function equityCurve(
+  trades: readonly BacktestTrade[],
+  from: number | undefined,
+): [number, number][] {
+  if (from === undefined) return [];
+  const curve: [number, number][] = [[from, 0]];
+  let equity = 0;
+  for (const t of trades) {
+    equity = roundPaise(equity + t.netInr);
+    curve.push([t.exitAt, equity]);
+  }
+  return curve;
+}
+
+function summarise(
+  trades: readonly BacktestTrade[],
+  extra: {
+    estimatedFills: number;
+    exposure: number;
+    marginInr: number | undefined;
+    days: number[];
+  },
+): BacktestSummary {
+  let equity = 0;
+  let peak = 0;
+  let maxDrawdownInr = 0;
+  let wins = 0;
+  let gross = 0;
+  let costs = 0;
+  let holding = 0;
+  const byDay = new Map<number, number>(extra.days.map((d) => [d, 0]));
+  for (const t of trades) {
+    equity = roundPaise(equity + t.netInr);
+    peak = Math.max(peak, equity);
+    maxDrawdownInr = Math.max(maxDrawdownInr, roundPaise(peak - equity));
+    if (t.netInr > 0) wins++;
+    gross += t.grossInr;
+    costs += t.costsInr;
+    holding += t.exitAt - t.entryAt;
+    const day = Math.floor((t.exitAt + IST_OFFSET_MS) / DAY_MS);
+    byDay.set(day, (byDay.get(day) ?? 0) + t.netInr);
+  }
+  const n = trades.length;
+  return {
+    trades: n,
+    wins,
+    winRate: n > 0 ? wins / n : 0,
+    netInr: equity,
+    grossInr: roundPaise(gross),
+    costsInr: roundPaise(costs),
+    maxDrawdownInr,
+    averageHoldingMs: n > 0 ? Math.round(holding / n) : 0,
+    exposure: extra.exposure,
+    sharpeDaily: sharpe([...byDay.values()]),
+    returnOnMargin: extra.marginInr === undefined ? null : equity / extra.marginInr,
+    estimatedFills: extra.estimatedFills,
+  };
+}
+
+function sharpe(daily: readonly number[]): number | null {
+  if (daily.length < 2) return null;
+  const mean = daily.reduce((a, b) => a + b, 0) / daily.length;
+  const variance = daily.reduce((a, b) => a + (b - mean) ** 2, 0) / (daily.length - 1);
+  const std = Math.sqrt(variance);
+  return std > 0 ? (mean / std) * Math.sqrt(252) : null;
+}
+
+/**
+ * Half the typical bid-ask of the spread, points: the median of (BUY − SELL) / 2 over the
+ * minutes that recorded both sides, else `fallback` (half the legs' ticks).
+ */
+export function typicalHalfSpread(minutes: readonly BacktestMinute[], fallback: number): number {
+  const halves: number[] = [];
+  for (const m of minutes) {
+    if (m.buy !== undefined && m.sell !== undefined && Number.isFinite(m.buy - m.sell))
+      halves.push((m.buy - m.sell) / 2);
+  }
+  if (halves.length === 0) return fallback;
+  halves.sort((a, b) => a - b);
+  return halves[Math.floor((halves.length - 1) / 2)] as number;
+}
+
+/** Why a rule cannot run, as [field, sentence]; undefined when it can. */
+export function ruleProblem(rule: SpreadRule): [string, string] | undefined {
+  const { sellAbove, buyBelow, exitShortAt, exitLongAt } = rule;
+  if (sellAbove === undefined && buyBelow === undefined)
+    return ["sellAbove", "sellAbove or buyBelow is required: a rule needs an entry"];
+  if (sellAbove !== undefined && buyBelow !== undefined && buyBelow >= sellAbove)
+    return ["buyBelow", "buyBelow must be below sellAbove"];
+  if (sellAbove !== undefined && exitShortAt !== undefined && exitShortAt >= sellAbove)
+    return ["exitShortAt", "exitShortAt must be below sellAbove: a short is bought back lower"];
+  if (buyBelow !== undefined && exitLongAt !== undefined && exitLongAt <= buyBelow)
+    return ["exitLongAt", "exitLongAt must be above buyBelow: a long is sold higher"];
+  if (rule.metric === "percentile") {
+    for (const field of ["sellAbove", "buyBelow", "exitShortAt", "exitLongAt"] as const) {
+      const v = rule[field];
+      if (v !== undefined && (v < 0 || v > 100))
+        return [field, `${field} must be a percentile from 0 to 100`];
+    }
+  }
+  return undefined;
+}
+
+const CSV_HEADER =
+  "side,entry_at,entry_at_iso,entry,exit_at,exit_at_iso,exit,reason,gross_inr,costs_inr,net_inr";
+
+/** The trades as CSV: numbers and fixed words only, so no cell can read as a formula. */
+export function backtestTradesCsv(trades: readonly BacktestTrade[]): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const lines = [CSV_HEADER];
+  for (const t of trades) {
+    lines.push(
+      [
+        t.side,
+        t.entryAt,
+        iso(t.entryAt),
+        t.entry,
+        t.exitAt,
+        iso(t.exitAt),
+        t.exit,
+        t.reason,
+        t.grossInr.toFixed(2),
+        t.costsInr.toFixed(2),
+        t.netInr.toFixed(2),
+      ].join(","),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export interface SweepAxis {
+  field: RuleField;
+  from: number;
+  to: number;
+  step: number;
+}
+
+export interface SweepCell {
+  x: number;
+  y: number;
+  inSample: BacktestSummary;
+  outOfSample: BacktestSummary;
+}
+
+/** How many values an axis takes (without making them: a sweep's size is checked first). */
+export function axisLength(axis: Pick<SweepAxis, "from" | "to" | "step">): number {
+  if (!(axis.step > 0) || !(axis.to >= axis.from)) return 0;
+  const count = Math.floor((axis.to - axis.from) / axis.step + 1e-9) + 1;
+  return Number.isFinite(count) ? count : Number.POSITIVE_INFINITY;
+}
+
+/** The values an axis takes, from `from` to `to` inclusive (to a float's rounding). */
+export function axisValues(axis: Pick<SweepAxis, "from" | "to" | "step">): number[] {
+  const count = axisLength(axis);
+  if (!Number.isFinite(count)) return [];
+  return Array.from({ length: count }, (_, i) =>
+    Number((axis.from + i * axis.step).toPrecision(12)),
+  );
+}
+
+/** The share of the period (by minutes) the in-sample run sees; the rest is out of sample. */
+export const IN_SAMPLE_SHARE = 0.7;
+
+/**
+ * Every (x, y) of two rule fields over the first 70 % of the minutes (in sample) and the last
+ * 30 % (out of sample, its statistics warmed by the minutes before it). A cell whose rule
+ * cannot run (thresholds on the wrong side) is left out.
+ */
+export function sweepBacktest(
+  minutes: readonly BacktestMinute[],
+  rule: SpreadRule,
+  options: BacktestOptions,
+  sweep: { x: SweepAxis; y: SweepAxis },
+): SweepCell[] {
+  const ordered = orderMinutes(minutes);
+  const split = Math.floor(ordered.length * IN_SAMPLE_SHARE);
+  const inSample = ordered.slice(0, split);
+  const splitAt = ordered[split]?.timestamp ?? Number.POSITIVE_INFINITY;
+  const cells: SweepCell[] = [];
+  for (const y of axisValues(sweep.y)) {
+    for (const x of axisValues(sweep.x)) {
+      const cellRule = { ...rule, [sweep.x.field]: x, [sweep.y.field]: y };
+      if (ruleProblem(cellRule)) continue;
+      cells.push({
+        x,
+        y,
+        inSample: backtestSpread(inSample, cellRule, options).summary,
+        outOfSample: backtestSpread(ordered, cellRule, { ...options, tradeFrom: splitAt }).summary,
+      });
+    }
+  }
+  return cells;
+}
