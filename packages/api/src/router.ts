@@ -1,6 +1,7 @@
 import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
 import { chartRouter } from "./routers/chart.ts";
+import { executionsRouter, liveOrdersRouter, profileKiteRouter } from "./routers/executions.ts";
 import { healthRouter } from "./routers/health.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
@@ -25,6 +26,9 @@ export const appRouter = router({
   health: healthRouter,
   kite: kiteRouter,
   webhook: webhookRouter,
+  executions: executionsRouter,
+  profileKite: profileKiteRouter,
+  liveOrders: liveOrdersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -144,6 +144,23 @@ describe("the leg guard", () => {
     expect(step.state.status).toBe("naked");
   });
 
+  it("waits for the hedge leg's price within the hedge's time, then trips", () => {
+    let state = acknowledge(
+      initialGuardState(),
+      guardStep("c7", ticket(), initialGuardState(), 0, market).place,
+    );
+    state = fill(state, "c7w1", 2, "complete");
+    const none: ExecutablePrice = () => undefined;
+    let step = guardStep("c7", ticket(), state, 10, none);
+    expect(step.place).toEqual([]);
+    expect(step.state).toMatchObject({ status: "hedging", hedgeDueAt: 5_010, tripped: null });
+    step = guardStep("c7", ticket(), step.state, 20, market);
+    expect(step.place).toMatchObject([{ role: "hedge", quantity: 2 }]);
+    expect(step.state.hedgeDueAt).toBe(5_010);
+    const late = guardStep("c7", ticket(), { ...state, hedgeDueAt: 5_010 }, 5_010, none);
+    expect(late.state.tripped).toContain("not filled within");
+  });
+
   it("fails when the first leg is rejected, sending nothing else", () => {
     let state = acknowledge(
       initialGuardState(),

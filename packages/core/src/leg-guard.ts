@@ -282,22 +282,19 @@ export function guardStep(
   if (hedgeNeeded > hedgeCommitted) {
     const side = hedge.side;
     const price = executable(hedge.name, side);
-    if (price === undefined) {
-      next.tripped = "the hedge leg has no price";
-      step.events.push(`guard tripped: ${next.tripped}`);
-      return guardStep(campaignId, ticket, next, now, executable);
+    // No price yet (a restart before the first quotes): wait, within the hedge's time.
+    if (price !== undefined) {
+      const limit = payUpPrice(price, side, ticket.payUpTicks, hedge.tick);
+      const quantity = hedgeNeeded - hedgeCommitted;
+      place(newOrder(campaignId, index(), "hedge", hedge.name, side, quantity, limit));
     }
-    const limit = payUpPrice(price, side, ticket.payUpTicks, hedge.tick);
-    place(
-      newOrder(campaignId, index(), "hedge", hedge.name, side, hedgeNeeded - hedgeCommitted, limit),
-    );
     if (next.hedgeDueAt === null) next.hedgeDueAt = now + ticket.hedgeTimeoutMs;
   }
-  if (hedgeFilled >= hedgeNeeded && step.place.length === 0) next.hedgeDueAt = null;
+  if (hedgeFilled >= hedgeNeeded) next.hedgeDueAt = null;
   if (state.stopping === "cancel") cancelLive(works);
 
   const workSettled = !anyLive(works);
-  const hedged = hedgeFilled >= hedgeNeeded && !anyLive(hedges) && step.place.length === 0;
+  const hedged = hedgeFilled >= hedgeNeeded && !anyLive(hedges);
   if (workSettled && hedged)
     // Short of the ticket: cancelled by the trader or in Kite, with whatever filled hedged.
     next.status = workFilled === work.quantity ? "done" : "cancelled";

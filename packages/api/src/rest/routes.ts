@@ -157,6 +157,37 @@ export const REST_ROUTES: readonly RestRoute[] = [
     },
   },
   {
+    method: "POST",
+    path: "/api/executions",
+    call: async (c, r) =>
+      new RestReply(201, await c.executions.create({ ...object(r.body), ...idempotencyKey(r) })),
+  },
+  { method: "GET", path: "/api/executions", call: (c) => c.executions.list() },
+  {
+    method: "GET",
+    path: "/api/executions/:id",
+    call: (c, r) => c.executions.get({ id: r.params.id ?? "" }),
+  },
+  {
+    method: "POST",
+    path: "/api/executions/:id/cancel",
+    call: (c, r) => c.executions.cancel({ id: r.params.id ?? "" }),
+  },
+  { method: "GET", path: "/api/profile/kite", call: (c) => c.profileKite.get() },
+  { method: "PUT", path: "/api/profile/kite", call: (c, r) => c.profileKite.put(object(r.body)) },
+  { method: "DELETE", path: "/api/profile/kite", call: (c) => c.profileKite.remove() },
+  { method: "GET", path: "/api/admin/live-orders", call: (c) => c.liveOrders.get() },
+  {
+    method: "PUT",
+    path: "/api/admin/live-orders",
+    call: (c, r) => c.liveOrders.set(object(r.body)),
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/live-orders/users/:id",
+    call: (c, r) => c.liveOrders.setTrader({ ...object(r.body), ...id(r) }),
+  },
+  {
     method: "GET",
     path: "/api/positions",
     call: (c, r) => c.positions.list(object(queryParam(r, "status"))),
