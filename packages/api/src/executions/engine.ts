@@ -28,6 +28,7 @@ import {
 } from "./kite-orders.ts";
 import type { LiveOrders } from "./live-orders.ts";
 import type { OrderRate } from "./order-rate.ts";
+import { OrderUpdates } from "./order-updates.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
 /** How often the leader reads each working account's orderbook. */
@@ -67,8 +68,11 @@ export class ExecutionEngine {
   /** Fill seen → hedge sent, per hedge (the bench reads it). */
   readonly hedgeLatencies: number[] = [];
 
+  private readonly updates: OrderUpdates;
+
   constructor(private readonly options: ExecutionEngineOptions) {
     this.now = options.now ?? Date.now;
+    this.updates = new OrderUpdates(options.kite, () => this.wake());
   }
 
   /** Reconciles every open campaign with Kite's orderbook, then works them until `stop`. */
@@ -80,6 +84,7 @@ export class ExecutionEngine {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.updates.close();
     this.wake();
     await this.loop;
     this.loop = undefined;
@@ -113,11 +118,15 @@ export class ExecutionEngine {
   async cycle(): Promise<void> {
     const { store, liveOrders } = this.options;
     const open = await store.executions.listOpen();
-    if (open.length === 0) return;
+    const tokens = new Set<string>();
+    if (open.length === 0) return this.updates.watch(tokens);
     const globallyOn = await liveOrders.enabled();
     const accounts = new Map<number, Account | undefined>();
     for (const row of open)
       if (!accounts.has(row.ownerId)) accounts.set(row.ownerId, await this.account(row.ownerId));
+    for (const account of accounts.values()) if (account) tokens.add(account.auth.accessToken);
+    // Kite's order updates for the accounts at work wake the next look (order-updates.ts).
+    this.updates.watch(tokens);
     await Promise.all(
       open.map(async (row) => {
         const allowed = globallyOn && (await liveOrders.of(row.ownerId)).enabled;

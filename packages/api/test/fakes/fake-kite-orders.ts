@@ -69,6 +69,8 @@ export interface SeenOrderRequest {
   form: Record<string, string>;
   account: string | undefined;
   at: number;
+  /** performance.now() at arrival, for benches. */
+  perfAt: number;
 }
 
 const ORDER_FIELDS = [
@@ -183,7 +185,7 @@ export class KiteOrderBook {
     const token = /^token [^:]+:(.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const account = token ? this.accounts.get(token) : undefined;
     const method = req.method ?? "GET";
-    this.seen.push({ method, path, form, account, at: Date.now() });
+    this.seen.push({ method, path, form, account, at: Date.now(), perfAt: performance.now() });
     if (req.headers["x-kite-version"] !== "3" || !account)
       return error(res, 403, "TokenException", "Incorrect `api_key` or `access_token`.");
     if (method === "GET") return this.read(res, path, id, account);

@@ -122,7 +122,21 @@ export class FakeKite {
     };
   }
 
+  /** Whether order changes go out on the ticker as Kite's order updates (a test of missing ones turns it off). */
+  orderUpdates = true;
+
   async start(): Promise<this> {
+    this.book.onUpdate = (order) => {
+      if (!this.orderUpdates) return;
+      const account = (order as { account?: string }).account;
+      const { account: _a, ...data } = order as typeof order & { account?: string };
+      for (const connection of this.connections)
+        if (
+          connection.socket.readyState === 1 &&
+          this.book.accounts.get(connection.accessToken) === account
+        )
+          connection.socket.send(JSON.stringify({ type: "order", id: "", data }));
+    };
     this.server = createServer((req, res) => this.http(req, res));
     this.wss = new WebSocketServer({
       server: this.server,
