@@ -4,6 +4,7 @@
 // and a restart mid-campaign. Each asserts what Kite received, not only what the API says.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LiveOrdersContext, NEAR, NEXT, startLiveOrders } from "./fakes/live-orders.ts";
+import { addTrader } from "./fakes/signed-in-trader.ts";
 
 let t: LiveOrdersContext;
 
@@ -62,6 +63,37 @@ describe("an order ticket", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("lots");
     expect(t.kite.book.placements()).toEqual([]);
+  });
+});
+
+describe("Connect Kite", () => {
+  it("links the trader's own Kite through Kite's login, for a login started here only", async () => {
+    const other = await addTrader(t.server, t.admin, "other");
+    const before = await other.get("/api/profile/kite");
+    expect(before.body).toMatchObject({ linked: false, liveOrders: false, maxLots: 10 });
+    const login = await other.get("/api/profile/kite/login");
+    expect(login.status).toBe(302);
+    const location = new URL(String(login.headers.location));
+    expect(location.pathname).toBe("/connect/login");
+    const back = new URLSearchParams(location.searchParams.get("redirect_params") ?? "");
+    expect(back.get("for")).toBe("profile");
+    t.kite.requestTokens.set("req-other", "tok-other");
+    t.kite.requestUsers.set("req-other", "OT0001");
+    const callback = (state: string) =>
+      other.get(`/api/kite/callback?request_token=req-other&state=${state}&for=profile`);
+    const forged = await callback("x".repeat(32));
+    expect(forged.status).toBe(400);
+    const linked = await callback(back.get("state") ?? "");
+    expect(linked.status).toBe(302);
+    expect(linked.headers.location).toBe("/profile?kite=connected");
+    const after = await other.get("/api/profile/kite");
+    expect(after.body).toMatchObject({ linked: true, kiteUserId: "OT0001", expired: false });
+    expect(after.body.expiresAt).toBeGreaterThan(Date.now());
+    // The token itself is stored encrypted, never as sent.
+    const stored = await t.server.services.store.keyValues.get("kite.link.3");
+    expect(JSON.stringify(stored)).not.toContain("tok-other");
+    expect((await other.delete("/api/profile/kite")).status).toBe(200);
+    expect((await other.get("/api/profile/kite")).body.linked).toBe(false);
   });
 });
 

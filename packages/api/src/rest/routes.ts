@@ -174,6 +174,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
     call: (c, r) => c.executions.cancel({ id: r.params.id ?? "" }),
   },
   { method: "GET", path: "/api/profile/kite", call: (c) => c.profileKite.get() },
+  {
+    method: "GET",
+    path: "/api/profile/kite/login",
+    call: async (c) => RestReply.redirect((await c.profileKite.loginUrl()).url),
+  },
   { method: "PUT", path: "/api/profile/kite", call: (c, r) => c.profileKite.put(object(r.body)) },
   { method: "DELETE", path: "/api/profile/kite", call: (c) => c.profileKite.remove() },
   { method: "GET", path: "/api/admin/live-orders", call: (c) => c.liveOrders.get() },
@@ -273,6 +278,16 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: "GET",
     path: "/api/kite/callback",
     call: async (c, r) => {
+      // A trader's own link (Profile → Connect Kite) says so in its redirect_params.
+      if (r.query.get("for") === "profile") {
+        await c.profileKite.exchange(
+          object({
+            requestToken: r.query.get("request_token") ?? undefined,
+            state: r.query.get("state") ?? undefined,
+          }),
+        );
+        return RestReply.redirect("/profile?kite=connected");
+      }
       // `state` comes back from our login link through Kite's redirect_params.
       await c.kite.exchange(
         object({

@@ -4,6 +4,7 @@ import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
 import { buildCampaign, ExecutionRefusal, ticketRequests } from "../executions/ticket.ts";
+import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/session.ts";
 import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
 import { PositionError } from "../positions/position-error.ts";
@@ -192,6 +193,49 @@ export const profileKiteRouter = {
         maxLots: LiveOrders.maxLots(trader),
         capLots: trader.capLots,
       };
+    }),
+
+  /**
+   * Kite's login page for the trader's own account. `redirect_params` carries the one-time state
+   * and `for=profile`, so Kite's redirect to /api/kite/callback links this trader's Kite.
+   */
+  loginUrl: authedProcedure.query(async ({ ctx }) => {
+    const { kite, store } = ctx.services;
+    if (!kite.apiKey || !kite.apiSecret)
+      throw new TRPCError({
+        code: "PRECONDITION_FAILED",
+        message: "Kite Connect is not configured on this server",
+      });
+    const state = await new KiteLoginStates(store).issue(ctx.user.id);
+    const url = new URL(kite.loginUrl);
+    url.searchParams.set("v", "3");
+    url.searchParams.set("api_key", kite.apiKey);
+    url.searchParams.set("redirect_params", `state=${state}&for=profile`);
+    return { url: url.toString() };
+  }),
+
+  /** Kite's redirect back: only for a login this trader started here (its state). */
+  exchange: authedProcedure
+    .input(
+      z.object({
+        requestToken: z.string({ error: "Kite's request_token is missing" }).trim().min(1).max(200),
+        state: z.string({ error: "This Kite login was not started here" }).max(200),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const { store, auth, kite } = ctx.services;
+      if (!(await new KiteLoginStates(store).consume(input.state, ctx.user.id)))
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "This Kite login was not started here, was already used or is too old",
+        });
+      try {
+        const session = await exchangeRequestToken(kite, input.requestToken);
+        return await new KiteLinks(store, auth.password).save(ctx.user.id, session);
+      } catch (error) {
+        if (!(error instanceof KiteLoginError)) throw error;
+        throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+      }
     }),
 
   remove: authedProcedure.mutation(async ({ ctx }) => {
