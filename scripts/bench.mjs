@@ -4,6 +4,7 @@
 //       (BENCHMARKS.md §16)
 //   1c. position alerts: time per quote with 10,000 open positions across 1,000 users on the
 //       built-in spreads and 100 definitions (BENCHMARKS.md §17)
+//   1d. live orders: fill event → hedge order sent over 1,000 campaigns, fake Kite on loopback
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (BENCHMARKS.md §12): load, quiet
 //       quotes, a crossing storm
@@ -115,6 +116,8 @@ section("1,000 spread definitions over 200 instruments: time per quote, hub thro
 await tsx("bench/spread-definitions.bench.ts");
 section("position alerts: 10,000 open positions, 1,000 users, time per quote");
 await tsx("bench/positions.bench.ts");
+// Live orders: fill event → hedge order sent over 1,000 campaigns against the fake Kite.
+await tsx("bench/executions.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
 section(

@@ -24,6 +24,10 @@ import { LoginThrottle } from "./auth/throttle.ts";
 import { type Bus, connectRedisBus, createInProcessBus } from "./bus/index.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
+import { ExecutionEngine } from "./executions/engine.ts";
+import { KiteLinks } from "./executions/kite-link.ts";
+import { LiveOrders } from "./executions/live-orders.ts";
+import { OrderRate } from "./executions/order-rate.ts";
 import type { Feed } from "./feeds/feed.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
@@ -175,6 +179,18 @@ export async function compose(
       return spread && !spread.builtin ? spread.name : undefined;
     },
   });
+  const sessionPassword = loadSessionSecret(config.dataDir, config.sessionSecret);
+  // Leader only: live-order campaigns through each trader's own Kite.
+  const executions = new ExecutionEngine({
+    store,
+    hub,
+    kite: config.kite,
+    links: new KiteLinks(store, sessionPassword),
+    liveOrders: new LiveOrders(store),
+    rate: new OrderRate(),
+    onAlert: (ownerId, id, text) =>
+      warnEvery(`execution-alert-${id}`, 60_000, { ownerId, id }, `live order campaign: ${text}`),
+  });
   const shutdown = new AbortController();
   const services: Services = {
     hub,
@@ -185,7 +201,7 @@ export async function compose(
     bus,
     instance: { id: config.instanceId, isLeader: () => false },
     auth: {
-      password: loadSessionSecret(config.dataDir, config.sessionSecret),
+      password: sessionPassword,
       cookieSecure: config.cookieSecure,
       idleMs: config.sessionIdleMs,
     },
@@ -202,6 +218,7 @@ export async function compose(
     shutdownSignal: shutdown.signal,
     health: { feeds: () => monitor.report(), startedAt: Date.now() },
     kite: config.kite,
+    executions,
   };
 
   // Every instance: the bus feeds the hub (only the leader's feeds publish quotes); the hub feeds
@@ -265,6 +282,8 @@ export async function compose(
       await stats.start();
       await alertEngine.start();
       await positionAlerts.start();
+      // Reconciles every open campaign with Kite's orderbook before it sends anything.
+      await executions.start();
       leaderListeners.push(
         hub.subscribe((update) => recorder.onUpdate(update)),
         hub.subscribe((update) => rolls.onUpdate(update)),
@@ -296,6 +315,7 @@ export async function compose(
       await legHistory?.stop();
       await alertEngine.stop();
       await positionAlerts.stop();
+      await executions.stop();
       await recorder.stop();
       await rolls.idle();
       await services.sender?.stop();

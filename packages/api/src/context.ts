@@ -4,6 +4,7 @@ import type { AuthSettings, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
 import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config.ts";
+import type { ExecutionEngine } from "./executions/engine.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
@@ -53,6 +54,8 @@ export interface AppServices {
   health: { feeds: () => FeedHealthReport; startedAt: number };
   /** Kite Connect login settings; the day's access token is in the store (kite.session). */
   kite: KiteSettings;
+  /** Live-order campaigns (docs/pending/orders.md): worked on the leader; `wake` looks at once. */
+  executions: Pick<ExecutionEngine, "wake">;
 }
 
 /** The HTTP side of a request, as procedures may see it (only src/auth/session.ts reads it). */

@@ -2,6 +2,7 @@ import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
 import { backtestsRouter } from "./routers/backtests.ts";
 import { chartRouter } from "./routers/chart.ts";
+import { executionsRouter, liveOrdersRouter, profileKiteRouter } from "./routers/executions.ts";
 import { healthRouter } from "./routers/health.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
@@ -27,6 +28,9 @@ export const appRouter = router({
   kite: kiteRouter,
   webhook: webhookRouter,
   backtests: backtestsRouter,
+  executions: executionsRouter,
+  profileKite: profileKiteRouter,
+  liveOrders: liveOrdersRouter,
 });
 
 export type AppRouter = typeof appRouter;

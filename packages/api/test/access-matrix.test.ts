@@ -27,6 +27,9 @@ const ADMIN_PROCEDURES = new Set([
   "kite.exchange",
   "instruments.add",
   "instruments.remove",
+  "liveOrders.get",
+  "liveOrders.set",
+  "liveOrders.setTrader",
 ]);
 const ALERT_PROCEDURES = new Set([
   "alerts.list",
@@ -48,7 +51,9 @@ const PUBLIC_PATHS = new Set([
 /** Changing the instruments in use is the admin's; listing them is anyone's signed in. */
 const ADMIN_PATHS = new Set(["POST /api/instruments", "DELETE /api/instruments/:key"]);
 const isAdminPath = (path: string) =>
-  path.startsWith("/api/auth/users") || path.startsWith("/api/kite/");
+  path.startsWith("/api/auth/users") ||
+  path.startsWith("/api/kite/") ||
+  path.startsWith("/api/admin/");
 const isAlertPath = (path: string) => path.startsWith("/api/alerts");
 
 /** `user` has no alerts permission; `trader` has it; `admin` has both roles. */

@@ -19,6 +19,7 @@ export * from "./highlight.ts";
 export * from "./hysteresis.ts";
 export * from "./instrument.ts";
 export * from "./leg-candles.ts";
+export * from "./leg-guard.ts";
 export * from "./lot.ts";
 export * from "./margin.ts";
 export * from "./per-lot.ts";

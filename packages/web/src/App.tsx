@@ -9,6 +9,7 @@ import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
+import { OrderTicket } from "./screens/OrderTicket.tsx";
 import { Positions } from "./screens/Positions.tsx";
 import { Profile } from "./screens/Profile.tsx";
 import { OtherSessionsNoticeProvider } from "./session/notice.tsx";
@@ -57,6 +58,9 @@ function Routes() {
       </Route>
       <Route path="/profile">
         <SignedIn render={(user) => <Profile user={user} />} />
+      </Route>
+      <Route path="/ticket/:symbol">
+        {(params) => <SignedIn render={() => <OrderTicket symbol={params.symbol} />} />}
       </Route>
       <Route path="/advanced-chart">
         <SignedIn

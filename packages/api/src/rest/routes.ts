@@ -157,6 +157,42 @@ export const REST_ROUTES: readonly RestRoute[] = [
     },
   },
   {
+    method: "POST",
+    path: "/api/executions",
+    call: async (c, r) =>
+      new RestReply(201, await c.executions.create({ ...object(r.body), ...idempotencyKey(r) })),
+  },
+  { method: "GET", path: "/api/executions", call: (c) => c.executions.list() },
+  {
+    method: "GET",
+    path: "/api/executions/:id",
+    call: (c, r) => c.executions.get({ id: r.params.id ?? "" }),
+  },
+  {
+    method: "POST",
+    path: "/api/executions/:id/cancel",
+    call: (c, r) => c.executions.cancel({ id: r.params.id ?? "" }),
+  },
+  { method: "GET", path: "/api/profile/kite", call: (c) => c.profileKite.get() },
+  {
+    method: "GET",
+    path: "/api/profile/kite/login",
+    call: async (c) => RestReply.redirect((await c.profileKite.loginUrl()).url),
+  },
+  { method: "PUT", path: "/api/profile/kite", call: (c, r) => c.profileKite.put(object(r.body)) },
+  { method: "DELETE", path: "/api/profile/kite", call: (c) => c.profileKite.remove() },
+  { method: "GET", path: "/api/admin/live-orders", call: (c) => c.liveOrders.get() },
+  {
+    method: "PUT",
+    path: "/api/admin/live-orders",
+    call: (c, r) => c.liveOrders.set(object(r.body)),
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/live-orders/users/:id",
+    call: (c, r) => c.liveOrders.setTrader({ ...object(r.body), ...id(r) }),
+  },
+  {
     method: "GET",
     path: "/api/positions",
     call: (c, r) => c.positions.list(object(queryParam(r, "status"))),
@@ -248,6 +284,16 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: "GET",
     path: "/api/kite/callback",
     call: async (c, r) => {
+      // A trader's own link (Profile → Connect Kite) says so in its redirect_params.
+      if (r.query.get("for") === "profile") {
+        await c.profileKite.exchange(
+          object({
+            requestToken: r.query.get("request_token") ?? undefined,
+            state: r.query.get("state") ?? undefined,
+          }),
+        );
+        return RestReply.redirect("/profile?kite=connected");
+      }
       // `state` comes back from our login link through Kite's redirect_params.
       await c.kite.exchange(
         object({

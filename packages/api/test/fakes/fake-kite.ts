@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { FUTURES } from "@spreadwatch/core";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { KiteSettings } from "../../src/config.ts";
+import { KiteOrderBook } from "./fake-kite-orders.ts";
 import { GOLD_FEB } from "./kite-packets.ts";
 
 export const KITE_KEY = "kite-test-key";
@@ -50,6 +51,8 @@ export class FakeKite {
   /** request_token → access_token the exchange hands out. */
   readonly requestTokens = new Map<string, string>();
   readonly validTokens = new Set<string>();
+  /** request_token → the Kite user id its login belongs to (a trader's own account); AB1234 otherwise. */
+  readonly requestUsers = new Map<string, string>();
   readonly connections: TickerConnection[] = [];
   readonly requests: string[] = [];
   readonly exchanges: Array<Record<string, string>> = [];
@@ -89,6 +92,8 @@ export class FakeKite {
     stampBuyRate: 0.00002,
     gstRate: 0.18,
   };
+  /** The order API (orders, trades), per trader's own session. */
+  readonly book = new KiteOrderBook();
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private readonly waiters: Array<() => void> = [];
@@ -117,7 +122,21 @@ export class FakeKite {
     };
   }
 
+  /** Whether order changes go out on the ticker as Kite's order updates (a test of missing ones turns it off). */
+  orderUpdates = true;
+
   async start(): Promise<this> {
+    this.book.onUpdate = (order) => {
+      if (!this.orderUpdates) return;
+      const account = (order as { account?: string }).account;
+      const { account: _a, ...data } = order as typeof order & { account?: string };
+      for (const connection of this.connections)
+        if (
+          connection.socket.readyState === 1 &&
+          this.book.accounts.get(connection.accessToken) === account
+        )
+          connection.socket.send(JSON.stringify({ type: "order", id: "", data }));
+    };
     this.server = createServer((req, res) => this.http(req, res));
     this.wss = new WebSocketServer({
       server: this.server,
@@ -195,6 +214,7 @@ export class FakeKite {
   private http(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://x");
     this.requests.push(`${req.method} ${url.pathname}`);
+    if (this.book.handle(req, res, url)) return void this.wake();
     const instruments = /^\/instruments\/(\w+)$/.exec(url.pathname);
     if (req.method === "GET" && instruments) {
       const failure = this.failNextInstruments.shift();
@@ -241,10 +261,12 @@ export class FakeKite {
             error_type: "TokenException",
           });
         this.validTokens.add(access);
+        const userId = this.requestUsers.get(requestToken) ?? "AB1234";
+        this.book.addAccount(access, userId);
         this.json(res, 200, {
           status: "success",
           data: {
-            user_id: "AB1234",
+            user_id: userId,
             access_token: access,
             public_token: "pub",
             login_time: "2026-01-05 09:00:00",

@@ -14,6 +14,7 @@ import {
   CROSSING_SIDES,
   CURRENCIES,
   EXCHANGES,
+  EXECUTION_STATUSES,
   FIRING_SOURCES,
   FIRING_STATES,
   MONTH_SELECTORS,
@@ -325,5 +326,24 @@ export const positionCloses = pgTable(
   (table) => [
     index("position_closes_user_id_idx").on(table.ownerId, table.closedAt),
     index("position_closes_position_id_idx").on(table.positionId),
+  ],
+);
+
+export const executions = pgTable(
+  "executions",
+  {
+    /** The campaign's id, also the stem of every order tag it sends. */
+    id: text("id").primaryKey(),
+    ownerId: owner().notNull(),
+    spread: text("spread").notNull(),
+    status: text("status", { enum: EXECUTION_STATUSES }).notNull(),
+    /** JSON: the ticket, its orders (tag, Kite order id, fills), events. */
+    doc: text("doc").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (table) => [
+    index("executions_status_idx").on(table.status),
+    index("executions_user_id_idx").on(table.ownerId, table.createdAt),
   ],
 );

@@ -3,6 +3,7 @@ import { pgAlerts } from "./alerts.ts";
 import { pgCandles } from "./candles.ts";
 import { openPostgres, type PgDb } from "./connection.ts";
 import { pgContracts } from "./contracts.ts";
+import { pgExecutions } from "./executions.ts";
 import { pgFirings } from "./firings.ts";
 import { pgIdempotency } from "./idempotency.ts";
 import { pgInstruments } from "./instruments.ts";
@@ -45,6 +46,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     contracts: pgContracts(db),
     spreads: pgSpreads(db),
     positions: pgPositions(db),
+    executions: pgExecutions(db),
     close,
   };
 }

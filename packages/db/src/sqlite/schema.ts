@@ -5,6 +5,7 @@ import {
   CROSSING_SIDES,
   CURRENCIES,
   EXCHANGES,
+  EXECUTION_STATUSES,
   FIRING_SOURCES,
   FIRING_STATES,
   MONTH_SELECTORS,
@@ -423,5 +424,29 @@ export const positionCloses = sqliteTable(
   (table) => [
     index("position_closes_user_id_idx").on(table.ownerId, table.closedAt),
     index("position_closes_position_id_idx").on(table.positionId),
+  ],
+);
+
+/**
+ * Execution campaigns: a spread's legs sent through the trader's own Kite with the leg guard
+ * (docs/pending/orders.md). The campaign's orders, fills and guard events are one JSON document
+ * (`doc`), written whole after every step, so a restarted leader resumes from the last one.
+ */
+export const executions = sqliteTable(
+  "executions",
+  {
+    /** The campaign's id, also the stem of every order tag it sends. */
+    id: text("id").primaryKey(),
+    ownerId: owner().notNull(),
+    spread: text("spread").notNull(),
+    status: text("status", { enum: EXECUTION_STATUSES }).notNull(),
+    /** JSON: the ticket, its orders (tag, Kite order id, fills), events. */
+    doc: text("doc").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (table) => [
+    index("executions_status_idx").on(table.status),
+    index("executions_user_id_idx").on(table.ownerId, table.createdAt),
   ],
 );

@@ -3,6 +3,7 @@ import { sqliteAlerts } from "./alerts.ts";
 import { sqliteCandles } from "./candles.ts";
 import type { Database, DatabaseHandle } from "./connection.ts";
 import { sqliteContracts } from "./contracts.ts";
+import { sqliteExecutions } from "./executions.ts";
 import { sqliteFirings } from "./firings.ts";
 import { Gate } from "./gate.ts";
 import { sqliteIdempotency } from "./idempotency.ts";
@@ -65,6 +66,7 @@ function bind(db: Database, gate?: Gate): Store {
     contracts: sqliteContracts(on),
     spreads: sqliteSpreads(on),
     positions: sqlitePositions(on),
+    executions: sqliteExecutions(on),
     close: async () => {},
   };
 }

@@ -48,6 +48,24 @@ export type PositionSide = (typeof POSITION_SIDES)[number];
 export const POSITION_STATUSES = ["open", "closed"] as const;
 export type PositionStatus = (typeof POSITION_STATUSES)[number];
 
+/**
+ * An execution campaign's state (docs/pending/orders.md): working its first leg, hedging a fill,
+ * or ended: done (both legs filled), flattened (the guard undid a naked leg), naked (left for the
+ * trader after an alert), cancelled, failed (nothing filled and nothing more will be sent).
+ */
+export const EXECUTION_STATUSES = [
+  "working",
+  "hedging",
+  "done",
+  "flattened",
+  "naked",
+  "cancelled",
+  "failed",
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+/** The states a leader still works. */
+export const OPEN_EXECUTION_STATUSES = ["working", "hedging"] as const;
+
 /** Why lots were closed: by the user, or by a roll onto the next contract. */
 export const CLOSE_REASONS = ["close", "roll"] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];

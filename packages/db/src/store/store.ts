@@ -1,5 +1,5 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
-import type { OutboxChannel, SessionEndReason } from "./enums.ts";
+import type { ExecutionStatus, OutboxChannel, SessionEndReason } from "./enums.ts";
 import type {
   Alert,
   AlertFiring,
@@ -72,6 +72,7 @@ export interface Store {
   readonly contracts: ContractStore;
   readonly spreads: SpreadDefinitionStore;
   readonly positions: PositionStore;
+  readonly executions: ExecutionStore;
   /** Waits for calls in flight, then closes the connection(s). */
   close(): Promise<void>;
 }
@@ -491,4 +492,27 @@ export class UsernameTakenError extends Error {
     super(`Username "${username}" already exists`);
     this.name = "UsernameTakenError";
   }
+}
+
+/** One execution campaign as stored: its document is the api's, kept as JSON text. */
+export interface StoredExecution {
+  id: string;
+  ownerId: number;
+  spread: string;
+  status: ExecutionStatus;
+  doc: unknown;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Execution campaigns (docs/pending/orders.md): written whole after every step of the leader's. */
+export interface ExecutionStore {
+  create(execution: StoredExecution): Promise<void>;
+  get(id: string): Promise<StoredExecution | undefined>;
+  /** Replaces the status and document; false when there is no such campaign. */
+  save(id: string, status: ExecutionStatus, doc: unknown, now: number): Promise<boolean>;
+  /** The campaigns a leader still works (working, hedging), oldest first. */
+  listOpen(): Promise<StoredExecution[]>;
+  /** A user's newest campaigns first. */
+  listOf(ownerId: number, limit: number): Promise<StoredExecution[]>;
 }

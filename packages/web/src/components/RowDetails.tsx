@@ -9,6 +9,7 @@ import {
   spreadDecimals,
   spreadSymbolLabel,
 } from "@spreadwatch/core";
+import { Link } from "wouter";
 import { type AlertView, alertTooltipLines } from "../alerts/texts.ts";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { parityBreakdown, rowPrices } from "../market/spreadInputs.ts";
@@ -112,6 +113,9 @@ export function DetailsActions(props: {
           </button>
         )}
         <OpenPositionButton symbol={props.symbol} />
+        <Link href={`/ticket/${props.symbol}`} className="button">
+          Send to Kite
+        </Link>
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { AppHeader } from "../components/AppHeader.tsx";
 import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
 import { LogoutButton } from "../components/LogoutButton.tsx";
 import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
+import { KiteLinkSettings } from "../components/profile/KiteLinkSettings.tsx";
 import { LotSizeSettings } from "../components/profile/LotSizeSettings.tsx";
 import { WebhookSettings } from "../components/profile/WebhookSettings.tsx";
 import { Section } from "../components/Section.tsx";
@@ -37,6 +38,9 @@ export function Profile({ user }: { user: SessionUser }) {
         </Section>
         <Section title="Webhook">
           <WebhookSettings />
+        </Section>
+        <Section title="Kite (live orders)">
+          <KiteLinkSettings />
         </Section>
       </main>
     </div>

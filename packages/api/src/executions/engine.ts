@@ -1,0 +1,335 @@
+// The leader's work on live-order campaigns (docs/pending/orders.md). Each cycle reads every open
+// campaign from the store and, per trader's Kite account, the day's orderbook; folds what Kite
+// says into each order by its tag; asks core's leg guard what to do; writes the campaign (new
+// orders as "sending", before any is sent) and only then sends. So a restart — or a new leader —
+// first finds by tag every order it may have sent, and sends again only what Kite never got.
+import {
+  type GuardOrder,
+  type GuardState,
+  guardStep,
+  isLive,
+  slippageTicks,
+} from "@spreadwatch/core";
+import type { Store, StoredExecution } from "@spreadwatch/db";
+import type { KiteSettings } from "../config.ts";
+import type { Auth } from "../feeds/providers/kite/credentials.ts";
+import { warnEvery } from "../log.ts";
+import type { MarketHub } from "../market/hub.ts";
+import type { KiteLinks } from "./kite-link.ts";
+import {
+  cancelOrder,
+  KiteOrderError,
+  type KiteOrderRow,
+  listOrders,
+  mergeKiteRow,
+  type OrderLeg,
+  placeOrder,
+  placeRequest,
+} from "./kite-orders.ts";
+import type { LiveOrders } from "./live-orders.ts";
+import type { OrderRate } from "./order-rate.ts";
+import { OrderUpdates } from "./order-updates.ts";
+import { type CampaignDoc, executableFrom } from "./ticket.ts";
+
+/** How often the leader reads each working account's orderbook. */
+export const EXECUTION_POLL_MS = 100;
+/** After a 429 the account sends nothing for this long. */
+export const THROTTLE_BACKOFF_MS = 1_000;
+
+export const cancelKey = (id: string) => `executions.cancel.${id}`;
+
+export interface ExecutionEngineOptions {
+  store: Store;
+  hub: MarketHub;
+  kite: KiteSettings;
+  links: KiteLinks;
+  liveOrders: LiveOrders;
+  rate: OrderRate;
+  pollMs?: number;
+  /** A naked leg left for the trader (the ticket chose "alert", or the guard could not flatten). */
+  onAlert?: (ownerId: number, campaignId: string, text: string) => void;
+  now?: () => number;
+}
+
+interface Account {
+  auth: Auth;
+  /** The orderbook this cycle, or undefined when Kite could not be read. */
+  book: KiteOrderRow[] | undefined;
+}
+
+export class ExecutionEngine {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  /** Tags whose request is on the wire now: never looked up, never sent again meanwhile. */
+  private readonly inFlight = new Set<string>();
+  private readonly now: () => number;
+  /** Fill seen → hedge sent, per hedge (the bench reads it). */
+  readonly hedgeLatencies: number[] = [];
+
+  private readonly updates: OrderUpdates;
+
+  constructor(private readonly options: ExecutionEngineOptions) {
+    this.now = options.now ?? Date.now;
+    this.updates = new OrderUpdates(options.kite, () => this.wake());
+  }
+
+  /** Reconciles every open campaign with Kite's orderbook, then works them until `stop`. */
+  async start(): Promise<void> {
+    this.running = true;
+    await this.cycle();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.updates.close();
+    this.wake();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  /** A campaign was created or cancelled here: look now rather than at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      if (!this.woken)
+        await new Promise<void>((resolve) => {
+          this.wakeUp = resolve;
+          setTimeout(resolve, this.options.pollMs ?? EXECUTION_POLL_MS).unref();
+        });
+      this.woken = false;
+      this.wakeUp = undefined;
+      if (!this.running) break;
+      try {
+        await this.cycle();
+      } catch (error) {
+        warnEvery("executions-cycle", 60_000, { err: error }, "an execution cycle failed");
+      }
+    }
+  }
+
+  /** One look at every open campaign. */
+  async cycle(): Promise<void> {
+    const { store, liveOrders } = this.options;
+    const open = await store.executions.listOpen();
+    const tokens = new Set<string>();
+    if (open.length === 0) return this.updates.watch(tokens);
+    const globallyOn = await liveOrders.enabled();
+    const accounts = new Map<number, Account | undefined>();
+    for (const row of open)
+      if (!accounts.has(row.ownerId)) accounts.set(row.ownerId, await this.account(row.ownerId));
+    for (const account of accounts.values()) if (account) tokens.add(account.auth.accessToken);
+    // Kite's order updates for the accounts at work wake the next look (order-updates.ts).
+    this.updates.watch(tokens);
+    await Promise.all(
+      open.map(async (row) => {
+        const allowed = globallyOn && (await liveOrders.of(row.ownerId)).enabled;
+        await this.work(row, accounts.get(row.ownerId), allowed);
+      }),
+    );
+  }
+
+  private async account(ownerId: number): Promise<Account | undefined> {
+    const { kite, links } = this.options;
+    const accessToken = await links.accessToken(ownerId, this.now());
+    if (!accessToken || !kite.apiKey) return undefined;
+    const auth = { apiKey: kite.apiKey, accessToken };
+    if (this.options.rate.held(accountId(auth))) return { auth, book: undefined };
+    try {
+      return { auth, book: await listOrders(kite.apiRoot, auth) };
+    } catch (error) {
+      if (error instanceof KiteOrderError && error.kind === "throttled")
+        this.options.rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
+      warnEvery(`executions-book-${ownerId}`, 60_000, { err: error }, "could not read Kite orders");
+      return { auth, book: undefined };
+    }
+  }
+
+  private async work(row: StoredExecution, account: Account | undefined, allowed: boolean) {
+    const id = row.id;
+    const doc = row.doc as CampaignDoc;
+    const now = this.now();
+    if (!account) {
+      if (!doc.events.some((e) => e.text.startsWith("waiting")))
+        this.event(doc, now, "waiting: the trader's Kite session has ended; link Kite again");
+      if (!allowed) doc.state = { ...doc.state, stopping: "kill" };
+      await this.save(id, doc);
+      return;
+    }
+    // Nothing is decided on a campaign whose orders Kite could not be asked about.
+    if (account.book === undefined) return;
+    const absent = new Set<string>();
+    const orders = doc.state.orders.map((order) => {
+      if (this.inFlight.has(order.tag)) return order;
+      const rows = account.book?.filter((r) => r.tag === order.tag) ?? [];
+      if (rows.length > 1)
+        this.event(doc, now, `Kite lists ${rows.length} orders tagged ${order.tag}`);
+      const known = rows.find((r) => r.order_id === order.orderId) ?? rows[0];
+      if (known) return mergeKiteRow(order, known);
+      if (order.state === "sending" || order.state === "unknown") absent.add(order.tag);
+      return order;
+    });
+    const filledBefore = sumFilled(doc.state.orders, "work");
+    let state: GuardState = { ...doc.state, orders };
+    const cancelled = (await this.options.store.keyValues.get<boolean>(cancelKey(id))) === true;
+    if (!allowed) state = { ...state, stopping: "kill" };
+    else if (cancelled && state.stopping === null) state = { ...state, stopping: "cancel" };
+    const executable = executableFrom(this.options.hub.snapshot().prices, doc);
+    const step = guardStep(id, doc.guard, state, now, executable);
+    for (const text of step.events) {
+      this.event(doc, now, text);
+      if (text.startsWith("alert:")) this.options.onAlert?.(row.ownerId, id, text);
+    }
+    const cancelling = new Set(step.cancel);
+    doc.state = {
+      ...step.state,
+      orders: [
+        ...step.state.orders.map((o) => (cancelling.has(o.tag) ? { ...o, cancelSent: true } : o)),
+        ...step.place,
+      ],
+    };
+    const newFill = sumFilled(orders, "work") > filledBefore;
+    // Written before anything is sent: a restart looks these tags up before sending them again.
+    await this.save(id, doc);
+    const toSend = doc.state.orders.filter(
+      (o) =>
+        o.state === "sending" &&
+        !this.inFlight.has(o.tag) &&
+        (step.place.includes(o) || absent.has(o.tag)),
+    );
+    if (toSend.length === 0 && cancelling.size === 0) return;
+    const sentAt = this.now();
+    await Promise.all([
+      ...toSend.map((o) => this.send(doc, o, account.auth, newFill ? now : undefined, sentAt)),
+      ...[...cancelling].map((tag) => this.cancel(doc, tag, account.auth)),
+    ]);
+    await this.save(id, doc);
+  }
+
+  private async send(
+    doc: CampaignDoc,
+    order: GuardOrder,
+    auth: Auth,
+    fillSeenAt: number | undefined,
+    _sentAt: number,
+  ): Promise<void> {
+    const { kite, rate } = this.options;
+    const request = placeRequest(order, doc.legs[order.leg] as OrderLeg);
+    this.inFlight.add(order.tag);
+    const update = (patch: Partial<GuardOrder>) => {
+      doc.state = {
+        ...doc.state,
+        orders: doc.state.orders.map((o) => (o.tag === order.tag ? { ...o, ...patch } : o)),
+      };
+    };
+    try {
+      await rate.acquire(accountId(auth));
+      if (order.role === "hedge" && fillSeenAt !== undefined)
+        this.hedgeLatencies.push(this.now() - fillSeenAt);
+      const orderId = await placeOrder(kite.apiRoot, auth, request);
+      update({ orderId, state: "open" });
+    } catch (error) {
+      const kind = error instanceof KiteOrderError ? error.kind : "unknown";
+      const message = (error as Error).message;
+      if (kind === "refused") update({ state: "rejected", message });
+      else if (kind === "throttled") rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
+      else update({ state: "unknown", message });
+      this.event(doc, this.now(), `${order.tag}: ${message}`);
+    } finally {
+      this.inFlight.delete(order.tag);
+    }
+  }
+
+  private async cancel(doc: CampaignDoc, tag: string, auth: Auth): Promise<void> {
+    const order = doc.state.orders.find((o) => o.tag === tag);
+    if (!order?.orderId) return;
+    try {
+      await this.options.rate.acquire(accountId(auth));
+      await cancelOrder(this.options.kite.apiRoot, auth, order.orderId);
+    } catch (error) {
+      // Filled or cancelled meanwhile (the book says so next cycle), or to be tried again.
+      doc.state = {
+        ...doc.state,
+        orders: doc.state.orders.map((o) => (o.tag === tag ? { ...o, cancelSent: false } : o)),
+      };
+      this.event(doc, this.now(), `cancel ${tag}: ${(error as Error).message}`);
+    }
+  }
+
+  private event(doc: CampaignDoc, at: number, text: string): void {
+    doc.events.push({ at, text });
+  }
+
+  private async save(id: string, doc: CampaignDoc): Promise<void> {
+    await this.options.store.executions.save(id, doc.state.status, doc, this.now());
+  }
+}
+
+function accountId(auth: Auth): string {
+  return auth.accessToken;
+}
+
+function sumFilled(orders: readonly GuardOrder[], role: GuardOrder["role"]): number {
+  return orders.filter((o) => o.role === role).reduce((total, o) => total + o.filled, 0);
+}
+
+/** The campaign as the API shows it: orders, the spread it filled at, slippage, events. */
+export function campaignView(
+  row: StoredExecution,
+  spreadValue: (prices: Record<string, number>) => number | undefined,
+) {
+  const doc = row.doc as CampaignDoc;
+  const orders = doc.state.orders.map((o) => ({
+    leg: o.leg,
+    role: o.role,
+    orderId: o.orderId,
+    tag: o.tag,
+    side: o.side,
+    quantity: o.quantity,
+    price: o.price,
+    status: o.state,
+    filled: o.filled,
+    averagePrice: o.averagePrice,
+  }));
+  const average = (leg: string) => {
+    const fills = doc.state.orders.filter(
+      (o) => o.leg === leg && o.role !== "flatten" && o.filled > 0,
+    );
+    const qty = fills.reduce((t, o) => t + o.filled, 0);
+    return qty > 0
+      ? fills.reduce((t, o) => t + o.filled * (o.averagePrice ?? 0), 0) / qty
+      : undefined;
+  };
+  const legPrices: Record<string, number> = {};
+  for (const leg of Object.keys(doc.legs)) {
+    const price = average(leg);
+    if (price !== undefined) legPrices[leg] = price;
+  }
+  const complete = Object.keys(doc.legs).every((leg) => legPrices[leg] !== undefined);
+  const spreadFilled = complete ? (spreadValue(legPrices) ?? null) : null;
+  return {
+    id: row.id,
+    status: row.status,
+    spread: row.spread,
+    side: doc.ticket.side,
+    lots: doc.ticket.lots,
+    target: doc.target,
+    orders,
+    spreadFilled,
+    slippageTicks:
+      spreadFilled === null
+        ? null
+        : slippageTicks(doc.target, spreadFilled, doc.ticket.side, doc.guard.work.tick),
+    tripped: doc.state.tripped,
+    live: doc.state.orders.some(isLive),
+    events: doc.events,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

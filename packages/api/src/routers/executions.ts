@@ -1,0 +1,282 @@
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { campaignView, cancelKey } from "../executions/engine.ts";
+import { KiteLinks } from "../executions/kite-link.ts";
+import { LiveOrders } from "../executions/live-orders.ts";
+import { buildCampaign, ExecutionRefusal, ticketRequests } from "../executions/ticket.ts";
+import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
+import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/session.ts";
+import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
+import { PositionError } from "../positions/position-error.ts";
+import { ErrorWithFields } from "../rest/errors.ts";
+import { adminProcedure, authedProcedure } from "../trpc.ts";
+
+const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
+
+/** Refusals as tRPC errors (REST: 404, 409, 400 with the same sentence). */
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof PositionError)) throw error;
+    throw new TRPCError({
+      code: CODES[error.kind],
+      message: error.message,
+      cause: new ErrorWithFields(error.message, error.fields),
+    });
+  }
+}
+
+const whole = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .int(`${field} must be a whole number`)
+    .min(min, `${field} must be at least ${min}`)
+    .max(max, `${field} must be at most ${max}`);
+
+export const createExecutionInput = z.object({
+  spread: z.string({ error: "spread is required" }).trim().min(1, "spread is required").max(64),
+  side: z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' }),
+  lots: whole("lots", 1, 1000),
+  payUpTicks: whole("payUpTicks", 0, 100).default(1),
+  hedgeTimeoutMs: whole("hedgeTimeoutMs", 100, 600_000).default(5_000),
+  adverseTicks: whole("adverseTicks", 1, 1000).default(10),
+  onHedgeFail: z.enum(["flatten", "alert"], { error: 'onHedgeFail must be "flatten" or "alert"' }),
+  dryRun: z.boolean({ error: "dryRun must be true or false" }).default(true),
+  positionId: whole("positionId", 1, Number.MAX_SAFE_INTEGER).optional(),
+  idempotencyKey: idempotencyKeySchema,
+});
+
+const executionId = z.object({
+  id: z.string({ error: "id is required" }).regex(/^sw[0-9a-f]{12}$/, "Execution not found"),
+});
+
+const notFound = () => new PositionError("not_found", "Execution not found");
+
+/** Live orders through each trader's own Kite (docs/pending/orders.md). */
+export const executionsRouter = {
+  /** A ticket: dry run (the default) answers the exact requests; live stores and works it. */
+  create: authedProcedure.input(createExecutionInput).mutation(({ ctx, input }) =>
+    guard(async () => {
+      const { services } = ctx;
+      const { dryRun, idempotencyKey: _k, ...ticket } = input;
+      const viewer = { id: ctx.user.id, isAdmin: ctx.user.isAdmin };
+      const liveOrders = new LiveOrders(services.store);
+      const trader = await liveOrders.of(viewer.id);
+      const max = LiveOrders.maxLots(trader);
+      if (ticket.lots > max)
+        throw new ExecutionRefusal(`lots: at most ${max} lots per ticket for you`);
+      const built = buildCampaign(services, viewer, ticket);
+      const requests = ticketRequests(services, built.id, built.doc);
+      if (dryRun) return { id: null, status: "dry-run", dryRun: true, requests };
+      if (!(await liveOrders.enabled()))
+        throw new ExecutionRefusal("Live orders are switched off for everyone by an admin");
+      if (!trader.enabled)
+        throw new ExecutionRefusal("Live orders are not enabled for you; ask an admin");
+      const links = new KiteLinks(services.store, services.auth.password);
+      if ((await links.accessToken(viewer.id, Date.now())) === undefined)
+        throw new ExecutionRefusal(
+          "Your Kite session is missing or has expired; connect Kite in Profile",
+        );
+      const call = keyedCall(services.store, viewer.id, "executions.create", input);
+      const { response } = await once(call, async (tx) => {
+        const now = Date.now();
+        await tx.executions.create({
+          id: built.id,
+          ownerId: viewer.id,
+          spread: ticket.spread,
+          status: "working",
+          doc: built.doc,
+          createdAt: now,
+          updatedAt: now,
+        });
+        return { id: built.id, requests };
+      });
+      services.executions?.wake();
+      return { id: response.id, status: "working", dryRun: false, requests: response.requests };
+    }),
+  ),
+
+  get: authedProcedure.input(executionId).query(({ ctx, input }) =>
+    guard(async () => {
+      const row = await ctx.services.store.executions.get(input.id);
+      // Another user's campaign does not exist for this one, admins included.
+      if (!row || row.ownerId !== ctx.user.id) throw notFound();
+      const spread = ctx.services.spreads.bySymbolName(row.spread);
+      const compiled = spread?.checked?.compiled;
+      return campaignView(row, (prices) =>
+        compiled?.evaluate(compiled.legs.map((name) => prices[name] as number)),
+      );
+    }),
+  ),
+
+  list: authedProcedure.query(async ({ ctx }) => {
+    const rows = await ctx.services.store.executions.listOf(ctx.user.id, 50);
+    return rows.map((row) => ({
+      id: row.id,
+      spread: row.spread,
+      status: row.status,
+      createdAt: row.createdAt,
+    }));
+  }),
+
+  /** Cancels what rests; fills already made are still hedged (the guard's rule applies). */
+  cancel: authedProcedure.input(executionId).mutation(({ ctx, input }) =>
+    guard(async () => {
+      const { store } = ctx.services;
+      const row = await store.executions.get(input.id);
+      if (!row || row.ownerId !== ctx.user.id) throw notFound();
+      await store.keyValues.set(cancelKey(row.id), true, Date.now());
+      ctx.services.executions?.wake();
+      return { id: row.id, cancelRequested: true };
+    }),
+  ),
+} satisfies TRPCRouterRecord;
+
+const linkReply = (
+  link: { kiteUserId: string; savedAt: number; expiresAt: number } | undefined,
+  now: number,
+) => ({
+  linked: link !== undefined,
+  kiteUserId: link?.kiteUserId ?? null,
+  savedAt: link?.savedAt ?? null,
+  expiresAt: link?.expiresAt ?? null,
+  expired: link !== undefined && link.expiresAt <= now,
+});
+
+/** The trader's own Kite link and live-order settings (Profile → Connect Kite). */
+export const profileKiteRouter = {
+  get: authedProcedure.query(async ({ ctx }) => {
+    const { store, auth } = ctx.services;
+    const link = await new KiteLinks(store, auth.password).view(ctx.user.id);
+    const trader = await new LiveOrders(store).of(ctx.user.id);
+    return {
+      ...linkReply(link, Date.now()),
+      liveOrders: trader.enabled,
+      maxLots: LiveOrders.maxLots(trader),
+      capLots: trader.capLots,
+    };
+  }),
+
+  /** Links the trader's Kite (a request token from Kite's login) and/or sets their own max lots. */
+  put: authedProcedure
+    .input(
+      z.object({
+        requestToken: z
+          .string()
+          .trim()
+          .min(1, "requestToken must not be empty")
+          .max(200)
+          .optional(),
+        maxLots: whole("maxLots", 1, 1000).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const { store, auth, kite } = ctx.services;
+      const links = new KiteLinks(store, auth.password);
+      if (input.requestToken !== undefined) {
+        try {
+          const session = await exchangeRequestToken(kite, input.requestToken);
+          await links.save(ctx.user.id, session);
+        } catch (error) {
+          if (!(error instanceof KiteLoginError)) throw error;
+          throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+        }
+      }
+      const liveOrders = new LiveOrders(store);
+      if (input.maxLots !== undefined)
+        await liveOrders.update(ctx.user.id, { ownMaxLots: input.maxLots }, Date.now());
+      const trader = await liveOrders.of(ctx.user.id);
+      return {
+        ...linkReply(await links.view(ctx.user.id), Date.now()),
+        liveOrders: trader.enabled,
+        maxLots: LiveOrders.maxLots(trader),
+        capLots: trader.capLots,
+      };
+    }),
+
+  /**
+   * Kite's login page for the trader's own account. `redirect_params` carries the one-time state
+   * and `for=profile`, so Kite's redirect to /api/kite/callback links this trader's Kite.
+   */
+  loginUrl: authedProcedure.query(async ({ ctx }) => {
+    const { kite, store } = ctx.services;
+    if (!kite.apiKey || !kite.apiSecret)
+      throw new TRPCError({
+        code: "PRECONDITION_FAILED",
+        message: "Kite Connect is not configured on this server",
+      });
+    const state = await new KiteLoginStates(store).issue(ctx.user.id);
+    const url = new URL(kite.loginUrl);
+    url.searchParams.set("v", "3");
+    url.searchParams.set("api_key", kite.apiKey);
+    url.searchParams.set("redirect_params", `state=${state}&for=profile`);
+    return { url: url.toString() };
+  }),
+
+  /** Kite's redirect back: only for a login this trader started here (its state). */
+  exchange: authedProcedure
+    .input(
+      z.object({
+        requestToken: z.string({ error: "Kite's request_token is missing" }).trim().min(1).max(200),
+        state: z.string({ error: "This Kite login was not started here" }).max(200),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const { store, auth, kite } = ctx.services;
+      if (!(await new KiteLoginStates(store).consume(input.state, ctx.user.id)))
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "This Kite login was not started here, was already used or is too old",
+        });
+      try {
+        const session = await exchangeRequestToken(kite, input.requestToken);
+        return await new KiteLinks(store, auth.password).save(ctx.user.id, session);
+      } catch (error) {
+        if (!(error instanceof KiteLoginError)) throw error;
+        throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+      }
+    }),
+
+  remove: authedProcedure.mutation(async ({ ctx }) => {
+    const { store, auth } = ctx.services;
+    await new KiteLinks(store, auth.password).revoke(ctx.user.id);
+    return { linked: false };
+  }),
+} satisfies TRPCRouterRecord;
+
+/** Admins: the kill switch for everyone, and each trader's enable and cap. */
+export const liveOrdersRouter = {
+  get: adminProcedure.query(async ({ ctx }) => ({
+    enabled: await new LiveOrders(ctx.services.store).enabled(),
+  })),
+
+  set: adminProcedure
+    .input(z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }))
+    .mutation(async ({ ctx, input }) => {
+      await new LiveOrders(ctx.services.store).setEnabled(input.enabled, Date.now());
+      ctx.services.executions?.wake();
+      return { enabled: input.enabled };
+    }),
+
+  setTrader: adminProcedure
+    .input(
+      z.object({
+        id: whole("id", 1, Number.MAX_SAFE_INTEGER),
+        enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+        capLots: whole("capLots", 1, 1000).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const user = await ctx.services.store.users.findById(input.id);
+      if (!user) throw new TRPCError({ code: "NOT_FOUND", message: "User not found" });
+      const { id, ...patch } = input;
+      const next = await new LiveOrders(ctx.services.store).update(
+        id,
+        Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+        Date.now(),
+      );
+      ctx.services.executions?.wake();
+      return { id, enabled: next.enabled, capLots: next.capLots };
+    }),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,255 @@
+// Live orders through the trader's own Kite with the leg guard (docs/pending/orders.md), against
+// a fake Kite on loopback that speaks Kite Connect v3's order API: the dry run, the happy path,
+// a rejected hedge flattened or alerted, a lost answer looked up by tag, a 429, the kill switch
+// and a restart mid-campaign. Each asserts what Kite received, not only what the API says.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type LiveOrdersContext, NEAR, NEXT, startLiveOrders } from "./fakes/live-orders.ts";
+import { addTrader } from "./fakes/signed-in-trader.ts";
+
+let t: LiveOrdersContext;
+
+beforeAll(async () => {
+  t = await startLiveOrders();
+});
+afterAll(() => t.stop());
+
+describe("an order ticket", () => {
+  it("by default is a dry run: the exact requests, nothing sent", async () => {
+    const reply = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten" });
+    expect(reply).toMatchObject({ id: null, dryRun: true, status: "dry-run" });
+    // BUY next − near: buy the next month (the thinner book) at its ask, then sell the near at
+    // its bid less one pay-up tick.
+    expect(reply.requests).toEqual([
+      {
+        leg: "b",
+        method: "POST",
+        path: "/orders/regular",
+        body: expect.objectContaining({
+          tradingsymbol: NEXT,
+          exchange: "MCX",
+          transaction_type: "BUY",
+          order_type: "LIMIT",
+          quantity: "1",
+          price: "127540",
+          product: "NRML",
+        }),
+      },
+      {
+        leg: "a",
+        method: "POST",
+        path: "/orders/regular",
+        body: expect.objectContaining({
+          tradingsymbol: NEAR,
+          transaction_type: "SELL",
+          order_type: "LIMIT",
+          quantity: "1",
+          price: "126999",
+        }),
+      },
+    ]);
+    for (const request of reply.requests) expect(request.body.tag.length).toBeLessThanOrEqual(20);
+    expect(t.kite.book.placements()).toEqual([]);
+  });
+
+  it("is refused with 409 and the reason before anything is sent", async () => {
+    const base = { spread: t.symbol, side: "BUY", onHedgeFail: "flatten", dryRun: false };
+    const over = await t.trader.post("/api/executions", { ...base, lots: 11 });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toContain("at most 10 lots");
+    const cme = await t.trader.post("/api/executions", { ...base, spread: "GC", lots: 1 });
+    expect(cme.status).toBe(409);
+    expect(cme.body.error).toMatch(/not traded on Kite.*never CME/);
+    const bad = await t.trader.post("/api/executions", { ...base, lots: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("lots");
+    expect(t.kite.book.placements()).toEqual([]);
+  });
+});
+
+describe("Connect Kite", () => {
+  it("links the trader's own Kite through Kite's login, for a login started here only", async () => {
+    const other = await addTrader(t.server, t.admin, "other");
+    const before = await other.get("/api/profile/kite");
+    expect(before.body).toMatchObject({ linked: false, liveOrders: false, maxLots: 10 });
+    const login = await other.get("/api/profile/kite/login");
+    expect(login.status).toBe(302);
+    const location = new URL(String(login.headers.location));
+    expect(location.pathname).toBe("/connect/login");
+    const back = new URLSearchParams(location.searchParams.get("redirect_params") ?? "");
+    expect(back.get("for")).toBe("profile");
+    t.kite.requestTokens.set("req-other", "tok-other");
+    t.kite.requestUsers.set("req-other", "OT0001");
+    const callback = (state: string) =>
+      other.get(`/api/kite/callback?request_token=req-other&state=${state}&for=profile`);
+    const forged = await callback("x".repeat(32));
+    expect(forged.status).toBe(400);
+    const linked = await callback(back.get("state") ?? "");
+    expect(linked.status).toBe(302);
+    expect(linked.headers.location).toBe("/profile?kite=connected");
+    const after = await other.get("/api/profile/kite");
+    expect(after.body).toMatchObject({ linked: true, kiteUserId: "OT0001", expired: false });
+    expect(after.body.expiresAt).toBeGreaterThan(Date.now());
+    // The token itself is stored encrypted, never as sent.
+    const stored = await t.server.services.store.keyValues.get("kite.link.3");
+    expect(JSON.stringify(stored)).not.toContain("tok-other");
+    expect((await other.delete("/api/profile/kite")).status).toBe(200);
+    expect((await other.get("/api/profile/kite")).body.linked).toBe(false);
+  });
+});
+
+describe("a live campaign", () => {
+  it("works the first leg, hedges its fill, and reports the fills and slippage", async () => {
+    const reply = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    expect(reply).toMatchObject({ status: "working", dryRun: false });
+    const id = reply.id as string;
+    const work = await t.order(`${id}w1`);
+    expect(work).toMatchObject({ tradingsymbol: NEXT, transaction_type: "BUY", price: 127_540 });
+    t.kite.book.fill(work.order_id);
+    const hedge = await t.order(`${id}h2`);
+    expect(hedge).toMatchObject({ tradingsymbol: NEAR, transaction_type: "SELL", price: 126_999 });
+    t.kite.book.fill(hedge.order_id);
+    const done = await t.until(id, "done");
+    // Target 540 (127540 − 127000); filled 127540 − 126999 = 541: one tick worse for a buyer.
+    expect(done).toMatchObject({ target: 540, spreadFilled: 541, slippageTicks: 1 });
+    expect(done.orders).toMatchObject([
+      { leg: "b", tag: `${id}w1`, status: "complete", filled: 1, averagePrice: 127_540 },
+      { leg: "a", tag: `${id}h2`, status: "complete", filled: 1, averagePrice: 126_999 },
+    ]);
+    expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
+  });
+
+  it("flattens the filled leg when Kite rejects the hedge", async () => {
+    t.kite.book.policy = (order) =>
+      order.tradingsymbol === NEAR ? { reject: "Insufficient funds" } : "rest";
+    try {
+      const { id } = await t.ticket({
+        side: "BUY",
+        lots: 1,
+        onHedgeFail: "flatten",
+        dryRun: false,
+      });
+      const work = await t.order(`${id}w1`);
+      t.kite.book.policy = (order) =>
+        order.tradingsymbol === NEAR ? { reject: "Insufficient funds" } : "fill";
+      t.kite.book.fill(work.order_id);
+      const flatten = await t.order(`${id}f3`);
+      expect(flatten).toMatchObject({
+        tradingsymbol: NEXT,
+        transaction_type: "SELL",
+        order_type: "MARKET",
+        quantity: 1,
+        status: "COMPLETE",
+      });
+      const body = await t.until(id, "flattened");
+      expect(body.tripped).toContain("Insufficient funds");
+    } finally {
+      t.kite.book.policy = () => "rest";
+    }
+  });
+
+  it("leaves the leg and alerts when the ticket chose so", async () => {
+    t.kite.book.policy = (order) =>
+      order.tradingsymbol === NEAR ? { reject: "Price band exceeded" } : "rest";
+    try {
+      const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "alert", dryRun: false });
+      const work = await t.order(`${id}w1`);
+      t.kite.book.fill(work.order_id);
+      const body = await t.until(id, "naked");
+      expect(body.events.map((e: { text: string }) => e.text).join("\n")).toMatch(
+        /alert: 1 of the first leg is unhedged/,
+      );
+      // Nothing sent after the rejected hedge: no flatten.
+      expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
+    } finally {
+      t.kite.book.policy = () => "rest";
+    }
+  });
+
+  it("looks a placement whose answer was lost up by its tag instead of sending it again", async () => {
+    t.kite.book.placeFaults.push("lost");
+    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    const work = await t.order(`${id}w1`);
+    // The answer never came: the engine gives up on it, reads the orderbook, finds the tag.
+    await expectOrderAdopted(id, work.order_id);
+    t.kite.book.fill(work.order_id);
+    t.kite.book.fill((await t.order(`${id}h2`)).order_id);
+    await t.until(id, "done");
+    expect(t.kite.book.tagged(`${id}w1`)).toHaveLength(1);
+    expect(t.kite.book.placements().filter((r) => r.form.tag === `${id}w1`)).toHaveLength(1);
+  });
+
+  it("backs off on 429 and sends the order once Kite lets it", async () => {
+    t.kite.book.placeFaults.push({ status: 429, message: "Too many requests" });
+    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    const work = await t.order(`${id}w1`);
+    const tries = t.kite.book.placements().filter((r) => r.form.tag === `${id}w1`);
+    expect(tries).toHaveLength(2);
+    // Held back at least the back-off after the 429 (a floor, not a timing bound).
+    expect((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(t.kite.book.tagged(`${id}w1`)).toHaveLength(1);
+    await cancelAndSettle(id, work.order_id);
+  });
+
+  it("stops at the kill switch mid-campaign: cancels what rests, sends nothing more", async () => {
+    const { id } = await t.ticket({ side: "BUY", lots: 2, onHedgeFail: "flatten", dryRun: false });
+    const work = await t.order(`${id}w1`);
+    t.kite.book.fill(work.order_id, 1);
+    t.kite.book.fill((await t.order(`${id}h2`)).order_id);
+    expect((await t.admin.put("/api/admin/live-orders", { enabled: false })).status).toBe(200);
+    try {
+      const body = await t.until(id, "cancelled");
+      expect(t.kite.book.orders.get(work.order_id)?.status).toBe("CANCELLED");
+      expect(body.orders.map((o: { tag: string }) => o.tag)).toEqual([`${id}w1`, `${id}h2`]);
+      const refused = await t.trader.post("/api/executions", {
+        spread: t.symbol,
+        side: "BUY",
+        lots: 1,
+        onHedgeFail: "flatten",
+        dryRun: false,
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toContain("switched off");
+    } finally {
+      await t.admin.put("/api/admin/live-orders", { enabled: true });
+    }
+  });
+
+  it("after a restart mid-campaign, reconciles from Kite's orderbook without sending again", async () => {
+    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    const work = await t.order(`${id}w1`);
+    await t.until(id, "working");
+    const before = t.kite.book.placements().length;
+    // Filled while the server was down.
+    await t.restart(() => t.kite.book.fill(work.order_id));
+    const hedge = await t.order(`${id}h2`);
+    t.kite.book.fill(hedge.order_id);
+    await t.until(id, "done");
+    const after = t.kite.book.placements().slice(before);
+    expect(after.map((r) => r.form.tag)).toEqual([`${id}h2`]);
+  });
+
+  it("is another user's 404, for admins too", async () => {
+    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    expect((await t.admin.get(`/api/executions/${id}`)).status).toBe(404);
+    expect((await t.admin.post(`/api/executions/${id}/cancel`)).status).toBe(404);
+    const work = await t.order(`${id}w1`);
+    await cancelAndSettle(id, work.order_id);
+  });
+});
+
+async function expectOrderAdopted(id: string, orderId: string) {
+  await vi.waitFor(
+    async () => {
+      const body = await t.execution(id);
+      expect(body.orders[0]).toMatchObject({ tag: `${id}w1`, orderId, status: "open" });
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
+/** The trader cancels; the resting order is cancelled at Kite and the campaign ends. */
+async function cancelAndSettle(id: string, orderId: string) {
+  expect((await t.trader.post(`/api/executions/${id}/cancel`)).status).toBe(200);
+  await t.until(id, "cancelled");
+  expect(t.kite.book.orders.get(orderId)?.status).toBe("CANCELLED");
+}

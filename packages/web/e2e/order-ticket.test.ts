@@ -1,0 +1,132 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
+import { rest } from "./alerts.ts";
+import { ADMIN, startApp } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
+
+// The order ticket (docs/pending/orders.md) in Chromium against a fake Kite on loopback: a trader
+// with their own Kite linked and live orders enabled opens the ticket on a GOLD near/next
+// calendar, sees the dry run's exact requests, sends it live; the fake fills the first leg, the
+// hedge goes on its fill, the campaign shows done with the spread it filled at.
+const DANA = { username: "dana", password: "dana-pass-1234" };
+const WAIT = { timeout: 60_000 };
+let kite: FakeKite | undefined;
+afterAll(() => kite?.stop());
+
+/** The admin enables live orders for `username`, from outside the browser. */
+async function enableLiveOrders(url: string, username: string) {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const users = (await (await fetch(`${url}/api/auth/users`, { headers: { cookie } })).json()) as {
+    users: Array<{ id: number; username: string }>;
+  };
+  const id = users.users.find((u) => u.username === username)?.id;
+  const put = await fetch(`${url}/api/admin/live-orders/users/${id}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ enabled: true }),
+  });
+  expect(put.status).toBe(200);
+}
+
+/**
+ * GOLD near and next with Kite's contracts, a quote of each every 500 ms for ten minutes played
+ * at their own pace, so both legs stay fresh once the calendar puts GOLD@next in use.
+ */
+function calendarQuotes(): string {
+  const start = Date.now();
+  const rows = ["ts,source,key,bid,ask,price,contract,expiry"];
+  for (let i = 0; i < 1_200; i++) {
+    const ts = start + i * 500;
+    rows.push(`${ts},mcx,GOLD,127000,127010,,GOLD26FEBFUT,2026-02-05`);
+    rows.push(`${ts},mcx,GOLD@next,127500,127540,,GOLD26APRFUT,2026-04-03`);
+  }
+  return `${rows.join("\n")}\n`;
+}
+
+const suite = signedInSuite({
+  app: async () => {
+    kite = await new FakeKite().start();
+    kite.requestTokens.set("req-dana", "tok-dana");
+    kite.requestUsers.set("req-dana", "DA1234");
+    return startApp({
+      feed: "replay",
+      replayCsv: calendarQuotes(),
+      replaySpeed: 1,
+      env: kite.env(),
+    });
+  },
+  users: [DANA],
+  page: { colorScheme: "light", width: 1400, height: 900 },
+  as: DANA,
+});
+
+describe("the order ticket", () => {
+  it("shows the dry run's requests, then works both legs live to done", async () => {
+    const { page, app } = suite;
+    const book = (kite as FakeKite).book;
+    await enableLiveOrders(app.url, DANA.username);
+    const login = await page.request.get(`${app.url}/api/profile/kite/login`, { maxRedirects: 0 });
+    const state = new URLSearchParams(
+      new URL(login.headers().location as string).searchParams.get("redirect_params") ?? "",
+    ).get("state");
+    await page.goto(
+      `${app.url}/api/kite/callback?request_token=req-dana&state=${state}&for=profile`,
+    );
+    await page.waitForURL("**/profile?kite=connected");
+    const created = await rest(page, "POST", "/api/spreads", {
+      name: "Gold calendar",
+      legs: [
+        { name: "a", instrument: "GOLD" },
+        { name: "b", instrument: "GOLD@next" },
+      ],
+      formula: "b - a",
+    });
+    expect(created.status).toBe(201);
+    const symbol = created.json.symbol as string;
+    await page.goto(`${app.url}/ticket/${symbol}_BUY`);
+    const requests = page.getByTestId("ticket-requests");
+    // The definition's value is published once its legs quote: ask until the ticket answers.
+    await expect
+      .poll(async () => {
+        await page.getByRole("button", { name: "Show the requests" }).click();
+        return (await requests.count()) > 0 ? requests.textContent() : "";
+      }, WAIT)
+      .toMatch(/POST \/orders\/regular.*tradingsymbol=GOLD.*transaction_type=BUY/s);
+    expect(book.placements()).toEqual([]);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/ticket-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();
+    await page.getByRole("button", { name: "Send to Kite" }).click();
+    const status = page.getByTestId("campaign-status");
+    await expect.poll(() => status.textContent(), WAIT).toBe("working");
+    await kite?.until(() => book.open().length === 1, "the first leg");
+    const work = book.open()[0];
+    book.fill(work?.order_id ?? "");
+    await kite?.until(() => book.open().length === 1 && book.open()[0] !== work, "the hedge");
+    book.fill(book.open()[0]?.order_id ?? "");
+    await expect.poll(() => status.textContent(), WAIT).toBe("done");
+    expect(await page.getByTestId("campaign-filled").textContent()).toMatch(/^-?\d/);
+    expect(book.placements()).toHaveLength(2);
+    if (process.env.SHOTS_DIR)
+      await page.screenshot({ path: `${process.env.SHOTS_DIR}/ticket-done.png`, fullPage: true });
+  });
+});

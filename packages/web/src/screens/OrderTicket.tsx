@@ -1,0 +1,174 @@
+import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
+import { AppHeader } from "../components/AppHeader.tsx";
+import { Checkbox, Field, SelectField } from "../components/Field.tsx";
+import { Message } from "../components/Message.tsx";
+import { Section } from "../components/Section.tsx";
+import { useExecution } from "../hooks/useExecution.ts";
+import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
+import { failureText } from "../session/errors.ts";
+import { trpc } from "../trpc.ts";
+
+type Request = { leg: string; method: string; path: string; body: Record<string, string> };
+
+/**
+ * The order ticket for a spread (docs/pending/orders.md): both legs through the trader's own
+ * Kite. Dry run is on by default and shows the exact requests; sent live, the campaign's orders,
+ * fills and slippage follow below.
+ */
+export function OrderTicket({ symbol }: { symbol: string }) {
+  const [spread, initialSide] = splitSymbol(symbol);
+  const [side, setSide] = useState<"BUY" | "SELL">(initialSide);
+  const [lots, setLots] = useState("1");
+  const [payUp, setPayUp] = useState("1");
+  const [onHedgeFail, setOnHedgeFail] = useState<"flatten" | "alert">("flatten");
+  const [dryRun, setDryRun] = useState(true);
+  const [requests, setRequests] = useState<Request[] | undefined>(undefined);
+  const [campaignId, setCampaignId] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const submission = useSubmissionKey();
+  const create = trpc.executions.create.useMutation();
+  const campaign = useExecution(campaignId);
+  const cancel = trpc.executions.cancel.useMutation();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const input = {
+      spread,
+      side,
+      lots: Number(lots),
+      payUpTicks: Number(payUp),
+      onHedgeFail,
+      dryRun,
+    };
+    create.mutate(
+      { ...input, idempotencyKey: submission.keyFor(input) },
+      {
+        onSuccess: (reply) => {
+          submission.done();
+          setRequests(reply.requests);
+          if (reply.id) setCampaignId(reply.id);
+        },
+        onError: (e) => setError(failureText(e, { fallback: "The ticket could not be sent" })),
+      },
+    );
+  };
+
+  return (
+    <div className="page">
+      <AppHeader title={`Order ticket · ${spread}`}>
+        <Link href="/">Back to Dashboard</Link>
+      </AppHeader>
+      <main className="screen order-ticket">
+        <Section title="Ticket">
+          <form className="form" aria-label="Order ticket" onSubmit={submit}>
+            <SelectField
+              label="Side"
+              options={["BUY", "SELL"] as const}
+              value={side}
+              onChange={setSide}
+            />
+            <Field label="Lots" inputMode="numeric" value={lots} onChange={setLots} />
+            <Field label="Pay-up ticks" inputMode="numeric" value={payUp} onChange={setPayUp} />
+            <SelectField
+              label="If the hedge fails"
+              options={["flatten", "alert"] as const}
+              value={onHedgeFail}
+              onChange={setOnHedgeFail}
+              format={(o) => (o === "flatten" ? "Flatten the filled leg" : "Leave it and alert me")}
+            />
+            <Checkbox label="Dry run (send nothing)" checked={dryRun} onChange={setDryRun} />
+            {error && <Message tone="error">{error}</Message>}
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={create.isPending}>
+                {dryRun ? "Show the requests" : "Send to Kite"}
+              </button>
+            </div>
+          </form>
+        </Section>
+        {requests && (
+          <Section title={campaignId ? "Requests sent" : "Dry run: the exact requests"}>
+            <ol className="order-ticket__requests" data-testid="ticket-requests">
+              {requests.map((r) => (
+                <li key={`${r.leg}-${r.body.tag}`}>
+                  <code>
+                    {r.method} {r.path}
+                  </code>
+                  <pre>{new URLSearchParams(r.body).toString().replaceAll("&", "\n")}</pre>
+                </li>
+              ))}
+            </ol>
+            <p className="muted">
+              The hedge's price is taken again when the first leg fills: its executable side plus
+              the pay-up ticks.
+            </p>
+          </Section>
+        )}
+        {campaign.data && (
+          <Section title="Campaign">
+            <dl className="facts" data-testid="campaign">
+              <dt>Status</dt>
+              <dd data-testid="campaign-status">{campaign.data.status}</dd>
+              <dt>Target</dt>
+              <dd>{campaign.data.target}</dd>
+              <dt>Filled at</dt>
+              <dd data-testid="campaign-filled">{campaign.data.spreadFilled ?? "—"}</dd>
+              <dt>Slippage</dt>
+              <dd>
+                {campaign.data.slippageTicks === null
+                  ? "—"
+                  : `${campaign.data.slippageTicks} ticks`}
+              </dd>
+            </dl>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Leg</th>
+                  <th scope="col">Side</th>
+                  <th scope="col">Qty</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Filled</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {campaign.data.orders.map((o) => (
+                  <tr key={o.tag}>
+                    <td>{o.leg}</td>
+                    <td>{o.side}</td>
+                    <td className="num">{o.quantity}</td>
+                    <td className="num">{o.price ?? "market"}</td>
+                    <td className="num">
+                      {o.filled}
+                      {o.averagePrice !== null && ` @ ${o.averagePrice}`}
+                    </td>
+                    <td>{o.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {campaign.data.live && (
+              <div className="form__actions">
+                <button
+                  type="button"
+                  className="button button--danger"
+                  disabled={cancel.isPending}
+                  onClick={() => campaignId && cancel.mutate({ id: campaignId })}
+                >
+                  Cancel
+                </button>
+              </div>
+            )}
+          </Section>
+        )}
+      </main>
+    </div>
+  );
+}
+
+/** SP7_BUY → ["SP7", "BUY"]; a symbol without a side is a BUY ticket. */
+function splitSymbol(symbol: string): [string, "BUY" | "SELL"] {
+  const match = /^(.+)_(BUY|SELL)$/.exec(symbol);
+  return match ? [match[1] as string, match[2] as "BUY" | "SELL"] : [symbol, "BUY"];
+}
