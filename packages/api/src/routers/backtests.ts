@@ -5,8 +5,8 @@ import { backtestSpread, type SweepCell, sweepBacktest } from "@spreadwatch/core
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { backtestInput, sweepInput } from "../backtests/backtest-input.ts";
 import { backtestData, ruleOf } from "../backtests/backtest-run.ts";
+import { ErrorWithFields } from "../errors.ts";
 import { PositionError } from "../positions/position-error.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { authedProcedure } from "../trpc.ts";
 
 /** Backtests and sweeps one user may have running at once on this instance. */

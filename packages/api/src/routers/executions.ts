@@ -1,5 +1,6 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ErrorWithFields } from "../errors.ts";
 import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
@@ -8,7 +9,6 @@ import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/session.ts";
 import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
 import { PositionError } from "../positions/position-error.ts";
-import { ErrorWithFields } from "../rest/errors.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
 
 const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
