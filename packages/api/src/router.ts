@@ -2,6 +2,7 @@ import { alertsRouter } from "./routers/alerts.ts";
 import { authRouter } from "./routers/auth.ts";
 import { chartRouter } from "./routers/chart.ts";
 import { healthRouter } from "./routers/health.ts";
+import { historyRouter } from "./routers/history.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
@@ -23,6 +24,7 @@ export const appRouter = router({
   spreads: spreadsRouter,
   positions: positionsRouter,
   health: healthRouter,
+  history: historyRouter,
   kite: kiteRouter,
   webhook: webhookRouter,
 });

@@ -27,6 +27,7 @@ const ADMIN_PROCEDURES = new Set([
   "kite.exchange",
   "instruments.add",
   "instruments.remove",
+  "history.fetchAgain",
 ]);
 const ALERT_PROCEDURES = new Set([
   "alerts.list",
@@ -46,7 +47,11 @@ const PUBLIC_PATHS = new Set([
   "GET /api/health",
 ]);
 /** Changing the instruments in use is the admin's; listing them is anyone's signed in. */
-const ADMIN_PATHS = new Set(["POST /api/instruments", "DELETE /api/instruments/:key"]);
+const ADMIN_PATHS = new Set([
+  "POST /api/instruments",
+  "DELETE /api/instruments/:key",
+  "POST /api/history/fetch",
+]);
 const isAdminPath = (path: string) =>
   path.startsWith("/api/auth/users") || path.startsWith("/api/kite/");
 const isAlertPath = (path: string) => path.startsWith("/api/alerts");
