@@ -59,15 +59,20 @@ describe("Kite's historical candles", () => {
 });
 
 describe("RequestPacer", () => {
-  it("lets no more than 3 requests start in any second", async () => {
+  it("holds a place until a second after its answer: a fourth waits for the first", async () => {
     let clock = 0;
     const pacer = new RequestPacer(3, 0, () => clock);
-    for (let i = 0; i < 3; i++) await pacer.slot();
-    // A fourth waits for the first to leave the second: give it an aborted signal to see it wait.
+    const answered = [await pacer.slot(), await pacer.slot(), await pacer.slot()];
+    // All three out: a fourth waits (shown by aborting it).
     const abort = new AbortController();
     abort.abort(new Error("waited"));
     await expect(pacer.slot(abort.signal)).rejects.toThrow("waited");
-    clock = 1000;
-    await expect(pacer.slot()).resolves.toBeUndefined();
+    clock = 5_000;
+    answered[0]?.();
+    const abort2 = new AbortController();
+    abort2.abort(new Error("still within the second"));
+    await expect(pacer.slot(abort2.signal)).rejects.toThrow("still within the second");
+    clock = 6_001;
+    await expect(pacer.slot()).resolves.toBeTypeOf("function");
   });
 });

@@ -79,51 +79,73 @@ export function windowsOf(from: number, to: number, days: number): Array<[number
 }
 
 /**
- * Spaces requests so that no more than `perSecond` start in any second: Kite answers the next
- * with a 429 (a small margin covers the two clocks). One pacer per Kite app, shared by every fetch.
+ * Keeps Kite's count of our requests within `perSecond` in any second. Kite counts a request
+ * when it arrives, which our clock cannot see; but it has arrived once its answer is back. So a
+ * request holds its place until `margin` past a second after its answer: the request after the
+ * third then reaches Kite more than a second after the first did, however long each took on
+ * the way. One pacer per Kite app, shared by every fetch.
  */
 export class RequestPacer {
-  private starts: number[] = [];
-  private queue: Promise<void> = Promise.resolve();
+  /** Places held: the time each answer came back, undefined while the request is out. */
+  private places: Array<{ end: number | undefined }> = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private released: (() => void) | undefined;
 
   constructor(
     private readonly perSecond: number,
-    private readonly marginMs = 60,
+    private readonly marginMs = 50,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when a request may start (in the order asked); rejects if `signal` aborts first. */
-  slot(signal?: AbortSignal): Promise<void> {
-    const mine = this.queue.then(() => this.wait(signal));
+  /**
+   * Resolves when a request may start (in the order asked) with the call that says its answer
+   * is back (or it failed); rejects if `signal` aborts first.
+   */
+  slot(signal?: AbortSignal): Promise<() => void> {
+    const mine = this.queue.then(() => this.take(signal));
     this.queue = mine.catch(() => undefined);
     return mine;
   }
 
-  private async wait(signal?: AbortSignal): Promise<void> {
-    const now = this.now();
-    this.starts = this.starts.filter((t) => t > now - 1000 - this.marginMs);
-    if (this.starts.length >= this.perSecond) {
-      const until = (this.starts[0] as number) + 1000 + this.marginMs;
-      await pause(until - now, signal);
+  private async take(signal?: AbortSignal): Promise<() => void> {
+    for (;;) {
+      const now = this.now();
+      this.places = this.places.filter(
+        (p) => p.end === undefined || p.end > now - 1000 - this.marginMs,
+      );
+      if (this.places.length < this.perSecond) {
+        const place: { end: number | undefined } = { end: undefined };
+        this.places.push(place);
+        return () => {
+          if (place.end !== undefined) return;
+          place.end = this.now();
+          this.released?.();
+        };
+      }
+      const ends = this.places.flatMap((p) => (p.end === undefined ? [] : [p.end]));
+      const freeAt = ends.length > 0 ? Math.min(...ends) + 1000 + this.marginMs : undefined;
+      await new Promise<void>((resolve, reject) => {
+        let timer: NodeJS.Timeout | undefined;
+        const finish = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", abort);
+          this.released = undefined;
+        };
+        const done = () => {
+          finish();
+          resolve();
+        };
+        function abort() {
+          finish();
+          reject(signal?.reason);
+        }
+        if (signal?.aborted) return abort();
+        if (freeAt !== undefined) timer = setTimeout(done, Math.max(0, freeAt - now));
+        this.released = done;
+        signal?.addEventListener("abort", abort, { once: true });
+      });
     }
-    this.starts.push(this.now());
   }
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done() {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }
 
 export interface KiteHistoryOptions {
@@ -171,15 +193,19 @@ export class KiteHistory {
         retryIf: retryable,
       },
       async (attemptSignal) => {
-        await pacer.slot(attemptSignal);
-        const response = await httpGet(url.toString(), {
-          headers: {
-            "X-Kite-Version": "3",
-            authorization: `token ${auth.apiKey}:${auth.accessToken}`,
-          },
-          signal: attemptSignal,
-        });
-        return parseKiteCandles(await readJson(response));
+        const answered = await pacer.slot(attemptSignal);
+        try {
+          const response = await httpGet(url.toString(), {
+            headers: {
+              "X-Kite-Version": "3",
+              authorization: `token ${auth.apiKey}:${auth.accessToken}`,
+            },
+            signal: attemptSignal,
+          });
+          return parseKiteCandles(await readJson(response));
+        } finally {
+          answered();
+        }
       },
       signal,
     );

@@ -15,6 +15,7 @@ import { type Auth, kiteCredentials } from "../feeds/providers/kite/credentials.
 import type { KiteSessions } from "../feeds/providers/kite/session.ts";
 import { istDate } from "../feeds/providers/market-hours.ts";
 import { log } from "../log.ts";
+import { isOutboundTimeout } from "../outbound/policy.ts";
 import type { CandleSink, HistoryCandle, HistorySource } from "./candle-sink.ts";
 import {
   KITE_HISTORY_PER_SECOND,
@@ -288,7 +289,10 @@ export class ProviderHistory {
         };
       } catch (error) {
         if (this.stopped) return added > 0;
-        const reason = `${job.source === "kite" ? "Kite" : "Yahoo"}: ${describeError(error)}`;
+        const why = isOutboundTimeout(error)
+          ? `no answer within ${this.options.timeoutMs / 1000} s`
+          : describeError(error);
+        const reason = `${job.source === "kite" ? "Kite" : "Yahoo"}: ${why}`;
         log.warn(
           { key, contract: job.contract, err: error },
           "a history window could not be fetched",
