@@ -208,12 +208,14 @@ export async function compose(
     shutdownSignal: shutdown.signal,
     health: { feeds: () => monitor.report(), startedAt: Date.now() },
     history: {
-      coverage: () =>
+      // Read at most every 2 s however many admins watch Admin → Data: it walks weeks of minutes.
+      coverage: fresh(2_000, () =>
         historyCoverage(instruments.inUse(), {
           store,
           days: config.historyFetch.days,
           feed: config.feed,
         }),
+      ),
       health: () =>
         historyHealth(
           instruments.inUse().map((s) => s.key),
@@ -380,6 +382,22 @@ function startProviderHistory(
   });
   fetcher.start(inUse);
   return fetcher;
+}
+
+/** `read`'s answer, shared by every caller within `ms` of the read that made it. */
+function fresh<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) {
+      const value = read();
+      last = { at: now, value };
+      value.catch(() => {
+        if (last?.value === value) last = undefined;
+      });
+    }
+    return last.value;
+  };
 }
 
 /** How often the leader tells the others its providers' health (see FeedMonitor). */

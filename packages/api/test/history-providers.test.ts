@@ -121,7 +121,7 @@ async function coverage(keys: string[]) {
   });
 }
 
-describe("the providers' past", () => {
+describe("the providers' past", { timeout: 120_000 }, () => {
   it("fills the statistics window with each contract's one-minute candles", async () => {
     const keys = ["GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL", "GOLDM", "ZINC"];
     const fetched: string[][] = [];

@@ -39,34 +39,55 @@ export function instrumentCandleSink(store: Pick<Store, "instrumentCandles">): C
       const byMinute = new Map<number, HistoryCandle>();
       for (const candle of candles)
         byMinute.set(Math.floor(candle.t / MINUTE_MS) * MINUTE_MS, candle);
-      if (byMinute.size === 0) return 0;
       const times = [...byMinute.keys()].sort((a, b) => a - b);
-      const from = times[0] as number;
-      const to = (times.at(-1) as number) + MINUTE_MS;
-      const stored = await store.instrumentCandles.recent({
-        symbol: key,
-        timeframe: "1m",
-        from,
-        to,
-        limit: Number.MAX_SAFE_INTEGER,
-      });
-      const taken = new Set(stored.map((row) => row.timestamp));
-      const rows = times
-        .filter((t) => !taken.has(t))
-        .map((t) => {
-          const c = byMinute.get(t) as HistoryCandle;
-          return {
-            symbol: key,
-            timeframe: "1m",
-            timestamp: t,
-            open: c.o,
-            high: c.h,
-            low: c.l,
-            close: c.c,
-          };
-        });
-      if (rows.length > 0) await store.instrumentCandles.save(rows);
-      return rows.length;
+      let written = 0;
+      // A day at a time, a turn of the event loop between: weeks of minutes read and written in
+      // one go would hold the server's requests for seconds.
+      for (let i = 0; i < times.length; ) {
+        const dayEnd = (times[i] as number) + DAY_MS;
+        let j = i;
+        while (j < times.length && (times[j] as number) < dayEnd) j++;
+        written += await writeAbsent(store, key, times.slice(i, j), byMinute);
+        await turn();
+        i = j;
+      }
+      return written;
     },
   };
+}
+
+const DAY_MS = 86_400_000;
+
+export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function writeAbsent(
+  store: Pick<Store, "instrumentCandles">,
+  key: string,
+  times: readonly number[],
+  byMinute: ReadonlyMap<number, HistoryCandle>,
+): Promise<number> {
+  const stored = await store.instrumentCandles.recent({
+    symbol: key,
+    timeframe: "1m",
+    from: times[0] as number,
+    to: (times.at(-1) as number) + MINUTE_MS,
+    limit: Number.MAX_SAFE_INTEGER,
+  });
+  const taken = new Set(stored.map((row) => row.timestamp));
+  const rows = times
+    .filter((t) => !taken.has(t))
+    .map((t) => {
+      const c = byMinute.get(t) as HistoryCandle;
+      return {
+        symbol: key,
+        timeframe: "1m",
+        timestamp: t,
+        open: c.o,
+        high: c.h,
+        low: c.l,
+        close: c.c,
+      };
+    });
+  if (rows.length > 0) await store.instrumentCandles.save(rows);
+  return rows.length;
 }

@@ -1,5 +1,6 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
+import { turn } from "./candle-sink.ts";
 import { emptyStatus, FETCH_STATUS_PREFIX, type FetchStatus } from "./provider-history.ts";
 
 const MINUTE_MS = 60_000;
@@ -47,34 +48,62 @@ export async function historyCoverage(
 ): Promise<InstrumentCoverage[]> {
   const now = (options.now ?? Date.now)();
   const windowFrom = Math.floor(now / MINUTE_MS) * MINUTE_MS - options.days * DAY_MS;
-  return Promise.all(
-    instruments.map(async ({ key }) => {
-      const status =
-        (await options.store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)) ??
-        emptyStatus(key);
-      const rows = await options.store.instrumentCandles.recent({
-        symbol: key,
-        timeframe: "1m",
-        from: windowFrom,
-        limit: Number.MAX_SAFE_INTEGER,
-      });
-      const fallback: CoverageSource = options.feed === "simulator" ? "simulated" : "recorded";
-      return {
-        key,
-        contract: status.contract,
-        source: status.source ?? fallback,
-        resolution: status.resolution ?? "1m",
-        from: rows[0]?.timestamp ?? null,
-        to: rows.at(-1) ? (rows.at(-1)?.timestamp as number) + MINUTE_MS : null,
-        minutes: rows.length,
-        gaps: status.gaps,
-        fetching: status.fetching,
-        progress: { done: status.done, total: status.total },
-        lastFetchAt: status.lastFetchAt,
-        error: status.error,
-      };
-    }),
-  );
+  const out: InstrumentCoverage[] = [];
+  for (const { key } of instruments) {
+    out.push(
+      await (async (): Promise<InstrumentCoverage> => {
+        const status =
+          (await options.store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)) ??
+          emptyStatus(key);
+        const stored = await storedMinutes(options.store, key, windowFrom, now);
+        const fallback: CoverageSource = options.feed === "simulator" ? "simulated" : "recorded";
+        return {
+          key,
+          contract: status.contract,
+          source: status.source ?? fallback,
+          resolution: status.resolution ?? "1m",
+          ...stored,
+          gaps: status.gaps,
+          fetching: status.fetching,
+          progress: { done: status.done, total: status.total },
+          lastFetchAt: status.lastFetchAt,
+          error: status.error,
+        };
+      })(),
+    );
+  }
+  return out;
+}
+
+/**
+ * The first and last stored minute of a key in [from, to) and how many there are, read a day at
+ * a time with a turn of the event loop between, so weeks of minutes never hold the server.
+ */
+async function storedMinutes(
+  store: Pick<Store, "instrumentCandles">,
+  key: string,
+  from: number,
+  to: number,
+): Promise<{ from: number | null; to: number | null; minutes: number }> {
+  let first: number | null = null;
+  let last: number | null = null;
+  let minutes = 0;
+  for (let day = from; day < to; day += DAY_MS) {
+    const rows = await store.instrumentCandles.recent({
+      symbol: key,
+      timeframe: "1m",
+      from: day,
+      to: Math.min(to + MINUTE_MS, day + DAY_MS),
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    if (rows.length > 0) {
+      first ??= rows[0]?.timestamp ?? null;
+      last = (rows.at(-1)?.timestamp as number) + MINUTE_MS;
+      minutes += rows.length;
+    }
+    await turn();
+  }
+  return { from: first, to: last, minutes };
 }
 
 /** What /api/health says of the fetch: whether one runs, and each key's last error. */

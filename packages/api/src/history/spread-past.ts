@@ -8,6 +8,7 @@ import {
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import type { RegisteredSpread } from "../spreads/registry.ts";
+import { turn } from "./candle-sink.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -35,26 +36,42 @@ export async function fillSpreadPast(
   for (const spread of spreads) {
     const checked = spread.checked;
     if (!spread.builtin || !checked?.legs.some((leg) => keys.has(leg.instrument))) continue;
-    const legs = await Promise.all(
-      checked.legs.map((leg) =>
-        store.instrumentCandles.recent({
-          symbol: leg.instrument,
-          timeframe: "1m",
-          from,
-          to,
-          limit: Number.MAX_SAFE_INTEGER,
+    // An IST day at a time (whole buckets of every timeframe), a turn of the event loop between.
+    for (let day = bucketStart(from, "1d") ?? from; day < to; day += DAY_MS) {
+      const start = Math.max(from, day);
+      const end = Math.min(to, day + DAY_MS);
+      const legs = await Promise.all(
+        checked.legs.map(async (leg) => {
+          // The leg's last minute before the day carries into its first minutes.
+          const before = await store.instrumentCandles.recent({
+            symbol: leg.instrument,
+            timeframe: "1m",
+            to: start,
+            limit: 1,
+          });
+          const rows = await store.instrumentCandles.recent({
+            symbol: leg.instrument,
+            timeframe: "1m",
+            from: start,
+            to: end,
+            limit: Number.MAX_SAFE_INTEGER,
+          });
+          return [...before, ...rows];
         }),
-      ),
-    );
-    const minutes = candlesFromLegs(checked.compiled, legs).filter(
-      (c) => c.timestamp >= from && c.timestamp < to,
-    );
-    if (minutes.length === 0) continue;
-    for (const symbol of chartSymbolsOf(spread))
-      written += await writeAbsent(store, symbol, minutes, from, to);
+      );
+      const minutes = candlesFromLegs(checked.compiled, legs).filter(
+        (c) => c.timestamp >= start && c.timestamp < end,
+      );
+      if (minutes.length > 0)
+        for (const symbol of chartSymbolsOf(spread))
+          written += await writeAbsent(store, symbol, minutes, start, end);
+      await turn();
+    }
   }
   return written;
 }
+
+const DAY_MS = 86_400_000;
 
 async function writeAbsent(
   store: Pick<Store, "candles">,
