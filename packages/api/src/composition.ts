@@ -29,10 +29,16 @@ import { KiteLinks } from "./executions/kite-link.ts";
 import { LiveOrders } from "./executions/live-orders.ts";
 import { OrderRate } from "./executions/order-rate.ts";
 import type { Feed } from "./feeds/feed.ts";
+import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
+import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
+import { instrumentCandleSink } from "./history/candle-sink.ts";
+import { historyCoverage, historyHealth } from "./history/coverage.ts";
 import { LegHistoryBackfill } from "./history/leg-backfill.ts";
+import { ProviderHistory } from "./history/provider-history.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
+import { fillSpreadPast } from "./history/spread-past.ts";
 import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
@@ -217,6 +223,22 @@ export async function compose(
     positionAlerts,
     shutdownSignal: shutdown.signal,
     health: { feeds: () => monitor.report(), startedAt: Date.now() },
+    history: {
+      // Read at most every 2 s however many admins watch Admin → Data: it walks weeks of minutes.
+      coverage: fresh(2_000, () =>
+        historyCoverage(instruments.inUse(), {
+          store,
+          days: config.historyFetch.days,
+          feed: config.feed,
+        }),
+      ),
+      health: () =>
+        historyHealth(
+          instruments.inUse().map((s) => s.key),
+          store,
+        ),
+      fetchAgain: async (keys) => bus.publish("history.fetch", { keys }),
+    },
     kite: config.kite,
     executions,
   };
@@ -260,6 +282,7 @@ export async function compose(
   // then the engine, the senders, and last the feed, so no quote arrives before its listeners.
   let leaderListeners: Array<() => void> = [];
   let legHistory: LegHistoryBackfill | undefined;
+  let providerHistory: ProviderHistory | undefined;
   const leaderWork: LeaderWork = {
     async start() {
       // The feed learns the instruments in use before its history and its start, and again on
@@ -278,6 +301,15 @@ export async function compose(
       const filling = legHistory;
       leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));
       void filling.fill(instruments.inUse());
+      // FEED=composite: the providers' past of every instrument in use, in the background.
+      if (config.feed === "composite") {
+        const fetcher = startProviderHistory(config, services, () => instruments.inUse());
+        providerHistory = fetcher;
+        leaderListeners.push(
+          instruments.onChange(({ added }) => fetcher.fetch(added.map((s) => s.key))),
+          bus.subscribe("history.fetch", ({ keys }) => fetcher.fetch(keys ?? undefined, true)),
+        );
+      }
       await recorder.start();
       await stats.start();
       await alertEngine.start();
@@ -313,6 +345,8 @@ export async function compose(
       for (const stopListening of leaderListeners) stopListening();
       leaderListeners = [];
       await legHistory?.stop();
+      await providerHistory?.stop();
+      providerHistory = undefined;
       await alertEngine.stop();
       await positionAlerts.stop();
       await executions.stop();
@@ -336,6 +370,53 @@ export async function compose(
       shutdown.abort();
       await bus.close();
     },
+  };
+}
+
+/**
+ * The leader's fetch of the providers' past: candles go to the legs' store, then the built-in
+ * spreads' chart candles are made of them, then every instance's statistics read them again.
+ */
+function startProviderHistory(
+  config: Config,
+  services: Services,
+  inUse: () => ReturnType<InstrumentCatalogue["inUse"]>,
+): ProviderHistory {
+  const { store, bus, spreads, recorder } = services;
+  const days = config.historyFetch.days;
+  const fetcher = new ProviderHistory({
+    store,
+    sink: instrumentCandleSink(store),
+    market: loadMarketDataConfig(config.marketDataConfig),
+    kite: config.kite,
+    sessions: kiteSessionsIn(store),
+    days,
+    timeoutMs: config.historyFetch.timeoutMs,
+    checkMs: config.historyFetch.checkMs,
+    async onFetched(keys) {
+      await recorder.writePending();
+      const to = Math.floor(Date.now() / 60_000) * 60_000;
+      await fillSpreadPast(store, spreads.all(), keys, to - days * 86_400_000, to);
+      bus.publish("history.added", { keys: [...keys] });
+    },
+  });
+  fetcher.start(inUse);
+  return fetcher;
+}
+
+/** `read`'s answer, shared by every caller within `ms` of the read that made it. */
+function fresh<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) {
+      const value = read();
+      last = { at: now, value };
+      value.catch(() => {
+        if (last?.value === value) last = undefined;
+      });
+    }
+    return last.value;
   };
 }
 

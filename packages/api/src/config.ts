@@ -57,6 +57,20 @@ const envSchema = z
       .number({ error: "must be a number of days > 0" })
       .positive("must be a number of days > 0")
       .default(400),
+    HISTORY_FETCH_DAYS: z.coerce
+      .number({ error: "must be a whole number of days from 1 to 60" })
+      .int("must be a whole number of days from 1 to 60")
+      .min(1, "must be a whole number of days from 1 to 60")
+      .max(60, "must be a whole number of days from 1 to 60")
+      .default(20),
+    HISTORY_FETCH_TIMEOUT_SECONDS: z.coerce
+      .number({ error: "must be a number of seconds > 0" })
+      .positive("must be a number of seconds > 0")
+      .default(30),
+    HISTORY_FETCH_CHECK_SECONDS: z.coerce
+      .number({ error: "must be a number of seconds > 0" })
+      .positive("must be a number of seconds > 0")
+      .default(5),
     SESSION_IDLE_DAYS: z.coerce
       .number({ error: "must be a number of days > 0" })
       .positive("must be a number of days > 0")
@@ -239,6 +253,15 @@ function toConfig(env: Env) {
     sessionSecret: env.SESSION_SECRET,
     /** 1-minute candles older than this are pruned (coarser timeframes are kept). */
     historyRetentionMs: env.HISTORY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    /**
+     * FEED=composite: the providers' past fetched for each instrument in use (the statistics
+     * window), each request's time limit, and how often the leader looks for keys to fetch.
+     */
+    historyFetch: {
+      days: env.HISTORY_FETCH_DAYS,
+      timeoutMs: Math.round(env.HISTORY_FETCH_TIMEOUT_SECONDS * 1000),
+      checkMs: Math.round(env.HISTORY_FETCH_CHECK_SECONDS * 1000),
+    },
     /** A session unused for this long is ended. */
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     /** Mark the session cookie Secure (serve over HTTPS, e.g. behind a TLS proxy). */

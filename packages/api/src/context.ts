@@ -6,6 +6,7 @@ import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config.ts";
 import type { ExecutionEngine } from "./executions/engine.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
+import type { InstrumentCoverage } from "./history/coverage.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
@@ -52,10 +53,20 @@ export interface AppServices {
   shutdownSignal: AbortSignal;
   /** What /api/health reports about the feed, and since when the server runs. */
   health: { feeds: () => FeedHealthReport; startedAt: number };
+  /** The providers' past (docs/market-data.md, "The past from the providers"). */
+  history: HistoryService;
   /** Kite Connect login settings; the day's access token is in the store (kite.session). */
   kite: KiteSettings;
   /** Live-order campaigns (docs/pending/orders.md): worked on the leader; `wake` looks at once. */
   executions: Pick<ExecutionEngine, "wake">;
+}
+
+/** What every instance answers about the fetched past; fetching itself is the leader's. */
+export interface HistoryService {
+  coverage(): Promise<InstrumentCoverage[]>;
+  health(): Promise<{ fetching: boolean; errors: Record<string, string> }>;
+  /** Asks the leader (over the bus) to fetch these keys' whole window again; all when null. */
+  fetchAgain(keys: string[] | null): Promise<void>;
 }
 
 /** The HTTP side of a request, as procedures may see it (only src/auth/session.ts reads it). */

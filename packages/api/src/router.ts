@@ -4,6 +4,7 @@ import { backtestsRouter } from "./routers/backtests.ts";
 import { chartRouter } from "./routers/chart.ts";
 import { executionsRouter, liveOrdersRouter, profileKiteRouter } from "./routers/executions.ts";
 import { healthRouter } from "./routers/health.ts";
+import { historyRouter } from "./routers/history.ts";
 import { instrumentsRouter } from "./routers/instruments.ts";
 import { kiteRouter } from "./routers/kite.ts";
 import { marketRouter } from "./routers/market.ts";
@@ -25,6 +26,7 @@ export const appRouter = router({
   spreads: spreadsRouter,
   positions: positionsRouter,
   health: healthRouter,
+  history: historyRouter,
   kite: kiteRouter,
   webhook: webhookRouter,
   backtests: backtestsRouter,

@@ -30,6 +30,7 @@ const ADMIN_PROCEDURES = new Set([
   "liveOrders.get",
   "liveOrders.set",
   "liveOrders.setTrader",
+  "history.fetchAgain",
 ]);
 const ALERT_PROCEDURES = new Set([
   "alerts.list",
@@ -49,7 +50,11 @@ const PUBLIC_PATHS = new Set([
   "GET /api/health",
 ]);
 /** Changing the instruments in use is the admin's; listing them is anyone's signed in. */
-const ADMIN_PATHS = new Set(["POST /api/instruments", "DELETE /api/instruments/:key"]);
+const ADMIN_PATHS = new Set([
+  "POST /api/instruments",
+  "DELETE /api/instruments/:key",
+  "POST /api/history/fetch",
+]);
 const isAdminPath = (path: string) =>
   path.startsWith("/api/auth/users") ||
   path.startsWith("/api/kite/") ||

@@ -5,6 +5,7 @@ import { OpenPositionProvider } from "./components/positions/OpenPosition.tsx";
 import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
 import { useHeartbeat } from "./hooks/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
+import { AdminData } from "./screens/AdminData.tsx";
 import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
@@ -70,6 +71,9 @@ function Routes() {
             </Suspense>
           )}
         />
+      </Route>
+      <Route path="/admin/data">
+        <AdminOnly render={() => <AdminData />} />
       </Route>
       <Route path="/admin/instruments">
         <AdminOnly render={() => <AdminInstruments />} />

@@ -25,6 +25,8 @@ export interface BusMessages {
   "feed.health": { instanceId: string; providers: ProviderHealth[] };
   /** The leader stored a past for instruments put in use: statistics on them are read again. */
   "history.added": { keys: string[] };
+  /** An admin asked for the providers' past again (all keys in use when null): the leader fetches. */
+  "history.fetch": { keys: string[] | null };
 }
 
 export type Topic = keyof BusMessages;
@@ -38,6 +40,7 @@ const topicSet = {
   "positions.changed": true,
   "feed.health": true,
   "history.added": true,
+  "history.fetch": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

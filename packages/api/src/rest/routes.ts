@@ -252,6 +252,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
       ),
   },
 
+  { method: "GET", path: "/api/history/coverage", call: (c) => c.history.coverage() },
+  {
+    method: "POST",
+    path: "/api/history/fetch",
+    call: (c, r) => c.history.fetchAgain(object(r.body)),
+  },
+
   { method: "GET", path: "/api/auth/users", call: (c) => c.users.list() },
   {
     method: "POST",

@@ -42,6 +42,8 @@ const healthReply = z.object({
   instance: z.object({ id: z.string(), leader: z.boolean() }),
   bus: z.object({ state: z.enum(["connected", "reconnecting", "down"]) }),
   telegram: z.object({ configured: z.boolean() }),
+  /** The providers' past: whether the leader is fetching, and each key's last fetch error. */
+  history: z.object({ fetching: z.boolean(), errors: z.record(z.string(), z.string()) }),
   uptimeSeconds: z.number(),
   version: z.string(),
   timestamp: z.number(),
@@ -64,6 +66,15 @@ async function databaseHealth(
     return { ok: true, error: null };
   } catch (error) {
     return { ok: false, error: describeError(error) };
+  }
+}
+
+/** A database that cannot answer is reported under `database`; the history section stays empty. */
+async function historyOf(services: AppServices): Promise<HealthReport["history"]> {
+  try {
+    return await services.history.health();
+  } catch {
+    return { fetching: false, errors: {} };
   }
 }
 
@@ -91,6 +102,7 @@ export async function healthReport(services: AppServices): Promise<HealthReport>
     instance: { id: services.instance.id, leader: services.instance.isLeader() },
     bus: { state: services.bus.state() },
     telegram: { configured: services.notifier !== undefined },
+    history: await historyOf(services),
     uptimeSeconds: Math.floor((now - services.health.startedAt) / 1000),
     version: VERSION,
     timestamp: now,

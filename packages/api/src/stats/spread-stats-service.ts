@@ -146,11 +146,26 @@ export class SpreadStatsService {
    * them, loaded before it was stored, are asked again from the store on their next use.
    */
   legHistoryAdded(keys: ReadonlySet<string>): void {
+    this.reloadChartWindows();
     const spreads = this.ownSpreads?.spreads;
     if (!spreads) return;
     for (const key of [...this.own.keys()]) {
       const legs = spreads.executable(key.slice(key.indexOf(":") + 1))?.spread.legs ?? [];
       if (legs.some((leg) => keys.has(leg.instrument))) this.own.delete(key);
+    }
+  }
+
+  /**
+   * The chart symbols' windows read again from the store (a fetched past was written under
+   * them: history/spread-past.ts). The loaded windows answer until the new ones are in; closes
+   * that arrive meanwhile go to both.
+   */
+  private reloadChartWindows(): void {
+    for (const days of [...this.windows.keys()]) {
+      if (this.loading.has(days)) continue;
+      const loading = this.load(days).finally(() => this.loading.delete(days));
+      this.loading.set(days, loading);
+      loading.catch((error) => log.warn({ err: error }, "could not reload the statistics"));
     }
   }
 

@@ -33,7 +33,10 @@ export class FakeHttp {
       const request = { path: url.pathname, query: url.searchParams, headers: req.headers };
       this.requests.push(request);
       const reply = this.queued.get(url.pathname)?.shift() ??
-        this.routes.get(url.pathname)?.(request) ?? { status: 404, json: { error: "not found" } };
+        (this.routes.get(url.pathname) ?? this.prefixRoute(url.pathname))?.(request) ?? {
+          status: 404,
+          json: { error: "not found" },
+        };
       if (reply === "drop") return req.socket.destroy();
       if (reply === "hang") return;
       const text = reply.text ?? JSON.stringify(reply.json ?? null);
@@ -56,6 +59,13 @@ export class FakeHttp {
   route(path: string, handler: (request: SeenRequest) => Reply): this {
     this.routes.set(path, handler);
     return this;
+  }
+
+  /** A route registered as "/a/b/*" answers every path under /a/b/. */
+  private prefixRoute(path: string): ((request: SeenRequest) => Reply) | undefined {
+    for (const [route, handler] of this.routes)
+      if (route.endsWith("/*") && path.startsWith(route.slice(0, -1))) return handler;
+    return undefined;
   }
 
   /** The next requests to `path` get these replies, in order, before its handler answers again. */

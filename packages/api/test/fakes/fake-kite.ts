@@ -94,6 +94,20 @@ export class FakeKite {
   };
   /** The order API (orders, trades), per trader's own session. */
   readonly book = new KiteOrderBook();
+  /**
+   * Historical minute candles (GET /instruments/historical/:token/minute): token → the price
+   * path its bars follow; a token without one is answered with no candles.
+   */
+  readonly historical = new Map<number, (minute: number) => number>();
+  /** Every historical request in order: token, from and to as sent, and the answer's status. */
+  readonly historicalRequests: Array<{ token: number; from: string; to: string; status: number }> =
+    [];
+  /** The next historical requests fail with these statuses, never answer ("hang"), or answer
+   * the first half of the candles and then cut the connection ("half"). */
+  readonly failNextHistorical: Array<number | "hang" | "half"> = [];
+  /** Kite's limit on the historical API: more requests than this in a second get a 429. */
+  historicalPerSecond = 3;
+  private historicalStarts: number[] = [];
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private readonly waiters: Array<() => void> = [];
@@ -215,6 +229,9 @@ export class FakeKite {
     const url = new URL(req.url ?? "/", "http://x");
     this.requests.push(`${req.method} ${url.pathname}`);
     if (this.book.handle(req, res, url)) return void this.wake();
+    const historical = /^\/instruments\/historical\/(\d+)\/(\w+)$/.exec(url.pathname);
+    if (req.method === "GET" && historical)
+      return this.historicalCandles(req, res, url, Number(historical[1]), historical[2] ?? "");
     const instruments = /^\/instruments\/(\w+)$/.exec(url.pathname);
     if (req.method === "GET" && instruments) {
       const failure = this.failNextInstruments.shift();
@@ -276,6 +293,99 @@ export class FakeKite {
       return;
     }
     this.json(res, 404, { status: "error", message: "Route not found" });
+  }
+
+  /**
+   * Kite's historical candles as Kite answers them: `from`/`to` in IST "yyyy-mm-dd hh:mm:ss",
+   * both ends included, at most 60 days of minutes a request, rows `[ts, o, h, l, c, v]` stamped
+   * "2026-11-27T09:15:00+0530", only in MCX hours (09:00–23:30 IST, Monday to Friday). More
+   * than `historicalPerSecond` requests in a second are refused with a 429, as Kite does.
+   */
+  private historicalCandles(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    token: number,
+    interval: string,
+  ): void {
+    const from = url.searchParams.get("from") ?? "";
+    const to = url.searchParams.get("to") ?? "";
+    const record = (status: number) => {
+      this.historicalRequests.push({ token, from, to, status });
+      this.wake();
+    };
+    const now = Date.now();
+    this.historicalStarts = this.historicalStarts.filter((t) => t > now - 1000);
+    this.historicalStarts.push(now);
+    if (this.historicalStarts.length > this.historicalPerSecond) {
+      record(429);
+      return void this.json(res, 429, {
+        status: "error",
+        message: "Too many requests",
+        error_type: "NetworkException",
+      });
+    }
+    const tokenOk = /^token [^:]+:(.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    if (req.headers["x-kite-version"] !== "3" || !tokenOk || !this.validTokens.has(tokenOk)) {
+      record(403);
+      return void this.json(res, 403, {
+        status: "error",
+        message: "Incorrect `api_key` or `access_token`.",
+        error_type: "TokenException",
+      });
+    }
+    const start = istToEpoch(from);
+    const end = istToEpoch(to);
+    if (interval !== "minute" || start === undefined || end === undefined || end < start) {
+      record(400);
+      return void this.json(res, 400, {
+        status: "error",
+        message: "invalid from/to or interval",
+        error_type: "InputException",
+      });
+    }
+    if (end - start > 60 * 86_400_000) {
+      record(400);
+      return void this.json(res, 400, {
+        status: "error",
+        message: "interval exceeds max limit: 60 days",
+        error_type: "InputException",
+      });
+    }
+    const failure = this.failNextHistorical.shift();
+    if (failure === "hang") return void record(0);
+    if (typeof failure === "number") {
+      record(failure);
+      return void this.json(res, failure, {
+        status: "error",
+        message: "Something went wrong",
+        error_type: "GeneralException",
+      });
+    }
+    const path = this.historical.get(token);
+    const candles: unknown[] = [];
+    for (let t = Math.ceil(start / 60_000) * 60_000; path && t <= end; t += 60_000) {
+      if (!mcxOpen(t)) continue;
+      const [o, c] = [path(t), path(t + 59_000)];
+      const round = (v: number) => Math.round(v * 100) / 100;
+      candles.push([
+        istStamp(t),
+        round(o),
+        round(Math.max(o, c) + 1),
+        round(Math.min(o, c) - 1),
+        round(c),
+        7,
+      ]);
+    }
+    record(200);
+    const body = JSON.stringify({ status: "success", data: { candles } });
+    if (failure === "half") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(body.slice(0, Math.floor(body.length / 2)));
+      return void setImmediate(() => req.socket.destroy());
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(body);
   }
 
   /**
@@ -422,6 +532,29 @@ export class FakeKite {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   }
+}
+
+const IST_MS = 330 * 60_000;
+
+/** Kite's "yyyy-mm-dd hh:mm:ss" (IST) as epoch ms. */
+function istToEpoch(text: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s) - IST_MS;
+}
+
+/** A candle's stamp as Kite writes it: IST with a colon-less offset. */
+function istStamp(at: number): string {
+  return `${new Date(at + IST_MS).toISOString().slice(0, 19)}+0530`;
+}
+
+/** MCX trades 09:00–23:30 IST, Monday to Friday. */
+export function mcxOpen(at: number): boolean {
+  const local = new Date(at + IST_MS);
+  const day = local.getUTCDay();
+  const minutes = local.getUTCHours() * 60 + local.getUTCMinutes();
+  return day !== 0 && day !== 6 && minutes >= 9 * 60 && minutes < 23 * 60 + 30;
 }
 
 const HEADER =

@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 const PAGES = [
   ["/admin", "Users & Health"],
   ["/admin/instruments", "Instruments"],
+  ["/admin/data", "Data"],
 ] as const;
 
 /** The admin pages, one link each; the current one is marked for screen readers and the eye. */

@@ -1,0 +1,120 @@
+import type { InstrumentSpec } from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
+import { turn } from "./candle-sink.ts";
+import { emptyStatus, FETCH_STATUS_PREFIX, type FetchStatus } from "./provider-history.ts";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** Where an instrument's past in the window came from. */
+export type CoverageSource = "kite" | "yahoo" | "recorded" | "simulated";
+
+/** One row of Admin → Data and GET /api/history/coverage. */
+export interface InstrumentCoverage {
+  key: string;
+  contract: string | null;
+  source: CoverageSource;
+  resolution: string;
+  /** The first and last stored minute in the window (epoch ms), null when none. */
+  from: number | null;
+  to: number | null;
+  /** One-minute rows stored in the window. */
+  minutes: number;
+  /** Windows the provider failed to fill: it failed, hung or answered half. */
+  gaps: Array<{ from: number; to: number }>;
+  fetching: boolean;
+  /** Windows of the running (or last) fetch done and in all. */
+  progress: { done: number; total: number };
+  lastFetchAt: number | null;
+  error: string | null;
+}
+
+export interface CoverageOptions {
+  store: Pick<Store, "keyValues" | "instrumentCandles">;
+  /** The statistics window the fetch fills, in days. */
+  days: number;
+  /** The feed's name: a simulator's past is made up, a replay's and a provider's recorded. */
+  feed: string;
+  now?: () => number;
+}
+
+/**
+ * Every instrument in use with what the store holds of it in the statistics window and what the
+ * leader's fetch last did (store.keyValues, so any instance answers the same).
+ */
+export async function historyCoverage(
+  instruments: readonly InstrumentSpec[],
+  options: CoverageOptions,
+): Promise<InstrumentCoverage[]> {
+  const now = (options.now ?? Date.now)();
+  const windowFrom = Math.floor(now / MINUTE_MS) * MINUTE_MS - options.days * DAY_MS;
+  const out: InstrumentCoverage[] = [];
+  for (const { key } of instruments) {
+    out.push(
+      await (async (): Promise<InstrumentCoverage> => {
+        const status =
+          (await options.store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)) ??
+          emptyStatus(key);
+        const stored = await storedMinutes(options.store, key, windowFrom, now);
+        const fallback: CoverageSource = options.feed === "simulator" ? "simulated" : "recorded";
+        return {
+          key,
+          contract: status.contract,
+          source: status.source ?? fallback,
+          resolution: status.resolution ?? "1m",
+          ...stored,
+          gaps: status.gaps,
+          fetching: status.fetching,
+          progress: { done: status.done, total: status.total },
+          lastFetchAt: status.lastFetchAt,
+          error: status.error,
+        };
+      })(),
+    );
+  }
+  return out;
+}
+
+/**
+ * The first and last stored minute of a key in [from, to) and how many there are, read a day at
+ * a time with a turn of the event loop between, so weeks of minutes never hold the server.
+ */
+async function storedMinutes(
+  store: Pick<Store, "instrumentCandles">,
+  key: string,
+  from: number,
+  to: number,
+): Promise<{ from: number | null; to: number | null; minutes: number }> {
+  let first: number | null = null;
+  let last: number | null = null;
+  let minutes = 0;
+  for (let day = from; day < to; day += DAY_MS) {
+    const rows = await store.instrumentCandles.recent({
+      symbol: key,
+      timeframe: "1m",
+      from: day,
+      to: Math.min(to + MINUTE_MS, day + DAY_MS),
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    if (rows.length > 0) {
+      first ??= rows[0]?.timestamp ?? null;
+      last = (rows.at(-1)?.timestamp as number) + MINUTE_MS;
+      minutes += rows.length;
+    }
+    await turn();
+  }
+  return { from: first, to: last, minutes };
+}
+
+/** What /api/health says of the fetch: whether one runs, and each key's last error. */
+export async function historyHealth(
+  keys: readonly string[],
+  store: Pick<Store, "keyValues">,
+): Promise<{ fetching: boolean; errors: Record<string, string> }> {
+  const statuses = await Promise.all(
+    keys.map((key) => store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)),
+  );
+  const errors: Record<string, string> = {};
+  for (const status of statuses) if (status?.error) errors[status.key] = status.error;
+  return { fetching: statuses.some((s) => s?.fetching === true), errors };
+}

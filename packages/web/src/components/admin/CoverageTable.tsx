@@ -1,0 +1,111 @@
+import { formatIstTimestamp } from "@spreadwatch/core";
+import type { InstrumentCoverage } from "../../hooks/useHistoryCoverage.ts";
+
+const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
+  kite: "Kite",
+  yahoo: "Yahoo",
+  recorded: "Recorded",
+  simulated: "Simulated",
+};
+
+interface CoverageTableProps {
+  instruments: readonly InstrumentCoverage[];
+  /** Fetch one key's window again; undefined while a request is out. */
+  onFetch: ((key: string) => void) | undefined;
+}
+
+/**
+ * One row per instrument in use: where its past comes from, the span and minutes stored in the
+ * statistics window, the windows a provider failed to fill, and the last fetch or its error;
+ * a progress bar while the leader fetches (docs/market-data.md, "The past from the providers").
+ */
+export function CoverageTable({ instruments, onFetch }: CoverageTableProps) {
+  return (
+    <div className="panel__scroll">
+      <table className="data-table coverage-table" aria-label="History coverage">
+        <thead>
+          <tr>
+            <th scope="col">Instrument</th>
+            <th scope="col">Contract</th>
+            <th scope="col">Source</th>
+            <th scope="col">From</th>
+            <th scope="col">To</th>
+            <th scope="col" className="num">
+              Minutes
+            </th>
+            <th scope="col">Gaps</th>
+            <th scope="col">Last fetch</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {instruments.map((row) => (
+            <CoverageRow key={row.key} row={row} onFetch={onFetch} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CoverageRow({
+  row,
+  onFetch,
+}: {
+  row: InstrumentCoverage;
+  onFetch: CoverageTableProps["onFetch"];
+}) {
+  const fetchable = row.source === "kite" || row.source === "yahoo" || row.error !== null;
+  return (
+    <tr data-key={row.key}>
+      <th scope="row">{row.key}</th>
+      <td>{row.contract ?? "—"}</td>
+      <td>
+        {SOURCE_TEXT[row.source]}
+        {row.resolution !== "1m" && <span className="muted"> ({row.resolution})</span>}
+      </td>
+      <td className="coverage-table__time">
+        {row.from === null ? "—" : formatIstTimestamp(row.from)}
+      </td>
+      <td className="coverage-table__time">{row.to === null ? "—" : formatIstTimestamp(row.to)}</td>
+      <td className="num">{row.minutes.toLocaleString("en-IN")}</td>
+      <td>
+        {row.gaps.length === 0
+          ? "none"
+          : row.gaps.map((gap) => (
+              <span key={gap.from} className="coverage-table__gap">
+                {`${formatIstTimestamp(gap.from)} – ${formatIstTimestamp(gap.to)}`}
+              </span>
+            ))}
+      </td>
+      <td data-col="status">
+        {row.fetching ? (
+          <label className="coverage-table__progress">
+            <span>{`Fetching ${row.progress.done} of ${row.progress.total}`}</span>
+            <progress value={row.progress.done} max={Math.max(1, row.progress.total)} />
+          </label>
+        ) : (
+          <span className="muted">
+            {row.lastFetchAt === null ? "never" : formatIstTimestamp(row.lastFetchAt)}
+          </span>
+        )}
+        {row.error && <span className="coverage-table__error">{row.error}</span>}
+      </td>
+      <td>
+        {fetchable && (
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!onFetch || row.fetching}
+            onClick={() => onFetch?.(row.key)}
+            aria-label={`Fetch ${row.key} again`}
+          >
+            Fetch again
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
