@@ -6,6 +6,8 @@ export { sqliteStore } from "./sqlite/store.ts";
 export {
   ALERT_METRICS,
   type AlertMetric,
+  CANDLE_SOURCES,
+  type CandleSource,
   CLOSE_REASONS,
   type CloseReason,
   CROSSING_SIDES,
@@ -28,6 +30,7 @@ export type {
   AlertStore,
   CandleQuery,
   CandleStore,
+  ContractCandleStore,
   FiringStore,
   IdempotencyStore,
   KeyValueStore,

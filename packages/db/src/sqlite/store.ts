@@ -2,6 +2,7 @@ import type { Store } from "../store/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
 import { sqliteCandles } from "./candles.ts";
 import type { Database, DatabaseHandle } from "./connection.ts";
+import { sqliteContractCandles } from "./contract-candles.ts";
 import { sqliteContracts } from "./contracts.ts";
 import { sqliteFirings } from "./firings.ts";
 import { Gate } from "./gate.ts";
@@ -63,6 +64,7 @@ function bind(db: Database, gate?: Gate): Store {
     keyValues: sqliteKeyValues(on),
     instruments: sqliteInstruments(on),
     contracts: sqliteContracts(on),
+    contractCandles: sqliteContractCandles(on),
     spreads: sqliteSpreads(on),
     positions: sqlitePositions(on),
     close: async () => {},
