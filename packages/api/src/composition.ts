@@ -251,7 +251,14 @@ export async function compose(
       leaderListeners.push(instruments.onChange(quoteInstruments));
       quoteInstruments();
       rolls.reset();
-      await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), notice);
+      await backfillIfEmpty(
+        store,
+        feed.history?.bind(feed),
+        dutiesFrom(config),
+        notice,
+        Date.now(),
+        new Set(instruments.inUse().map((spec) => spec.key)),
+      );
       // An instrument put in use from now on (or earlier, without a past) gets its past.
       legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
         retentionMs: config.historyRetentionMs,

@@ -9,6 +9,7 @@ export * from "./chart-data.ts";
 export * from "./chart-symbol.ts";
 export * from "./compact-spread-stats.ts";
 export * from "./constants.ts";
+export * from "./contract-closes.ts";
 export * from "./contract-calendar.ts";
 export * from "./costs.ts";
 export * from "./crossing.ts";
