@@ -48,6 +48,7 @@ import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
 import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
+import { ContractCloses } from "./stats/contract-closes.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
 import { createNotifier } from "./telegram/notifier.ts";
@@ -126,12 +127,22 @@ export async function compose(
     spreads,
     { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
   );
-  const rolls = new RollRecorder(store);
   const flush = () => recorder.writePending();
-  const stats = new SpreadStatsService(storedCloses(store, flush), {
-    spreads,
-    closes: definitionCloses(store, spreads, flush),
+  // Statistics of the contracts the legs quote now (docs/history.md); recorded spread closes
+  // only where a leg's contract has no stored past.
+  const contractCloses = new ContractCloses({
+    store,
+    duties: dutiesFrom(config),
+    contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
+    flush,
+    fallback: storedCloses(store, flush),
   });
+  const stats = new SpreadStatsService(
+    contractCloses.closes,
+    { spreads, closes: definitionCloses(store, spreads, flush) },
+    (symbol) => contractCloses.contractsOf(symbol),
+  );
+  const rolls = new RollRecorder(store, (key) => stats.contractRolled(new Set([key])));
   const recorder = new HistoryRecorder(
     store,
     config.historyRetentionMs,

@@ -1,10 +1,11 @@
-import { calculateAll, type Duties } from "./calculations.ts";
+import { calculateAll } from "./calculations.ts";
 import {
   CHART_SYMBOLS,
   type ChartSymbol,
   chartSymbolsAffectedBy,
   chartSymbolValues,
 } from "./chart-symbol.ts";
+import type { Duties } from "./instrument.ts";
 import { applyQuote, emptyPrices } from "./prices.ts";
 import { QUOTE_KEYS, type QuoteSource } from "./quote.ts";
 
