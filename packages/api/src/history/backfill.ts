@@ -82,7 +82,7 @@ export interface BackfillResult {
 
 /**
  * Builds candles of every timeframe from past quotes with core alone — never through the hub,
- * so old quotes cannot fire alerts or reach subscribers — and writes them an IST day at a time,
+ * so old quotes cannot fire alerts or reach subscribers — and writes them an hour at a time,
  * as they are made, so a month of history never sits in memory (BENCHMARKS.md, "First start"):
  * the chart symbols' spreads, every quoted instrument's mid (the legs' history of the users' own
  * spreads, docs/formulas.md), each exchange contract's own mid series (docs/history.md) and the
@@ -106,7 +106,7 @@ export async function backfillCandles(
   const contractOf = new Map<string, string>();
   let seen: Array<{ key: string; contract: string; expiry?: string | undefined; ts: number }> = [];
   const result: BackfillResult = { minutes: 0, rolls: 0 };
-  let day: number | undefined;
+  let chunk: number | undefined;
 
   const flush = async (all: boolean) => {
     const candles: StoredCandle[] = [];
@@ -160,10 +160,11 @@ export async function backfillCandles(
       const closed = value === undefined ? undefined : builder.add(ts, value);
       if (closed) minutes.get(symbol)?.push(closed);
     }
-    // A new IST day: what closed belongs to the days before, whole buckets of every timeframe.
-    const today = bucketStart(ts, "1d");
-    if (day !== undefined && today !== day) await flush(false);
-    day = today;
+    // A new IST hour: what closed belongs to the hours before. An hour keeps what is held
+    // small (a day of every series held ~300 MB of a first start's peak in garbage).
+    const hour = bucketStart(ts, "1h");
+    if (chunk !== undefined && hour !== chunk) await flush(false);
+    chunk = hour;
   }
   await flush(true);
   return result;

@@ -12,6 +12,8 @@ import type { StoredCloses } from "./spread-stats-service.ts";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+/** How long a leg's series read for one window is shared with the next windows' loads. */
+const SHARED_MS = 5_000;
 
 /** A spread's statistics' window as `GET /api/spread-stats/:symbol` tells it (docs/history.md). */
 export interface StatsCoverage {
@@ -43,6 +45,7 @@ export interface ContractClosesOptions {
  */
 export class ContractCloses {
   private readonly used = new Map<string, Record<string, string>>();
+  private readonly recent = new Map<string, Promise<MinuteClose[]>>();
 
   constructor(private readonly options: ContractClosesOptions) {}
 
@@ -87,21 +90,8 @@ export class ContractCloses {
     if (ends.some((end) => end === undefined)) return fallback(symbol, days);
     const to = Math.max(...(ends as number[])) + MINUTE_MS;
     const from = to - days * DAY_MS;
-    const series = await Promise.all(
-      legs.map(async (leg): Promise<MinuteClose[]> => {
-        const contract = contracts[leg.key];
-        const rows = contract
-          ? await store.contractCandles.range(contract, from, to)
-          : await store.instrumentCandles.recent({
-              symbol: leg.key,
-              timeframe: "1m",
-              from,
-              to,
-              limit: Number.MAX_SAFE_INTEGER,
-            });
-        return rows.map(({ timestamp, close }) => ({ timestamp, close }));
-      }),
-    );
+    const series: MinuteClose[][] = [];
+    for (const leg of legs) series.push(await this.series(leg.key, contracts[leg.key], from, to));
     const out: MinuteClose[] = [];
     for (const minute of alignCloses(series)) {
       const close = chartSymbolAt(symbol as ChartSymbol, legs, minute.closes, this.options.duties);
@@ -111,6 +101,40 @@ export class ContractCloses {
     this.used.set(symbol, contracts);
     return out;
   };
+
+  /**
+   * A leg's closes in [from, to), shared for a few seconds: the ten spreads' windows are loaded
+   * one after another at start and all read USDINR (and BUY and SELL the same legs), so each
+   * series is read once, not up to ten times (a first start's peak memory, BENCHMARKS.md).
+   */
+  private series(
+    key: string,
+    contract: string | undefined,
+    from: number,
+    to: number,
+  ): Promise<MinuteClose[]> {
+    const id = `${contract ?? key}:${from}:${to}`;
+    const cached = this.recent.get(id);
+    if (cached) return cached;
+    const { store } = this.options;
+    const read = (async () => {
+      const rows = contract
+        ? await store.contractCandles.range(contract, from, to)
+        : await store.instrumentCandles.recent({
+            symbol: key,
+            timeframe: "1m",
+            from,
+            to,
+            limit: Number.MAX_SAFE_INTEGER,
+          });
+      return rows.map(({ timestamp, close }) => ({ timestamp, close }));
+    })();
+    this.recent.set(id, read);
+    const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);
+    forget.unref();
+    read.catch(() => this.recent.delete(id));
+    return read;
+  }
 
   /** The contract a key quotes now, else the one of its stored past quoted last. */
   private async contractOf(key: string): Promise<string | undefined> {
