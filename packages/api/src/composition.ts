@@ -33,7 +33,7 @@ import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { backfillIfEmpty } from "./history/backfill.ts";
-import { instrumentCandleSink } from "./history/candle-sink.ts";
+import { allSinks, contractCandleSink, instrumentCandleSink } from "./history/candle-sink.ts";
 import { historyCoverage, historyHealth } from "./history/coverage.ts";
 import { LegHistoryBackfill } from "./history/leg-backfill.ts";
 import { ProviderHistory } from "./history/provider-history.ts";
@@ -57,6 +57,7 @@ import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
 import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
+import { ContractCloses } from "./stats/contract-closes.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
 import { SnapshotBroadcaster } from "./stream/snapshot-broadcaster.ts";
@@ -136,12 +137,22 @@ export async function compose(
     spreads,
     { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
   );
-  const rolls = new RollRecorder(store);
   const flush = () => recorder.writePending();
-  const stats = new SpreadStatsService(storedCloses(store, flush), {
-    spreads,
-    closes: definitionCloses(store, spreads, flush),
+  // Statistics of the contracts the legs quote now (docs/history.md); recorded spread closes
+  // only where a leg's contract has no stored past.
+  const contractCloses = new ContractCloses({
+    store,
+    duties: dutiesFrom(config),
+    contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
+    flush,
+    fallback: storedCloses(store, flush),
   });
+  const stats = new SpreadStatsService(
+    contractCloses.closes,
+    { spreads, closes: definitionCloses(store, spreads, flush) },
+    (symbol) => contractCloses.contractsOf(symbol),
+  );
+  const rolls = new RollRecorder(store, (key) => stats.contractRolled(new Set([key])));
   const recorder = new HistoryRecorder(
     store,
     config.historyRetentionMs,
@@ -291,7 +302,14 @@ export async function compose(
       leaderListeners.push(instruments.onChange(quoteInstruments));
       quoteInstruments();
       rolls.reset();
-      await backfillIfEmpty(store, feed.history?.bind(feed), dutiesFrom(config), notice);
+      await backfillIfEmpty(
+        store,
+        feed.history?.bind(feed),
+        dutiesFrom(config),
+        notice,
+        Date.now(),
+        new Set(instruments.inUse().map((spec) => spec.key)),
+      );
       // An instrument put in use from now on (or earlier, without a past) gets its past.
       legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
         retentionMs: config.historyRetentionMs,
@@ -386,7 +404,7 @@ function startProviderHistory(
   const days = config.historyFetch.days;
   const fetcher = new ProviderHistory({
     store,
-    sink: instrumentCandleSink(store),
+    sink: allSinks(contractCandleSink(store), instrumentCandleSink(store)),
     market: loadMarketDataConfig(config.marketDataConfig),
     kite: config.kite,
     sessions: kiteSessionsIn(store),

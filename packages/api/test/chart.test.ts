@@ -120,9 +120,16 @@ describe("simulator backfill", () => {
     const sim = await startTestServer({ env: { FEED: "simulator" } });
     try {
       expect(sim.startLog.join("\n")).toMatch(
-        /Backfilled 30 days of simulated history \([\d,]+ one-minute candles\) in [\d.]+ s\./,
+        /Backfilled 30 days of simulated history \([\d,]+ one-minute candles, \d+ contract rolls\) in [\d.]+ s\./,
       );
       const c = await signedIn(sim);
+      // The rolls the backfill crossed are recorded (crude oil and gas roll every month, so a
+      // 30-day past holds at least one, whatever the date), each in its 30 days.
+      const { rolls } = (await c.get("/api/rolls")).body;
+      expect(rolls.length).toBeGreaterThan(0);
+      const started = Date.now() - 31 * 86_400_000;
+      expect(rolls.every((r: { at: number }) => r.at > started)).toBe(true);
+      expect(rolls.some((r: { key: string }) => r.key === "CL" || r.key === "CRUDEOIL")).toBe(true);
       const minutes = (await c.get("/api/chart-data/GC_BUY?timeframe=1m")).body.data;
       expect(minutes).toHaveLength(1500);
       const hours = (await c.get("/api/chart-data/GC_BUY?timeframe=1h")).body.data;

@@ -33,6 +33,7 @@ describe("GET /api/spread-stats/:symbol", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(
       [
+        "coverage",
         "days",
         "from",
         "max",
@@ -59,6 +60,8 @@ describe("GET /api/spread-stats/:symbol", () => {
     expect(body.max).toBeCloseTo(57320 - P, 9);
     expect(body.to).toBe(LATEST_OPEN + 60_000);
     expect(body.from).toBe(LATEST_OPEN + 60_000 - 20 * DAY);
+    // A replay naming no contracts: the recorded spread's own closes, of no contract.
+    expect(body.coverage).toEqual({ from: body.from, to: body.to, closes: 4, contracts: {} });
   });
 
   it("is 20 days unless asked, and the 5-day window (loaded on first ask) holds the same minutes", async () => {
@@ -87,6 +90,7 @@ describe("GET /api/spread-stats/:symbol", () => {
       max: null,
       from: null,
       to: null,
+      coverage: { from: null, to: null, closes: 0, contracts: {} },
     });
   });
 

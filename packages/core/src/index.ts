@@ -10,6 +10,7 @@ export * from "./chart-symbol.ts";
 export * from "./compact-spread-stats.ts";
 export * from "./constants.ts";
 export * from "./contract-calendar.ts";
+export * from "./contract-closes.ts";
 export * from "./costs.ts";
 export * from "./crossing.ts";
 export * from "./decimals.ts";

@@ -6,6 +6,8 @@ export { sqliteStore } from "./sqlite/store.ts";
 export {
   ALERT_METRICS,
   type AlertMetric,
+  CANDLE_SOURCES,
+  type CandleSource,
   CLOSE_REASONS,
   type CloseReason,
   CROSSING_SIDES,
@@ -32,6 +34,7 @@ export type {
   CandleQuery,
   CandleStore,
   CloseQuery,
+  ContractCandleStore,
   ExecutionStore,
   FiringStore,
   IdempotencyStore,

@@ -4,6 +4,8 @@ import {
   type InstrumentSpec,
   isExchange,
   isInstrumentKey,
+  monthKey,
+  parseInstrumentKey,
   type Quote,
 } from "@spreadwatch/core";
 import type { Feed } from "./feed.ts";
@@ -98,6 +100,18 @@ export function createSimulatorFeed(options: SimulatorOptions): SimulatorFeed {
     return { spec, random: own, make: (ts) => quote(ts, own) };
   }
 
+  /** The @next makers of the near futures in use whose @next key is not in use itself. */
+  function nextMonthMakers(inUse: ReadonlyMap<string, Maker>): Maker[] {
+    const ahead: Maker[] = [];
+    for (const { spec } of inUse.values()) {
+      if (spec.month !== "near") continue;
+      const key = monthKey(parseInstrumentKey(spec.key).root, "next");
+      if (!inUse.has(key) && quotable({ ...spec, key }))
+        ahead.push(maker({ ...spec, key, month: "next" }));
+    }
+    return ahead;
+  }
+
   function everyQuote(ts: number): Quote[] {
     if (!makers) return builtIn.map((make) => make(ts));
     return [...makers.values()].map((m) => m.make(ts));
@@ -144,9 +158,15 @@ export function createSimulatorFeed(options: SimulatorOptions): SimulatorFeed {
       timer = undefined;
     },
     *history(from, to) {
+      // Each near future's next contract is quoted too (as its @next key) when that key is not
+      // in use: the contract a roll inside or after the backfill moves to then has its own past
+      // (docs/history.md), and the statistics after the roll have a window at once.
+      const ahead = makers ? nextMonthMakers(makers) : [];
       for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
         model.moveTo(ts);
-        yield everyQuote(ts);
+        const quotes = everyQuote(ts);
+        for (const m of ahead) quotes.push(m.make(ts));
+        yield quotes;
       }
     },
     *historyOf(instruments, from, to) {

@@ -2,6 +2,7 @@ import {
   aggregateCandles,
   applyQuote,
   bookIn,
+  bucketStart,
   type Candle,
   CandleBuilder,
   CHART_SYMBOLS,
@@ -14,7 +15,8 @@ import {
   type Quote,
   TIMEFRAMES,
 } from "@spreadwatch/core";
-import type { Store, StoredCandle } from "@spreadwatch/db";
+import type { CandleSource, Store, StoredCandle } from "@spreadwatch/db";
+import { ContractMinutes } from "./contract-minutes.ts";
 
 export const BACKFILL_DAYS = 30;
 
@@ -25,54 +27,130 @@ export type LegMinutes = Map<string, { builder: CandleBuilder; minutes: Candle[]
  * Adds `key`'s mid now to its one-minute candles (what the recorder stores for every instrument
  * in use); a one-sided or crossed book has no mid and adds nothing.
  */
-export function addLegMid(legs: LegMinutes, prices: Prices, key: string, ts: number): void {
+export function addLegMid(
+  legs: LegMinutes,
+  prices: Prices,
+  key: string,
+  ts: number,
+): number | undefined {
   const book = bookIn(prices, key);
-  if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) return;
+  if (book?.bid === undefined || book.ask === undefined || book.bid > book.ask) return undefined;
   let leg = legs.get(key);
   if (!leg) {
     leg = { builder: new CandleBuilder("1m"), minutes: [] };
     legs.set(key, leg);
   }
-  const closed = leg.builder.add(ts, (book.bid + book.ask) / 2);
+  const mid = (book.bid + book.ask) / 2;
+  const closed = leg.builder.add(ts, mid);
   if (closed) leg.minutes.push(closed);
+  return mid;
 }
 
-/** A series' minutes and its forming minute as candles of every timeframe, for the store. */
-function allTimeframes(
-  symbol: string,
-  minutes: Candle[],
-  builder: CandleBuilder,
-  into: StoredCandle[],
-): void {
-  // The last minute stays open in the database too: the recorder resumes it.
-  const series = builder.forming ? minutes.concat([builder.forming]) : minutes;
-  // Coarser timeframes from the minutes, by core — cheaper than six builders per sample.
+/** A series' closed minutes as candles of every timeframe, for the store. */
+function allTimeframes(symbol: string, minutes: readonly Candle[], into: StoredCandle[]): void {
+  // Coarser timeframes from the minutes, by core — cheaper than six builders per sample. A
+  // chunk's coarser buckets may be partial at its edges: the store merges a bucket written in
+  // parts in the order written (open kept, high/low widened, close moved on).
   for (const timeframe of TIMEFRAMES) {
-    const rows = timeframe === "1m" ? series : aggregateCandles(series, timeframe);
+    const rows = timeframe === "1m" ? minutes : aggregateCandles(minutes, timeframe);
     for (const candle of rows) into.push({ symbol, timeframe, ...candle });
   }
 }
 
+export interface BackfillOptions {
+  /** Where the candles came from (contract_candles' source). */
+  source?: CandleSource;
+  /**
+   * The keys in use: quotes of other keys (the simulator's next months) give their contract a
+   * past and nothing else. Every key counts when absent.
+   */
+  inUse?: ReadonlySet<string>;
+}
+
+/** A quote's own mid: a whole uncrossed book, or its price. */
+function midOf(quote: Quote): number | undefined {
+  if (typeof quote.bid === "number" && typeof quote.ask === "number")
+    return quote.bid <= quote.ask ? (quote.bid + quote.ask) / 2 : undefined;
+  return quote.price;
+}
+
+/** What a backfill wrote: spread minutes, and the rolls it crossed. */
+export interface BackfillResult {
+  minutes: number;
+  rolls: number;
+}
+
 /**
  * Builds candles of every timeframe from past quotes with core alone — never through the hub,
- * so old quotes cannot fire alerts or reach subscribers — and writes them in one transaction:
- * the chart symbols' spreads and every quoted instrument's mid (the legs' history of the users'
- * own spreads, docs/formulas.md).
+ * so old quotes cannot fire alerts or reach subscribers — and writes them an hour at a time,
+ * as they are made, so a month of history never sits in memory (BENCHMARKS.md, "First start"):
+ * the chart symbols' spreads, every quoted instrument's mid (the legs' history of the users' own
+ * spreads, docs/formulas.md), each exchange contract's own mid series (docs/history.md) and the
+ * rolls the quotes cross (a key naming a new contract), in time order, as the live roll recorder
+ * would have recorded them.
  */
 export async function backfillCandles(
   store: Store,
   batches: Iterable<Quote[]>,
   duties: Duties,
-): Promise<number> {
+  options: BackfillOptions = {},
+): Promise<BackfillResult> {
+  const { source = "simulated", inUse } = options;
   const prices = emptyPrices();
   const builders = new Map<ChartSymbol, CandleBuilder>(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
   );
-  const minutes = new Map<ChartSymbol, Candle[]>(CHART_SYMBOLS.map((s) => [s, []]));
+  let minutes = new Map<ChartSymbol, Candle[]>(CHART_SYMBOLS.map((s) => [s, []]));
   const legs: LegMinutes = new Map();
+  const contracts = new ContractMinutes();
+  const contractOf = new Map<string, string>();
+  let seen: Array<{ key: string; contract: string; expiry?: string | undefined; ts: number }> = [];
+  const result: BackfillResult = { minutes: 0, rolls: 0 };
+  let chunk: number | undefined;
+
+  const flush = async (all: boolean) => {
+    const candles: StoredCandle[] = [];
+    for (const [symbol, closed] of minutes) {
+      const forming = all ? builders.get(symbol)?.forming : undefined;
+      // The last minute stays open in the database too: the recorder resumes it.
+      const series = forming ? closed.concat([forming]) : closed;
+      result.minutes += series.length;
+      allTimeframes(symbol, series, candles);
+    }
+    minutes = new Map(CHART_SYMBOLS.map((s) => [s, []]));
+    const legCandles: StoredCandle[] = [];
+    for (const [key, leg] of legs) {
+      const forming = all ? leg.builder.forming : undefined;
+      allTimeframes(key, forming ? leg.minutes.concat([forming]) : leg.minutes, legCandles);
+      leg.minutes = [];
+    }
+    await store.candles.save(candles);
+    await store.instrumentCandles.save(legCandles);
+    for (const { key, contract, candles: rows } of contracts.drain(all))
+      await store.contractCandles.write(key, contract, source, rows);
+    // In time order: the store records a roll where a key's contract differs from the last.
+    for (const { key, contract, expiry, ts } of seen)
+      if (await store.contracts.observe(key, contract, expiry, ts)) result.rolls++;
+    seen = [];
+  };
+
   for (const quotes of batches) {
     for (const quote of quotes) {
-      if (applyQuote(prices, quote)) addLegMid(legs, prices, quote.key, quote.ts);
+      if (inUse && !inUse.has(quote.key)) {
+        // A contract's past only (the next month of a key in use): no key, no roll of its own.
+        const mid = midOf(quote);
+        if (quote.contract && mid !== undefined)
+          contracts.add(quote.key, quote.contract, quote.ts, mid);
+        continue;
+      }
+      if (!applyQuote(prices, quote)) continue;
+      const mid = addLegMid(legs, prices, quote.key, quote.ts);
+      if (!quote.contract) continue;
+      if (mid !== undefined) contracts.add(quote.key, quote.contract, quote.ts, mid);
+      if (contractOf.get(quote.key) !== quote.contract) {
+        contractOf.set(quote.key, quote.contract);
+        seen.push({ key: quote.key, contract: quote.contract, expiry: quote.expiry, ts: quote.ts });
+      }
     }
     const ts = quotes[0]?.ts;
     if (ts === undefined) continue;
@@ -82,15 +160,14 @@ export async function backfillCandles(
       const closed = value === undefined ? undefined : builder.add(ts, value);
       if (closed) minutes.get(symbol)?.push(closed);
     }
+    // A new IST hour: what closed belongs to the hours before. An hour keeps what is held
+    // small (a day of every series held ~300 MB of a first start's peak in garbage).
+    const hour = bucketStart(ts, "1h");
+    if (chunk !== undefined && hour !== chunk) await flush(false);
+    chunk = hour;
   }
-  const candles: StoredCandle[] = [];
-  for (const [symbol, builder] of builders)
-    allTimeframes(symbol, minutes.get(symbol) ?? [], builder, candles);
-  const legCandles: StoredCandle[] = [];
-  for (const [key, leg] of legs) allTimeframes(key, leg.minutes, leg.builder, legCandles);
-  await store.candles.save(candles);
-  await store.instrumentCandles.save(legCandles);
-  return candles.filter((c) => c.timeframe === "1m").length;
+  await flush(true);
+  return result;
 }
 
 /** On a first start (no history at all) with a feed that can make history, fills 30 days. */
@@ -100,16 +177,18 @@ export async function backfillIfEmpty(
   duties: Duties,
   log: (text: string) => void,
   now = Date.now(),
+  inUse?: ReadonlySet<string>,
 ): Promise<void> {
   if (!history || (await store.candles.has("1m"))) return;
   const started = performance.now();
-  const count = await backfillCandles(
+  const { minutes, rolls } = await backfillCandles(
     store,
     history(now - BACKFILL_DAYS * 24 * 60 * 60 * 1000, now),
     duties,
+    inUse ? { inUse } : {},
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(
-    `Backfilled ${BACKFILL_DAYS} days of simulated history (${count.toLocaleString("en-US")} one-minute candles) in ${seconds} s.`,
+    `Backfilled ${BACKFILL_DAYS} days of simulated history (${minutes.toLocaleString("en-US")} one-minute candles, ${rolls} contract rolls) in ${seconds} s.`,
   );
 }

@@ -56,7 +56,54 @@ export function instrumentCandleSink(store: Pick<Store, "instrumentCandles">): C
   };
 }
 
+/**
+ * The sink into the per-contract record (`contract_candles`, docs/history.md), which the built-in
+ * spreads' statistics read from the contracts their legs quote now. The store fills only absent
+ * minutes for a fetched source, so a recorded minute is never overwritten.
+ */
+export function contractCandleSink(store: Pick<Store, "contractCandles">): CandleSink {
+  return {
+    async write(key, contract, source, candles) {
+      const rows = candles.map((c) => ({
+        timestamp: Math.floor(c.t / MINUTE_MS) * MINUTE_MS,
+        open: c.o,
+        high: c.h,
+        low: c.l,
+        close: c.c,
+      }));
+      let written = 0;
+      // A day at a time, as above: one write of weeks of minutes would hold the event loop.
+      for (let i = 0; i < rows.length; i += DAY_MINUTES) {
+        written += await store.contractCandles.write(
+          key,
+          contract,
+          source,
+          rows.slice(i, i + DAY_MINUTES),
+        );
+        await turn();
+      }
+      return written;
+    },
+  };
+}
+
+/**
+ * Every fetched bar goes to each sink: the contract's own record and the key's chart past. The
+ * count is the most any sink found new (each holds the same minutes).
+ */
+export function allSinks(...sinks: readonly CandleSink[]): CandleSink {
+  return {
+    async write(key, contract, source, candles) {
+      let written = 0;
+      for (const sink of sinks)
+        written = Math.max(written, await sink.write(key, contract, source, candles));
+      return written;
+    },
+  };
+}
+
 const DAY_MS = 86_400_000;
+const DAY_MINUTES = 1_440;
 
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

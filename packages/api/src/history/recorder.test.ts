@@ -125,6 +125,36 @@ describe("HistoryRecorder: the instruments' mid candles and the users' spreads",
     expect((await legs.all("GOLD", "1m")).at(-1)?.close).toBe(76110);
   });
 
+  it("records each exchange contract a key quotes on its own: a roll starts the new contract's series", async () => {
+    const DEC = { contract: "GOLD26DECFUT", expiry: "2026-12-04" };
+    const FEB = { contract: "GOLD27FEBFUT", expiry: "2027-02-05" };
+    push(
+      { source: "mcx", key: "GOLD", bid: 76000, ask: 76010, ts: T + 1_000, ...DEC },
+      { source: "mcx", key: "GOLD", bid: 76020, ask: 76030, ts: T + 20_000, ...DEC },
+      // The roll: GOLD now quotes February, about ₹1,000 above December.
+      { source: "mcx", key: "GOLD", bid: 77000, ask: 77010, ts: T + M + 1_000, ...FEB },
+      { source: "mcx", key: "GOLD", bid: 77040, ask: 77050, ts: T + 2 * M, ...FEB },
+      // A quote naming no contract (a feed that does not know it) goes to no contract.
+      { source: "mcx", key: "SILVER", bid: 90000, ask: 90040, ts: T + 2 * M },
+    );
+    await recorder.writePending();
+    const contracts = test.store.contractCandles;
+    expect(await contracts.range(DEC.contract, 0, T + 10 * M)).toEqual([
+      { timestamp: T, open: 76005, high: 76025, low: 76005, close: 76025, source: "recorded" },
+    ]);
+    expect(await contracts.range(FEB.contract, 0, T + 10 * M)).toEqual([
+      { timestamp: T + M, open: 77005, high: 77005, low: 77005, close: 77005, source: "recorded" },
+    ]);
+    await recorder.stop();
+    expect((await contracts.range(FEB.contract, 0, T + 10 * M)).map((c) => c.close)).toEqual([
+      77005, 77045,
+    ]);
+    expect((await contracts.coverage()).map((c) => c.contract)).toEqual([
+      DEC.contract,
+      FEB.contract,
+    ]);
+  });
+
   it("forgets a spread's recorded candles when its formula changes, and records it anew", async () => {
     push(
       { source: "mcx", key: "GOLD", bid: 76000, ask: 76010, ts: T },

@@ -12,6 +12,7 @@ import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
 import type { HubUpdate } from "../market/hub.ts";
 import type { RegisteredSpread, SpreadChange } from "../spreads/registry.ts";
+import { type ContractBatch, ContractMinutes } from "./contract-minutes.ts";
 
 /** Closed candles are written in batches, off the quote path. */
 const WRITE_INTERVAL_MS = 1_000;
@@ -51,6 +52,9 @@ export class HistoryRecorder {
   private byInstrument = new Map<string, Recorded[]>();
   private pending: StoredCandle[] = [];
   private pendingLegs: StoredCandle[] = [];
+  /** One-minute mid candles per exchange contract the quotes name (store.contractCandles). */
+  private readonly contractMinutes = new ContractMinutes();
+  private pendingContracts: ContractBatch[] = [];
   /** Saves run one after another: a bucket's later close must land after its earlier one. */
   private writes: Promise<void> = Promise.resolve();
   private writer: NodeJS.Timeout | undefined;
@@ -102,6 +106,7 @@ export class HistoryRecorder {
     this.unsubscribe = undefined;
     queueForming(this.builders, this.pending);
     queueForming(this.legBuilders, this.pendingLegs);
+    this.pendingContracts.push(...this.contractMinutes.drain(true));
     await this.writePending();
   }
 
@@ -129,16 +134,24 @@ export class HistoryRecorder {
   private async saveBatch(): Promise<void> {
     const spreads = this.pending;
     const legs = this.pendingLegs;
+    const contracts = this.pendingContracts.concat(this.contractMinutes.drain());
     this.pending = [];
     this.pendingLegs = [];
+    this.pendingContracts = [];
     try {
       if (spreads.length > 0) await this.store.candles.save(spreads);
       if (legs.length > 0) await this.store.instrumentCandles.save(legs);
+      while (contracts.length > 0) {
+        const { key, contract, candles } = contracts[0] as ContractBatch;
+        await this.store.contractCandles.write(key, contract, "recorded", candles);
+        contracts.shift();
+      }
     } catch (error) {
       // Kept for the next tick: a busy or full disk must not lose the minute's candles. (Spread
       // candles saved before a leg batch failed are saved again: the store merges them.)
       this.pending = spreads.concat(this.pending);
       this.pendingLegs = legs.concat(this.pendingLegs);
+      this.pendingContracts = contracts.concat(this.pendingContracts);
       throw error;
     }
   }
@@ -159,8 +172,11 @@ export class HistoryRecorder {
   onUpdate(update: HubUpdate): void {
     const { quote, prices } = update;
     const book = bookIn(prices, quote.key);
-    if (book?.bid !== undefined && book.ask !== undefined && book.bid <= book.ask)
-      this.addLeg(quote.key, quote.ts, (book.bid + book.ask) / 2);
+    if (book?.bid !== undefined && book.ask !== undefined && book.bid <= book.ask) {
+      const mid = (book.bid + book.ask) / 2;
+      this.addLeg(quote.key, quote.ts, mid);
+      if (quote.contract) this.contractMinutes.add(quote.key, quote.contract, quote.ts, mid);
+    }
     const affected = chartSymbolsAffectedBy(quote);
     if (affected.length > 0) {
       const values = chartSymbolValues(update.calculations, prices);
@@ -260,6 +276,8 @@ export class HistoryRecorder {
     const cutoff = Date.now() - this.retentionMs;
     await this.store.candles.prune("1m", cutoff);
     await this.store.instrumentCandles.prune("1m", cutoff);
+    await this.store.contractCandles.prune(cutoff);
+    this.contractMinutes.forgetIdle(Date.now(), 24 * 60 * 60 * 1000);
   }
 }
 

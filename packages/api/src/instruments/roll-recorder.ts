@@ -13,13 +13,22 @@ export class RollRecorder {
   private readonly seen = new Map<string, string>();
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /**
+     * Told at once, before the quote's later listeners, that a key quotes another contract than
+     * the last one seen here (the statistics move to the new contract's past).
+     */
+    private readonly onContractChanged?: (key: string) => void,
+  ) {}
 
   /** Every accepted quote, while this instance leads. */
   onUpdate({ quote }: HubUpdate): void {
     const { key, contract, expiry, ts } = quote;
     if (!contract || this.seen.get(key) === contract) return;
+    const before = this.seen.get(key);
     this.seen.set(key, contract);
+    if (before !== undefined) this.onContractChanged?.(key);
     // One after another: a key's contracts reach the store in the order they were quoted.
     this.writes = this.writes.then(async () => {
       try {

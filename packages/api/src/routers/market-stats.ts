@@ -51,6 +51,12 @@ const statsReply = z.object({
   max: figure,
   from: figure,
   to: figure,
+  coverage: z.object({
+    from: figure,
+    to: figure,
+    closes: z.number(),
+    contracts: z.record(z.string(), z.string()),
+  }),
 } satisfies ShapeOf<SpreadStatsAnswer>);
 
 function liveValues(ctx: Context) {

@@ -2,6 +2,7 @@ import {
   CHART_SYMBOLS,
   type ChartSymbol,
   CompactSpreadStats,
+  chartSymbolLegs,
   DEFAULT_STATS_DAYS,
   isChartSymbol,
   RollingSpreadStats,
@@ -44,6 +45,13 @@ export interface SpreadStatsAnswer {
   max: number | null;
   from: number | null;
   to: number | null;
+  /** What the window covers and, for the built-in spreads, the contracts it is of. */
+  coverage: {
+    from: number | null;
+    to: number | null;
+    closes: number;
+    contracts: Record<string, string>;
+  };
 }
 
 /**
@@ -84,8 +92,10 @@ function answerOf(
   days: StatsDays,
   live: number | null,
   s: SpreadStats,
+  contracts: Record<string, string> = {},
 ): SpreadStatsAnswer {
   return {
+    coverage: { from: s.from ?? null, to: s.to ?? null, closes: s.n, contracts },
     symbol,
     days,
     n: s.n,
@@ -121,10 +131,15 @@ export class SpreadStatsService {
   private readonly arrivedWhileLoading = new Map<number, Array<[ChartSymbol, MinuteClose]>>();
   /** `${days}:${symbol}` → a user definition side's window. */
   private readonly own = new Map<string, OwnWindow>();
+  /** Chart symbols whose windows are being read again after a leg's contract rolled. */
+  private readonly reloading = new Map<ChartSymbol, Promise<void>>();
 
   constructor(
     private readonly storedCloses: StoredCloses,
     private readonly ownSpreads?: OwnSpreadStatsOptions,
+    /** The contracts a chart symbol's window was read from (stats/contract-closes.ts). */
+    private readonly contractsOf: (symbol: string) => Record<string, string> | undefined = () =>
+      undefined,
   ) {
     // A changed recipe (its candles were deleted) or a deleted spread: ask again from the store.
     ownSpreads?.spreads.subscribe(({ changed, removed }) => {
@@ -169,6 +184,41 @@ export class SpreadStatsService {
     }
   }
 
+  /**
+   * Keys quote another contract now (a roll; instruments/roll-recorder.ts, synchronously, before
+   * the alert engine hears the quote): the windows of the spreads on them move to the new
+   * contracts' own past (docs/history.md). Until they are read again the live metric has no
+   * value, so no alert judges the new contract's price against the old contract's past.
+   */
+  contractRolled(keys: ReadonlySet<string>): void {
+    this.legHistoryAdded(keys);
+    for (const symbol of CHART_SYMBOLS) {
+      if (!chartSymbolLegs(symbol).some((leg) => keys.has(leg.key))) continue;
+      const reload: Promise<void> = this.reloadSymbol(symbol)
+        .catch((error) =>
+          log.warn({ err: error, symbol }, "could not reload a spread's statistics"),
+        )
+        .finally(() => {
+          if (this.reloading.get(symbol) === reload) this.reloading.delete(symbol);
+        });
+      this.reloading.set(symbol, reload);
+    }
+  }
+
+  /** Resolves once every window read again after a roll is in place (tests). */
+  async settled(): Promise<void> {
+    while (this.reloading.size > 0) await Promise.all(this.reloading.values());
+  }
+
+  private async reloadSymbol(symbol: ChartSymbol): Promise<void> {
+    for (const [days, windows] of this.windows) {
+      const window = new RollingSpreadStats(days);
+      for (const { timestamp, close } of await this.storedCloses(symbol, days))
+        window.add(timestamp, close);
+      windows.set(symbol, window);
+    }
+  }
+
   /** The recorder's hook: a 1-minute candle of `symbol` opened at `timestamp` closed at `close`. */
   minuteClosed(symbol: string, timestamp: number, close: number): void {
     if (!isChartSymbol(symbol)) {
@@ -195,8 +245,15 @@ export class SpreadStatsService {
       const window = await this.ownWindow(symbol, days);
       return answerOf(symbol, days, live, window?.stats(live ?? Number.NaN) ?? { n: 0 });
     }
+    await this.reloading.get(symbol);
     const windows = await this.windowsFor(days);
-    return answerOf(symbol, days, live, windows.get(symbol)?.stats(live ?? Number.NaN) ?? { n: 0 });
+    return answerOf(
+      symbol,
+      days,
+      live,
+      windows.get(symbol)?.stats(live ?? Number.NaN) ?? { n: 0 },
+      this.contractsOf(symbol),
+    );
   }
 
   /** The answer of `stats` with the window's 101 percentiles. */
@@ -230,6 +287,7 @@ export class SpreadStatsService {
       const s = stats.stats(value);
       return metric === "zscore" ? s.z : s.percentile;
     }
+    if (this.reloading.has(symbol)) return undefined;
     const window = this.windows.get(DEFAULT_STATS_DAYS)?.get(symbol);
     if (!window || window.size === 0 || !Number.isFinite(value)) return undefined;
     const s = window.stats(value);

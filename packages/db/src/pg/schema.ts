@@ -10,6 +10,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   ALERT_METRICS,
+  CANDLE_SOURCES,
   CLOSE_REASONS,
   CROSSING_SIDES,
   CURRENCIES,
@@ -265,6 +266,24 @@ export const instrumentRolls = pgTable(
   (table) => [
     index("instrument_rolls_key_at_idx").on(table.key, table.at),
     index("instrument_rolls_at_idx").on(table.at),
+  ],
+);
+
+export const contractCandles = pgTable(
+  "contract_candles",
+  {
+    key: text("key").notNull(),
+    contract: text("contract").notNull(),
+    timestamp: epochMs("timestamp").notNull(),
+    open: doublePrecision("open").notNull(),
+    high: doublePrecision("high").notNull(),
+    low: doublePrecision("low").notNull(),
+    close: doublePrecision("close").notNull(),
+    source: text("source", { enum: CANDLE_SOURCES }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.contract, table.timestamp] }),
+    index("contract_candles_key_timestamp_idx").on(table.key, table.timestamp),
   ],
 );
 

@@ -2,6 +2,7 @@ import type { Store } from "../store/store.ts";
 import { pgAlerts } from "./alerts.ts";
 import { pgCandles } from "./candles.ts";
 import { openPostgres, type PgDb } from "./connection.ts";
+import { pgContractCandles } from "./contract-candles.ts";
 import { pgContracts } from "./contracts.ts";
 import { pgExecutions } from "./executions.ts";
 import { pgFirings } from "./firings.ts";
@@ -44,6 +45,7 @@ function bind(db: PgDb, close: () => Promise<void>): Store {
     keyValues: pgKeyValues(db),
     instruments: pgInstruments(db),
     contracts: pgContracts(db),
+    contractCandles: pgContractCandles(db),
     spreads: pgSpreads(db),
     positions: pgPositions(db),
     executions: pgExecutions(db),

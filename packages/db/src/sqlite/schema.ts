@@ -1,6 +1,7 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import {
   ALERT_METRICS,
+  CANDLE_SOURCES,
   CLOSE_REASONS,
   CROSSING_SIDES,
   CURRENCIES,
@@ -342,6 +343,29 @@ export const instrumentRolls = sqliteTable(
   (table) => [
     index("instrument_rolls_key_at_idx").on(table.key, table.at),
     index("instrument_rolls_at_idx").on(table.at),
+  ],
+);
+
+/**
+ * One-minute mid candles per exchange contract (GOLD26DECFUT), whatever selector quoted it: the
+ * past the statistics of the contracts a spread holds now are computed from (docs/history.md).
+ * `key` is the instrument key that quoted it when it was written (GOLD, GOLD@next).
+ */
+export const contractCandles = sqliteTable(
+  "contract_candles",
+  {
+    key: text("key").notNull(),
+    contract: text("contract").notNull(),
+    timestamp: epochMs("timestamp").notNull(),
+    open: real("open").notNull(),
+    high: real("high").notNull(),
+    low: real("low").notNull(),
+    close: real("close").notNull(),
+    source: text("source", { enum: CANDLE_SOURCES }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.contract, table.timestamp] }),
+    index("contract_candles_key_timestamp_idx").on(table.key, table.timestamp),
   ],
 );
 

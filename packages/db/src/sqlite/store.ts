@@ -2,6 +2,7 @@ import type { Store } from "../store/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
 import { sqliteCandles } from "./candles.ts";
 import type { Database, DatabaseHandle } from "./connection.ts";
+import { sqliteContractCandles } from "./contract-candles.ts";
 import { sqliteContracts } from "./contracts.ts";
 import { sqliteExecutions } from "./executions.ts";
 import { sqliteFirings } from "./firings.ts";
@@ -64,6 +65,7 @@ function bind(db: Database, gate?: Gate): Store {
     keyValues: sqliteKeyValues(on),
     instruments: sqliteInstruments(on),
     contracts: sqliteContracts(on),
+    contractCandles: sqliteContractCandles(on),
     spreads: sqliteSpreads(on),
     positions: sqlitePositions(on),
     executions: sqliteExecutions(on),

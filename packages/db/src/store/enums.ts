@@ -69,3 +69,10 @@ export const OPEN_EXECUTION_STATUSES = ["working", "hedging"] as const;
 /** Why lots were closed: by the user, or by a roll onto the next contract. */
 export const CLOSE_REASONS = ["close", "roll"] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];
+
+/**
+ * Where a contract's one-minute candle came from: recorded live here, made by the simulator's
+ * backfill, or fetched from a provider. A recorded minute is never replaced by another source.
+ */
+export const CANDLE_SOURCES = ["recorded", "simulated", "kite", "yahoo"] as const;
+export type CandleSource = (typeof CANDLE_SOURCES)[number];

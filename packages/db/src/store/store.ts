@@ -1,11 +1,13 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
-import type { ExecutionStatus, OutboxChannel, SessionEndReason } from "./enums.ts";
+import type { CandleSource, ExecutionStatus, OutboxChannel, SessionEndReason } from "./enums.ts";
 import type {
   Alert,
   AlertFiring,
   AlertSettings,
   BrowserFiring,
   CandleRow,
+  ContractCandle,
+  ContractCoverage,
   FiringEntry,
   FiringPage,
   HeldCrossing,
@@ -70,6 +72,8 @@ export interface Store {
   readonly keyValues: KeyValueStore;
   readonly instruments: InstrumentStore;
   readonly contracts: ContractStore;
+  /** One-minute mid candles per exchange contract (GOLD26DECFUT): recorded, simulated or fetched. */
+  readonly contractCandles: ContractCandleStore;
   readonly spreads: SpreadDefinitionStore;
   readonly positions: PositionStore;
   readonly executions: ExecutionStore;
@@ -315,6 +319,30 @@ export interface CandleStore {
   /** Deletes every candle of these symbols (a spread whose formula changed); how many. */
   remove(symbols: readonly string[]): Promise<number>;
   all(symbol: string, timeframe: string): Promise<CandleRow[]>;
+}
+
+export interface ContractCandleStore {
+  /**
+   * Writes `contract`'s one-minute candles, quoted under `key`. A `recorded` candle merges into
+   * a stored minute (open kept, high/low widened, close moved on) and makes it recorded; any
+   * other source only fills minutes that are absent, so what was recorded live is never
+   * overwritten by what was fetched or simulated. Returns how many rows were written.
+   */
+  write(
+    key: string,
+    contract: string,
+    source: CandleSource,
+    candles: readonly CandleRow[],
+  ): Promise<number>;
+  /** A contract's candles with open times in [from, to), oldest first. */
+  range(contract: string, from: number, to: number): Promise<ContractCandle[]>;
+  /**
+   * Every stored contract `key` ever quoted (every contract when absent), all of its minutes
+   * counted whichever key quoted them, oldest first by last minute.
+   */
+  coverage(key?: string): Promise<ContractCoverage[]>;
+  /** Deletes minutes opened before `cutoff`; how many. */
+  prune(cutoff: number): Promise<number>;
 }
 
 export interface LoginAttemptStore {

@@ -1,6 +1,7 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
 import type {
   AlertMetric,
+  CandleSource,
   CloseReason,
   CrossingSide,
   FiringSource,
@@ -448,3 +449,23 @@ export type PositionClosed =
 
 /** Realised net ₹ of closing `lots` of `position` at `exit` (the api's, with its cost model). */
 export type Realise = (position: StoredPosition, lots: number, exit: number) => number;
+
+/** A one-minute candle of an exchange contract, with where it came from. */
+export interface ContractCandle {
+  /** The minute's open time, epoch ms. */
+  timestamp: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  source: CandleSource;
+}
+
+/** What is stored of one contract: its minutes' span and count. */
+export interface ContractCoverage {
+  contract: string;
+  /** The first and last minute's open time, epoch ms. */
+  from: number;
+  to: number;
+  minutes: number;
+}

@@ -1,0 +1,53 @@
+import { BUILT_IN_INSTRUMENTS, defaultDuties } from "@spreadwatch/core";
+import { createTestStore } from "@spreadwatch/db/testing";
+import { describe, expect, it } from "vitest";
+import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { backfillCandles } from "./backfill.ts";
+
+const duties = defaultDuties();
+const M = 60_000;
+// COMEX gold rolls Z26 → G27 at 27 Nov 00:00 IST (docs/simulator.md); MCX gold on 1 Dec.
+const GC_ROLL = Date.UTC(2026, 10, 26, 18, 30);
+const FROM = Date.UTC(2026, 10, 24, 6, 0);
+const TO = Date.UTC(2026, 10, 28, 6, 0);
+
+describe("backfillCandles: contracts and rolls", () => {
+  it("records each contract's own series and the rolls it crosses; the next month has its past before its roll", async () => {
+    const feed = createSimulatorFeed({ duties, seed: 11, now: () => FROM });
+    feed.setInstruments?.(BUILT_IN_INSTRUMENTS);
+    const inUse = new Set(BUILT_IN_INSTRUMENTS.map((s) => s.key));
+    const { store, cleanup } = createTestStore();
+    try {
+      const result = await backfillCandles(store, feed.history?.(FROM, TO) ?? [], duties, {
+        inUse,
+      });
+      const rolls = await store.contracts.rolls({ from: 0, to: TO, limit: 100 });
+      expect(rolls.filter((r) => r.key === "GC")).toEqual([
+        { key: "GC", at: GC_ROLL, from: "GCZ26", to: "GCG27" },
+      ]);
+      // Only keys in use roll: the next months quoted for their past are no key of their own.
+      expect(rolls.every((r) => inUse.has(r.key))).toBe(true);
+      expect(result.rolls).toBe(rolls.length);
+      const dec = await store.contractCandles.range("GCZ26", 0, TO);
+      const feb = await store.contractCandles.range("GCG27", 0, TO);
+      expect(dec[0]?.timestamp).toBe(FROM);
+      expect(dec.at(-1)?.timestamp).toBe(GC_ROLL - M);
+      // February's own past from the start (quoted as GC@next), continuing after the roll.
+      expect(feb[0]?.timestamp).toBe(FROM);
+      expect(feb.at(-1)?.timestamp).toBe(TO - M);
+      expect(feb.every((c) => c.source === "simulated")).toBe(true);
+      // Its price path is continuous across the roll: no jump of a calendar spread.
+      const [before, after] = feb.filter(
+        (c) => c.timestamp === GC_ROLL - M || c.timestamp === GC_ROLL,
+      );
+      expect(Math.abs((after?.open ?? 0) - (before?.close ?? 0))).toBeLessThan(2);
+      // December stood ~$20+ below February: the glued key's series jumps there.
+      expect(
+        (feb.find((c) => c.timestamp === GC_ROLL - M)?.close ?? 0) - (dec.at(-1)?.close ?? 0),
+      ).toBeGreaterThan(5);
+      expect(await store.instrumentCandles.first("GC@next", "1m")).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
+  }, 120_000);
+});

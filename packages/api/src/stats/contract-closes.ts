@@ -1,0 +1,146 @@
+import {
+  alignCloses,
+  type ChartSymbol,
+  chartSymbolAt,
+  chartSymbolLegs,
+  type Duties,
+  isChartSymbol,
+  type MinuteClose,
+} from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
+import type { StoredCloses } from "./spread-stats-service.ts";
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** How long a leg's series read for one window is shared with the next windows' loads. */
+const SHARED_MS = 5_000;
+
+/** A spread's statistics' window as `GET /api/spread-stats/:symbol` tells it (docs/history.md). */
+export interface StatsCoverage {
+  from: number | null;
+  to: number | null;
+  closes: number;
+  /** Each futures leg's key → the exchange contract its past is of (GOLD → GOLD26DECFUT). */
+  contracts: Record<string, string>;
+}
+
+export interface ContractClosesOptions {
+  store: Store;
+  duties: Duties;
+  /** The contract a key quotes now (the hub's), if any quote named one. */
+  contractNow: (key: string) => string | undefined;
+  /** Writes what the recorder closed and has not stored yet. */
+  flush: () => Promise<void>;
+  /** A symbol whose legs' contracts have no stored past: its recorded spread closes. */
+  fallback: StoredCloses;
+}
+
+/**
+ * The 1-minute closes of a built-in chart symbol computed from the past of the contracts its
+ * legs quote now (docs/history.md, "Statistics of the contracts held"): each futures leg's own
+ * contract series (contract_candles), the others' (USDINR, spot, index) mid series, aligned by
+ * core's alignCloses and valued with the dashboard's formula. Never a series glued across a
+ * roll: after GOLD rolls to February the window is February's own past (recorded or made while
+ * it was GOLD@next). The window is `days` calendar days ending at the legs' latest minute.
+ */
+export class ContractCloses {
+  private readonly used = new Map<string, Record<string, string>>();
+  private readonly recent = new Map<string, Promise<MinuteClose[]>>();
+
+  constructor(private readonly options: ContractClosesOptions) {}
+
+  /** The contracts the last load of `symbol` used; undefined when it used none (fallback). */
+  contractsOf(symbol: string): Record<string, string> | undefined {
+    return this.used.get(symbol);
+  }
+
+  readonly closes: StoredCloses = async (symbol, days) => {
+    const { store, fallback } = this.options;
+    if (!isChartSymbol(symbol)) return fallback(symbol, days);
+    await this.options.flush();
+    const legs = chartSymbolLegs(symbol);
+    const contracts: Record<string, string> = {};
+    for (const leg of legs) {
+      if (leg.source !== "cme" && leg.source !== "mcx") continue;
+      const contract = await this.contractOf(leg.key);
+      if (!contract) {
+        this.used.delete(symbol);
+        return fallback(symbol, days);
+      }
+      contracts[leg.key] = contract;
+    }
+    // The window ends where the latest leg's past does; read a minute of slack for the carry.
+    const ends = await Promise.all(
+      legs.map(async (leg) => {
+        const contract = contracts[leg.key];
+        if (contract) {
+          const [span] = (await store.contractCandles.coverage(leg.key)).filter(
+            (c) => c.contract === contract,
+          );
+          return span?.to;
+        }
+        const [last] = await store.instrumentCandles.recent({
+          symbol: leg.key,
+          timeframe: "1m",
+          limit: 1,
+        });
+        return last?.timestamp;
+      }),
+    );
+    if (ends.some((end) => end === undefined)) return fallback(symbol, days);
+    const to = Math.max(...(ends as number[])) + MINUTE_MS;
+    const from = to - days * DAY_MS;
+    const series: MinuteClose[][] = [];
+    for (const leg of legs) series.push(await this.series(leg.key, contracts[leg.key], from, to));
+    const out: MinuteClose[] = [];
+    for (const minute of alignCloses(series)) {
+      const close = chartSymbolAt(symbol as ChartSymbol, legs, minute.closes, this.options.duties);
+      if (close !== undefined && Number.isFinite(close))
+        out.push({ timestamp: minute.timestamp, close });
+    }
+    this.used.set(symbol, contracts);
+    return out;
+  };
+
+  /**
+   * A leg's closes in [from, to), shared for a few seconds: the ten spreads' windows are loaded
+   * one after another at start and all read USDINR (and BUY and SELL the same legs), so each
+   * series is read once, not up to ten times (a first start's peak memory, BENCHMARKS.md).
+   */
+  private series(
+    key: string,
+    contract: string | undefined,
+    from: number,
+    to: number,
+  ): Promise<MinuteClose[]> {
+    const id = `${contract ?? key}:${from}:${to}`;
+    const cached = this.recent.get(id);
+    if (cached) return cached;
+    const { store } = this.options;
+    const read = (async () => {
+      const rows = contract
+        ? await store.contractCandles.range(contract, from, to)
+        : await store.instrumentCandles.recent({
+            symbol: key,
+            timeframe: "1m",
+            from,
+            to,
+            limit: Number.MAX_SAFE_INTEGER,
+          });
+      return rows.map(({ timestamp, close }) => ({ timestamp, close }));
+    })();
+    this.recent.set(id, read);
+    const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);
+    forget.unref();
+    read.catch(() => this.recent.delete(id));
+    return read;
+  }
+
+  /** The contract a key quotes now, else the one of its stored past quoted last. */
+  private async contractOf(key: string): Promise<string | undefined> {
+    return (
+      this.options.contractNow(key) ??
+      (await this.options.store.contractCandles.coverage(key)).at(-1)?.contract
+    );
+  }
+}
