@@ -12,6 +12,7 @@ export * from "./constants.ts";
 export * from "./contract-calendar.ts";
 export * from "./costs.ts";
 export * from "./crossing.ts";
+export * from "./csv.ts";
 export * from "./decimals.ts";
 export * from "./definition-per-lot.ts";
 export * from "./formula.ts";

@@ -7,7 +7,13 @@ export const recordId = z
   .int()
   .positive("id must be a positive integer");
 
-export const byId = z.object({ id: recordId });
+export const byId = z.strictObject({ id: recordId });
+
+/**
+ * The input of a mutation that takes none: still read strictly, so a body with any field is a
+ * 400 naming it rather than silently ignored (docs/design.md §3).
+ */
+export const noInput = z.strictObject({}).optional();
 
 /** An id the caller may not see answers as one that does not exist. */
 export function notFound(noun: "Alert" | "User"): TRPCError {
