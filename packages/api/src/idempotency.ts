@@ -71,15 +71,29 @@ export async function once<T>(
   create: (store: Store) => Promise<T>,
 ): Promise<{ response: T; replayed: boolean }> {
   if (call.key === undefined) return { response: await create(call.store), replayed: false };
-  const claim = {
+  const outcome = await call.store.idempotency.runOnce(claimOf(call, call.key), create);
+  if (outcome.kind === "mismatch") throw keyReusedError();
+  // A replay is the JSON the first request answered, which is what T serialised to.
+  return { response: outcome.response as T, replayed: outcome.kind === "replayed" };
+}
+
+function claimOf(call: IdempotentCall, key: string) {
+  return {
     userId: call.userId,
-    key: call.key,
+    key,
     fingerprint: fingerprint(call.operation, call.request),
     now: Date.now(),
     ttlMs: IDEMPOTENCY_TTL_MS,
   };
-  const outcome = await call.store.idempotency.runOnce(claim, create);
-  if (outcome.kind === "mismatch") throw keyReusedError();
-  // A replay is the JSON the first request answered, which is what T serialised to.
-  return { response: outcome.response as T, replayed: outcome.kind === "replayed" };
+}
+
+/**
+ * The 422 of a key reused for another request, before the caller does anything: a create that
+ * first puts instruments in use (spreads.create, positions.roll) must refuse with nothing
+ * changed. `once` still decides atomically; this only answers early.
+ */
+export async function refuseReusedKey(call: IdempotentCall): Promise<void> {
+  if (call.key === undefined) return;
+  const earlier = await call.store.idempotency.peek(claimOf(call, call.key));
+  if (earlier?.kind === "mismatch") throw keyReusedError();
 }

@@ -176,6 +176,6 @@ describe("bad alert payloads get 400 with { error } and store nothing", () => {
     const res = await trader.put("/api/alerts/1", { threshold: 5, soundId: "trumpet" });
     expect(res.status).toBe(400);
     expect((await list())[0].threshold).toBe(1);
-    expect((await trader.put("/api/alerts/abc", { enabled: false })).status).toBe(400);
+    expect((await trader.put("/api/alerts/abc", { enabled: false })).status).toBe(404);
   });
 });

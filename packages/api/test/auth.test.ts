@@ -203,6 +203,25 @@ describe("change password", () => {
   });
 });
 
+describe("change password rotates the session cookie", () => {
+  it("the session that changed it goes on under a new cookie; a copy of the old one is dead", async () => {
+    const { client } = await signedIn();
+    const before = client.cookieHeader;
+    const ok = await client.post("/api/auth/change-password", {
+      currentPassword: ADMIN.password,
+      newPassword: "admin-password-2",
+    });
+    expect(ok.status).toBe(200);
+    expect(client.cookieHeader).toMatch(new RegExp(`^${SESSION_COOKIE}=Fe26\\.2\\*`));
+    expect(client.cookieHeader).not.toBe(before);
+    expect((await client.get("/api/auth/heartbeat")).body).toMatchObject({ valid: true });
+    const stolen = await fetch(`${server.url}/api/auth/heartbeat`, { headers: { cookie: before } });
+    expect(await stolen.json()).toMatchObject({ valid: false });
+    const alerts = await fetch(`${server.url}/api/alerts`, { headers: { cookie: before } });
+    expect(alerts.status).toBe(401);
+  });
+});
+
 describe("first admin", () => {
   it("is created with a random password printed once, boxed, when no user exists", async () => {
     const fresh = await startTestServer({ feed: manualFeed(), env: { ADMIN_PASSWORD: "" } });

@@ -60,8 +60,9 @@ describe("requests that are not valid HTTP, or whose URL cannot be parsed", () =
   });
 
   it.each([
-    ["/api/alerts/%E0%A4%A", 405],
-    ["/api/alerts/%E0%A4%A/trigger", 405],
+    // Not an id (docs/design.md §3: only a plain decimal names a record), so no API path.
+    ["/api/alerts/%E0%A4%A", 404],
+    ["/api/alerts/%E0%A4%A/trigger", 404],
     ["/api/chart-data/%ZZ", 401],
     ["/api/%E0%A4%A", 404],
     ["/api/trpc/market.prices%ZZ", 404],
@@ -73,7 +74,7 @@ describe("requests that are not valid HTTP, or whose URL cannot be parsed", () =
     await pricesStillAnswer();
   });
 
-  it("a bad percent-encoded :id is a 400 for a signed-in user, not a crash", async () => {
+  it("a bad percent-encoded :id is a 404 for a signed-in user, not a crash", async () => {
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -84,7 +85,7 @@ describe("requests that are not valid HTTP, or whose URL cannot be parsed", () =
       server.port,
       get("/api/auth/users/%E0%A4%A", `Cookie: ${cookie}\r\n`).replace("GET", "DELETE"),
     );
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(JSON.parse(res.body).error).toEqual(expect.any(String));
     await pricesStillAnswer();
   });

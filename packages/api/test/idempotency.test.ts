@@ -152,7 +152,10 @@ describe("users.create with an idempotency key", () => {
       "bob",
     ]);
     // The first password is the one that stuck.
-    expect((await new HttpClient(server.url).post("/api/auth/login", bob)).status).toBe(200);
+    const { idempotencyKey: _, ...credentials } = bob;
+    expect((await new HttpClient(server.url).post("/api/auth/login", credentials)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -177,5 +180,62 @@ describe("Idempotency-Key header over REST", () => {
     expect(
       (await users()).filter((u: { username: string }) => u.username === "carol"),
     ).toHaveLength(1);
+  });
+});
+
+describe("a key reused for another request changes nothing", () => {
+  const inUse = async () =>
+    ((await trader.get("/api/instruments")).body.instruments as { key: string }[]).map(
+      (i) => i.key,
+    );
+  const calendar = (near: string) => ({
+    name: `${near} near/next`,
+    legs: [
+      { name: "a", instrument: near },
+      { name: "b", instrument: `${near}@next` },
+    ],
+    formula: "a - b",
+  });
+
+  it("spreads.create answers 422 before putting the second body's legs in use", async () => {
+    const first = await trader.request("POST", "/api/spreads", {
+      body: calendar("GOLD"),
+      headers: { "idempotency-key": "spread-1" },
+    });
+    expect(first.status).toBe(201);
+    expect(await inUse()).not.toContain("CRUDEOIL@next");
+    const reused = await trader.request("POST", "/api/spreads", {
+      body: calendar("CRUDEOIL"),
+      headers: { "idempotency-key": "spread-1" },
+    });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error).toMatch(/Idempotency-Key was already used/);
+    expect(await inUse()).not.toContain("CRUDEOIL@next");
+    expect(
+      (await trader.get("/api/spreads")).body.spreads.filter(
+        (s: { builtin: boolean }) => !s.builtin,
+      ),
+    ).toHaveLength(1);
+  });
+
+  it("positions.roll answers 422 before putting the next contract's legs in use", async () => {
+    const open = async (spread: string) =>
+      (await trader.post("/api/positions", { spread, side: "BUY", lots: 1, entry: 10 })).body
+        .id as number;
+    const gold = await open("GC");
+    const crude = await open("CL");
+    const roll = (id: number) =>
+      trader.request("POST", `/api/positions/${id}/roll`, {
+        body: { exit: 11, entry: 12 },
+        headers: { "idempotency-key": "roll-1" },
+      });
+    expect((await roll(gold)).status).toBe(200);
+    expect(await inUse()).not.toContain("CRUDEOIL@next");
+    const reused = await roll(crude);
+    expect(reused.status).toBe(422);
+    const keys = await inUse();
+    expect(keys).not.toContain("CRUDEOIL@next");
+    expect(keys).not.toContain("CL@next");
+    expect((await trader.get(`/api/positions/${crude}`)).body).toMatchObject({ status: "open" });
   });
 });

@@ -357,7 +357,7 @@ async function verify(
       campaignId: Number(f[2]),
       lots: Number(f[6]),
       exit: Number(f[8]),
-      reason: f[12] as string,
+      reason: JSON.parse(f[12] as string) as string,
     };
   });
   const fromLists: CsvLine[] = closes.map((c) => ({

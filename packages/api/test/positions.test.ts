@@ -328,12 +328,12 @@ describe("closing", () => {
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe(
-      "close_id,position_id,campaign_id,spread,name,side,lots,entry,exit,realised_inr,opened_at,closed_at,reason",
+      "close_id,position_id,campaign_id,spread,name,side,lots,entry,exit,realised_inr,opened_at,closed_at,reason,opened_at_ist,closed_at_ist",
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^\\d+,${p.id},${p.id},GC,Gold,BUY,2,1000,1100,${half.body.closed.realisedInr.toFixed(2)},`,
+        `^\\d+,${p.id},${p.id},"GC","Gold","BUY",2,1000.00,1100.00,${half.body.closed.realisedInr.toFixed(2)},`,
       ),
     );
     const summary = (await trader.get("/api/positions/summary")).body;
@@ -348,6 +348,65 @@ describe("closing", () => {
       headers: { cookie: other.cookieHeader },
     });
     expect((await otherCsv.text()).trimEnd().split("\r\n")).toHaveLength(1);
+  });
+
+  it("writes the closed trades' CSV safe for any spreadsheet: text quoted, formulas defused, the spread's decimals, UTC and IST", async () => {
+    const hostile = "x;=cmd|' /C calc'!A0;";
+    const spread = await trader.post("/api/spreads", {
+      name: hostile,
+      legs: [
+        { name: "g", instrument: "GOLD" },
+        { name: "s", instrument: "SILVER" },
+      ],
+      formula: "g / s",
+    });
+    expect(spread.status).toBe(201);
+    const ratio = await trader.post("/api/positions", {
+      spread: spread.body.symbol,
+      side: "SELL",
+      lots: 1,
+      entry: 0.84448888,
+      openedAt: Date.UTC(2026, 10, 20, 18, 45),
+    });
+    expect(ratio.status).toBe(201);
+    await trader.post(`/api/positions/${ratio.body.id}/close`, { price: 0.8312345 });
+    const rupees = await trader.post("/api/positions", {
+      spread: "GC",
+      side: "BUY",
+      lots: 1,
+      entry: -1234.120030979946,
+    });
+    await trader.post(`/api/positions/${rupees.body.id}/close`, { price: 1100.5 });
+    const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
+      headers: { cookie: trader.cookieHeader },
+    });
+    const [header, ...lines] = (await csv.text()).trimEnd().split("\r\n");
+    const columns = (header as string).split(",");
+    const row = (spreadSymbol: string) => {
+      const line = lines.find((l) => l.includes(`"${spreadSymbol}"`)) as string;
+      // Split only between cells: no cell here holds a comma.
+      return Object.fromEntries(line.split(",").map((cell, i) => [columns[i], cell]));
+    };
+    const hostileRow = row(spread.body.symbol);
+    expect(hostileRow.name).toBe(`"x;'=cmd|' /C calc'!A0;"`);
+    expect(hostileRow).toMatchObject({
+      side: '"SELL"',
+      entry: "0.8445",
+      exit: "0.8312",
+      reason: '"close"',
+      opened_at: '"2026-11-20T18:45:00.000Z"',
+      opened_at_ist: '"2026-11-21T00:15:00.000+05:30"',
+    });
+    const closedAt = Date.parse(JSON.parse(hostileRow.closed_at as string));
+    expect(JSON.parse(hostileRow.closed_at_ist as string)).toBe(
+      new Date(closedAt + 330 * 60_000).toISOString().replace("Z", "+05:30"),
+    );
+    // No cell of any line starts a formula when a spreadsheet splits it on ; , tab or |.
+    for (const line of lines)
+      for (const separator of [",", ";", "\t", "|"])
+        for (const cell of line.split(separator))
+          expect(cell.replace(/^[ "]+/, "")).not.toMatch(/^[=+@\t\r]/);
+    expect(row("GC")).toMatchObject({ entry: "-1234.12", exit: "1100.50" });
   });
 
   it("closes once for a double click with the same Idempotency-Key", async () => {
@@ -389,7 +448,7 @@ describe("closing", () => {
     expect((await trader.delete(`/api/positions/${p.id}`)).status).toBe(204);
     expect((await trader.get(`/api/positions/${p.id}`)).status).toBe(404);
     expect((await trader.delete(`/api/positions/${p.id}`)).status).toBe(404);
-    expect((await trader.get("/api/positions/abc")).status).toBe(400);
+    expect((await trader.get("/api/positions/abc")).status).toBe(404);
   });
 });
 
@@ -471,7 +530,7 @@ describe("rolling", () => {
     const csv = await fetch(`${server.url}/api/positions/closed.csv`, {
       headers: { cookie: trader.cookieHeader },
     });
-    expect((await csv.text()).match(/,roll\r\n/g)).toHaveLength(2);
+    expect((await csv.text()).match(/,"roll",/g)).toHaveLength(2);
     const stranger = await other.post(`/api/positions/${again.body.position.id}/roll`, {
       exit: 1,
       entry: 1,

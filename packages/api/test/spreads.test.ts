@@ -302,7 +302,7 @@ describe("hostile and bad input", () => {
       expect(response.body.error).toMatch(error);
     }
     expect((await trader.raw("POST", "/api/spreads", "{")).status).toBe(400);
-    expect((await trader.get("/api/spreads/abc")).status).toBe(400);
+    expect((await trader.get("/api/spreads/abc")).status).toBe(404);
     expect(await stored()).toEqual([]);
   });
 

@@ -155,7 +155,7 @@ describe("bad payloads get a 4xx with { error } and change nothing", () => {
       "array body",
       () => admin.raw("POST", "/api/auth/users", "[1,2]"),
       400,
-      "Username is required",
+      "The request body must be a JSON object",
     ],
     [
       "malformed JSON",
@@ -170,7 +170,8 @@ describe("bad payloads get a 4xx with { error } and change nothing", () => {
       "Request body is too large",
     ],
     ["unknown id", () => admin.delete("/api/auth/users/404"), 404, "User not found"],
-    ["id not a number", () => admin.delete("/api/auth/users/abc"), 400, "id must be a number"],
+    // Only a plain decimal names a record: anything else is no API path at all.
+    ["id not a number", () => admin.delete("/api/auth/users/abc"), 404, "No API endpoint"],
     [
       "unknown permission",
       () => admin.put("/api/auth/users/1/permissions", { permission: "is_admin", value: true }),

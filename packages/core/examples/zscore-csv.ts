@@ -48,7 +48,8 @@ export function parseCandles(text: string): Close[] {
   const candles: Close[] = [];
   lines.forEach((line, i) => {
     if (i === 0 || line.trim() === "") return;
-    const cells = line.split(",").map((cell) => cell.trim());
+    // Download CSV quotes its text cells (the IST time); no cell of it holds a comma.
+    const cells = line.split(",").map((cell) => cell.trim().replace(/^"(.*)"$/, "$1"));
     const timestamp = ms >= 0 ? Number(cells[ms]) : istTime(cells[ist] ?? "");
     const value = Number(cells[close]);
     if (!Number.isFinite(timestamp) || cells[close] === "" || !Number.isFinite(value)) {

@@ -167,8 +167,8 @@ describe("candlesToCsv", () => {
     expect(candlesToCsv("GC_BUY", "1h", candles)).toBe(
       [
         CHART_CSV_HEADER,
-        `2026-11-21 19:00,${T},1.01,12.50,-3.00,0.00`,
-        `2026-11-22 00:00,${Date.UTC(2026, 10, 21, 18, 30)},2.00,2.00,2.00,2.00`,
+        `"2026-11-21 19:00",${T},1.01,12.50,-3.00,0.00`,
+        `"2026-11-22 00:00",${Date.UTC(2026, 10, 21, 18, 30)},2.00,2.00,2.00,2.00`,
         "",
       ].join("\n"),
     );
@@ -177,8 +177,8 @@ describe("candlesToCsv", () => {
 
   it("uses 4 decimals for copper and the date alone for 1d", () => {
     const lines = candlesToCsv("HG_SELL", "1d", candles).split("\n");
-    expect(lines[1]).toBe(`2026-11-21,${T},1.0050,12.5000,-3.0000,0.0000`);
-    expect(lines[2]?.startsWith("2026-11-22,")).toBe(true);
+    expect(lines[1]).toBe(`"2026-11-21",${T},1.0050,12.5000,-3.0000,0.0000`);
+    expect(lines[2]?.startsWith('"2026-11-22",')).toBe(true);
     expect(candlesToCsv("NIFTY", "1m", candles).split("\n")[1]).toContain(",1.01,");
   });
 
@@ -191,7 +191,7 @@ describe("candlesToCsv", () => {
       close,
     });
     expect(candlesToCsv("SP7_BUY", "1m", [ratio(0.844488888)]).split("\n")[1]).toBe(
-      `2026-11-21 19:00,${T},0.844489,0.844489,0.844489,0.844489`,
+      `"2026-11-21 19:00",${T},0.844489,0.844489,0.844489,0.844489`,
     );
     expect(candlesToCsv("SP7_SELL", "1m", [ratio(-1234.5678)]).split("\n")[1]).toContain(
       ",-1234.57,",

@@ -1,6 +1,7 @@
 import { type Candle, IST_OFFSET_MS } from "./candles.ts";
 import { isChartSymbol } from "./chart-symbol.ts";
-import { formatNumber, spreadDecimals } from "./decimals.ts";
+import { csvCell } from "./csv.ts";
+import { spreadDecimals } from "./decimals.ts";
 import type { Timeframe } from "./timeframe.ts";
 
 /** The chart's overlay and error texts, exactly as the spec words them (§2, §5, §8). */
@@ -100,7 +101,8 @@ export const CHART_CSV_HEADER = "timestamp_ist,timestamp_ms,open,high,low,close"
  * The loaded candles as CSV for "Download CSV": header CHART_CSV_HEADER, one line per candle,
  * lines ending in "\n". `timestamp_ist` is the candle's start in IST for people reading the
  * file ('yyyy-MM-dd' for 1d candles, whose start is an IST midnight, else 'yyyy-MM-dd HH:mm');
- * `timestamp_ms` is exact for programs. Prices carry the symbol's spread decimals (4 for
+ * `timestamp_ms` is exact for programs. Cells go through csvCell like every CSV's: the IST time
+ * is quoted text, prices bare numbers. Prices carry the symbol's spread decimals (4 for
  * copper, else 2); a user spread's (SP7_BUY: a ratio near 0.84 as well as a calendar of
  * hundreds of rupees) as many as six significant digits of its largest value need, from 2 to 8.
  * A non-finite value is an empty cell.
@@ -111,12 +113,20 @@ export function candlesToCsv(
   candles: readonly Candle[],
 ): string {
   const decimals = isChartSymbol(symbol) ? spreadDecimals(symbol) : significantDecimals(candles);
-  const cell = (v: number) => (Number.isFinite(v) ? formatNumber(v, decimals) : "");
+  const price = (v: number) => csvCell(v, decimals);
   const lines = [CHART_CSV_HEADER];
   for (const c of candles) {
-    const ist = Number.isFinite(c.timestamp) ? istCsvTime(c.timestamp, timeframe) : "";
-    const ms = Number.isFinite(c.timestamp) ? String(c.timestamp) : "";
-    lines.push([ist, ms, cell(c.open), cell(c.high), cell(c.low), cell(c.close)].join(","));
+    const ist = Number.isFinite(c.timestamp) ? istCsvTime(c.timestamp, timeframe) : undefined;
+    lines.push(
+      [
+        csvCell(ist),
+        csvCell(c.timestamp),
+        price(c.open),
+        price(c.high),
+        price(c.low),
+        price(c.close),
+      ].join(","),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

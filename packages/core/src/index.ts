@@ -13,6 +13,7 @@ export * from "./contract-calendar.ts";
 export * from "./contract-closes.ts";
 export * from "./costs.ts";
 export * from "./crossing.ts";
+export * from "./csv.ts";
 export * from "./decimals.ts";
 export * from "./definition-per-lot.ts";
 export * from "./formula.ts";

@@ -39,6 +39,10 @@ describe("examples/zscore-backtest", () => {
     expect(parseCandles("timestamp_ist,close\n2026-11-20 09:30,1.5\n")).toEqual([
       { timestamp: Date.UTC(2026, 10, 20, 4, 0), close: 1.5 },
     ]);
+    // As Download CSV writes it: the IST time quoted.
+    expect(parseCandles('timestamp_ist,close\n"2026-11-20 09:30",1.5\n')).toEqual([
+      { timestamp: Date.UTC(2026, 10, 20, 4, 0), close: 1.5 },
+    ]);
     expect(() => parseCandles("timestamp_ms,close\n1,\n")).toThrow("line 2");
     expect(() => parseCandles("open,close\n")).toThrow("line 1");
   });

@@ -271,7 +271,7 @@ describe("advanced chart screen", () => {
       "timestamp_ist,timestamp_ms,open,high,low,close",
       ...minutes.map((c) =>
         [
-          istCsvTime(c.timestamp),
+          `"${istCsvTime(c.timestamp)}"`,
           c.timestamp,
           fixed(c.open),
           fixed(c.high),

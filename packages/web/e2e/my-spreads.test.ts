@@ -330,7 +330,7 @@ describe("the Advanced Spread Chart", () => {
       expect(lines[0]).toBe("timestamp_ist,timestamp_ms,open,high,low,close");
       expect(lines.length).toBeGreaterThan(2);
       // A ratio near 1 keeps its digits.
-      expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d,\d+,\d\.\d{4,},/);
+      expect(lines[1]).toMatch(/^"\d{4}-\d\d-\d\d \d\d:\d\d",\d+,\d\.\d{4,},/);
       await page.getByRole("link", { name: "Back to Dashboard" }).click();
       await mySpreads(page).waitFor();
     },

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { formatNumber } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { FakeHttp } from "../../api/test/fakes/fake-http.ts";
 import {
@@ -363,12 +364,15 @@ describe("a GC position across GOLD's expiry", () => {
     for await (const chunk of await download.createReadStream()) text += chunk.toString();
     const [header, ...lines] = text.trim().split(/\r?\n/);
     const columns = (header ?? "").split(",");
+    // Text cells are quoted (none here holds a comma); numbers are bare.
+    const cell = (value: string) => (value.startsWith('"') ? JSON.parse(value) : value);
     const rows = lines.map((line) =>
-      Object.fromEntries(line.split(",").map((value, i) => [columns[i], value])),
+      Object.fromEntries(line.split(",").map((value, i) => [columns[i], cell(value)])),
     );
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.reason).sort()).toEqual(["close", "roll"]);
-    expect(rows.find((r) => r.reason === "roll")?.exit).toBe(String(lastMark));
+    // With the spread's decimals, as the Positions screen shows it.
+    expect(rows.find((r) => r.reason === "roll")?.exit).toBe(formatNumber(lastMark, 2));
     for (const r of rows)
       expect(r).toMatchObject({
         position_id: String(firstId),

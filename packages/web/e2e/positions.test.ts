@@ -162,6 +162,9 @@ describe("a paper position on GC", () => {
     "closes half at the live exit and shows the realised ₹",
     async () => {
       const { page } = suite;
+      // Nothing to export before the first close.
+      const exportCsv = closedTrades(page).getByRole("button", { name: "Export CSV" });
+      expect(await exportCsv.isDisabled()).toBe(true);
       const row = openPositions(page).locator("tr[data-spread='GC']");
       await row.getByRole("button", { name: "Close" }).click();
       const dialog = closeDialog(page);
@@ -185,6 +188,8 @@ describe("a paper position on GC", () => {
         .poll(() => closedTrades(page).locator("[data-field='summary-trades']").textContent(), WAIT)
         .toBe("1");
       expect(await figure(trade, "realised")).toBe(realisedInr);
+      await closedTrades(page).getByRole("link", { name: "Export CSV" }).waitFor();
+      expect(await exportCsv.count()).toBe(0);
     },
     LONG,
   );

@@ -89,7 +89,7 @@ const fields = {
 };
 
 export const createAlertInput = z
-  .object({
+  .strictObject({
     commodityType: fields.commodityType,
     threshold: fields.threshold,
     soundId: fields.soundId.default("beep"),
@@ -108,7 +108,7 @@ export const createAlertInput = z
     if (why) ctx.addIssue({ code: "custom", message: why, path: ["threshold"] });
   });
 
-export const updateAlertInput = z.object({
+export const updateAlertInput = z.strictObject({
   id: recordId,
   commodityType: fields.commodityType.optional(),
   threshold: fields.threshold.optional(),
@@ -128,7 +128,7 @@ export const updateAlertInput = z.object({
  * "browser" History entry. A value is bounded so junk cannot fill the History.
  */
 export const triggerAlertInput = z
-  .object({
+  .strictObject({
     id: recordId,
     value: finite("value")
       .pipe(z.number().min(-1e9, "value is out of range").max(1e9, "value is out of range"))
@@ -199,7 +199,7 @@ const BEFORE_SENTENCE = "before must be a time in epoch milliseconds";
 
 /** `GET /api/alerts/history?limit&before`: query text read as numbers, so REST and tRPC agree. */
 export const historyInput = z
-  .object({
+  .strictObject({
     limit: z
       .preprocess(
         fromText,

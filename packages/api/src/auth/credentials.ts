@@ -18,7 +18,7 @@ export function newPasswordSchema(label = "Password") {
 }
 
 /** What a login may send: any existing password, bounded so a huge body costs nothing to hash. */
-export const loginInput = z.object({
+export const loginInput = z.strictObject({
   username: z
     .string({ error: "Username is required" })
     .trim()

@@ -33,13 +33,13 @@ const positive = z
 /** Kite tradingsymbols ("NIFTY 50", GOLD26FEBFUT), Yahoo symbols (GC=F, ^NSEI, GCG27.CMX), JSON paths. */
 const SYMBOL = /^[A-Za-z0-9 ._=^&:/-]+$/;
 
-const source = z.object({
+const source = z.strictObject({
   provider: z.enum(PROVIDER_KINDS, { error: `must be one of ${PROVIDER_KINDS.join(", ")}` }),
   symbol: text(64).regex(SYMBOL, "may hold letters, digits, spaces and . _ = ^ & : / - only"),
 });
 
 /** Each field as given; which are required depends on whether the key is shipped. */
-const given = z.object({
+const given = z.strictObject({
   key: instrumentKey,
   exchange: z.enum(EXCHANGES, { error: `must be one of ${EXCHANGES.join(", ")}` }).optional(),
   name: text(64).optional(),

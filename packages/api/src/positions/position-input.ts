@@ -27,7 +27,7 @@ const price = (field: string) =>
     .max(MAX_MAGNITUDE, `${field} must be between -1e12 and 1e12`);
 const inr = (field: string) => price(field).nullable().optional();
 
-export const positionId = z.coerce
+export const positionId = z
   .number({ error: "id must be a positive whole number" })
   .int("id must be a positive whole number")
   .positive("id must be a positive whole number");
@@ -47,7 +47,7 @@ const TARGET_ABOVE_STOP = {
 };
 
 export const openPositionInput = z
-  .object({
+  .strictObject({
     spread: z
       .string({ error: "spread must be a spread's symbol, e.g. GC or SP7" })
       .trim()
@@ -83,18 +83,20 @@ export const openPositionInput = z
   .refine(targetAboveStop, TARGET_ABOVE_STOP);
 
 export const listPositionsInput = z
-  .object({ status: z.enum(["open", "closed"], { error: 'status must be "open" or "closed"' }) })
+  .strictObject({
+    status: z.enum(["open", "closed"], { error: 'status must be "open" or "closed"' }),
+  })
   .partial()
   .optional();
 
-export const patchPositionInput = z.object({
+export const patchPositionInput = z.strictObject({
   id: positionId,
   note: note.optional(),
   targetInr: inr("targetInr"),
   stopInr: inr("stopInr"),
 });
 
-export const closePositionInput = z.object({
+export const closePositionInput = z.strictObject({
   id: positionId,
   /** All open lots when absent. */
   lots: lots.optional(),
@@ -103,7 +105,7 @@ export const closePositionInput = z.object({
   idempotencyKey: idempotencyKeySchema,
 });
 
-export const rollPositionInput = z.object({
+export const rollPositionInput = z.strictObject({
   id: positionId,
   /** Typed exit of the old contract; live when absent. */
   exit: price("exit").optional(),
@@ -112,7 +114,7 @@ export const rollPositionInput = z.object({
   idempotencyKey: idempotencyKeySchema,
 });
 
-export const positionIdInput = z.object({ id: positionId });
+export const positionIdInput = z.strictObject({ id: positionId });
 
 export type OpenPositionInput = z.infer<typeof openPositionInput>;
 export type PatchPositionInput = z.infer<typeof patchPositionInput>;

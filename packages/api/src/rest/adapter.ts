@@ -62,6 +62,19 @@ async function serve(c: HonoContext<AppEnv>, route: RestRoute, createContext: Co
 }
 
 /**
+ * A record's id as a path may spell it: plain decimal digits without a leading zero, a minus
+ * only for the built-in spreads' negative ids, at most 15 digits (so every one is an exact
+ * double). `Number()` would also read 0x1c, 29e0, +30, " 31", 33.0, 0b100010 and 0o43, giving a
+ * record many names; those paths match no route, so they are the 404 of any unknown path
+ * (docs/design.md §3).
+ */
+const CANONICAL_ID = ":id{-?[1-9][0-9]{0,14}}";
+
+function canonicalIds(path: string): string {
+  return path.replace(/:id(?=\/|$)/, CANONICAL_ID);
+}
+
+/**
  * docs/spec.md §7's REST paths as hono routes, each calling the tRPC procedure REST_ROUTES names. A path
  * that exists under other methods answers 405 with Allow, not a misleading 404.
  */
@@ -70,10 +83,12 @@ export function restRoutes(createContext: ContextFactory): Hono<AppEnv> {
   // The table below described for clients and API explorers (docs/http-api.md); public.
   rest.get(OPENAPI_PATH, async (c) => c.json(await openApiDocument()));
   for (const route of REST_ROUTES)
-    rest.on(route.method, route.path, (c) => serve(c, route, createContext));
+    rest.on(route.method, canonicalIds(route.path), (c) => serve(c, route, createContext));
   const methods = new Map<string, string[]>();
-  for (const { path, method } of REST_ROUTES)
-    methods.set(path, [...(methods.get(path) ?? []), method]);
+  for (const { path, method } of REST_ROUTES) {
+    const matched = canonicalIds(path);
+    methods.set(matched, [...(methods.get(matched) ?? []), method]);
+  }
   for (const [path, allowed] of methods) {
     rest.all(path, (c) =>
       errorBody(

@@ -1,15 +1,24 @@
+import { TRPCError } from "@trpc/server";
 import type { createCaller } from "../router.ts";
 import { RestReply } from "./reply.ts";
 
 type Caller = ReturnType<typeof createCaller>;
 
 /**
- * The body as the procedure's input; the procedure's zod schema is what validates it, so a
- * wrong shape gets the same 400 sentence over REST as over tRPC.
+ * The body as the procedure's input; the procedure's zod schema is what validates it (strictly:
+ * an unknown field is a 400 naming it), so a wrong shape gets the same 400 sentence over REST as
+ * over tRPC. No body is no fields; a body that is not an object (an array, a number) is a 400.
  */
 // biome-ignore lint/suspicious/noExplicitAny: validated by the procedure's input schema
 function object(body: unknown): any {
-  return typeof body === "object" && body !== null && !Array.isArray(body) ? body : {};
+  if (body === undefined) return {};
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) return body;
+  throw new TRPCError({ code: "BAD_REQUEST", message: "The request body must be a JSON object" });
+}
+
+/** The body of a route whose procedure takes no fields: none, or one it refuses field by field. */
+function noFields(request: RestRequest): Record<string, never> | undefined {
+  return request.body === undefined ? undefined : object(request.body);
 }
 
 /** A query parameter as an input field, only when present (so schema defaults apply). */
@@ -18,7 +27,7 @@ function queryParam<K extends string>(request: RestRequest, name: K): Partial<Re
   return value === null ? {} : ({ [name]: value } as Record<K, string>);
 }
 
-/** `:id` from the path as a number; a non-numeric id fails the procedure's validation. */
+/** `:id` from the path as a number (the adapter lets only canonical ids reach here). */
 function id(request: RestRequest): { id: number } {
   return { id: Number(request.params.id) };
 }
@@ -57,7 +66,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 
   { method: "POST", path: "/api/auth/login", call: (c, r) => c.auth.login(object(r.body)) },
-  { method: "POST", path: "/api/auth/logout", call: (c) => c.auth.logout() },
+  { method: "POST", path: "/api/auth/logout", call: (c, r) => c.auth.logout(noFields(r)) },
   { method: "GET", path: "/api/auth/status", call: (c) => c.auth.status() },
   { method: "GET", path: "/api/auth/heartbeat", call: (c) => c.auth.heartbeat() },
   {
@@ -97,13 +106,17 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: "/api/telegram/connect",
     call: (c, r) => c.telegram.connect(object(r.body)),
   },
-  { method: "POST", path: "/api/telegram/test", call: (c) => c.telegram.test() },
-  { method: "POST", path: "/api/telegram/disconnect", call: (c) => c.telegram.disconnect() },
+  { method: "POST", path: "/api/telegram/test", call: (c, r) => c.telegram.test(noFields(r)) },
+  {
+    method: "POST",
+    path: "/api/telegram/disconnect",
+    call: (c, r) => c.telegram.disconnect(noFields(r)),
+  },
 
   { method: "GET", path: "/api/webhook", call: (c) => c.webhook.get() },
   { method: "PUT", path: "/api/webhook", call: (c, r) => c.webhook.save(object(r.body)) },
   { method: "DELETE", path: "/api/webhook", call: (c) => c.webhook.remove() },
-  { method: "POST", path: "/api/webhook/test", call: (c) => c.webhook.test() },
+  { method: "POST", path: "/api/webhook/test", call: (c, r) => c.webhook.test(noFields(r)) },
 
   {
     method: "GET",

@@ -13,9 +13,9 @@ import {
 } from "../auth/session.ts";
 import { toUserView, userView } from "../auth/user-view.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
-import { success } from "./shared.ts";
+import { noInput, success } from "./shared.ts";
 
-const changePasswordInput = z.object({
+const changePasswordInput = z.strictObject({
   currentPassword: z
     .string({ error: "Current password is required" })
     .min(1, "Current password is required")
@@ -67,13 +67,16 @@ export const authRouter = {
     }),
 
   /** Always succeeds: signing out of a session that is already gone is still signing out. */
-  logout: publicProcedure.output(success).mutation(async ({ ctx }) => {
-    const state = await resolveSession(ctx);
-    if (state.kind === "valid")
-      await ctx.services.store.sessions.end(state.sessionId, "logged_out", Date.now());
-    await clearSessionCookie(ctx);
-    return { status: "success" as const };
-  }),
+  logout: publicProcedure
+    .input(noInput)
+    .output(success)
+    .mutation(async ({ ctx }) => {
+      const state = await resolveSession(ctx);
+      if (state.kind === "valid")
+        await ctx.services.store.sessions.end(state.sessionId, "logged_out", Date.now());
+      await clearSessionCookie(ctx);
+      return { status: "success" as const };
+    }),
 
   status: publicProcedure.output(statusReply).query(async ({ ctx }) => {
     const state = await resolveSession(ctx);
@@ -96,7 +99,11 @@ export const authRouter = {
     };
   }),
 
-  /** Ends the user's other sessions: whoever knew the old password is signed out everywhere else. */
+  /**
+   * Ends every session of the user, this one too, and starts a new one for this browser under a
+   * new cookie: whoever knew the old password is signed out everywhere, and a copy of this
+   * session's old cookie no longer signs anyone in.
+   */
   changePassword: authedProcedure
     .input(changePasswordInput)
     .output(success.extend({ message: z.string() }))
@@ -105,7 +112,10 @@ export const authRouter = {
       if (!(await verifyPassword(input.currentPassword, ctx.user.passwordHash))) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "Current password is incorrect" });
       }
-      await changeAccountPassword(store, ctx.user.id, input.newPassword, ctx.sessionId);
+      await changeAccountPassword(store, ctx.user.id, input.newPassword);
+      const sessionId = newSessionId();
+      await store.sessions.create(ctx.user.id, sessionId, Date.now());
+      await saveSessionCookie(ctx, sessionId);
       return { status: "success" as const, message: "Password updated successfully" };
     }),
 } satisfies TRPCRouterRecord;

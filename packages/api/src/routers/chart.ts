@@ -25,7 +25,7 @@ const epochMs = (name: string) =>
     .number({ error: `${name} must be epoch milliseconds` })
     .int(`${name} must be epoch milliseconds`);
 
-const candlesInput = z.object({
+const candlesInput = z.strictObject({
   // A user spread's side (SP7_BUY) passes here; whether the caller sees it is the resolver's.
   commodity: z
     .string({ error: "commodity is required" })

@@ -66,7 +66,7 @@ export const instrumentsRouter = {
 
   /** Refused (409, with what uses it) for a built-in key or one an alert's spread reads. */
   remove: adminProcedure
-    .input(z.object({ key: instrumentKey }))
+    .input(z.strictObject({ key: instrumentKey }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
       const { instruments, spreads, store, bus } = ctx.services;

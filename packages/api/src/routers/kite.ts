@@ -14,7 +14,7 @@ import { success } from "./shared.ts";
 const STATE_REFUSED =
   "This Kite login was not started here, was already used or is over ten minutes old: start again from /api/kite/login.";
 
-const exchangeInput = z.object({
+const exchangeInput = z.strictObject({
   requestToken: z
     .string({ error: "Kite's request_token is missing: start again from /api/kite/login." })
     .trim()

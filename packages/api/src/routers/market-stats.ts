@@ -85,7 +85,7 @@ function ownSide(ctx: Context & { user: { id: number } }, symbol: string) {
  */
 export const marketStatsProcedures = {
   stats: authedProcedure
-    .input(z.object({ symbol, days }))
+    .input(z.strictObject({ symbol, days }))
     .output(statsReply)
     .query(({ ctx, input }) => {
       if (!isChartSymbol(input.symbol))
@@ -98,7 +98,7 @@ export const marketStatsProcedures = {
    * both sides of every user spread the caller sees.
    */
   statsAll: authedProcedure
-    .input(z.object({ days }).default({ days: DEFAULT_STATS_DAYS }))
+    .input(z.strictObject({ days }).default({ days: DEFAULT_STATS_DAYS }))
     .query(async ({ ctx, input }) => {
       const values = liveValues(ctx);
       const own = ctx.services.spreads

@@ -22,7 +22,7 @@ const epochMs = (name: string) =>
     .min(0, `${name} must be epoch milliseconds`);
 
 const rollsInput = z
-  .object({
+  .strictObject({
     key: instrumentKey.optional(),
     from: epochMs("from").optional(),
     to: epochMs("to").optional(),

@@ -1,9 +1,10 @@
 import { EventEmitter, on } from "node:events";
+import { spreadDecimals } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { ErrorWithFields } from "../errors.ts";
-import { keyedCall, once } from "../idempotency.ts";
+import { keyedCall, once, refuseReusedKey } from "../idempotency.ts";
 import { closeIn } from "../positions/close.ts";
-import { closedSummary, closedTradesCsv } from "../positions/closed-trades.ts";
+import { closedSummary, closedTradesCsv, definitionDecimals } from "../positions/closed-trades.ts";
 import { fieldsToOpen } from "../positions/open.ts";
 import { ownOpen, PositionError, positionNotFound } from "../positions/position-error.ts";
 import {
@@ -123,6 +124,7 @@ export const positionsRouter = {
       const { services } = ctx;
       const who = viewer(ctx.user);
       const call = keyedCall(services.store, who.id, "positions.roll", input);
+      await refuseReusedKey(call);
       // Read and put the next legs in use before the transaction: putting an instrument in use
       // writes through the shared store, which an idempotent create's transaction holds.
       const plan = async () => {
@@ -170,7 +172,7 @@ export const positionsRouter = {
     }),
   ),
 
-  /** Every close as one CSV line (₹ to paise, times in UTC ISO-8601). */
+  /** Every close as one CSV line (the spread's decimals, ₹ to paise, times in UTC and IST). */
   closedCsv: authedProcedure.query(async ({ ctx }) => {
     const { store, spreads } = ctx.services;
     const ownerId = ctx.user.id;
@@ -183,6 +185,8 @@ export const positionsRouter = {
       closes,
       [...open, ...closed],
       (symbol) => spreads.bySymbolName(symbol)?.name ?? symbol,
+      (symbol, values) =>
+        spreads.bySymbolName(symbol)?.builtin ? spreadDecimals(symbol) : definitionDecimals(values),
     );
   }),
 

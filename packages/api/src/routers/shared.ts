@@ -5,7 +5,13 @@ import { recordId } from "../shared-schemas.ts";
 // The routers' schema bits that the services below them use too live in shared-schemas.ts.
 export { recordId, type ShapeOf } from "../shared-schemas.ts";
 
-export const byId = z.object({ id: recordId });
+export const byId = z.strictObject({ id: recordId });
+
+/**
+ * The input of a mutation that takes none: still read strictly, so a body with any field is a
+ * 400 naming it rather than silently ignored (docs/design.md §3).
+ */
+export const noInput = z.strictObject({}).optional();
 
 /** An id the caller may not see answers as one that does not exist. */
 export function notFound(noun: "Alert" | "User"): TRPCError {

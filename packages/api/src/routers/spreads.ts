@@ -14,7 +14,7 @@ import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { AppServices } from "../context.ts";
 import { ErrorWithFields } from "../errors.ts";
-import { keyedCall, once } from "../idempotency.ts";
+import { keyedCall, once, refuseReusedKey } from "../idempotency.ts";
 import { alertSymbolsOf } from "../instruments/used-by.ts";
 import type { SpreadViewer } from "../spreads/registry.ts";
 import {
@@ -173,7 +173,7 @@ export const spreadsRouter = {
   }),
 
   get: authedProcedure
-    .input(z.object({ id: spreadId }))
+    .input(z.strictObject({ id: spreadId }))
     .output(spreadView)
     .query(({ ctx, input }) => {
       const who = viewer(ctx.user);
@@ -188,6 +188,7 @@ export const spreadsRouter = {
       const who = viewer(ctx.user);
       const call = keyedCall(services.store, who.id, "spreads.create", input);
       const { request } = call;
+      await refuseReusedKey(call);
       refuseSharing(request.shared, who);
       const definition = checked(services, request);
       // A clear answer before anything is put in use; the store checks again, atomically.

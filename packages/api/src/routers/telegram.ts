@@ -9,10 +9,10 @@ import {
   warnTelegramUnreachable,
 } from "../telegram/notifier.ts";
 import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
-import { success } from "./shared.ts";
+import { noInput, success } from "./shared.ts";
 
 /** A numeric chat id (negative for groups) or a public @channel name, as Telegram accepts. */
-const chatIdInput = z.object({
+const chatIdInput = z.strictObject({
   chatId: z
     .string({ error: "Please enter your Telegram Chat ID." })
     .trim()
@@ -89,15 +89,18 @@ export const telegramRouter = {
     return { status: "success" as const, connected: true };
   }),
 
-  test: authedProcedure.output(success).mutation(async ({ ctx }) => {
-    const notifier = requireNotifier(ctx.services.notifier);
-    const link = await ctx.services.store.telegramLinks.find(ctx.user.id);
-    if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
-    await send(notifier, link.chatId, TEST_MESSAGE, ctx.services.shutdownSignal);
-    return { status: "success" as const };
-  }),
+  test: authedProcedure
+    .input(noInput)
+    .output(success)
+    .mutation(async ({ ctx }) => {
+      const notifier = requireNotifier(ctx.services.notifier);
+      const link = await ctx.services.store.telegramLinks.find(ctx.user.id);
+      if (!link) throw new TRPCError({ code: "BAD_REQUEST", message: "Telegram is not connected" });
+      await send(notifier, link.chatId, TEST_MESSAGE, ctx.services.shutdownSignal);
+      return { status: "success" as const };
+    }),
 
-  disconnect: changesLink.mutation(async ({ ctx }) => {
+  disconnect: changesLink.input(noInput).mutation(async ({ ctx }) => {
     requireNotifier(ctx.services.notifier);
     await ctx.services.store.telegramLinks.delete(ctx.user.id);
     return { status: "success" as const, connected: false };

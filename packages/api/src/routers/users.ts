@@ -10,7 +10,7 @@ import { alertSymbolsOf } from "../instruments/used-by.ts";
 import { adminProcedure, announcesAlertsChanged } from "../trpc.ts";
 import { byId, notFound, recordId, success } from "./shared.ts";
 
-const createInput = z.object({
+const createInput = z.strictObject({
   username: usernameSchema,
   password: newPasswordSchema(),
   is_admin: z.boolean({ error: "is_admin must be true or false" }).default(false),
@@ -18,7 +18,7 @@ const createInput = z.object({
   idempotencyKey: idempotencyKeySchema,
 });
 
-const permissionInput = z.object({
+const permissionInput = z.strictObject({
   id: recordId,
   permission: z.literal("alerts_enabled", { error: 'permission must be "alerts_enabled"' }),
   value: z.boolean({ error: "value must be true or false" }),

@@ -8,6 +8,7 @@ import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { announcesAlertsChanged, authedProcedure } from "../trpc.ts";
 import { WebhookRefusedError } from "../webhooks/webhook-target.ts";
+import { noInput } from "./shared.ts";
 
 // Not trimmed: the secret is the HMAC key byte for byte, so stray spaces are refused instead.
 const secretRules = z
@@ -21,7 +22,7 @@ const secretRules = z
  * Only the shape here: the secret's rules are checked in `save` beside the URL's, so a form
  * with both wrong hears about both at once.
  */
-const webhookInput = z.object({
+const webhookInput = z.strictObject({
   url: z
     .string({ error: "Please enter the webhook URL." })
     .trim()
@@ -85,31 +86,40 @@ export const webhookRouter = {
     return { url: saved.url, secret: saved.secret };
   }),
 
-  remove: changesWebhook.output(noWebhook).mutation(async ({ ctx }) => {
-    await ctx.services.store.webhooks.delete(ctx.user.id);
-    return NONE;
-  }),
+  remove: changesWebhook
+    .input(noInput)
+    .output(noWebhook)
+    .mutation(async ({ ctx }) => {
+      await ctx.services.store.webhooks.delete(ctx.user.id);
+      return NONE;
+    }),
 
   /** POSTs a test body now and says how the receiver answered (`ok` false is not an HTTP error). */
-  test: authedProcedure.output(testReply).mutation(async ({ ctx }) => {
-    const userId = ctx.user.id;
-    const hook = await ctx.services.store.webhooks.get(userId);
-    if (!hook)
-      throw new TRPCError({ code: "BAD_REQUEST", message: "No webhook is set. Save one first." });
-    const result = await ctx.services.webhooks.sendTestFor(
-      userId,
-      hook,
-      ctx.services.shutdownSignal,
-    );
-    if (!result) {
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: "A test is already being sent." });
-    }
-    return result.ok
-      ? { ok: true, status: result.status }
-      : {
-          ok: false,
-          ...(result.status !== undefined && { status: result.status }),
-          error: result.error,
-        };
-  }),
+  test: authedProcedure
+    .input(noInput)
+    .output(testReply)
+    .mutation(async ({ ctx }) => {
+      const userId = ctx.user.id;
+      const hook = await ctx.services.store.webhooks.get(userId);
+      if (!hook)
+        throw new TRPCError({ code: "BAD_REQUEST", message: "No webhook is set. Save one first." });
+      const result = await ctx.services.webhooks.sendTestFor(
+        userId,
+        hook,
+        ctx.services.shutdownSignal,
+      );
+      if (!result) {
+        throw new TRPCError({
+          code: "TOO_MANY_REQUESTS",
+          message: "A test is already being sent.",
+        });
+      }
+      return result.ok
+        ? { ok: true, status: result.status }
+        : {
+            ok: false,
+            ...(result.status !== undefined && { status: result.status }),
+            error: result.error,
+          };
+    }),
 } satisfies TRPCRouterRecord;

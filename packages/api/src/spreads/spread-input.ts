@@ -8,7 +8,7 @@ import { idempotencyKeySchema } from "../idempotency.ts";
 const MAX_TEXT = 100;
 const MAX_FORMULA_TEXT = 50_000;
 
-const legInput = z.object({
+const legInput = z.strictObject({
   name: z.string({ error: "legs: each leg's name must be text" }).max(MAX_TEXT),
   instrument: z.string({ error: "legs: each leg's instrument must be text" }).max(MAX_TEXT),
   lots: z.number({ error: "legs: lots must be a number" }).optional(),
@@ -22,7 +22,7 @@ const definitionFields = {
   shared: z.boolean({ error: "shared must be true or false" }).optional(),
 };
 
-export const createSpreadInput = z.object({
+export const createSpreadInput = z.strictObject({
   ...definitionFields,
   idempotencyKey: idempotencyKeySchema,
 });
@@ -31,9 +31,9 @@ export const createSpreadInput = z.object({
 export const spreadId = z.number({ error: "id must be a number" }).int("id must be an integer");
 
 /** PUT replaces name, legs and formula; `shared` absent keeps what it was. */
-export const updateSpreadInput = z.object({ id: spreadId, ...definitionFields });
+export const updateSpreadInput = z.strictObject({ id: spreadId, ...definitionFields });
 
-export const removeSpreadInput = z.object({
+export const removeSpreadInput = z.strictObject({
   id: spreadId,
   /** Delete the alerts on it too; without it, a definition alerts use is refused (409). */
   confirm: z

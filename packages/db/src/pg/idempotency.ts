@@ -1,4 +1,4 @@
-import { count, lte, sql } from "drizzle-orm";
+import { and, count, gt, lte, sql } from "drizzle-orm";
 import { keyOf } from "../store/queries.ts";
 import { earlierOutcome } from "../store/rules.ts";
 import type { IdempotencyStore, Store } from "../store/store.ts";
@@ -30,6 +30,13 @@ export function pgIdempotency(db: PgDb, bind: (tx: PgDb) => Store): IdempotencyS
           .values({ userId, key, fingerprint, response: stored, createdAt: now });
         return { kind: "created", response };
       }),
+    async peek({ userId, key, fingerprint, now, ttlMs }) {
+      const [earlier] = await db
+        .select()
+        .from(keys)
+        .where(and(keyOf(keys, userId, key), gt(keys.createdAt, now - ttlMs)));
+      return earlier ? earlierOutcome(earlier, fingerprint) : undefined;
+    },
     async count() {
       const [row] = await db.select({ n: count() }).from(keys);
       return row?.n ?? 0;

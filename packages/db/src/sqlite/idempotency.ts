@@ -1,4 +1,4 @@
-import { count, lte } from "drizzle-orm";
+import { and, count, gt, lte } from "drizzle-orm";
 import { keyOf } from "../store/queries.ts";
 import { earlierOutcome } from "../store/rules.ts";
 import type { IdempotencyStore, Store } from "../store/store.ts";
@@ -22,6 +22,15 @@ export function sqliteIdempotency(
       gate
         ? gate.exclusive(() => runOnce(db, claim, () => create(bind())))
         : runOnce(db, claim, () => create(bind())),
+    peek: ({ userId, key, fingerprint, now, ttlMs }) =>
+      run(() => {
+        const earlier = db
+          .select()
+          .from(keys)
+          .where(and(keyOf(keys, userId, key), gt(keys.createdAt, now - ttlMs)))
+          .get();
+        return earlier ? earlierOutcome(earlier, fingerprint) : undefined;
+      }),
     count: () => run(() => db.select({ n: count() }).from(keys).get()?.n ?? 0),
   };
 }

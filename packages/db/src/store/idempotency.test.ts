@@ -44,6 +44,24 @@ describe.each(STORE_KINDS)("idempotency keys (%s)", (kind) => {
     expect(await store.idempotency.count()).toBe(1);
   });
 
+  it("peeks without writing: free, the stored answer, another request's key, forgotten after the TTL", async () => {
+    const { store } = current();
+    const user = await store.users.create({ username: "alice", passwordHash: "h" });
+    expect(await store.idempotency.peek(claim(user.id, "k"))).toBeUndefined();
+    expect(await store.idempotency.count()).toBe(0);
+    const first = await store.idempotency.runOnce(claim(user.id, "k"), createAlert(user.id));
+    expect(await store.idempotency.peek(claim(user.id, "k"))).toEqual({
+      kind: "replayed",
+      response: (first as { response: unknown }).response,
+    });
+    expect(await store.idempotency.peek(claim(user.id, "k", "other"))).toEqual({
+      kind: "mismatch",
+    });
+    expect(await store.idempotency.peek(claim(user.id, "k", "other", 61_000))).toBeUndefined();
+    expect(await store.idempotency.peek(claim(user.id + 1, "k", "other"))).toBeUndefined();
+    expect(await store.alerts.countByUser(user.id)).toBe(1);
+  });
+
   it("of parallel requests with one key (on two instances) exactly one creates", async () => {
     const { store, openAnother } = current();
     const other = await openAnother();

@@ -366,6 +366,14 @@ export interface IdempotencyStore {
     claim: IdempotencyClaim,
     create: (store: Store) => Promise<T>,
   ): Promise<IdempotentOutcome<T>>;
+  /**
+   * What `runOnce` would meet now, read only: the stored answer ("replayed"), another request's
+   * key ("mismatch"), or undefined while the key is free. Lets a create refuse a reused key
+   * before it does anything outside the transaction; `runOnce` still decides, atomically.
+   */
+  peek(
+    claim: IdempotencyClaim,
+  ): Promise<Exclude<IdempotentOutcome<never>, { kind: "created" }> | undefined>;
   count(): Promise<number>;
 }
 

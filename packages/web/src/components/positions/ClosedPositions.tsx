@@ -46,9 +46,16 @@ export function ClosedPositions() {
       className="panel--closed-trades"
       note={
         <div className="my-spreads__bar">
-          <a className="button button--small" href={CLOSED_CSV_PATH} download>
-            Export CSV
-          </a>
+          {rows.length > 0 ? (
+            <a className="button button--small" href={CLOSED_CSV_PATH} download>
+              Export CSV
+            </a>
+          ) : (
+            // A link cannot be disabled; with no trade there is no file worth saving.
+            <button type="button" className="button button--small" disabled>
+              Export CSV
+            </button>
+          )}
         </div>
       }
     >
