@@ -143,6 +143,7 @@ describe("signed in as the admin", () => {
       "Admin",
       "Advanced Charts",
       "Positions",
+      "Theme settings",
     ]);
     await account.getByRole("link", { name: "Admin" }).click();
     await adminPage.waitForURL(`${suite.app.url}/admin`);
