@@ -14,7 +14,10 @@ export const WEB_INDEX = join(ROOT, "packages/web/dist/index.html");
 export const bundlePath = (entry) => join(ROOT, "packages/api/dist", `${entry}.mjs`);
 
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit" });
+  // Vitest's global set-up runs with NODE_ENV=test, which makes Vite bundle React's development
+  // build (StrictMode's doubled effects and all): the tests must start what users start.
+  const env = { ...process.env, NODE_ENV: "production" };
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

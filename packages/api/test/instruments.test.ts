@@ -280,11 +280,11 @@ describe("the instruments in use", () => {
     expect(again.body).toEqual({ error: "GOLD@next is not in use" });
   });
 
-  it("refuses to remove what a built-in spread or an alert uses (409 saying how many)", async () => {
+  it("refuses to remove what a built-in spread or an alert uses (409 naming them)", async () => {
     const copper = await admin.delete("/api/instruments/COPPER");
     expect(copper.status).toBe(409);
     expect(copper.body).toEqual({
-      error: "COPPER is used by 1 built-in spread",
+      error: "COPPER is used by the built-in spread HG",
       usedBy: { spreads: 1, alerts: 0 },
     });
     expect(
@@ -292,7 +292,7 @@ describe("the instruments in use", () => {
     ).toBe(200);
     const gold = await admin.delete("/api/instruments/GOLD");
     expect(gold.body).toEqual({
-      error: "GOLD is used by 1 built-in spread and 1 alert",
+      error: "GOLD is used by the built-in spread GC and 1 alert: GC_BUY at 1 (trader)",
       usedBy: { spreads: 1, alerts: 1 },
     });
     // USDINR is every parity's input; GC also the spot gold spread's.

@@ -132,12 +132,12 @@ describe("a user's own spread", () => {
     const refused = await admin.delete(`/api/instruments/${encodeURIComponent("GOLD@next")}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
-      error: "GOLD@next is used by 1 user spread and 1 alert",
+      error: `GOLD@next is used by the user spread “Gold near/next” (SP${id}) and 1 alert: SP${id}_SELL at 10 (trader)`,
       usedBy: { spreads: 1, alerts: 1 },
     });
     // GOLD: the built-in parity and the calendar.
     expect((await admin.delete("/api/instruments/GOLD")).body).toMatchObject({
-      error: "GOLD is used by 1 built-in spread, 1 user spread and 1 alert",
+      error: `GOLD is used by the built-in spread GC, the user spread “Gold near/next” (SP${id}) and 1 alert: SP${id}_SELL at 10 (trader)`,
       usedBy: { spreads: 2, alerts: 1 },
     });
     expect((await trader.delete(`/api/spreads/${id}?confirm=true`)).status).toBe(204);

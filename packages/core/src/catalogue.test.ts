@@ -42,6 +42,13 @@ describe("the shipped catalogue", () => {
     }
     expect(new Set(SHIPPED_INSTRUMENTS.map((s) => s.key)).size).toBe(SHIPPED_INSTRUMENTS.length);
   });
+
+  it("names a later month with its exchange, so MCX and COMEX gold differ", () => {
+    expect(shippedInstrument("GOLD@next")?.name).toBe("Gold MCX (next month)");
+    expect(shippedInstrument("GC@next")?.name).toBe("Gold COMEX (next month)");
+    const later = SHIPPED_INSTRUMENTS.filter((s) => s.month === "next" || s.month === "far");
+    expect(new Set(later.map((s) => s.name)).size).toBe(later.length);
+  });
 });
 
 describe("keys", () => {

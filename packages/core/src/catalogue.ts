@@ -204,7 +204,8 @@ export const SHIPPED_INSTRUMENTS: readonly InstrumentSpec[] = [
       (month): InstrumentSpec => ({
         ...base,
         key: monthKey(root, month),
-        name: month === "near" ? base.name : `${base.name} (${month} month)`,
+        // "Gold MCX (next month)", "Gold COMEX (next month)": GOLD@next and GC@next apart.
+        name: month === "near" ? base.name : `${base.name} ${base.exchange} (${month} month)`,
         month,
       }),
     ),

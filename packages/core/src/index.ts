@@ -17,6 +17,7 @@ export * from "./csv.ts";
 export * from "./decimals.ts";
 export * from "./definition-per-lot.ts";
 export * from "./formula.ts";
+export * from "./formula-shape.ts";
 export * from "./highlight.ts";
 export * from "./hysteresis.ts";
 export * from "./instrument.ts";

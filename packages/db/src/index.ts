@@ -30,6 +30,7 @@ export {
 } from "./store/enums.ts";
 export { openStore, type StoreConfig } from "./store/open.ts";
 export type {
+  AlertOnSymbol,
   AlertStore,
   CandleQuery,
   CandleStore,

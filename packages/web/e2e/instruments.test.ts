@@ -147,19 +147,71 @@ describe("Admin → Instruments", () => {
     await expect.poll(() => message.textContent()).toMatch(/ZINC.*(in use|exists)/);
   });
 
-  it("refuses to remove GOLD while an alert uses it, saying what uses it", async () => {
+  it("offers no Remove on the fifteen built-ins, and lists GOLD@next after GOLD by its own name", async () => {
     const page = suite.page;
+    const rows = inUse(page).locator("tbody tr");
+    const keys = await rows.evaluateAll((all) =>
+      all.map((row) => row.getAttribute("data-instrument")),
+    );
+    expect(keys.indexOf("GOLD@next")).toBe(keys.indexOf("GOLD") + 1);
+    const builtIn = rows.filter({ hasText: "built-in" });
+    expect(await builtIn.count()).toBe(15);
+    expect(await builtIn.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+    expect(await instrumentRow(page, "GOLD@next").locator("[data-col='name']").textContent()).toBe(
+      "Gold MCX (next month)",
+    );
+  });
+
+  it("refuses to remove GOLD@next while a spread and an alert use it, naming them", async () => {
+    const page = suite.page;
+    const spread = await rest(page, "POST", "/api/spreads", {
+      name: "Gold calendar",
+      legs: [
+        { name: "a", instrument: "GOLD" },
+        { name: "b", instrument: "GOLD@next" },
+      ],
+      formula: "a - b",
+    });
+    expect(spread.status).toBe(201);
+    const symbol = spread.json.symbol as string;
     const created = await rest(page, "POST", "/api/alerts", {
-      commodityType: "GC_BUY",
+      commodityType: `${symbol}_BUY`,
       threshold: 100,
     });
     expect(created.status).toBe(200);
     page.once("dialog", (dialog) => void dialog.accept());
-    await page.getByRole("button", { name: "Remove GOLD", exact: true }).click();
-    const refusal = page.getByRole("alert").filter({ hasText: "GOLD was not removed" });
+    await page.getByRole("button", { name: "Remove GOLD@next", exact: true }).click();
+    const refusal = page.getByRole("alert").filter({ hasText: "GOLD@next was not removed" });
     await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(/used by 1 built-in spread and 1 alert/);
-    expect(await instrumentRow(page, "GOLD").count()).toBe(1);
+    expect(await refusal.textContent()).toContain(
+      `used by the user spread “Gold calendar” (${symbol}) and 1 alert: ${symbol}_BUY at 100 (admin)`,
+    );
+    expect(await instrumentRow(page, "GOLD@next").count()).toBe(1);
+  });
+
+  it("keeps Remove on screen on a phone, the table scrolling behind it", async () => {
+    const page = suite.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const remove = page.getByRole("button", { name: "Remove ZINC", exact: true });
+      // The table scrolled all the way left, as it opens: Remove is on screen all the same.
+      await instrumentRow(page, "ZINC").locator("th").scrollIntoViewIfNeeded();
+      await inUse(page).evaluate((table) => {
+        if (table.parentElement) table.parentElement.scrollLeft = 0;
+      });
+      const box = await remove.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+      const x = (box?.x ?? 0) + (box?.width ?? 0) / 2;
+      const y = (box?.y ?? 0) + (box?.height ?? 0) / 2;
+      expect(
+        await page.evaluate(
+          ([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.textContent,
+          [x, y],
+        ),
+      ).toBe("Remove");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it("removes ZINC only after asking, and its row leaves the Prices table", async () => {

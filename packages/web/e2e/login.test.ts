@@ -85,11 +85,13 @@ describe("signed in as a trader", () => {
       "Profile",
       "Advanced Charts",
       "Positions",
+      "Theme settings",
     ]);
-    expect(await account.getByRole("link", { name: "Profile" }).getAttribute("href")).toBe(
-      "/profile",
-    );
-    await account.getByText("Theme settings are in Profile").waitFor();
+    for (const name of ["Profile", "Theme settings"]) {
+      expect(await account.getByRole("link", { name, exact: true }).getAttribute("href")).toBe(
+        "/profile",
+      );
+    }
     await account.getByRole("button", { name: "Logout" }).waitFor();
   });
 
@@ -141,6 +143,7 @@ describe("signed in as the admin", () => {
       "Admin",
       "Advanced Charts",
       "Positions",
+      "Theme settings",
     ]);
     await account.getByRole("link", { name: "Admin" }).click();
     await adminPage.waitForURL(`${suite.app.url}/admin`);

@@ -1,4 +1,5 @@
-import type { Store } from "@spreadwatch/db";
+import { alertMetricName } from "@spreadwatch/core";
+import type { AlertOnSymbol, Store } from "@spreadwatch/db";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { SpreadRegistry } from "../spreads/registry.ts";
 
@@ -16,9 +17,13 @@ export function alertSymbolsOf(spread: { symbol: string }): string[] {
     : [`${spread.symbol}_BUY`, `${spread.symbol}_SELL`];
 }
 
+/** How many alerts a refusal names one by one; the rest are counted. */
+const MAX_NAMED_ALERTS = 10;
+
 /**
- * How many spread definitions (the built-ins and every user's, private ones included: a leg
- * must keep quoting for its owner) read `key`, and how many alerts (anyone's) are on them.
+ * Which spread definitions (the built-ins and every user's, private ones included: a leg must
+ * keep quoting for its owner) read `key`, and which alerts (anyone's) are on them: the admin
+ * is told what to change before the instrument can go, not only how many.
  */
 export async function usedBy(
   store: Store,
@@ -26,25 +31,54 @@ export async function usedBy(
   key: string,
 ): Promise<{ usedBy: UsedBy; sentence: string }> {
   const using = spreads.all().filter((spread) => spread.legs.some((leg) => leg.instrument === key));
-  const used = {
-    spreads: using.length,
-    alerts: await store.alerts.countOnSymbols(using.flatMap(alertSymbolsOf)),
-  };
-  const builtIn = using.filter((spread) => spread.builtin).length;
-  return { usedBy: used, sentence: usedBySentence(key, builtIn, used) };
+  const alerts = await store.alerts.listOnSymbols(using.flatMap(alertSymbolsOf));
+  const used = { spreads: using.length, alerts: alerts.length };
+  return { usedBy: used, sentence: usedBySentence(key, using, alerts) };
 }
 
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+/** "a", "a and b", "a, b and c". */
+function listed(items: readonly string[]): string {
+  const last = items.at(-1) ?? "";
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${last}` : last;
+}
 
-/** "GOLD is used by 1 built-in spread, 2 user spreads and 2 alerts". */
-function usedBySentence(key: string, builtIn: number, used: UsedBy): string {
+const plural = (n: number, noun: string) => (n === 1 ? noun : `${noun}s`);
+
+/** "SP1_SELL at 5 (tara)", "GC_BUY z-score at 2 (bob)". */
+function alertText(alert: AlertOnSymbol): string {
+  const metric = alert.metric === "spread" ? "" : ` ${alertMetricName(alert.metric)}`;
+  return `${alert.commodityType}${metric} at ${alert.threshold} (${alert.username})`;
+}
+
+/**
+ * "GOLD is used by the built-in spread GC, the user spread “Gold calendar” (SP1) and 1 alert:
+ * SP1_SELL at 5 (tara)".
+ */
+function usedBySentence(
+  key: string,
+  using: readonly { symbol: string; name: string; builtin: boolean }[],
+  alerts: readonly AlertOnSymbol[],
+): string {
+  const builtIn = using.filter((spread) => spread.builtin).map((spread) => spread.symbol);
+  const own = using
+    .filter((spread) => !spread.builtin)
+    .map((spread) => `“${spread.name}” (${spread.symbol})`);
+  const named = alerts.slice(0, MAX_NAMED_ALERTS).map(alertText);
+  const more = alerts.length - named.length;
   const parts = [
-    ...(builtIn > 0 ? [counted(builtIn, "built-in spread")] : []),
-    ...(used.spreads > builtIn ? [counted(used.spreads - builtIn, "user spread")] : []),
-    ...(used.alerts > 0 ? [counted(used.alerts, "alert")] : []),
+    ...(builtIn.length > 0
+      ? [`the built-in ${plural(builtIn.length, "spread")} ${listed(builtIn)}`]
+      : []),
+    ...(own.length > 0 ? [`the user ${plural(own.length, "spread")} ${listed(own)}`] : []),
+    ...(alerts.length > 0
+      ? [
+          `${alerts.length} ${plural(alerts.length, "alert")}: ${named.join(", ")}${
+            more > 0 ? ` and ${more} more` : ""
+          }`,
+        ]
+      : []),
   ];
-  const last = parts.pop();
-  return `${key} is used by ${parts.length > 0 ? `${parts.join(", ")} and ${last}` : last}`;
+  return `${key} is used by ${listed(parts)}`;
 }
 
 export const isUsed = (used: UsedBy) => used.spreads > 0 || used.alerts > 0;

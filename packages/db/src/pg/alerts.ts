@@ -19,6 +19,15 @@ import { changed, type PgDb } from "./connection.ts";
 import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./schema.ts";
 import { saveMarks } from "./spread-marks.ts";
 
+/** The columns of an alert a refusal names (AlertStore.listOnSymbols). */
+const ON_SYMBOL = {
+  id: alerts.id,
+  commodityType: alerts.commodityType,
+  metric: alerts.metric,
+  threshold: alerts.threshold,
+  username: users.username,
+};
+
 export function pgAlerts(db: PgDb): AlertStore {
   const countOf = async (tx: PgDb, userId: number) => {
     const [row] = await tx.select({ n: count() }).from(alerts).where(eq(alerts.userId, userId));
@@ -106,6 +115,15 @@ export function pgAlerts(db: PgDb): AlertStore {
         return recorded;
       }),
     recordHeld: (entries) => recordHeld(db, entries),
+    listOnSymbols: async (symbols) =>
+      symbols.length === 0
+        ? []
+        : db
+            .select(ON_SYMBOL)
+            .from(alerts)
+            .innerJoin(users, eq(users.id, alerts.userId))
+            .where(inArray(alerts.commodityType, [...symbols]))
+            .orderBy(alerts.id),
     countOnSymbols: async (symbols) =>
       symbols.length === 0
         ? 0

@@ -22,6 +22,15 @@ import { alertFirings, alerts, telegramLinks, users, userWebhooks } from "./sche
 import { saveMarks } from "./spread-marks.ts";
 import type { Sqlite } from "./store.ts";
 
+/** The columns of an alert a refusal names (AlertStore.listOnSymbols). */
+const ON_SYMBOL = {
+  id: alerts.id,
+  commodityType: alerts.commodityType,
+  metric: alerts.metric,
+  threshold: alerts.threshold,
+  username: users.username,
+};
+
 export function sqliteAlerts({ db, run }: Sqlite): AlertStore {
   const countOf = (userId: number) =>
     db.select({ n: count() }).from(alerts).where(eq(alerts.userId, userId)).get()?.n ?? 0;
@@ -107,6 +116,18 @@ export function sqliteAlerts({ db, run }: Sqlite): AlertStore {
         }),
       ),
     recordHeld: (entries) => run(() => recordHeld(db, entries)),
+    listOnSymbols: (symbols) =>
+      run(() =>
+        symbols.length === 0
+          ? []
+          : db
+              .select(ON_SYMBOL)
+              .from(alerts)
+              .innerJoin(users, eq(users.id, alerts.userId))
+              .where(inArray(alerts.commodityType, [...symbols]))
+              .orderBy(alerts.id)
+              .all(),
+      ),
     countOnSymbols: (symbols) =>
       run(() =>
         symbols.length === 0

@@ -150,5 +150,12 @@ describe.each(STORE_KINDS)("alerts on symbols (%s)", (kind) => {
     expect(await store.alerts.countOnSymbols(["GC_BUY", "GC_SELL"])).toBe(2);
     expect(await store.alerts.countOnSymbols(["CL_BUY"])).toBe(0);
     expect(await store.alerts.countOnSymbols([])).toBe(0);
+    const listed = await store.alerts.listOnSymbols(["GC_BUY", "GC_SELL"]);
+    expect(listed.map(({ commodityType, username }) => [commodityType, username])).toEqual([
+      ["GC_BUY", "alice"],
+      ["GC_SELL", "bob"],
+    ]);
+    expect(listed[0]).toMatchObject({ metric: "spread", threshold: 1 });
+    expect(await store.alerts.listOnSymbols([])).toEqual([]);
   });
 });

@@ -130,6 +130,15 @@ export interface SessionStore {
   pruneEnds(cutoff: number): Promise<number>;
 }
 
+/** An alert as a refusal names it: whose, on what, at which threshold. */
+export interface AlertOnSymbol {
+  id: number;
+  commodityType: string;
+  metric: string;
+  threshold: number;
+  username: string;
+}
+
 export interface AlertStore {
   listByUser(userId: number): Promise<Alert[]>;
   countByUser(userId: number): Promise<number>;
@@ -187,6 +196,11 @@ export interface AlertStore {
   recordHeld(entries: readonly HeldCrossing[]): Promise<number>;
   /** How many alerts (every user's, enabled or not) are on one of `symbols`. */
   countOnSymbols(symbols: readonly string[]): Promise<number>;
+  /**
+   * Which alerts (every user's, enabled or not) are on one of `symbols`, with their owner's
+   * name, in id order: what an instrument's refusal to leave names.
+   */
+  listOnSymbols(symbols: readonly string[]): Promise<AlertOnSymbol[]>;
 }
 
 /** The alerts' History (docs/http-api.md, "Alert history and webhooks"). */

@@ -19,7 +19,10 @@ export function AccountMenu({ user }: { user: SessionUser | undefined }) {
       {user?.is_admin && <Link href="/admin">Admin</Link>}
       <Link href="/advanced-chart">Advanced Charts</Link>
       <Link href="/positions">Positions</Link>
-      <span className="account__note">Theme settings are in Profile</span>
+      {/* Not named "…Profile": the header's Profile link keeps its name to itself. */}
+      <Link href="/profile" className="account__note">
+        Theme settings
+      </Link>
       <LogoutButton />
     </>
   );

@@ -21,7 +21,11 @@ export function BottomSheet({ title, children, onClose }: BottomSheetProps) {
       ref={dialog}
       className="sheet"
       aria-labelledby={titleId}
-      onClose={onClose}
+      onClose={(event) => {
+        // A close event arrives after the fact: StrictMode's remount (development builds) closes
+        // and reopens the dialog at once, and the sheet is still wanted when it is open again.
+        if (!event.currentTarget.open) onClose();
+      }}
       onClick={(event) => {
         // The dialog box itself only receives clicks outside its content: the backdrop.
         if (event.target === event.currentTarget) event.currentTarget.close();

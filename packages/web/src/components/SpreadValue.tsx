@@ -12,6 +12,8 @@ interface SpreadValueProps {
   marks?: InputMarks;
   /** A z-score shown as a small chip, where the table has no z column (phones). */
   z?: number;
+  /** A ratio's sign says nothing (it is always positive): no green or red. */
+  unsigned?: boolean;
 }
 
 function signClass(value: number | undefined): string | undefined {
@@ -20,9 +22,15 @@ function signClass(value: number | undefined): string | undefined {
 }
 
 /** A signed spread cell: green above 0, red below, flashing on moves (docs/spec.md §4). */
-export function SpreadValue({ value, decimals, missingTitle, marks, z }: SpreadValueProps) {
+export function SpreadValue(props: SpreadValueProps) {
+  const { value, decimals, missingTitle, marks, z } = props;
   const highlight = useHighlight(value);
-  const classes = ["num", "spread", signClass(value), highlight && `highlight-${highlight}`];
+  const classes = [
+    "num",
+    "spread",
+    !props.unsigned && signClass(value),
+    highlight && `highlight-${highlight}`,
+  ];
   return (
     <td
       className={classes.filter(Boolean).join(" ")}

@@ -42,13 +42,21 @@ export function useSymbolLabel(): (symbol: string) => string {
   return useCallback((symbol: string) => symbolLabel(symbol, spreads), [spreads]);
 }
 
-/** The definition mutations; each refetches the list (and the alerts a delete took) when settled. */
+/**
+ * The definition mutations; each refetches the list (and the alerts a delete took) when settled.
+ * A created or changed spread's statistics exist as soon as it does (the server computes them
+ * from its legs' closes when `market.statsAll` is asked): refetch them too rather than leave z and
+ * percentile blank until the minute's poll.
+ */
 export function useSpreadChanges() {
   const utils = trpc.useUtils();
   const onSettled = () => utils.spreads.list.invalidate();
+  const withStats = async () => {
+    await Promise.all([onSettled(), utils.market.statsAll.invalidate()]);
+  };
   return {
-    create: trpc.spreads.create.useMutation({ onSettled }),
-    update: trpc.spreads.update.useMutation({ onSettled }),
+    create: trpc.spreads.create.useMutation({ onSettled: withStats }),
+    update: trpc.spreads.update.useMutation({ onSettled: withStats }),
     remove: trpc.spreads.remove.useMutation({
       onSettled: async () => {
         await Promise.all([onSettled(), utils.alerts.list.invalidate()]);

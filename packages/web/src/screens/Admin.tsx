@@ -33,9 +33,6 @@ export function Admin({ user }: { user: SessionUser }) {
         <Section title="Market Data Health" className="section--flush section--health">
           <MarketDataHealth />
         </Section>
-        <Section title="System Settings">
-          <p className="muted">System settings will be available in a future update.</p>
-        </Section>
       </main>
     </div>
   );

@@ -141,6 +141,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     <div className="page">
       <AppHeader title="Advanced Spread Chart">
         <Link href="/">Back to Dashboard</Link>
+        <Link href="/profile">Profile</Link>
         <span className="account__user" data-testid="account-user">
           {displayName(user.username)}
         </span>

@@ -46,6 +46,7 @@ export function Positions({ user }: { user: SessionUser }) {
       <AppHeader title="Positions">
         <Link href="/">Back to Dashboard</Link>
         <Link href="/advanced-chart">Advanced Charts</Link>
+        <Link href="/profile">Profile</Link>
         <span className="account__user" data-testid="account-user">
           {displayName(user.username)}
         </span>

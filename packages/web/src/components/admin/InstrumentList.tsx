@@ -1,3 +1,4 @@
+import { parseInstrumentKey } from "@spreadwatch/core";
 import { useFlash } from "../../hooks/useFlash.ts";
 import type { InstrumentInUse } from "../../hooks/useInstruments.ts";
 import { formatExpiry } from "../../market/priceRows.ts";
@@ -7,10 +8,34 @@ import { Message } from "../Message.tsx";
 
 const DASH = "—";
 
+const MONTH_ORDER = ["near", "next", "far"];
+
+/**
+ * The list in the server's order, each later month moved up to just after its root's first
+ * row: GOLD@next beside GOLD, not after CRUDEOIL.
+ */
+export function byRoot<T extends { key: string }>(instruments: readonly T[]): T[] {
+  const first = new Map<string, number>();
+  instruments.forEach((inst, index) => {
+    const { root } = parseInstrumentKey(inst.key);
+    if (!first.has(root)) first.set(root, index);
+  });
+  const rank = (inst: T) => {
+    const { root, month } = parseInstrumentKey(inst.key);
+    return [first.get(root) ?? 0, MONTH_ORDER.indexOf(month)] as const;
+  };
+  return [...instruments].sort((a, b) => {
+    const [rootA, monthA] = rank(a);
+    const [rootB, monthB] = rank(b);
+    return rootA - rootB || monthA - monthB;
+  });
+}
+
 /**
  * The instruments in use: what each is, which contract it quotes now and who serves it, with
- * why none does where that is so. Remove asks first; the server refuses one that a spread or an
- * alert uses, and its sentence (how many use it) is shown as it is.
+ * why none does where that is so. Remove (not on the built-ins: the server keeps them) asks
+ * first; the server refuses one that a spread or an alert uses, and its sentence (which spreads
+ * and alerts) is shown as it is.
  */
 export function InstrumentList({ instruments }: { instruments: readonly InstrumentInUse[] }) {
   const flash = useFlash();
@@ -59,7 +84,7 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
             </tr>
           </thead>
           <tbody>
-            {instruments.map((inst) => (
+            {byRoot(instruments).map((inst) => (
               <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>
                 <th scope="row" className="symbol instruments-table__key">
                   {inst.key}
@@ -86,15 +111,17 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
                 </td>
                 <td data-col="provider">{inst.provider ?? DASH}</td>
                 <td className="actions">
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    aria-label={`Remove ${inst.key}`}
-                    disabled={busyKey === inst.key}
-                    onClick={() => removeInstrument(inst.key)}
-                  >
-                    Remove
-                  </button>
+                  {!inst.builtIn && (
+                    <button
+                      type="button"
+                      className="button button--danger button--small"
+                      aria-label={`Remove ${inst.key}`}
+                      disabled={busyKey === inst.key}
+                      onClick={() => removeInstrument(inst.key)}
+                    >
+                      Remove
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -16,7 +16,8 @@ export interface RootChoice {
   months: { month: MonthSelector | null; spec: InstrumentSpec }[];
 }
 
-const MONTH_NOTE = / \((next|far) month\)$/;
+/** " MCX (next month)": a later month's name past the root's ("Gold"). */
+const MONTH_NOTE = / \S+ \((next|far) month\)$/;
 
 /**
  * The shipped instruments not in use, by root: a future's three months are one choice with a

@@ -57,10 +57,12 @@ function useTestFeedback(test: () => Promise<boolean>) {
 
 /**
  * The labels of the server's count and last delivery, by the channels the alert has ticked
- * ("Webhook Limit", "Last webhook"); the spec's Telegram labels when it has neither.
+ * ("Webhook Limit", "Last webhook"); none when it has neither: a "Telegram Limit 0/1" on an
+ * alert that sends nothing would read as if it did (docs/spec.md §2 lists them for Telegram).
  */
-function serverLabels(alert: AlertView): { limit: string; last: string } {
-  const channels = serverChannels(alert) ?? "Telegram";
+function serverLabels(alert: AlertView): { limit: string; last: string } | undefined {
+  const channels = serverChannels(alert);
+  if (!channels) return undefined;
   return { limit: `${channels} Limit`, last: `Last ${channels.replace("Webhook", "webhook")}` };
 }
 
@@ -135,20 +137,24 @@ export function AlertListItem({
             <dd data-field="webhook">{webhookSet === false ? "On (no webhook set)" : "On"}</dd>
           </div>
         )}
-        <div>
-          <dt>{labels.limit}</dt>
-          <dd data-field="telegram-limit">
-            {alert.telegramNotificationCount}/{alert.telegramMaxNotifications}
-          </dd>
-        </div>
-        <div>
-          <dt>{labels.last}</dt>
-          <dd data-field="last-telegram">
-            {alert.lastTelegramTriggered
-              ? formatIstTimestamp(alert.lastTelegramTriggered)
-              : "Never"}
-          </dd>
-        </div>
+        {labels && (
+          <>
+            <div>
+              <dt>{labels.limit}</dt>
+              <dd data-field="telegram-limit">
+                {alert.telegramNotificationCount}/{alert.telegramMaxNotifications}
+              </dd>
+            </div>
+            <div>
+              <dt>{labels.last}</dt>
+              <dd data-field="last-telegram">
+                {alert.lastTelegramTriggered
+                  ? formatIstTimestamp(alert.lastTelegramTriggered)
+                  : "Never"}
+              </dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>Last browser alert</dt>
           <dd data-field="last-browser">

@@ -1,5 +1,6 @@
 import {
   ALERT_METRIC_LABELS,
+  ALERT_METRICS,
   type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
@@ -19,9 +20,9 @@ import { useModalDialog } from "../../hooks/useModalDialog.ts";
 import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { Checkbox } from "../Field.tsx";
+import { Checkbox, SelectField } from "../Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
-import { metricRangeText, thresholdRangeError } from "./metric.ts";
+import { METRIC_HINTS, metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -75,7 +76,8 @@ export function AlertModal({
   const busy =
     changes.create.isPending || changes.update.isPending || changes.remove.isPending || deletingAll;
 
-  const metric: AlertMetric = alert && isAlertMetric(alert.metric) ? alert.metric : "spread";
+  const stored: AlertMetric = alert && isAlertMetric(alert.metric) ? alert.metric : "spread";
+  const [metric, setMetric] = useState<AlertMetric>(stored);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -99,6 +101,8 @@ export function AlertModal({
       enabled,
       // docs/spec.md §5: the modal sends null for 1.
       maxNotifications: limit === 1 ? null : limit,
+      // The spec's modal has no metric: sent only when it is not what the server assumes.
+      ...(metric !== stored ? { metric } : {}),
     };
     const onError = (error: unknown) =>
       tell(
@@ -159,8 +163,20 @@ export function AlertModal({
           {!isSpreadSymbol(symbol) && label !== symbol && `${label} `}
           <span className="modal__symbol">{symbol}</span>
         </h2>
+        {/* The same choice as the Alerts section's form (README "Spread alerts"). */}
+        <div className="alert-form__metric">
+          <SelectField
+            label="Metric"
+            options={ALERT_METRICS}
+            value={metric}
+            onChange={setMetric}
+            format={(m) => ALERT_METRIC_LABELS[m]}
+          />
+          <p className="field__hint" data-field="metric-hint">
+            {METRIC_HINTS[metric]}
+          </p>
+        </div>
         <ThresholdField
-          // An edited z-score or percentile alert keeps its metric (the Alerts panel changes it).
           label={`Alert me when ${ALERT_METRIC_LABELS[metric]} reaches`}
           value={threshold}
           onChange={setThreshold}

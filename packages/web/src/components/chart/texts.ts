@@ -1,4 +1,4 @@
-import { isSpreadSymbol } from "@spreadwatch/core";
+import { formulaShape, isSpreadSymbol } from "@spreadwatch/core";
 import { isDefinitionSymbol } from "../../market/chartSymbols.ts";
 
 /** docs/spec.md §2's hint beside Reset Zoom. */
@@ -38,8 +38,7 @@ export function spreadSignText(
           ? "each leg at the side buying the spread takes (ask when it rises with the leg, bid when it falls)"
           : "each leg at the side selling the spread takes"
       }.`,
-      above: "Above 0: the formula's value is positive.",
-      below: "Below 0: it is negative.",
+      ...definitionSign(definitionFormula),
     };
   }
   if (isSpreadSymbol(symbol)) {
@@ -62,4 +61,26 @@ export function spreadSignText(
     above: "Above 0: the future is higher than spot.",
     below: "Below 0: the future is lower than spot.",
   };
+}
+
+/**
+ * A definition's sign in the terms of its formula's outermost operator (formulaShape): which
+ * side is higher for a difference, against 1 for a ratio, the formula's own sign otherwise.
+ */
+function definitionSign(formula: string | undefined): { above: string; below: string } {
+  const shape = formula ? formulaShape(formula) : ({ kind: "other" } as const);
+  if (shape.kind === "difference") {
+    return {
+      above: `Above 0: ${shape.left} is higher than ${shape.right}.`,
+      below: `Below 0: ${shape.left} is lower.`,
+    };
+  }
+  if (shape.kind === "ratio") {
+    return {
+      above: `Above 1: ${shape.left} is higher than ${shape.right}.`,
+      below: `Below 1: ${shape.left} is lower.`,
+    };
+  }
+  const value = formula ?? "the formula";
+  return { above: `Above 0: ${value} is positive.`, below: "Below 0: it is negative." };
 }

@@ -1,4 +1,4 @@
-import { formatNumber, formatSigned, type Prices } from "@spreadwatch/core";
+import { formatNumber, formatSigned, formulaShape, type Prices } from "@spreadwatch/core";
 import { Fragment, type MouseEvent } from "react";
 import { Link, useLocation } from "wouter";
 import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
@@ -30,6 +30,8 @@ interface MySpreadRowProps {
   /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
   onDetails?: (symbol: string) => void;
   onAlertList: (symbol: string) => void;
+  /** Desk screens: the row's details (legs, statistics, Open position) on a button of its own. */
+  onShowDetails: (symbol: string) => void;
   maxBells: number;
   compact: boolean;
   /** Some spread of the table has lots: the Net / lot column is shown. */
@@ -81,9 +83,20 @@ export function MySpreadRow(props: MySpreadRowProps) {
             {side === "BUY" ? "Buy" : "Sell"}
           </button>
         ) : (
-          <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
-            {side === "BUY" ? "Buy" : "Sell"}
-          </Link>
+          <>
+            <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+              {side === "BUY" ? "Buy" : "Sell"}
+            </Link>{" "}
+            <button
+              type="button"
+              className="link-button symbol__more"
+              aria-label={`Details of ${spread.name} ${side === "BUY" ? "Buy" : "Sell"}`}
+              title="Details: legs, statistics, alerts, Open position"
+              onClick={() => props.onShowDetails(symbol)}
+            >
+              ⋯
+            </button>
+          </>
         )}
         <LegWarning problems={problems} />
       </th>
@@ -93,6 +106,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
         missingTitle={missing}
         marks={marks}
         z={compact ? (stats?.z ?? undefined) : undefined}
+        unsigned={formulaShape(spread.formula).kind === "ratio"}
       />
       {props.withLots && <DefinitionNetPerLotCell lot={entry?.perLot} />}
       <td className="num col--wide" data-col="mid">
@@ -102,7 +116,7 @@ export function MySpreadRow(props: MySpreadRowProps) {
       <td className="num col--wide" data-col="percentile">
         {formatNumber(stats?.percentile, 1)}
       </td>
-      <td className="col--wide my-spreads__legs" data-col="legs">
+      <td className="col--wide my-spreads__legs my-spreads__legs-col" data-col="legs">
         {legs.map((text, index) => (
           <Fragment key={text}>
             {/* The dot stays with the leg after it: a narrow column wraps between legs only. */}

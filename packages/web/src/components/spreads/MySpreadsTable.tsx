@@ -73,7 +73,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
                   Net / lot (₹)
                 </th>
               )}
-              <th scope="col" className="num col--wide">
+              <th scope="col" className="num col--wide" data-col="mid">
                 Mid
               </th>
               <th scope="col" className="num col--wide" title="z-score against 20 days of closes">
@@ -82,7 +82,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
               <th scope="col" className="num col--wide" title="20-day percentile">
                 Pctl
               </th>
-              <th scope="col" className="col--wide">
+              <th scope="col" className="col--wide my-spreads__legs-col">
                 Legs
               </th>
               <th scope="col">Alerts</th>
@@ -119,6 +119,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
                   freshness={freshness}
                   onDetails={tapForDetails ? setDetails : undefined}
                   onAlertList={setDetails}
+                  onShowDetails={setDetails}
                   maxBells={maxBells}
                   compact={compact}
                   withLots={withLots}
