@@ -181,11 +181,11 @@ describe("a GC position across GOLD's expiry", () => {
       await dialog.getByLabel("Spread", { exact: true }).selectOption("GC");
       await expect
         .poll(() => dialog.locator("[data-field='live-value']").textContent(), WAIT)
-        .toMatch(/GC_BUY now [+-]?\d/);
+        .toMatch(/GC_BUY now [+−]?\d/);
       await dialog.getByLabel("Lots", { exact: true }).fill("2");
       await dialog.getByRole("button", { name: "Open position" }).click();
       await dialog
-        .getByText(/^Opened BUY 2 × .* at [+-]?[\d,.]+\. No order was sent/)
+        .getByText(/^Opened BUY 2 × .* at [+−]?[\d,.]+\. No order was sent/)
         .waitFor(WAIT);
       await dialog.getByRole("button", { name: "Done" }).click();
       await dialog.waitFor({ state: "detached" });

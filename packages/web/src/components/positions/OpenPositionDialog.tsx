@@ -1,4 +1,4 @@
-import { formatSigned, type PositionSide } from "@spreadwatch/core";
+import type { PositionSide } from "@spreadwatch/core";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { usePositionChanges } from "../../hooks/usePositions.ts";
@@ -7,12 +7,13 @@ import {
   useSpreadDefinitions,
 } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
-import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
+import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field, TextAreaField } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkLots, checkNote, parsePrice } from "./checks.ts";
+import { spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
 
 type EntryMode = "live" | "typed" | "legs";
@@ -63,8 +64,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
   const symbol = `${spread}_${side}`;
   const calculations = useLiveCalculations();
   const live = calculations ? definitionEntry(calculations, symbol)?.spread : undefined;
-  const liveText =
-    live === undefined ? "no live value right now" : formatSigned(live, definitionDecimals(live));
+  const liveText = live === undefined ? "no live value right now" : spreadText(live);
   const pending = changes.open.isPending;
 
   const submit = (event: FormEvent) => {
@@ -99,7 +99,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
       {
         onSuccess: (position) => {
           submission.done();
-          const at = formatSigned(position.entry, definitionDecimals(position.entry));
+          const at = spreadText(position.entry);
           setOpened(`${position.side} ${position.lots} × ${position.name} at ${at}`);
         },
         onError: (failure) =>

@@ -17,9 +17,15 @@ export function checkNote(note: string): string | undefined {
   return note.length > MAX_NOTE ? `A note is at most ${MAX_NOTE} characters.` : undefined;
 }
 
-/** A typed price or ₹ figure: finite, and above 0 when `positive`; undefined when it is not one. */
+/**
+ * A typed price or ₹ figure: finite, and above 0 when `positive`; undefined when it is not one.
+ * A leading U+2212 reads as "-": the figures the screen shows (and a pasted one) are written so.
+ */
 export function parsePrice(text: string, { positive }: { positive: boolean }): number | undefined {
-  const trimmed = text.trim().replaceAll(",", "");
+  const trimmed = text
+    .trim()
+    .replaceAll(",", "")
+    .replace(/^\u2212/, "-");
   if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return undefined;
   const value = Number(trimmed);
   if (!Number.isFinite(value) || (positive && value <= 0)) return undefined;
