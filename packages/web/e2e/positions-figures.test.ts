@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
 import { fixtureCsv } from "./fixtures.ts";
 import { startApp } from "./harness.ts";
-import { closedTrades, figure, openPositions } from "./positions.ts";
+import {
+  closeDialog,
+  closedTrades,
+  figure,
+  listedPositions,
+  openDialog,
+  openPositions,
+} from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
 
 // README "Positions (paper)": how the figures read, in Chromium on the production start with the
@@ -192,6 +199,111 @@ describe("the Positions figures", () => {
         expect(await item.textContent()).toMatch(new RegExp(`^${MINUS}₹[\\d,]+$`));
         expect(await colour(item)).toBe(negative);
       }
+    },
+    LONG,
+  );
+});
+
+describe("the Open and Close forms", () => {
+  it(
+    "clear the lots sentence once the lots read right, and preview margin and costs before Open",
+    async () => {
+      const { page, app } = suite;
+      await page.goto(`${app.url}/positions`);
+      await page.getByRole("button", { name: "Open position" }).click();
+      const dialog = openDialog(page);
+      await dialog.getByLabel("Spread", { exact: true }).selectOption("GC");
+      const lots = dialog.getByLabel("Lots", { exact: true });
+      await lots.fill("2.5");
+      await dialog.getByRole("button", { name: "Open position" }).click();
+      const sentence = dialog.getByText("Lots must be a whole number from 1 to 10,000.");
+      await sentence.waitFor();
+      await lots.fill("0");
+      expect(await sentence.count()).toBe(1);
+      await lots.fill("2");
+      await sentence.waitFor({ state: "detached" });
+
+      const preview = dialog.locator("[data-field='open-preview']");
+      const margin = preview.locator("[data-field='margin-preview']");
+      const costs = preview.locator("[data-field='costs-preview']");
+      await expect
+        .poll(
+          async () => `${await margin.getAttribute("data-value")} ${await preview.textContent()}`,
+          WAIT,
+        )
+        .toMatch(/^\d/);
+      await expect.poll(() => costs.getAttribute("data-value"), WAIT).toMatch(/^\d/);
+      const twoLots = Number(await margin.getAttribute("data-value"));
+      expect(await preview.textContent()).toMatch(
+        /^Margin ₹[\d,]+ \(configured rates\) · costs ₹[\d,]+ round trip$/,
+      );
+      // One lot blocks half of two.
+      await lots.fill("1");
+      await expect
+        .poll(async () => Number(await margin.getAttribute("data-value")), WAIT)
+        .toBeCloseTo(twoLots / 2, 1);
+      await lots.fill("2");
+      await expect
+        .poll(async () => Number(await margin.getAttribute("data-value")), WAIT)
+        .toBe(twoLots);
+      const previewCosts = Number(await costs.getAttribute("data-value"));
+
+      await dialog.getByRole("button", { name: "Open position" }).click();
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.waitFor({ state: "detached" });
+      // The position shows what the preview said (the fixture's prices hold still).
+      const opened = row(page, "GC");
+      await expect.poll(() => figure(opened, "net"), WAIT).not.toBeNull();
+      expect(await opened.locator("[data-field='margin']").textContent()).toContain(
+        `₹${twoLots.toLocaleString("en-IN", { maximumFractionDigits: 0 })}`,
+      );
+      const [listed] = (await listedPositions(page)).filter((p) => p.spread === "GC");
+      expect(listed?.margin?.inr).toBe(twoLots);
+      expect(
+        Number(
+          await opened.locator("[data-field='costs'] [data-value]").getAttribute("data-value"),
+        ),
+      ).toBe(previewCosts);
+    },
+    LONG,
+  );
+
+  it(
+    "preview the realised ₹ of a close, at the live exit and at a typed one",
+    async () => {
+      const { page } = suite;
+      const opened = row(page, "GC");
+      await opened.getByRole("button", { name: "Close" }).click();
+      const dialog = closeDialog(page);
+      const realised = dialog.locator("[data-field='realised-preview-inr']");
+      await realised.waitFor();
+      // At the live exit: the row's net for both lots (net is what closing now realises).
+      const net = await figure(opened, "net");
+      expect(Number(await realised.getAttribute("data-value"))).toBe(net);
+      const lots = dialog.getByLabel(/Lots to close/);
+      await lots.fill("1");
+      expect(Number(await realised.getAttribute("data-value"))).toBeCloseTo((net ?? 0) / 2, 1);
+      await lots.fill("3");
+      await dialog.getByRole("button", { name: "Close position" }).click();
+      const sentence = dialog.getByText("Lots must be a whole number from 1 to 2.");
+      await sentence.waitFor();
+      expect(await dialog.locator("[data-field='realised-preview-inr']").count()).toBe(0);
+      await lots.fill("1");
+      await sentence.waitFor({ state: "detached" });
+      await dialog.getByLabel("A price I type").check();
+      await dialog.getByLabel("Exit value", { exact: true }).fill(`${MINUS}1`);
+      await realised.waitFor();
+      const typed = Number(await realised.getAttribute("data-value"));
+      expect(await dialog.locator("[data-field='realised-preview']").textContent()).toContain(
+        `1 lot at ${MINUS}1.00`,
+      );
+      await dialog.getByRole("button", { name: "Close position" }).click();
+      const done = dialog.locator("[data-field='realised']");
+      await done.waitFor(WAIT);
+      // The server realised what the form said it would.
+      expect(Number(await done.getAttribute("data-value"))).toBe(typed);
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.waitFor({ state: "detached" });
     },
     LONG,
   );

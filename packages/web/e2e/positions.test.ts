@@ -217,7 +217,7 @@ describe("a paper position on GC", () => {
     await dialog.waitFor({ state: "detached" });
     await expect
       .poll(() => row.locator("[data-field='target-stop'] button").textContent(), WAIT)
-      .toBe("target +₹20,000stop −₹5,000");
+      .toBe("Edit target and stop: target +₹20,000 stop −₹5,000");
     const { json } = await rest(page, "GET", "/api/positions");
     expect(json.positions).toMatchObject([{ targetInr: 20000, stopInr: -5000 }]);
   });

@@ -1,4 +1,5 @@
 import { ANNUALISE_FROM_DAYS, formatNumber } from "@spreadwatch/core";
+import { Fragment } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { type SortValue, useSort } from "../../hooks/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
@@ -12,7 +13,6 @@ import {
   Rupees,
   spreadText,
   targetStopLines,
-  targetStopText,
 } from "./PositionFigures.tsx";
 
 export interface PositionActions {
@@ -249,14 +249,19 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         {daysText(position.daysHeld)}
       </td>
       <td data-field="target-stop">
+        {/* Named by its own text (the visible words first heard as said, WCAG 2.5.3), the
+            lines a space apart for the name though a grid stacks them. */}
         <button
           type="button"
           className="link-button position-target-stop"
-          aria-label={`Target and stop: ${targetStopText(view)}; edit`}
           onClick={() => actions.onEdit(position)}
         >
-          {targetStopLines(view).map((line) => (
-            <span key={line}>{line}</span>
+          <span className="visually-hidden">Edit target and stop: </span>
+          {targetStopLines(view).map((line, i) => (
+            <Fragment key={line}>
+              {i > 0 && " "}
+              <span>{line}</span>
+            </Fragment>
           ))}
         </button>
       </td>
