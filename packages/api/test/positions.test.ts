@@ -278,6 +278,25 @@ describe("opening a position", () => {
   });
 });
 
+describe("previewing a position before opening it", () => {
+  it("answers the margin and round-trip costs the opened position then shows", async () => {
+    quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });
+    await calculation("GC_SELL");
+    const input = encodeURIComponent(JSON.stringify({ spread: "GC", side: "BUY", lots: 2 }));
+    const preview = await trader.get(`/api/trpc/positions.preview?input=${input}`);
+    expect(preview.status).toBe(200);
+    const { costsInr, margin } = preview.body.result.data;
+    expect(costsInr).toBeGreaterThan(0);
+    expect(margin).toMatchObject({ source: "configured" });
+    const opened = await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 2 });
+    expect(opened.status).toBe(201);
+    expect(costsInr).toBe(opened.body.costsInr);
+    expect(margin.inr).toBe(opened.body.margin.inr);
+    const bad = encodeURIComponent(JSON.stringify({ spread: "GC", side: "BUY", lots: 0 }));
+    expect((await trader.get(`/api/trpc/positions.preview?input=${bad}`)).status).toBe(400);
+  });
+});
+
 describe("closing", () => {
   it("closes some lots then the rest at typed and live prices, with realised P&L, CSV and summary", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });

@@ -4,6 +4,7 @@ import {
   cmePriceDecimals,
   formatNumber,
   formatSigned,
+  formatSignedText,
   MISSING_VALUE,
   mcxPriceDecimals,
   rawPriceDecimals,
@@ -157,5 +158,14 @@ describe("formatSigned", () => {
   it("shows MISSING_VALUE without a sign", () => {
     expect(formatSigned(undefined, 2)).toBe("—");
     expect(formatSigned(Number.NaN, 2)).toBe("—");
+  });
+});
+
+describe("formatSignedText", () => {
+  it("writes a negative with U+2212, a positive with +, zero and missing unsigned", () => {
+    expect(formatSignedText(-1234.12, 2)).toBe("\u22121234.12");
+    expect(formatSignedText(12.34, 2)).toBe("+12.34");
+    expect(formatSignedText(-0.004, 2)).toBe("0.00");
+    expect(formatSignedText(undefined, 2)).toBe("—");
   });
 });

@@ -99,6 +99,19 @@ export function formatSigned(value: number | null | undefined, decimals: number)
   return `+${text}`;
 }
 
+/** U+2212, the minus sign of typeset figures: as wide as "+" and not a hyphen. */
+export const MINUS_SIGN = "\u2212";
+
+/**
+ * formatSigned for reading, not for parsing: "+12.34", "−0.50" with U+2212, as the rupee figures
+ * beside it ("−₹3,276") write it, so one screen shows one minus sign (README "Positions (paper)").
+ * Inputs, CSV and the wire keep formatSigned's ASCII hyphen, which every parser reads.
+ */
+export function formatSignedText(value: number | null | undefined, decimals: number): string {
+  const text = formatSigned(value, decimals);
+  return text.startsWith("-") ? `${MINUS_SIGN}${text.slice(1)}` : text;
+}
+
 /**
  * The significant digits of a non-negative finite number and where its decimal point falls:
  * 1.005 → { digits: "1005", pointAt: 1 }, 1e-7 → { digits: "1", pointAt: -6 }.

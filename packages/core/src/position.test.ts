@@ -49,10 +49,29 @@ describe("a position's mark", () => {
     });
   });
 
-  it("annualises a position held under a day as if held one day", () => {
-    const m = markPosition(buy, { mark: 70.25, costsPerLotInr: 0, marginInr: 1950, now: DAY / 4 });
-    expect(m.returnOnMargin).toBe(1);
-    expect(m.returnOnMarginAnnualised).toBe(365);
+  it("does not annualise a position held less than a week", () => {
+    const young = markPosition(buy, {
+      mark: 70.25,
+      costsPerLotInr: 0,
+      marginInr: 1950,
+      now: DAY / 4,
+    });
+    expect(young.returnOnMargin).toBe(1);
+    expect(young.returnOnMarginAnnualised).toBeNull();
+    const sixDays = markPosition(buy, {
+      mark: 70.25,
+      costsPerLotInr: 0,
+      marginInr: 1950,
+      now: 6.99 * DAY,
+    });
+    expect(sixDays.returnOnMarginAnnualised).toBeNull();
+    const week = markPosition(buy, {
+      mark: 70.25,
+      costsPerLotInr: 0,
+      marginInr: 1950,
+      now: 7 * DAY,
+    });
+    expect(week.returnOnMarginAnnualised).toBeCloseTo(365 / 7, 10);
   });
 
   it("leaves a figure null when an input is missing, never NaN", () => {

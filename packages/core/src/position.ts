@@ -8,6 +8,13 @@ export type PositionSide = "BUY" | "SELL";
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A return is annualised only from a week held: before that ×365 ÷ days turns a morning's
+ * noise into "−209.86 % a year" (README "Positions (paper)"). A week is the shortest hold a
+ * spread trade between two contract rolls is usually judged on.
+ */
+export const ANNUALISE_FROM_DAYS = 7;
+
 /** A position is left on the other side: a BUY is sold at the spread's SELL value. */
 export function exitSideOf(side: PositionSide): PositionSide {
   return side === "BUY" ? "SELL" : "BUY";
@@ -65,7 +72,7 @@ export interface PositionMark {
   changeTodayInr: number | null;
   /** netInr ÷ margin: 0.05 is 5 %. */
   returnOnMargin: number | null;
-  /** returnOnMargin × 365 ÷ days held, a day at least (a morning's gain is not annualised ×365 per hour). */
+  /** returnOnMargin × 365 ÷ days held; null before ANNUALISE_FROM_DAYS (too short to annualise). */
   returnOnMarginAnnualised: number | null;
   daysHeld: number;
 }
@@ -105,7 +112,8 @@ export function markPosition(position: PositionTerms, live: LiveInputs): Positio
     netPerLotInr: net === null ? null : roundPaise(net / position.lots),
     changeTodayInr: change,
     returnOnMargin: rom,
-    returnOnMarginAnnualised: rom === null ? null : (rom * 365) / Math.max(held, 1),
+    returnOnMarginAnnualised:
+      rom === null || held < ANNUALISE_FROM_DAYS ? null : (rom * 365) / held,
     daysHeld: held,
   };
 }

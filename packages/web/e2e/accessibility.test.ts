@@ -3,8 +3,8 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { a11yReplayCsv, seedAlerts, seedHistory } from "./a11y-fixture.ts";
 import { historyDataDir } from "./alert-history-data.ts";
-import { addAlertButton, alertsPanel, modal, spreadRow } from "./alerts.ts";
-import { expectAccessible } from "./axe.ts";
+import { addAlertButton, alertsPanel, modal, rest, spreadRow } from "./alerts.ts";
+import { expectAccessible, expectAccessibleMidFlash } from "./axe.ts";
 import { login, newPage, startApp } from "./harness.ts";
 import { seedRolls } from "./roll-data.ts";
 import { signedOutSuite } from "./suite.ts";
@@ -121,6 +121,22 @@ describe.each(SCREENS)("at $width px, $scheme", ({ width, height, scheme }) => {
     await expectAccessible(page, where("z breakdown"));
   });
 
+  // A moving price flashes its cell for 1.5 s (docs/spec.md §4): the dashboard, the alerts
+  // section and History again, every spread cell held mid-flash on either tint.
+  it("the dashboard, the alerts section and History while cells flash", async () => {
+    await page.goto(`${suite.app.url}/`);
+    await spreadRow(page, "GC_BUY").locator("[data-col='spread']").waitFor();
+    if (phone) await spreadRow(page, "GC_BUY").locator(".z-chip").waitFor();
+    await expectAccessibleMidFlash(page, where("dashboard"));
+    await openSection(page);
+    await alertsPanel(page).locator(".alert-item[data-enabled='false']").waitFor();
+    await expectAccessibleMidFlash(page, where("alerts section"));
+    await page.getByRole("tab", { name: "History", exact: true }).click();
+    await page.getByRole("table", { name: "Alert history" }).locator("tbody tr").first().waitFor();
+    await expectAccessibleMidFlash(page, where("History"));
+    await page.getByRole("tab", { name: "Alerts", exact: true }).click();
+  });
+
   it("the Positions screen, its open and close forms", async () => {
     await page.goto(`${suite.app.url}/positions`);
     await page.getByRole("button", { name: "Open position" }).click();
@@ -134,6 +150,14 @@ describe.each(SCREENS)("at $width px, $scheme", ({ width, height, scheme }) => {
     await form.waitFor({ state: "detached" });
     const position = page.locator("section.panel--positions [data-position]").first();
     await position.waitFor();
+    // A target and a stop, so the button that edits them names what it shows.
+    const id = Number(await position.getAttribute("data-position"));
+    const patched = await rest(page, "PATCH", `/api/positions/${id}`, {
+      targetInr: 50_000,
+      stopInr: -40_000,
+    });
+    if (patched.status !== 200) throw new Error(`PATCH /api/positions/${id}: ${patched.status}`);
+    await position.locator("[data-field='target-stop']").getByText(/stop/).first().waitFor();
     await expectAccessible(page, where("Positions"));
     await position.getByRole("button", { name: "Close" }).click();
     const close = page.locator("dialog[data-dialog='close-position']");

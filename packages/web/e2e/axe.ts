@@ -48,6 +48,9 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
         type: "tag",
         values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
       },
+      // Marked experimental by axe, so off unless named: a control's accessible name must
+      // contain its visible text (WCAG 2.5.3), or a voice user saying what they see misses it.
+      rules: { "label-content-name-mismatch": { enabled: true } },
     });
     return result.violations as AxeViolation[];
   }, scope);
@@ -72,5 +75,43 @@ export async function expectAccessible(
     throw new Error(
       `${found.length} serious/critical axe violations on ${where}:\n${found.join("\n")}`,
     );
+  }
+}
+
+/** Cells that flash on a move (SpreadValue: docs/spec.md §4). */
+const FLASHING = "td[data-col='spread']";
+
+/**
+ * expectAccessible with every spread cell held mid-flash, once on the increase background and
+ * once on the decrease one, so text of either sign is checked on either tint. The flash class
+ * is added with its animation paused, so the cell holds the keyframes' first colour (the one
+ * a moving price shows for most of its 1.5 s, styles/tables.css) while axe reads it.
+ */
+export async function expectAccessibleMidFlash(
+  page: Page,
+  where: string,
+  options: AxeOptions = {},
+): Promise<void> {
+  for (const direction of ["increase", "decrease"] as const) {
+    const flash = { selector: FLASHING, name: `highlight-${direction}` };
+    const flashing = await page.evaluate(({ selector, name }) => {
+      const cells = document.querySelectorAll<HTMLElement>(selector);
+      for (const cell of cells) {
+        cell.style.animationPlayState = "paused";
+        cell.classList.add(name);
+      }
+      return cells.length;
+    }, flash);
+    try {
+      if (flashing === 0) throw new Error(`no flashing cells on ${where}`);
+      await expectAccessible(page, `${where}, cells mid-flash (${direction})`, options);
+    } finally {
+      await page.evaluate(({ selector, name }) => {
+        for (const cell of document.querySelectorAll<HTMLElement>(selector)) {
+          cell.classList.remove(name);
+          cell.style.animationPlayState = "";
+        }
+      }, flash);
+    }
   }
 }

@@ -99,6 +99,9 @@ describe("building spreads", () => {
       expect(await dialog.getByLabel("Name", { exact: true }).inputValue()).toBe(CALENDAR);
       expect(await dialog.getByLabel("Formula", { exact: true }).inputValue()).toBe("a - b");
       expect(await dialog.getByLabel("Leg 2 instrument").inputValue()).toBe("GOLD@next");
+      // One lot of each month, so the calendar has a Net / lot.
+      expect(await dialog.getByLabel("Leg 1 lots").inputValue()).toBe("1");
+      expect(await dialog.getByLabel("Leg 2 lots").inputValue()).toBe("1");
       await dialog.getByRole("button", { name: "Create spread" }).click();
       await dialog.waitFor({ state: "detached" });
 
@@ -115,6 +118,13 @@ describe("building spreads", () => {
       // a − b buys a at its ask and sells b at its bid.
       const legs = group.locator(`tr[data-symbol='${symbol}_BUY'] [data-col='legs']`);
       expect(await legs.textContent()).toMatch(/^a [\d.]+ ask · b [\d.]+ bid$/);
+      await expect
+        .poll(
+          () =>
+            group.locator(`tr[data-symbol='${symbol}_BUY'] [data-col='net-per-lot']`).textContent(),
+          WAIT,
+        )
+        .toMatch(/₹/);
     },
     LONG,
   );
@@ -191,6 +201,29 @@ describe("building spreads", () => {
       formula: deep,
     });
     expect(refused.status).toBe(400);
+    expect(await ownSpreads(page)).toEqual(before);
+  });
+
+  it("shows every error at once: an empty name and a formula that does not compile", async () => {
+    const { page } = suite;
+    const before = await ownSpreads(page);
+    await mySpreads(page).getByRole("button", { name: "New spread" }).click();
+    const dialog = builder(page);
+    await dialog.getByLabel("Name", { exact: true }).fill("");
+    await dialog.getByLabel("Formula", { exact: true }).fill("a +");
+    await dialog.getByRole("button", { name: "Create spread" }).click();
+    const name = dialog.locator("[data-field='name-error']");
+    const formula = dialog.locator("[data-field='formula-error']");
+    await name.waitFor();
+    await formula.waitFor();
+    expect(await name.textContent()).toBe("must not be empty");
+    expect(await formula.textContent()).toMatch(/at 4$/);
+    // Each goes with its own field's edit.
+    await dialog.getByLabel("Name", { exact: true }).fill("fixed");
+    await name.waitFor({ state: "detached" });
+    expect(await formula.count()).toBe(1);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
     expect(await ownSpreads(page)).toEqual(before);
   });
 

@@ -17,6 +17,7 @@ import { ADMIN, type RunningApp, startApp, telegramEnv } from "./harness.ts";
 import {
   closeDialog,
   closedTrades,
+  figure,
   listedPositions,
   openDialog,
   openPositions,
@@ -182,11 +183,11 @@ describe("a GC position across GOLD's expiry", () => {
       await dialog.getByLabel("Spread", { exact: true }).selectOption("GC");
       await expect
         .poll(() => dialog.locator("[data-field='live-value']").textContent(), WAIT)
-        .toMatch(/GC_BUY now [+-]?\d/);
+        .toMatch(/GC_BUY now [+−]?\d/);
       await dialog.getByLabel("Lots", { exact: true }).fill("2");
       await dialog.getByRole("button", { name: "Open position" }).click();
       await dialog
-        .getByText(/^Opened BUY 2 × .* at [+-]?[\d,.]+\. No order was sent/)
+        .getByText(/^Opened BUY 2 × .* at [+−]?[\d,.]+\. No order was sent/)
         .waitFor(WAIT);
       await dialog.getByRole("button", { name: "Done" }).click();
       await dialog.waitFor({ state: "detached" });
@@ -288,6 +289,8 @@ describe("a GC position across GOLD's expiry", () => {
         }, WAIT)
         .toBe(NEXT.symbol);
 
+      // Before any roll a position has no campaign line: it would only repeat its net.
+      expect(await row().locator("[data-field='campaign']").count()).toBe(0);
       const badge = row().locator("[data-field='expiry']");
       await expect.poll(() => badge.textContent(), WAIT).toMatch(`${NEAR.symbol} rolled`);
       await expect.poll(() => row().getAttribute("data-stale"), WAIT).toBe("true");
@@ -343,6 +346,17 @@ describe("a GC position across GOLD's expiry", () => {
       expect(badgeText).not.toContain("rolled");
       const closed = (await listedPositions(page, "closed")) as Json[];
       const first = closed.find((p) => p.id === firstId);
+      // The campaign since the first entry: both closes' realised ₹ plus this net, to the paisa.
+      const realised = (first?.closes as Json[]).reduce((sum, c) => sum + c.realisedInr, 0);
+      const campaign = row().locator("[data-field='campaign']");
+      await expect.poll(() => figure(row(), "net"), WAIT).not.toBeNull();
+      await expect
+        .poll(async () => {
+          const [total, net] = [await figure(row(), "campaign"), await figure(row(), "net")];
+          return total === null || net === null ? null : Math.round((total - net) * 100);
+        }, WAIT)
+        .toBe(Math.round(realised * 100));
+      expect(await campaign.textContent()).toMatch(/^(\+|\u2212)?₹[\d,]+$/);
       expect(first?.closes?.map((c: Json) => [c.reason, c.lots])).toEqual(
         expect.arrayContaining([
           ["close", 1],

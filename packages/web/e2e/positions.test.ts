@@ -78,11 +78,11 @@ describe("a paper position on GC", () => {
       expect(await dialog.getByLabel("Buy the spread").isChecked()).toBe(true);
       await expect
         .poll(() => dialog.locator("[data-field='live-value']").textContent(), WAIT)
-        .toMatch(/GC_BUY now [+-]?\d/);
+        .toMatch(/GC_BUY now [+−]?\d/);
       await dialog.getByLabel("Lots", { exact: true }).fill("2");
       await dialog.getByLabel("Note", { exact: true }).fill("e2e: parity stretched");
       await doubleClick(dialog.getByRole("button", { name: "Open position" }));
-      await dialog.getByText(/^Opened BUY 2 × Gold at [+-]?[\d,.]+\. No order was sent/).waitFor();
+      await dialog.getByText(/^Opened BUY 2 × Gold at [+−]?[\d,.]+\. No order was sent/).waitFor();
       const positions = await listedPositions(page);
       expect(positions).toHaveLength(1);
       expect(positions[0]).toMatchObject({ spread: "GC", side: "BUY", lots: 2 });
@@ -174,7 +174,7 @@ describe("a paper position on GC", () => {
       await realised.waitFor();
       const realisedInr = Number(await realised.getAttribute("data-value"));
       expect(await dialog.textContent()).toMatch(
-        /Closed 1 lot of BUY Gold at [+-]?[\d,.]+: realised/,
+        /Closed 1 lot of BUY Gold at [+−]?[\d,.]+: realised/,
       );
       await dialog.getByRole("button", { name: "Done" }).click();
       await expect.poll(() => row.locator("[data-field='lots']").textContent(), WAIT).toBe("1");
@@ -222,7 +222,7 @@ describe("a paper position on GC", () => {
     await dialog.waitFor({ state: "detached" });
     await expect
       .poll(() => row.locator("[data-field='target-stop'] button").textContent(), WAIT)
-      .toBe("target +₹20,000stop −₹5,000");
+      .toBe("Edit target and stop: target +₹20,000 stop −₹5,000");
     const { json } = await rest(page, "GET", "/api/positions");
     expect(json.positions).toMatchObject([{ targetInr: 20000, stopInr: -5000 }]);
   });

@@ -46,7 +46,7 @@ const BUILT_IN_PARITIES = new Set<string>(INSTRUMENTS.map((i) => i.id));
  * lot and the CME hedge its row's perLot prices (GOLD's 1 kg: 3 MGC).
  */
 export function marginPosition(
-  position: StoredPosition,
+  position: Pick<StoredPosition, "id" | "side" | "lots" | "legs">,
   spread: RegisteredSpread,
   legPrices: Readonly<Record<string, number>>,
   contracts: Readonly<Record<string, string>>,

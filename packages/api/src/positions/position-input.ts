@@ -46,14 +46,17 @@ const TARGET_ABOVE_STOP = {
   path: ["targetInr"],
 };
 
+const spreadSymbol = z
+  .string({ error: "spread must be a spread's symbol, e.g. GC or SP7" })
+  .trim()
+  .min(1, "spread must be a spread's symbol, e.g. GC or SP7")
+  .max(40, "spread must be a spread's symbol, e.g. GC or SP7");
+const side = z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' });
+
 export const openPositionInput = z
   .strictObject({
-    spread: z
-      .string({ error: "spread must be a spread's symbol, e.g. GC or SP7" })
-      .trim()
-      .min(1, "spread must be a spread's symbol, e.g. GC or SP7")
-      .max(40, "spread must be a spread's symbol, e.g. GC or SP7"),
-    side: z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' }),
+    spread: spreadSymbol,
+    side,
     lots,
     /** Typed entry value; without it (and without legs) the live executable value. */
     entry: price("entry").optional(),
@@ -81,6 +84,9 @@ export const openPositionInput = z
     path: ["entry"],
   })
   .refine(targetAboveStop, TARGET_ABOVE_STOP);
+
+/** The Open form's preview: what these lots would block and cost at the live value. */
+export const previewPositionInput = z.strictObject({ spread: spreadSymbol, side, lots });
 
 export const listPositionsInput = z
   .strictObject({

@@ -43,6 +43,13 @@ import {
   type Valuation,
 } from "./view.ts";
 
+/** PositionsService.preview: what a position about to be opened would block and cost. */
+export interface PositionPreview {
+  /** Round trip of every lot, ₹. */
+  costsInr: number | null;
+  margin: Margin | null;
+}
+
 export interface PositionsServiceOptions {
   store: Store;
   hub: MarketHub;
@@ -249,6 +256,36 @@ export class PositionsService {
       this.specOf,
       usdinr,
     );
+  }
+
+  /**
+   * What opening `lots` of `spread` on `side` at its live value would block and cost: the Open
+   * form's preview, by the margin source and cost model the position is then valued with (the
+   * preview is no position: id 0 holds no contract). Null figures while the side has no value.
+   */
+  async preview(
+    viewer: SpreadViewer,
+    input: { spread: string; side: PositionSide; lots: number },
+  ): Promise<PositionPreview> {
+    const spread = this.tradable(viewer, input.spread);
+    // At the exit side's legs and value, as valuation() marks an open position, so the figures
+    // are the ones the position shows once opened.
+    const { live } = this.side(spread, exitSideOf(input.side));
+    if (!live) return { costsInr: null, margin: null };
+    const markSymbol = executableSymbol(spread.symbol, exitSideOf(input.side));
+    const perLot = this.costsPerLot(spread, markSymbol, live.value, live.legs)?.perLotInr;
+    const prices = this.options.hub.snapshot().prices;
+    const forMargin = marginPosition(
+      { id: 0, side: input.side, lots: input.lots, legs: {} },
+      spread,
+      live.legs,
+      legContracts(prices, spread),
+    );
+    const margin = await this.margin(forMargin, live.usdinr ?? prices.fx.USDINR?.price);
+    return {
+      costsInr: perLot === undefined ? null : roundPaise(perLot * input.lots),
+      margin,
+    };
   }
 
   /** The realised net ₹ of a close at `exit`, costs at the exit's leg prices. */

@@ -14,6 +14,7 @@ import {
   openPositionInput,
   patchPositionInput,
   positionIdInput,
+  previewPositionInput,
   rollPositionInput,
 } from "../positions/position-input.ts";
 import { rollIn, rollTarget } from "../positions/roll.ts";
@@ -48,6 +49,13 @@ export const positionsRouter = {
   list: authedProcedure.input(listPositionsInput).query(async ({ ctx, input }) => ({
     positions: await ctx.services.positions.list(ctx.user.id, input?.status ?? "open"),
   })),
+
+  /** Margin and costs of a position not yet opened (the Open form shows them before Open). */
+  preview: authedProcedure
+    .input(previewPositionInput)
+    .query(({ ctx, input }) =>
+      guard(() => ctx.services.positions.preview(viewer(ctx.user), input)),
+    ),
 
   get: authedProcedure
     .input(positionIdInput)

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import { type ContractMove, markPosition, type PositionMark } from "@spreadwatch/core";
+import { type ContractMove, markPosition, type PositionMark, roundPaise } from "@spreadwatch/core";
 import { useMemo, useRef } from "react";
 import type { MarketSnapshot } from "../market/applyDelta.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
@@ -31,6 +31,35 @@ export interface LivePosition extends PositionMark {
   problems: LegProblem[];
   /** A leg's feed rolled past the contract held: from the stream, else the server's last word. */
   moved: ContractMove | null;
+  /**
+   * After a roll: the realised ₹ of every close in its campaign (the rolled positions and this
+   * one's partial closes) plus this net now; null while the net is unknown. Undefined before
+   * any roll, where it would only repeat the net.
+   */
+  campaignInr?: number | null;
+}
+
+/** Realised ₹ per campaign: every close of every position in it, open or closed. */
+export function campaignRealised(views: readonly PositionView[]): Map<number, number> {
+  const totals = new Map<number, number>();
+  for (const view of views)
+    for (const close of view.closes)
+      totals.set(view.campaignId, (totals.get(view.campaignId) ?? 0) + close.realisedInr);
+  return totals;
+}
+
+/** Each rolled position with its campaign's total (LivePosition.campaignInr). */
+export function withCampaigns(
+  positions: readonly LivePosition[],
+  realised: ReadonlyMap<number, number>,
+): LivePosition[] {
+  return positions.map((position) => {
+    const { view, netInr } = position;
+    if (view.rolledFromId === null) return position;
+    const campaignInr =
+      netInr === null ? null : roundPaise((realised.get(view.campaignId) ?? 0) + netInr);
+    return { ...position, campaignInr };
+  });
 }
 
 /**

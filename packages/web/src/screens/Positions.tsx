@@ -20,12 +20,15 @@ import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { useMediaQuery } from "../hooks/useMediaQuery.ts";
 import { useNow } from "../hooks/useNow.ts";
 import {
+  campaignRealised,
   type LivePosition,
   positionTotals,
+  useClosedPositions,
   useLivePositions,
   useOpenPositions,
   usePositionChanges,
   usePositionsFollow,
+  withCampaigns,
 } from "../hooks/usePositions.ts";
 import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
 import { providersByKey } from "../market/feedHealth.ts";
@@ -93,7 +96,13 @@ function OpenPositions({ market }: { market: Market }) {
   const now = useNow();
   const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
   const freshness = useMemo(() => ({ now, providers }), [now, providers]);
-  const positions = useLivePositions(list.positions, market.snapshot, freshness);
+  const closed = useClosedPositions();
+  const live = useLivePositions(list.positions, market.snapshot, freshness);
+  const realised = useMemo(
+    () => campaignRealised([...list.positions, ...(closed.data?.positions ?? [])]),
+    [list.positions, closed.data],
+  );
+  const positions = useMemo(() => withCampaigns(live, realised), [live, realised]);
   const totals = positionTotals(positions);
   const cards = useMediaQuery(CARDS);
   const changes = usePositionChanges();

@@ -17,12 +17,12 @@ export function readChartColors(): ChartColors {
   const v = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
   return {
     text: v("--text", "#17202b"),
-    axis: v("--text-muted", "#5d6978"),
+    axis: v("--text-muted", "#56616f"),
     grid: v("--border", "#d8dde3"),
     line: v("--accent", "#1d5fc2"),
-    up: v("--positive", "#0b7a3e"),
-    down: v("--negative", "#c4262e"),
-    zero: v("--text-muted", "#5d6978"),
+    up: v("--positive", "#096c36"),
+    down: v("--negative", "#b42229"),
+    zero: v("--text-muted", "#56616f"),
     band: v("--chart-band", "rgba(29, 95, 194, 0.08)"),
     font: v("--font-num", "monospace"),
   };

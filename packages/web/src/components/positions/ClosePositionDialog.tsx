@@ -1,12 +1,13 @@
+import { realisedInr } from "@spreadwatch/core";
 import { type FormEvent, useState } from "react";
 import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { Field } from "../Field.tsx";
 import { Message } from "../Message.tsx";
-import { checkLots, parsePrice } from "./checks.ts";
+import { checkLots, errorAfterLots, parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
-import { positionTitle, spreadText } from "./PositionFigures.tsx";
+import { positionTitle, Rupees, spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
 
 /**
@@ -93,7 +94,10 @@ export function ClosePositionDialog({
         label={`Lots to close (of ${view.lots})`}
         inputMode="numeric"
         value={lots}
-        onChange={setLots}
+        onChange={(value) => {
+          setLots(value);
+          setError((now) => errorAfterLots(now, value, view.lots));
+        }}
       />
       <fieldset className="position-modal__choice">
         <legend className="field__label">Exit</legend>
@@ -126,6 +130,7 @@ export function ClosePositionDialog({
           onChange={setPrice}
         />
       )}
+      <RealisedPreview position={position} lots={lots} typed={typedMode ? price : undefined} />
       {error && <Message tone="error">{error}</Message>}
       <div className="modal__actions">
         <div className="modal__action-group modal__action-group--main">
@@ -138,5 +143,45 @@ export function ClosePositionDialog({
         </div>
       </div>
     </PositionModal>
+  );
+}
+
+/**
+ * What closing these lots would realise at the live exit (or the typed one), with core's
+ * realisedInr and the position's own per-lot costs: the server's answer for the same numbers.
+ */
+function RealisedPreview({
+  position,
+  lots,
+  typed,
+}: {
+  position: LivePosition;
+  lots: string;
+  /** The typed exit while "A price I type" is chosen. */
+  typed: string | undefined;
+}) {
+  const { view } = position;
+  const count = checkLots(lots, view.lots);
+  const exit = typed === undefined ? position.mark : parsePrice(typed, { positive: false });
+  const costsPerLot = view.costsInr !== null && view.lots > 0 ? view.costsInr / view.lots : null;
+  const realised =
+    typeof count === "number" && exit !== null && exit !== undefined && costsPerLot !== null
+      ? realisedInr(view.side, view.entry, exit, view.units, count, costsPerLot)
+      : undefined;
+  return (
+    <p className="position-modal__preview" data-field="realised-preview" aria-live="polite">
+      Realised ₹ if closed {typed === undefined ? "now" : "there"}:{" "}
+      {realised === undefined ? (
+        <span className="muted">—</span>
+      ) : (
+        <Rupees value={realised} field="realised-preview-inr" />
+      )}
+      {realised !== undefined && exit !== null && exit !== undefined && (
+        <span className="muted">
+          {" "}
+          ({count} {count === 1 ? "lot" : "lots"} at {spreadText(exit)}, after costs)
+        </span>
+      )}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
-import { holdingText, signedRupees } from "./format.ts";
+import { holdingText } from "./format.ts";
 import { Rupees, spreadText } from "./PositionFigures.tsx";
 
 /** One close of a position: a whole or partial exit, or the close of a roll. */
@@ -45,11 +45,15 @@ export function ClosedSummaryLine({ summary }: { summary: ClosedSummary | undefi
       </div>
       <div>
         <dt>Best</dt>
-        <dd>{signedRupees(summary.best)}</dd>
+        <dd>
+          <Rupees value={summary.best} field="summary-best" />
+        </dd>
       </div>
       <div>
         <dt>Worst</dt>
-        <dd>{signedRupees(summary.worst)}</dd>
+        <dd>
+          <Rupees value={summary.worst} field="summary-worst" />
+        </dd>
       </div>
     </dl>
   );

@@ -1,4 +1,5 @@
-import { formatSigned, type PositionSide } from "@spreadwatch/core";
+import type { PositionSide } from "@spreadwatch/core";
+import { keepPreviousData } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { usePositionChanges } from "../../hooks/usePositions.ts";
@@ -7,12 +8,14 @@ import {
   useSpreadDefinitions,
 } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
-import { definitionDecimals, definitionEntry } from "../../market/definitionRows.ts";
+import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field, TextAreaField } from "../Field.tsx";
 import { Message } from "../Message.tsx";
-import { checkLots, checkNote, parsePrice } from "./checks.ts";
+import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
+import { plainRupees } from "./format.ts";
+import { spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
 
 type EntryMode = "live" | "typed" | "legs";
@@ -63,8 +66,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
   const symbol = `${spread}_${side}`;
   const calculations = useLiveCalculations();
   const live = calculations ? definitionEntry(calculations, symbol)?.spread : undefined;
-  const liveText =
-    live === undefined ? "no live value right now" : formatSigned(live, definitionDecimals(live));
+  const liveText = live === undefined ? "no live value right now" : spreadText(live);
   const pending = changes.open.isPending;
 
   const submit = (event: FormEvent) => {
@@ -99,7 +101,7 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
       {
         onSuccess: (position) => {
           submission.done();
-          const at = formatSigned(position.entry, definitionDecimals(position.entry));
+          const at = spreadText(position.entry);
           setOpened(`${position.side} ${position.lots} × ${position.name} at ${at}`);
         },
         onError: (failure) =>
@@ -179,7 +181,16 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
           </label>
         ))}
       </fieldset>
-      <Field label="Lots" inputMode="numeric" value={lots} onChange={setLots} />
+      <Field
+        label="Lots"
+        inputMode="numeric"
+        value={lots}
+        onChange={(value) => {
+          setLots(value);
+          setError((now) => errorAfterLots(now, value));
+        }}
+      />
+      <OpenPreview spread={spread} side={side} lots={lots} />
       <fieldset className="position-modal__choice">
         <legend className="field__label">Entry</legend>
         <label className="checkbox">
@@ -251,4 +262,38 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
 
 function LegPriceField(props: { label: string; value: string; onChange: (value: string) => void }) {
   return <Field inputMode="decimal" {...props} />;
+}
+
+/** The preview follows the market while the form is open, no faster than the positions list. */
+const PREVIEW_REFETCH_MS = 10_000;
+
+/**
+ * Margin and round-trip costs of these lots before Open: the server's preview, by the margin
+ * source and cost model the position is then valued with (README "Positions (paper)").
+ */
+function OpenPreview({ spread, side, lots }: { spread: string; side: PositionSide; lots: string }) {
+  const count = checkLots(lots);
+  const preview = trpc.positions.preview.useQuery(
+    { spread, side, lots: typeof count === "number" ? count : 1 },
+    {
+      enabled: typeof count === "number",
+      refetchInterval: PREVIEW_REFETCH_MS,
+      placeholderData: keepPreviousData,
+    },
+  );
+  const data = typeof count === "number" ? preview.data : undefined;
+  const margin = data?.margin;
+  return (
+    <p className="position-modal__preview muted" data-field="open-preview" aria-live="polite">
+      Margin{" "}
+      <span data-field="margin-preview" data-value={margin?.inr ?? ""}>
+        {plainRupees(margin?.inr)}
+      </span>
+      {margin && ` (${margin.source === "kite" ? "Kite" : "configured rates"})`} · costs{" "}
+      <span data-field="costs-preview" data-value={data?.costsInr ?? ""}>
+        {plainRupees(data?.costsInr)}
+      </span>{" "}
+      round trip
+    </p>
+  );
 }

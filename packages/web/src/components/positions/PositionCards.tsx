@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
-import { daysText, plainRupees, signedPercent } from "./format.ts";
+import { daysText, plainRupees } from "./format.ts";
 import {
   MarginFigure,
   MarkFigure,
   NetFigure,
   ReturnFigure,
+  ReturnPercent,
   Rupees,
   spreadText,
   targetStopText,
@@ -34,7 +35,7 @@ export function PositionCards({
         </Fact>
         <Fact label="Margin">{plainRupees(totals.marginInr)}</Fact>
         <Fact label="Return">
-          <span data-field="total-return">{signedPercent(totals.returnOnMargin)}</span>
+          <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
         </Fact>
       </dl>
       <ul className="position-cards__list" aria-label="Open positions">

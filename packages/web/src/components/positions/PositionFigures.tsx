@@ -1,11 +1,14 @@
-import { formatIstTime, formatSigned } from "@spreadwatch/core";
+import { ANNUALISE_FROM_DAYS, formatIstTime, formatSignedText } from "@spreadwatch/core";
 import type { LivePosition, PositionView } from "../../hooks/usePositions.ts";
 import { definitionDecimals } from "../../market/definitionRows.ts";
 import { plainRupees, signClass, signedPercent, signedRupees } from "./format.ts";
 
-/** A spread value (entry, mark, exit) with the decimals its size needs, as My spreads shows them. */
+/**
+ * A spread value (entry, mark, exit) with the decimals its size needs, as My spreads shows them,
+ * with the same minus sign (U+2212) as the rupee figures beside it.
+ */
 export function spreadText(value: number | null | undefined): string {
-  return formatSigned(value ?? undefined, definitionDecimals(value));
+  return formatSignedText(value ?? undefined, definitionDecimals(value));
 }
 
 /** "BUY 2 × Gold": what a position is, in the words of its alert ("BUY 2 × GC: net …"). */
@@ -74,20 +77,46 @@ export function MarginFigure({ view }: { view: PositionView }) {
   );
 }
 
-/** Return on margin with its annualised figure under it. */
+/** Return on margin, coloured by its sign like the ₹ figures. */
+export function ReturnPercent({
+  fraction,
+  field,
+}: {
+  fraction: number | null | undefined;
+  field: string;
+}) {
+  return (
+    <span
+      className={`position-pnl ${signClass(fraction) ?? ""}`}
+      data-field={field}
+      data-value={fraction ?? ""}
+    >
+      {signedPercent(fraction)}
+    </span>
+  );
+}
+
+/**
+ * Return on margin with its annualised figure under it: "—" until the position is
+ * ANNUALISE_FROM_DAYS old, as a minute's move times 365 says nothing.
+ */
 export function ReturnFigure({ position }: { position: LivePosition }) {
+  const annualised = position.returnOnMarginAnnualised;
   return (
     <span data-field="return-on-margin" data-value={position.returnOnMargin ?? ""}>
-      <span className={`position-pnl ${signClass(position.returnOnMargin) ?? ""}`}>
-        {signedPercent(position.returnOnMargin)}
-      </span>
-      {position.returnOnMarginAnnualised !== null && (
+      <ReturnPercent fraction={position.returnOnMargin} field="return" />
+      {position.returnOnMargin !== null && (
         <small
           className="position-sub"
           data-field="return-annualised"
-          title="Annualised by days held (a day at least)"
+          data-value={annualised ?? ""}
+          title={
+            annualised === null
+              ? `Annualised once held ${ANNUALISE_FROM_DAYS} days`
+              : "Annualised by days held"
+          }
         >
-          {signedPercent(position.returnOnMarginAnnualised)} a year
+          {annualised === null ? "—" : `${signedPercent(annualised)} a year`}
         </small>
       )}
     </span>
@@ -102,6 +131,14 @@ export function NetFigure({ position }: { position: LivePosition }) {
       <small className="position-sub" data-field="net-per-lot">
         {signedRupees(position.netPerLotInr)} / lot
       </small>
+      {position.campaignInr !== undefined && (
+        <small
+          className="position-sub"
+          title="Since the first entry: realised ₹ of the lots rolled and closed, plus this net"
+        >
+          campaign <Rupees value={position.campaignInr} field="campaign" />
+        </small>
+      )}
     </span>
   );
 }

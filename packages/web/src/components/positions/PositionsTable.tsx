@@ -1,16 +1,18 @@
-import { formatNumber } from "@spreadwatch/core";
+import { ANNUALISE_FROM_DAYS, formatNumber } from "@spreadwatch/core";
+import { Fragment } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
+import { type SortValue, useSort } from "../../hooks/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
-import { daysText, plainRupees, signedPercent } from "./format.ts";
+import { daysText, plainRupees } from "./format.ts";
 import {
   MarginFigure,
   MarkFigure,
   NetFigure,
   ReturnFigure,
+  ReturnPercent,
   Rupees,
   spreadText,
   targetStopLines,
-  targetStopText,
 } from "./PositionFigures.tsx";
 
 export interface PositionActions {
@@ -50,7 +52,78 @@ export function ExpiryBadge({
   );
 }
 
-/** Desktop: one row per open position, with the totals under them. */
+type Column =
+  | "position"
+  | "entry"
+  | "mark"
+  | "gross"
+  | "costs"
+  | "net"
+  | "today"
+  | "margin"
+  | "return"
+  | "held";
+
+/** What each sortable column sorts by: the number behind its text. */
+function sortValue(position: LivePosition, column: Column): SortValue {
+  switch (column) {
+    case "position":
+      return position.view.name;
+    case "entry":
+      return position.view.entry;
+    case "mark":
+      return position.mark;
+    case "gross":
+      return position.grossInr;
+    case "costs":
+      return position.costsInr;
+    case "net":
+      return position.netInr;
+    case "today":
+      return position.changeTodayInr;
+    case "margin":
+      return position.view.margin?.inr;
+    case "return":
+      return position.returnOnMargin;
+    case "held":
+      return position.daysHeld;
+  }
+}
+
+const HEADERS: { column: Column; label: string; title?: string; numeric: boolean }[] = [
+  { column: "position", label: "Position", numeric: false },
+  { column: "entry", label: "Entry", numeric: true },
+  {
+    column: "mark",
+    label: "Mark",
+    title: "The executable exit: SELL for a BUY position",
+    numeric: true,
+  },
+  { column: "gross", label: "Gross", numeric: true },
+  {
+    column: "costs",
+    label: "Costs",
+    title: "Round trip of every lot, entry and exit",
+    numeric: true,
+  },
+  { column: "net", label: "Net ₹", numeric: true },
+  {
+    column: "today",
+    label: "Today",
+    title: "Change since the day's first minute (IST)",
+    numeric: true,
+  },
+  { column: "margin", label: "Margin", numeric: true },
+  {
+    column: "return",
+    label: "Return on margin",
+    title: `Net ₹ ÷ margin; annualised by days held from ${ANNUALISE_FROM_DAYS} days on`,
+    numeric: true,
+  },
+  { column: "held", label: "Held", numeric: true },
+];
+
+/** Desktop: one row per open position, sortable by any figure, with the totals under them. */
 export function PositionsTable({
   positions,
   totals,
@@ -60,38 +133,36 @@ export function PositionsTable({
   totals: PositionTotals;
   actions: PositionActions;
 }) {
+  const sorting = useSort<Column, LivePosition>(positions, sortValue);
   return (
     <table className="data-table positions-table" aria-label="Open positions">
       <thead>
         <tr>
-          <th scope="col">Position</th>
-          <th scope="col" className="num">
-            Entry
-          </th>
-          <th scope="col" className="num" title="The executable exit: SELL for a BUY position">
-            Mark
-          </th>
-          <th scope="col" className="num">
-            Gross
-          </th>
-          <th scope="col" className="num" title="Round trip of every lot, entry and exit">
-            Costs
-          </th>
-          <th scope="col" className="num">
-            Net ₹
-          </th>
-          <th scope="col" className="num" title="Change since the day's first minute (IST)">
-            Today
-          </th>
-          <th scope="col" className="num">
-            Margin
-          </th>
-          <th scope="col" className="num" title="Net ₹ ÷ margin; annualised by days held">
-            Return on margin
-          </th>
-          <th scope="col" className="num">
-            Held
-          </th>
+          {HEADERS.map(({ column, label, title, numeric }) => (
+            <th
+              key={column}
+              scope="col"
+              className={numeric ? "num" : undefined}
+              title={title}
+              aria-sort={sorting.ariaSort(column)}
+              data-sort={column}
+            >
+              <button
+                type="button"
+                className="sort-button"
+                onClick={() => sorting.toggle(column, numeric ? "descending" : "ascending")}
+              >
+                {label}
+                <span className="sort-button__arrow" aria-hidden="true">
+                  {sorting.state.key !== column
+                    ? ""
+                    : sorting.state.direction === "ascending"
+                      ? " ▲"
+                      : " ▼"}
+                </span>
+              </button>
+            </th>
+          ))}
           <th scope="col">Target / stop</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
@@ -99,7 +170,7 @@ export function PositionsTable({
         </tr>
       </thead>
       <tbody>
-        {positions.map((position) => (
+        {sorting.sorted.map((position) => (
           <PositionRow key={position.view.id} position={position} actions={actions} />
         ))}
       </tbody>
@@ -122,8 +193,8 @@ export function PositionsTable({
             <Rupees value={totals.changeTodayInr} field="total-today" />
           </td>
           <td className="num">{plainRupees(totals.marginInr)}</td>
-          <td className="num" data-field="total-return">
-            {signedPercent(totals.returnOnMargin)}
+          <td className="num">
+            <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
           </td>
           <td colSpan={3} />
         </tr>
@@ -178,14 +249,19 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         {daysText(position.daysHeld)}
       </td>
       <td data-field="target-stop">
+        {/* Named by its own text (the visible words first heard as said, WCAG 2.5.3), the
+            lines a space apart for the name though a grid stacks them. */}
         <button
           type="button"
           className="link-button position-target-stop"
-          aria-label={`Target and stop: ${targetStopText(view)}; edit`}
           onClick={() => actions.onEdit(position)}
         >
-          {targetStopLines(view).map((line) => (
-            <span key={line}>{line}</span>
+          <span className="visually-hidden">Edit target and stop: </span>
+          {targetStopLines(view).map((line, i) => (
+            <Fragment key={line}>
+              {i > 0 && " "}
+              <span>{line}</span>
+            </Fragment>
           ))}
         </button>
       </td>

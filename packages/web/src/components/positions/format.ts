@@ -1,4 +1,4 @@
-import { formatNumber, formatSigned } from "@spreadwatch/core";
+import { formatNumber, formatSignedText, MINUS_SIGN } from "@spreadwatch/core";
 
 const rupees = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
 const paise = new Intl.NumberFormat("en-IN", {
@@ -11,7 +11,7 @@ export function signedRupees(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   const text = rupees.format(Math.abs(value));
   if (text === "0") return "₹0";
-  return `${value > 0 ? "+" : "−"}₹${text}`;
+  return `${value > 0 ? "+" : MINUS_SIGN}₹${text}`;
 }
 
 /** "₹1,84,320": whole rupees without a sign, for margins and costs. */
@@ -25,10 +25,10 @@ export function paiseText(value: number): string {
   return paise.format(value);
 }
 
-/** "+2.31 %" from a fraction (0.0231); "—" when there is no margin to divide by. */
+/** "+2.31 %" / "−0.21 %" from a fraction (0.0231); "—" when there is no margin to divide by. */
 export function signedPercent(fraction: number | null | undefined): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return "—";
-  return `${formatSigned(fraction * 100, 2)} %`;
+  return `${formatSignedText(fraction * 100, 2)} %`;
 }
 
 /** "3 d" from a day on, "5 h" or "12 min" before: how long a position has been held. */

@@ -6,7 +6,7 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
 import { Checkbox, Field } from "../Field.tsx";
-import { type BuilderError, builderError } from "./builderErrors.ts";
+import { type BuilderError, builderError, localErrors } from "./builderErrors.ts";
 import { FormulaField } from "./FormulaField.tsx";
 import { type LegDraft, LegsEditor } from "./LegsEditor.tsx";
 import { TemplatePicker } from "./TemplatePicker.tsx";
@@ -96,7 +96,15 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
   const [legs, setLegs] = useState<LegDraft[]>(() => draftsOf(spread));
   const [formula, setFormula] = useState(spread?.formula ?? "a - b");
   const [shared, setShared] = useState(spread?.shared ?? false);
-  const [error, setError] = useState<BuilderError>();
+  // Every field's error at once: a missing name and a broken formula are both shown.
+  const [errors, setErrors] = useState<readonly BuilderError[]>([]);
+  const errorOf = (field: BuilderError["field"]) => errors.find((e) => e.field === field);
+  const clearError = (field: BuilderError["field"]) =>
+    setErrors((now) =>
+      now.some((e) => e.field === field) ? now.filter((e) => e.field !== field) : now,
+    );
+  const setError = (error: BuilderError | undefined) => setErrors(error ? [error] : []);
+  const formulaError = errorOf("formula");
   // A second click (or Enter) before React re-renders the disabled button: one request only.
   const inFlight = useRef(false);
   const busy = changes.create.isPending || changes.update.isPending || changes.remove.isPending;
@@ -104,11 +112,11 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
   // After a formula error, the caret goes to the place it names.
   useEffect(() => {
     const input = formulaInput.current;
-    if (error?.field !== "formula" || error.position === undefined || !input) return;
-    const at = Math.min(error.position - 1, input.value.length);
+    if (formulaError?.position === undefined || !input) return;
+    const at = Math.min(formulaError.position - 1, input.value.length);
     input.focus();
     input.setSelectionRange(at, at + 1);
-  }, [error]);
+  }, [formulaError]);
 
   const applyTemplate = () => {
     const made = fromTemplate(kind, choices);
@@ -119,7 +127,13 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
     setTemplateProblem(undefined);
     setError(undefined);
     setName(made.name);
-    setLegs(made.legs.map((leg) => ({ name: leg.name, instrument: leg.instrument, lots: "" })));
+    setLegs(
+      made.legs.map((leg) => ({
+        name: leg.name,
+        instrument: leg.instrument,
+        lots: leg.lots === undefined ? "" : String(leg.lots),
+      })),
+    );
     setFormula(made.formula);
   };
 
@@ -136,6 +150,13 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
     if (inFlight.current) return;
     inFlight.current = true;
     setError(undefined);
+    const local = localErrors(name, formula, legs);
+    if (local.length > 0) {
+      // The server would name only the first; every one is shown before anything is sent.
+      inFlight.current = false;
+      setErrors(local);
+      return;
+    }
     const fields = {
       name,
       legs: legs.map((leg) => ({
@@ -274,14 +295,14 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
           value={name}
           onChange={(text) => {
             setName(text);
-            if (error?.field === "name") setError(undefined);
+            clearError("name");
           }}
           maxLength={60}
-          aria-invalid={error?.field === "name" || undefined}
+          aria-invalid={errorOf("name") ? true : undefined}
         />
-        {error?.field === "name" && (
+        {errorOf("name") && (
           <p className="field__error" role="alert" data-field="name-error">
-            {error.text}
+            {errorOf("name")?.text}
           </p>
         )}
         <LegsEditor
@@ -289,9 +310,9 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
           instruments={instruments}
           onChange={(next) => {
             setLegs(next);
-            if (error?.field === "legs") setError(undefined);
+            clearError("legs");
           }}
-          error={error?.field === "legs" ? error : undefined}
+          error={errorOf("legs")}
         />
         <FormulaField
           inputRef={formulaInput}
@@ -299,15 +320,15 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
           onChange={(text) => {
             setFormula(text);
             // The marked position is of the formula as sent: an edit makes it stale.
-            if (error?.field === "formula") setError(undefined);
+            clearError("formula");
           }}
-          error={error?.field === "formula" ? error.text : undefined}
-          position={error?.field === "formula" ? error.position : undefined}
+          error={formulaError?.text}
+          position={formulaError?.position}
         />
         {isAdmin && <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />}
-        {error?.field === "form" && (
+        {errorOf("form") && (
           <p className="field__error" role="alert" data-field="form-error">
-            {error.text}
+            {errorOf("form")?.text}
           </p>
         )}
         <div className="modal__actions">

@@ -1,3 +1,5 @@
+import { compileFormula, FormulaError } from "@spreadwatch/core";
+
 /** Where the builder shows a server sentence: beside the formula, the name, a leg, or the form. */
 export interface BuilderError {
   field: "formula" | "name" | "legs" | "form";
@@ -32,4 +34,33 @@ export function builderError(message: string): BuilderError {
   if (position !== undefined) return { field: "formula", text: message, position };
   if (ABOUT_FORMULA.test(message)) return { field: "formula", text: message };
   return { field: "form", text: message };
+}
+
+/**
+ * What the builder can tell before sending (core's own checks, docs/formulas.md): an empty name
+ * and a formula that does not compile over the legs' names, each beside its field. The server
+ * checks again and names only its first refusal; these let every one show at once.
+ */
+export function localErrors(
+  name: string,
+  formula: string,
+  legs: readonly { name: string }[],
+): BuilderError[] {
+  const found: BuilderError[] = [];
+  if (name.trim() === "") found.push({ field: "name", text: "must not be empty" });
+  try {
+    compileFormula(
+      formula,
+      legs.map((leg) => leg.name.trim()),
+    );
+  } catch (error) {
+    if (!(error instanceof FormulaError)) throw error;
+    const read = builderError(error.message);
+    found.push({
+      field: "formula",
+      text: read.field === "formula" ? read.text : error.message,
+      ...(error.position !== undefined && { position: error.position }),
+    });
+  }
+  return found;
 }

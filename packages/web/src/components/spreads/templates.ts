@@ -104,6 +104,14 @@ export const MONTHS: readonly MonthSelector[] = MONTH_SELECTORS;
  * The legs, formula and name a template writes, or the sentence saying why it cannot (two equal
  * months, a duty that is not a fraction).
  */
+/**
+ * A calendar trades one lot of each month, so the definition has rupee units and its Net / lot
+ * reads a figure, not "–" (docs/formulas.md, "Net / lot").
+ */
+function withOneLotEach(made: SpreadDefinitionInput): SpreadDefinitionInput {
+  return { ...made, legs: made.legs.map((leg) => ({ ...leg, lots: 1 })) };
+}
+
 export function fromTemplate(
   kind: TemplateKind,
   c: TemplateChoices,
@@ -111,7 +119,7 @@ export function fromTemplate(
   switch (kind) {
     case "calendar":
       if (c.first === c.second) return "Pick two different months.";
-      return calendarSpread(c.root, c.first, c.second);
+      return withOneLotEach(calendarSpread(c.root, c.first, c.second));
     case "parity": {
       const duty = Number(c.duty);
       if (c.duty.trim() === "" || !Number.isFinite(duty) || duty < 0 || duty >= 1)
