@@ -69,9 +69,12 @@ async function serve(c: HonoContext<AppEnv>, route: RestRoute, createContext: Co
  * (docs/design.md §3).
  */
 const CANONICAL_ID = ":id{-?[1-9][0-9]{0,14}}";
+/** A live-order campaign is named by its tag stem (docs/decisions.md, "Live orders"), one spelling. */
+const CAMPAIGN_ID = ":id{sw[0-9a-f]{12}}";
 
 function canonicalIds(path: string): string {
-  return path.replace(/:id(?=\/|$)/, CANONICAL_ID);
+  const id = path.startsWith("/api/executions/") ? CAMPAIGN_ID : CANONICAL_ID;
+  return path.replace(/:id(?=\/|$)/, id);
 }
 
 /**

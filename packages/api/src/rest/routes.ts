@@ -184,7 +184,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   {
     method: "POST",
     path: "/api/executions/:id/cancel",
-    call: (c, r) => c.executions.cancel({ id: r.params.id ?? "" }),
+    call: (c, r) => c.executions.cancel({ ...object(r.body), id: r.params.id ?? "" }),
   },
   { method: "GET", path: "/api/profile/kite", call: (c) => c.profileKite.get() },
   {

@@ -10,6 +10,7 @@ import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/se
 import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
 import { PositionError } from "../positions/position-error.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
+import { noInput } from "./shared.ts";
 
 const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
 
@@ -34,7 +35,7 @@ const whole = (field: string, min: number, max: number) =>
     .min(min, `${field} must be at least ${min}`)
     .max(max, `${field} must be at most ${max}`);
 
-export const createExecutionInput = z.object({
+export const createExecutionInput = z.strictObject({
   spread: z.string({ error: "spread is required" }).trim().min(1, "spread is required").max(64),
   side: z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' }),
   lots: whole("lots", 1, 1000),
@@ -47,7 +48,7 @@ export const createExecutionInput = z.object({
   idempotencyKey: idempotencyKeySchema,
 });
 
-const executionId = z.object({
+const executionId = z.strictObject({
   id: z.string({ error: "id is required" }).regex(/^sw[0-9a-f]{12}$/, "Execution not found"),
 });
 
@@ -161,7 +162,7 @@ export const profileKiteRouter = {
   /** Links the trader's Kite (a request token from Kite's login) and/or sets their own max lots. */
   put: authedProcedure
     .input(
-      z.object({
+      z.strictObject({
         requestToken: z
           .string()
           .trim()
@@ -217,7 +218,7 @@ export const profileKiteRouter = {
   /** Kite's redirect back: only for a login this trader started here (its state). */
   exchange: authedProcedure
     .input(
-      z.object({
+      z.strictObject({
         requestToken: z.string({ error: "Kite's request_token is missing" }).trim().min(1).max(200),
         state: z.string({ error: "This Kite login was not started here" }).max(200),
       }),
@@ -238,7 +239,7 @@ export const profileKiteRouter = {
       }
     }),
 
-  remove: authedProcedure.mutation(async ({ ctx }) => {
+  remove: authedProcedure.input(noInput).mutation(async ({ ctx }) => {
     const { store, auth } = ctx.services;
     await new KiteLinks(store, auth.password).revoke(ctx.user.id);
     return { linked: false };
@@ -252,7 +253,7 @@ export const liveOrdersRouter = {
   })),
 
   set: adminProcedure
-    .input(z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }))
+    .input(z.strictObject({ enabled: z.boolean({ error: "enabled must be true or false" }) }))
     .mutation(async ({ ctx, input }) => {
       await new LiveOrders(ctx.services.store).setEnabled(input.enabled, Date.now());
       ctx.services.executions?.wake();
@@ -261,7 +262,7 @@ export const liveOrdersRouter = {
 
   setTrader: adminProcedure
     .input(
-      z.object({
+      z.strictObject({
         id: whole("id", 1, Number.MAX_SAFE_INTEGER),
         enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
         capLots: whole("capLots", 1, 1000).optional(),

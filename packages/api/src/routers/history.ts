@@ -20,7 +20,7 @@ const instrumentCoverage = z.object({
 });
 
 const fetchInput = z
-  .object({
+  .strictObject({
     keys: z
       .array(z.string({ error: "keys must be instrument keys" }).min(1).max(40), {
         error: "keys must be a list of instrument keys",
