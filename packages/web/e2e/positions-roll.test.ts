@@ -347,7 +347,7 @@ describe("a GC position across GOLD's expiry", () => {
       const closed = (await listedPositions(page, "closed")) as Json[];
       const first = closed.find((p) => p.id === firstId);
       // The campaign since the first entry: both closes' realised ₹ plus this net, to the paisa.
-      const realised = (first?.closes as Json[]).reduce((sum, c) => sum + c.realisedInr, 0);
+      const realised = ((first?.closes ?? []) as Json[]).reduce((sum, c) => sum + c.realisedInr, 0);
       const campaign = row().locator("[data-field='campaign']");
       await expect.poll(() => figure(row(), "net"), WAIT).not.toBeNull();
       await expect
