@@ -28,12 +28,12 @@ async function addUser(username: string, password: string, options: { admin?: bo
 }
 
 describe("admin panel", () => {
-  it("lays out user management, with no system settings stub", async () => {
+  it("lays out user management, and system settings that are real, not a stub", async () => {
     for (const name of ["User Management", "Add New User", "User List"]) {
       await suite.page.getByRole("heading", { name, exact: true }).waitFor();
     }
     expect(await suite.page.getByText("will be available in a future update").count()).toBe(0);
-    expect(await suite.page.getByRole("heading", { name: "System Settings" }).count()).toBe(0);
+    await suite.page.getByRole("heading", { name: "System Settings" }).waitFor();
     const headers = suite.page.getByRole("table", { name: "Users" }).locator("thead th");
     // The list arrives after the static headings: wait for it rather than read an empty table.
     await headers.first().waitFor();
@@ -41,6 +41,21 @@ describe("admin panel", () => {
     expect(await row(ADMIN.username).locator("[data-col='role']").textContent()).toBe("Admin");
     expect(await row(LEAVER.username).locator("[data-col='role']").textContent()).toBe("User");
     expect(await alertsToggle(LEAVER.username).textContent()).toBe("Disabled");
+  });
+
+  it("switches live orders off for everyone and on again from System Settings", async () => {
+    const liveOrders = suite.page.getByRole("switch", { name: /Live orders through Kite/ });
+    const serverSays = async () =>
+      (await suite.page.request.get(`${suite.app.url}/api/admin/live-orders`)).json() as Promise<{
+        enabled: boolean;
+      }>;
+    const before = (await serverSays()).enabled;
+    await expect.poll(() => liveOrders.getAttribute("aria-checked")).toBe(String(before));
+    await liveOrders.click();
+    await expect.poll(async () => (await serverSays()).enabled).toBe(!before);
+    await expect.poll(() => liveOrders.getAttribute("aria-checked")).toBe(String(!before));
+    await liveOrders.click();
+    await expect.poll(async () => (await serverSays()).enabled).toBe(before);
   });
 
   it("asks for username and password without sending a request", async () => {

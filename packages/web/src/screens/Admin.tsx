@@ -3,6 +3,7 @@ import { AppHeader } from "../components/AppHeader.tsx";
 import { AddUserForm } from "../components/admin/AddUserForm.tsx";
 import { AdminNav } from "../components/admin/AdminNav.tsx";
 import { KiteConnectedNotice } from "../components/admin/KiteConnectedNotice.tsx";
+import { LiveOrdersSwitch } from "../components/admin/LiveOrdersSwitch.tsx";
 import { MarketDataHealth } from "../components/admin/MarketDataHealth.tsx";
 import { UserList } from "../components/admin/UserList.tsx";
 import { Section } from "../components/Section.tsx";
@@ -32,6 +33,9 @@ export function Admin({ user }: { user: SessionUser }) {
         </section>
         <Section title="Market Data Health" className="section--flush section--health">
           <MarketDataHealth />
+        </Section>
+        <Section title="System Settings">
+          <LiveOrdersSwitch />
         </Section>
       </main>
     </div>
