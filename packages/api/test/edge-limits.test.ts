@@ -38,18 +38,11 @@ describe("a 64 kB limit on every request body", () => {
 
   it("a body just under the limit is read and handled as usual", async () => {
     const client = new HttpClient(server.url);
-    const padding = "x".repeat(60 * 1024);
-    const res = await client.post("/api/auth/login", {
-      username: "admin",
-      password: "nope",
-      padding,
-    });
+    // Whitespace pads the JSON: every field of a body is read strictly, so no extra field.
+    const body = `${JSON.stringify({ username: "admin", password: "nope" })}${" ".repeat(60 * 1024)}`;
+    const res = await client.raw("POST", "/api/auth/login", body);
     expect(res.status).toBe(401);
-    const trpc = await client.post("/api/trpc/auth.login", {
-      username: "admin",
-      password: "nope",
-      padding,
-    });
+    const trpc = await client.raw("POST", "/api/trpc/auth.login", body);
     expect(trpc.status).toBe(401);
   });
 });
