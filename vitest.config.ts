@@ -35,7 +35,8 @@ export default defineConfig({
           include: ["packages/web/e2e/**/*.test.ts"],
           globalSetup: ["packages/api/test/production-build-setup.ts"],
           testTimeout: 60_000,
-          hookTimeout: 90_000,
+          // A simulator app's first start (30 days backfilled) may take minutes on a loaded box.
+          hookTimeout: 200_000,
         },
       },
     ],

@@ -26,7 +26,7 @@ describe("GET /api/health", () => {
   // A first start backfills 30 days of simulated history: seconds on a quiet machine, more on a
   // busy one. Nothing here measures speed.
   it("reports the simulator live, the database, Telegram, uptime and version", {
-    timeout: 60_000,
+    timeout: 200_000,
   }, async () => {
     server = await startTestServer();
     const client = new HttpClient(server.url);

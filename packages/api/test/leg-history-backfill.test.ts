@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await startTestServer({ env: { FEED: "simulator" } });
   admin = new HttpClient(server.url);
   expect((await admin.post("/api/auth/login", ADMIN)).status).toBe(200);
-}, 120_000);
+}, 240_000);
 afterAll(() => server?.stop());
 
 const minutesOf = (key: string) => server.services.store.instrumentCandles.all(key, "1m");
@@ -94,7 +94,7 @@ describe("an instrument put in use by a definition's leg", () => {
       },
       { timeout: 30_000, interval: 250 },
     );
-  }, 120_000);
+  }, 240_000);
 });
 
 describe("an instrument an admin adds", () => {
@@ -108,5 +108,5 @@ describe("an instrument an admin adds", () => {
     );
     // GOLD was in use with a month of history: nothing of its past was made again.
     expect((await minutesOf("GOLD")).length).toBeLessThanOrEqual(goldBefore + 3);
-  }, 120_000);
+  }, 240_000);
 });

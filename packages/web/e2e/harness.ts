@@ -9,7 +9,9 @@ import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
-const START_TIMEOUT_MS = 60_000;
+// A simulator app backfills 30 days on its first start: ~20 s on a quiet machine, over a minute
+// on a loaded one. A safety net for a hung start, not a measure of speed.
+const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The first admin every test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
