@@ -23,7 +23,7 @@ async function traderCookie(): Promise<string> {
   const login = await fetch(`${suite.app.url}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(TRADER),
+    body: JSON.stringify({ username: TRADER.username, password: TRADER.password }),
   });
   expect(login.status).toBe(200);
   return login.headers

@@ -1,5 +1,6 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
 import type { InstrumentCoverage } from "../../hooks/useHistoryCoverage.ts";
+import { ScrollRegion } from "../ScrollRegion.tsx";
 
 const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
   kite: "Kite",
@@ -21,7 +22,7 @@ interface CoverageTableProps {
  */
 export function CoverageTable({ instruments, onFetch }: CoverageTableProps) {
   return (
-    <div className="panel__scroll">
+    <ScrollRegion label="History coverage">
       <table className="data-table coverage-table" aria-label="History coverage">
         <thead>
           <tr>
@@ -46,7 +47,7 @@ export function CoverageTable({ instruments, onFetch }: CoverageTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -5,6 +5,7 @@ import { formatExpiry } from "../../market/priceRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Message } from "../Message.tsx";
+import { ScrollRegion } from "../ScrollRegion.tsx";
 
 const DASH = "—";
 
@@ -65,7 +66,7 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
     <>
       {flash.error && <Message tone="error">{flash.error}</Message>}
       {flash.success && <Message tone="success">{flash.success}</Message>}
-      <div className="panel__scroll">
+      <ScrollRegion label="Instruments in use">
         <table className="data-table instruments-table" aria-label="Instruments in use">
           <thead>
             <tr>
@@ -127,7 +128,7 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </>
   );
 }

@@ -10,6 +10,7 @@ import {
 import { useEffect, useState } from "react";
 import { useBacktest } from "../../hooks/useBacktest.ts";
 import type { TradeMark } from "../chart/plugins/trades.ts";
+import { ScrollRegion } from "../ScrollRegion.tsx";
 import { EquityCurve } from "./EquityCurve.tsx";
 import { backtestRequest, EMPTY_RULE, PERIOD_DAYS, type RuleForm } from "./rule-form.ts";
 import { SweepSection } from "./SweepSection.tsx";
@@ -242,7 +243,7 @@ export function BacktestPanel({ spread, initial, onTrades }: BacktestPanelProps)
                   Download CSV
                 </button>
               </div>
-              <div className="panel__scroll">
+              <ScrollRegion label="Backtest trades">
                 <table className="table backtest__table">
                   <thead>
                     <tr>
@@ -271,7 +272,7 @@ export function BacktestPanel({ spread, initial, onTrades }: BacktestPanelProps)
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
               {result.trades.length > 200 && (
                 <p className="muted">
                   The first 200 of {result.trades.length} trades; the CSV has them all.

@@ -3,6 +3,7 @@
 import { formatInr, RULE_FIELDS, type RuleField, type SweepCell } from "@spreadwatch/core";
 import { useState } from "react";
 import { useBacktest } from "../../hooks/useBacktest.ts";
+import { ScrollRegion } from "../ScrollRegion.tsx";
 import { backtestRequest, type RuleForm } from "./rule-form.ts";
 
 interface Axis {
@@ -76,7 +77,7 @@ function HeatMap({
   return (
     <figure className="sweep__map">
       <figcaption>{title}</figcaption>
-      <div className="panel__scroll">
+      <ScrollRegion label={title}>
         <table className="sweep__table">
           <thead>
             <tr>
@@ -118,7 +119,7 @@ function HeatMap({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </figure>
   );
 }
