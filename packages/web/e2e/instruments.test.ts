@@ -224,7 +224,7 @@ describe("Admin → Instruments", () => {
 
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Remove ZINC" }).click();
-    await expect.poll(() => instrumentRow(page, "ZINC").count()).toBe(0);
+    await expect.poll(() => instrumentRow(page, "ZINC").count(), { timeout: 30_000 }).toBe(0);
     expect(removes).toHaveLength(1);
     await backToDashboard(page);
     await priceRow(page, "mcx:GOLD@next").waitFor();
@@ -298,7 +298,9 @@ describe("the Prices table on a phone", () => {
   });
 
   it("is not folded on a desk screen", async () => {
-    await suite.page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']").waitFor();
+    await suite.page
+      .locator("tr[data-key='mcx:GOLD'] [data-col='bid']")
+      .waitFor({ timeout: 90_000 });
     const table = suite.page.getByRole("table", { name: "Prices" });
     expect(await table.locator(".group-toggle").count()).toBe(0);
     expect(await table.locator("tr[data-key='mcx:GOLD']").isVisible()).toBe(true);
