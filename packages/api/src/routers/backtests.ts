@@ -5,15 +5,12 @@ import { backtestSpread, type SweepCell, sweepBacktest } from "@spreadwatch/core
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { backtestInput, sweepInput } from "../backtests/backtest-input.ts";
 import { backtestData, ruleOf } from "../backtests/backtest-run.ts";
-import { ErrorWithFields } from "../errors.ts";
-import { PositionError } from "../positions/position-error.ts";
 import { authedProcedure } from "../trpc.ts";
+import { refusalAsTrpcError } from "./shared.ts";
 
 /** Backtests and sweeps one user may have running at once on this instance. */
 export const MAX_RUNNING_BACKTESTS = 2;
 const running = new Map<number, number>();
-
-const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
 
 /** Holds one of the user's running slots for `work`, or refuses with 429. */
 async function slot<T>(userId: number, work: () => Promise<T>): Promise<T> {
@@ -27,12 +24,7 @@ async function slot<T>(userId: number, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof PositionError)) throw error;
-    throw new TRPCError({
-      code: CODES[error.kind],
-      message: error.message,
-      cause: new ErrorWithFields(error.message, error.fields),
-    });
+    throw refusalAsTrpcError(error);
   } finally {
     const left = (running.get(userId) ?? 1) - 1;
     if (left <= 0) running.delete(userId);

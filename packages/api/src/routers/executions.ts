@@ -1,6 +1,5 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { ErrorWithFields } from "../errors.ts";
 import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
@@ -10,23 +9,9 @@ import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/se
 import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
 import { PositionError } from "../positions/position-error.ts";
 import { adminProcedure, authedProcedure } from "../trpc.ts";
-import { noInput } from "./shared.ts";
+import { noInput, withRefusals } from "./shared.ts";
 
-const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
-
-/** Refusals as tRPC errors (REST: 404, 409, 400 with the same sentence). */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof PositionError)) throw error;
-    throw new TRPCError({
-      code: CODES[error.kind],
-      message: error.message,
-      cause: new ErrorWithFields(error.message, error.fields),
-    });
-  }
-}
+const guard = withRefusals;
 
 const whole = (field: string, min: number, max: number) =>
   z

@@ -1,7 +1,6 @@
 import { EventEmitter, on } from "node:events";
 import { spreadDecimals } from "@spreadwatch/core";
-import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
-import { ErrorWithFields } from "../errors.ts";
+import type { TRPCRouterRecord } from "@trpc/server";
 import { keyedCall, once, refuseReusedKey } from "../idempotency.ts";
 import { closeIn } from "../positions/close.ts";
 import { closedSummary, closedTradesCsv, definitionDecimals } from "../positions/closed-trades.ts";
@@ -20,23 +19,10 @@ import {
 import { rollIn, rollTarget } from "../positions/roll.ts";
 import { legInstrumentKnown } from "../spreads/stored.ts";
 import { authedProcedure } from "../trpc.ts";
+import { withRefusals } from "./shared.ts";
 import { putLegsInUse } from "./spreads.ts";
 
-const CODES = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST" } as const;
-
-/** The service's refusals as tRPC errors (REST: 404, 409, 400 with the same sentence). */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof PositionError)) throw error;
-    throw new TRPCError({
-      code: CODES[error.kind],
-      message: error.message,
-      cause: new ErrorWithFields(error.message, error.fields),
-    });
-  }
-}
+const guard = withRefusals;
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
