@@ -1,6 +1,4 @@
 import {
-  ALERT_METRIC_LABELS,
-  ALERT_METRICS,
   type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
@@ -25,7 +23,8 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Checkbox, SelectField } from "../Field.tsx";
-import { METRIC_HINTS, metricRangeText, thresholdRangeError } from "./metric.ts";
+import { MetricField } from "./MetricField.tsx";
+import { metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -133,18 +132,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         onChange={setCommodity}
         format={label}
       />
-      <div className="alert-form__metric">
-        <SelectField
-          label="Metric"
-          options={ALERT_METRICS}
-          value={metric}
-          onChange={setMetric}
-          format={(m) => ALERT_METRIC_LABELS[m]}
-        />
-        <p className="field__hint" data-field="metric-hint">
-          {METRIC_HINTS[metric]}
-        </p>
-      </div>
+      <MetricField value={metric} onChange={setMetric} />
       <ThresholdField
         label="Threshold"
         value={threshold}

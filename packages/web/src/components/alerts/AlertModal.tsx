@@ -1,6 +1,5 @@
 import {
   ALERT_METRIC_LABELS,
-  ALERT_METRICS,
   type AlertMetric,
   DEFAULT_NOTIFICATION_LIMIT,
   DEFAULT_SOUND_ID,
@@ -20,9 +19,10 @@ import { useModalDialog } from "../../hooks/useModalDialog.ts";
 import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { Checkbox, SelectField } from "../Field.tsx";
+import { Checkbox } from "../Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
-import { METRIC_HINTS, metricRangeText, thresholdRangeError } from "./metric.ts";
+import { MetricField } from "./MetricField.tsx";
+import { metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
 import { ThresholdField } from "./ThresholdField.tsx";
 
@@ -164,18 +164,7 @@ export function AlertModal({
           <span className="modal__symbol">{symbol}</span>
         </h2>
         {/* The same choice as the Alerts section's form (README "Spread alerts"). */}
-        <div className="alert-form__metric">
-          <SelectField
-            label="Metric"
-            options={ALERT_METRICS}
-            value={metric}
-            onChange={setMetric}
-            format={(m) => ALERT_METRIC_LABELS[m]}
-          />
-          <p className="field__hint" data-field="metric-hint">
-            {METRIC_HINTS[metric]}
-          </p>
-        </div>
+        <MetricField value={metric} onChange={setMetric} />
         <ThresholdField
           label={`Alert me when ${ALERT_METRIC_LABELS[metric]} reaches`}
           value={threshold}
