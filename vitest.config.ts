@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     maxWorkers: 3,
+    // expect.poll's own default (1 s) is a timed assertion in disguise: a loaded machine misses it.
+    // vi.waitFor has no such setting; its calls pass a timeout of their own.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).

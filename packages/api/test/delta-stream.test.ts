@@ -69,7 +69,7 @@ describe("market.onSnapshot as a change stream", () => {
     goldBook(feed, 1);
     feed.push({ source: "spot", key: "XAUUSD", price: 2640, ts: 1 });
     const stream = openStream(server.url);
-    await vi.waitFor(() => expect(stream.messages()).toHaveLength(1));
+    await vi.waitFor(() => expect(stream.messages()).toHaveLength(1), { timeout: 15_000 });
     const [first] = stream.messages();
     expect(first).toMatchObject({
       kind: "snapshot",
@@ -78,7 +78,7 @@ describe("market.onSnapshot as a change stream", () => {
     expect(first?.calculations.GC_BUY).toBeDefined();
 
     feed.push({ source: "spot", key: "XAUUSD", price: 2641, ts: 2 });
-    await vi.waitFor(() => expect(stream.messages()).toHaveLength(2));
+    await vi.waitFor(() => expect(stream.messages()).toHaveLength(2), { timeout: 15_000 });
     // Spot feeds no spread: the delta is that one price and the timestamps (the hub stamps
     // calculations with every quote's time), nothing else.
     expect(stream.messages()[1]).toEqual({
@@ -88,7 +88,7 @@ describe("market.onSnapshot as a change stream", () => {
     });
 
     feed.push({ source: "cme", key: "GC", bid: 2660, ask: 2661, ts: 3 });
-    await vi.waitFor(() => expect(stream.messages()).toHaveLength(3));
+    await vi.waitFor(() => expect(stream.messages()).toHaveLength(3), { timeout: 15_000 });
     const delta = stream.messages()[2];
     const api = await apiState(server.url);
     expect(delta).toEqual({
@@ -108,10 +108,10 @@ describe("market.onSnapshot as a change stream", () => {
     feed.push({ source: "fx", key: "USDINR", price: 84, ts: 1 });
     goldBook(feed, 1);
     const stream = openStream(server.url);
-    await vi.waitFor(() => expect(stream.messages()).toHaveLength(1));
+    await vi.waitFor(() => expect(stream.messages()).toHaveLength(1), { timeout: 15_000 });
     // A crossed book (bid above ask) has no spread: both gold rows go.
     feed.push({ source: "mcx", key: "GOLD", bid: 72_200, ask: 72_100, ts: 2 });
-    await vi.waitFor(() => expect(stream.messages()).toHaveLength(2));
+    await vi.waitFor(() => expect(stream.messages()).toHaveLength(2), { timeout: 15_000 });
     expect(stream.messages()[1]?.calculations).toEqual({
       GC_BUY: null,
       GC_SELL: null,
@@ -125,11 +125,11 @@ describe("market.onSnapshot as a change stream", () => {
     server = await startTestServer({ feed });
     goldBook(feed, 1);
     const first = openStream(server.url);
-    await vi.waitFor(() => expect(first.messages()).toHaveLength(1));
+    await vi.waitFor(() => expect(first.messages()).toHaveLength(1), { timeout: 15_000 });
     first.close();
     goldBook(feed, 2);
     const again = openStream(server.url);
-    await vi.waitFor(() => expect(again.messages()).toHaveLength(1));
+    await vi.waitFor(() => expect(again.messages()).toHaveLength(1), { timeout: 15_000 });
     expect(again.messages()[0]?.kind).toBe("snapshot");
     expect(again.state()).toEqual(await apiState(server.url));
   });
@@ -149,9 +149,9 @@ describe("market.onSnapshot as a change stream", () => {
       feed.push({ source: "mcx", key: mcx, bid: 900, ask: 901, ts: 1 });
     }
     const stream = openStream(server.url);
-    await vi.waitFor(() => expect(stream.frames()).toHaveLength(1));
+    await vi.waitFor(() => expect(stream.frames()).toHaveLength(1), { timeout: 15_000 });
     feed.push({ source: "cme", key: "GC", bid: 10.02, ask: 10.03, ts: 2 });
-    await vi.waitFor(() => expect(stream.frames()).toHaveLength(2));
+    await vi.waitFor(() => expect(stream.frames()).toHaveLength(2), { timeout: 15_000 });
     const [snapshot, delta] = stream.frames().map((f) => Buffer.byteLength(f));
     expect(delta).toBeLessThan((snapshot as number) / 3);
   });
@@ -164,7 +164,7 @@ describe("the change stream in gzip", () => {
     goldBook(feed, 0);
     const plain = openStream(server.url);
     const packed = openStream(server.url, true);
-    await vi.waitFor(() => expect(packed.messages()).toHaveLength(1));
+    await vi.waitFor(() => expect(packed.messages()).toHaveLength(1), { timeout: 15_000 });
     expect(packed.encoding()).toBe("gzip");
     expect(plain.encoding()).toBeUndefined();
     const stopPumping = pumpQuotes(feed);
@@ -174,8 +174,8 @@ describe("the change stream in gzip", () => {
       stopPumping();
     }
     const api = await apiState(server.url);
-    await vi.waitFor(() => expect(packed.state()).toEqual(api));
-    await vi.waitFor(() => expect(plain.state()).toEqual(api));
+    await vi.waitFor(() => expect(packed.state()).toEqual(api), { timeout: 15_000 });
+    await vi.waitFor(() => expect(plain.state()).toEqual(api), { timeout: 15_000 });
     expect(packed.messages().length).toBe(plain.messages().length);
     // Each frame compressed alone would be about half; a quarter takes the shared chain.
     expect(packed.wireBytes()).toBeLessThan(plain.wireBytes() / 4);
@@ -216,6 +216,6 @@ describe("a client that cannot keep up", () => {
     );
     // Fewer messages than the fast reader got: what it missed came merged.
     expect(events().length).toBeLessThan(fast.messages().length);
-    await vi.waitFor(() => expect(fast.state()).toEqual(api));
+    await vi.waitFor(() => expect(fast.state()).toEqual(api), { timeout: 15_000 });
   }, 60_000);
 });

@@ -314,8 +314,10 @@ describe("GET /metrics on two instances (PostgreSQL and Redis)", () => {
           (m) =>
             m.value("spreadwatch_quotes_received_total", { key: "GOLD" }) === 2 &&
             m.value("spreadwatch_outbox_pending", { channel: "telegram" }) === 1,
-        ),
-      "both instances to count the quotes and the queued message",
+        ) &&
+        // The message is queued before the leader's sender picks it up: wait for its attempt.
+        (ms[0].value("spreadwatch_delivery_attempts_total", { channel: "telegram" }) ?? 0) >= 1,
+      "both instances to count the quotes and the queued message, and the leader to try it",
     );
     expect(ml.value("spreadwatch_leader", { instance_id: "leader" })).toBe(1);
     expect(mo.value("spreadwatch_leader", { instance_id: "other" })).toBe(0);

@@ -170,7 +170,10 @@ describe("HistoryRecorder: the instruments' mid candles and the users' spreads",
     expect(await test.store.candles.all("SP1_BUY", "1m")).toHaveLength(1);
     stored = [{ ...ratio, formula: "g - s", updatedAt: T + 2 * M }];
     await registry.reload();
-    await vi.waitFor(async () => expect(await test.store.candles.all("SP1_BUY", "1m")).toEqual([]));
+    await vi.waitFor(
+      async () => expect(await test.store.candles.all("SP1_BUY", "1m")).toEqual([]),
+      { timeout: 15_000 },
+    );
     push(
       { source: "mcx", key: "GOLD", bid: 76000, ask: 76010, ts: T + 2 * M },
       { source: "mcx", key: "GOLD", bid: 76000, ask: 76010, ts: T + 3 * M },
@@ -183,7 +186,10 @@ describe("HistoryRecorder: the instruments' mid candles and the users' spreads",
     stored = [];
     await registry.reload();
     push({ source: "mcx", key: "GOLD", bid: 76000, ask: 76010, ts: T + 4 * M });
-    await vi.waitFor(async () => expect(await test.store.candles.all("SP1_BUY", "1m")).toEqual([]));
+    await vi.waitFor(
+      async () => expect(await test.store.candles.all("SP1_BUY", "1m")).toEqual([]),
+      { timeout: 15_000 },
+    );
     expect(recorder.forming("SP1_BUY", "1m")).toBeUndefined();
   });
 });

@@ -134,15 +134,18 @@ describe("the stream's private spreads", () => {
     const anonymousGzip = openStream(url, "anonymous-gzip", undefined, true);
     const everyone = () => [anonymous, other, ownerTab, ownerTab2, owner11, ownerGzip];
     const caughtUp = async () =>
-      vi.waitFor(() => {
-        expect(anonymous.state()).toEqual(wire(hub.snapshot()));
-        expect(other.state()).toEqual(wire(hub.snapshot()));
-        expect(ownerTab.state()).toEqual(wire(hub.snapshotFor(10)));
-        expect(ownerTab2.state()).toEqual(wire(hub.snapshotFor(10)));
-        expect(ownerGzip.state()).toEqual(wire(hub.snapshotFor(10)));
-        expect(anonymousGzip.state()).toEqual(wire(hub.snapshot()));
-        expect(owner11.state()).toEqual(wire(hub.snapshotFor(11)));
-      });
+      vi.waitFor(
+        () => {
+          expect(anonymous.state()).toEqual(wire(hub.snapshot()));
+          expect(other.state()).toEqual(wire(hub.snapshot()));
+          expect(ownerTab.state()).toEqual(wire(hub.snapshotFor(10)));
+          expect(ownerTab2.state()).toEqual(wire(hub.snapshotFor(10)));
+          expect(ownerGzip.state()).toEqual(wire(hub.snapshotFor(10)));
+          expect(anonymousGzip.state()).toEqual(wire(hub.snapshot()));
+          expect(owner11.state()).toEqual(wire(hub.snapshotFor(11)));
+        },
+        { timeout: 15_000 },
+      );
     await caughtUp();
     // Enough versions, each sent on its own, for the gzip tab to be sent chained frames too.
     for (let n = 2; n <= 60; n++) {
@@ -162,10 +165,13 @@ describe("the stream's private spreads", () => {
     // One more version, sent to all at once: the same buffers for everybody and for a user's tabs.
     const before = new Map([...written].map(([name, writes]) => [name, writes.length]));
     tick(hub, 61);
-    await vi.waitFor(() => {
-      for (const [name, writes] of written)
-        expect(writes.length, name).toBeGreaterThan(before.get(name) ?? 0);
-    });
+    await vi.waitFor(
+      () => {
+        for (const [name, writes] of written)
+          expect(writes.length, name).toBeGreaterThan(before.get(name) ?? 0);
+      },
+      { timeout: 15_000 },
+    );
     const last = (name: string) => written.get(name)?.at(-1) as Buffer;
     expect(last("anonymous-2")).toBe(last("anonymous"));
     expect(last("owner-tab-2")).toBe(last("owner-tab"));
@@ -200,7 +206,9 @@ describe("the stream's private spreads", () => {
     tick(hub, 1);
     const owner = openStream(url, "owner", 10, true);
     const anonymous = openStream(url, "anonymous");
-    await vi.waitFor(() => expect(owner.state()?.calculations).toHaveProperty("SP1_BUY"));
+    await vi.waitFor(() => expect(owner.state()?.calculations).toHaveProperty("SP1_BUY"), {
+      timeout: 15_000,
+    });
     // Two quotes within the interval, then none: the second's value must still arrive.
     tick(hub, 2);
     tick(hub, 3);
