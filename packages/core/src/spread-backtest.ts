@@ -2,7 +2,8 @@
 // server, the browser's sweep worker and a script over a CSV.
 import { IST_OFFSET_MS } from "./candles.ts";
 import { roundPaise } from "./costs.ts";
-import { DEFAULT_STATS_DAYS, RollingSpreadStats } from "./spread-stats.ts";
+import { rollingMetric } from "./rolling-metric.ts";
+import { DEFAULT_STATS_DAYS } from "./spread-stats.ts";
 
 export const BACKTEST_METRICS = ["spread", "z", "percentile"] as const;
 export type BacktestMetric = (typeof BACKTEST_METRICS)[number];
@@ -138,34 +139,119 @@ interface Open {
 }
 
 /**
+ * A spread's minutes made ready for many runs (a sweep's cells): in time order, as columns, each
+ * minute's fill prices and, per metric asked, each side's metric. Built for one `options`.
+ */
+export interface BacktestSeries {
+  /** Open times, ascending; every minute given, priced or not (IST days count them). */
+  times: Float64Array;
+  /** What buying the spread costs; NaN for a minute with no price. */
+  buy: Float64Array;
+  /** What selling the spread fetches; NaN for a minute with no price. */
+  sell: Float64Array;
+  /** 1 where the fill is a mid ± half the typical bid-ask. */
+  estimated: Uint8Array;
+  /** Each side's metric per minute (NaN: none yet), by metric, filled on first use. */
+  metrics: Map<string, { buy: Float64Array; sell: Float64Array }>;
+}
+
+/** `minutes` (any order; a repeated time keeps the later) as a BacktestSeries. */
+export function backtestSeries(
+  minutes: readonly BacktestMinute[],
+  options: Pick<BacktestOptions, "halfSpread">,
+): BacktestSeries {
+  const ordered = orderMinutes(minutes);
+  const halfSpread = options.halfSpread ?? 0;
+  const n = ordered.length;
+  const times = new Float64Array(n);
+  const buy = new Float64Array(n);
+  const sell = new Float64Array(n);
+  const estimated = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const { timestamp, buy: b, sell: s, mid } = ordered[i] as BacktestMinute;
+    times[i] = timestamp;
+    if (b !== undefined && s !== undefined && Number.isFinite(b) && Number.isFinite(s)) {
+      buy[i] = b;
+      sell[i] = s;
+    } else if (mid !== undefined && Number.isFinite(mid)) {
+      buy[i] = mid + halfSpread;
+      sell[i] = mid - halfSpread;
+      estimated[i] = 1;
+    } else {
+      buy[i] = Number.NaN;
+      sell[i] = Number.NaN;
+    }
+  }
+  return { times, buy, sell, estimated, metrics: new Map() };
+}
+
+/** Each side's z or percentile per minute, computed once per series and window. */
+function sideMetrics(
+  series: BacktestSeries,
+  metric: "z" | "percentile",
+  days: number,
+  minCloses: number,
+): { buy: Float64Array; sell: Float64Array } {
+  const key = `${metric}:${days}:${minCloses}`;
+  let found = series.metrics.get(key);
+  if (!found) {
+    found = {
+      buy: rollingMetric(metric, series.times, series.buy, days, minCloses),
+      sell: rollingMetric(metric, series.times, series.sell, days, minCloses),
+    };
+    series.metrics.set(key, found);
+  }
+  return found;
+}
+
+/**
  * Runs `rule` over `minutes` (any order; a repeated time keeps the later), one position at a
  * time, at most one decision a minute. A z or percentile at minute t is each side's against
- * that side's closes before t (RollingSpreadStats, as the live statistics): no look-ahead. A
+ * that side's closes before t (the live statistics' window, rollingMetric): no look-ahead. A
  * position open when the legs roll is closed at the old contracts' last minute, and the rule
  * may re-enter on the new ones at the next; one open at the end is closed at the last minute.
  */
 export function backtestSpread(
-  minutes: readonly BacktestMinute[],
+  minutes: readonly BacktestMinute[] | BacktestSeries,
   rule: SpreadRule,
   options: BacktestOptions,
 ): BacktestResult {
-  const ordered = orderMinutes(minutes);
-  const halfSpread = options.halfSpread ?? 0;
+  const series = isSeries(minutes) ? minutes : backtestSeries(minutes, options);
+  return runSeries(series, rule, options, series.times.length);
+}
+
+function isSeries(value: readonly BacktestMinute[] | BacktestSeries): value is BacktestSeries {
+  return !Array.isArray(value);
+}
+
+/** backtestSpread over the series' first `end` minutes. */
+function runSeries(
+  series: BacktestSeries,
+  rule: SpreadRule,
+  options: BacktestOptions,
+  end: number,
+): BacktestResult {
+  const { times, buy: buys, sell: sells, estimated: estimates } = series;
   const slip = (rule.slippageTicks ?? 0) * (options.tickPoints ?? 0);
   const lots = rule.lots;
   const perPoint = options.units * lots;
   const costs = roundPaise(options.costsPerLotInr * lots);
   const rolls = [...(options.rolls ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
-  const needsStats = rule.metric !== "spread";
-  const days = options.statsDays ?? DEFAULT_STATS_DAYS;
-  // z needs only the window's moments; percentile its order too (see RollingSpreadStats).
-  const withOrder = rule.metric === "percentile";
-  const buyStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
-  const sellStats = needsStats ? new RollingSpreadStats(days, MINUTE_MS, withOrder) : undefined;
-  const minCloses = options.minCloses ?? 30;
+  const metrics =
+    rule.metric === "spread"
+      ? { buy: buys, sell: sells }
+      : sideMetrics(
+          series,
+          rule.metric,
+          options.statsDays ?? DEFAULT_STATS_DAYS,
+          options.minCloses ?? 30,
+        );
+  const buyMetrics = metrics.buy;
+  const sellMetrics = metrics.sell;
   const tradeFrom = options.tradeFrom ?? Number.NEGATIVE_INFINITY;
   const cooldownMs = (rule.cooldownMinutes ?? 0) * MINUTE_MS;
   const maxHoldMs = rule.maxHoldMinutes === undefined ? Infinity : rule.maxHoldMinutes * MINUTE_MS;
+  const { sellAbove, buyBelow, exitShortAt, exitLongAt, stopInr, targetInr } = rule;
 
   const trades: BacktestTrade[] = [];
   let estimatedFills = 0;
@@ -203,31 +289,16 @@ export function backtestSpread(
     open = undefined;
   };
 
-  for (let i = 0; i < ordered.length; i++) {
-    const minute = ordered[i] as BacktestMinute;
-    let buy: number;
-    let sell: number;
-    let estimated: boolean;
-    const { buy: b, sell: s, mid } = minute;
-    if (b !== undefined && s !== undefined && Number.isFinite(b) && Number.isFinite(s)) {
-      buy = b;
-      sell = s;
-      estimated = false;
-    } else if (mid !== undefined && Number.isFinite(mid)) {
-      buy = mid + halfSpread;
-      sell = mid - halfSpread;
-      estimated = true;
-    } else continue;
-    const t = minute.timestamp;
+  for (let i = 0; i < end; i++) {
+    const buy = buys[i] as number;
+    // A minute with no price (NaN) takes no decision.
+    if (Number.isNaN(buy)) continue;
+    const sell = sells[i] as number;
+    const estimated = estimates[i] === 1;
+    const t = times[i] as number;
     while (rollIndex < rolls.length && (rolls[rollIndex] as number) <= t) {
       rollIndex++;
       generation++;
-    }
-    const buyMetric = needsStats ? metricOf(rule.metric, buy, buyStats, minCloses) : buy;
-    const sellMetric = needsStats ? metricOf(rule.metric, sell, sellStats, minCloses) : sell;
-    if (needsStats) {
-      buyStats?.add(t, buy);
-      sellStats?.add(t, sell);
     }
     if (t < tradeFrom) {
       prevAt = t;
@@ -236,6 +307,9 @@ export function backtestSpread(
       prevEstimated = estimated;
       continue;
     }
+    // NaN compares false with every threshold: no metric yet decides nothing.
+    const buyMetric = buyMetrics[i] as number;
+    const sellMetric = sellMetrics[i] as number;
     firstTraded ??= t;
     tradedMinutes++;
     // The old contracts' last minute is the exit of a trade the roll interrupts.
@@ -245,29 +319,26 @@ export function backtestSpread(
     let decided = false;
     if (open) {
       heldMinutes++;
-      const exitValue = open.side === "long" ? sell - slip : buy + slip;
-      const net =
-        (open.side === "long" ? exitValue - open.entry : open.entry - exitValue) * perPoint - costs;
-      const reason = exitReason(rule, open, net, t, maxHoldMs, buyMetric, sellMetric);
+      const long = open.side === "long";
+      const exitValue = long ? sell - slip : buy + slip;
+      const net = (long ? exitValue - open.entry : open.entry - exitValue) * perPoint - costs;
+      let reason: TradeReason | undefined;
+      if (stopInr !== undefined && net <= -stopInr) reason = "stop";
+      else if (targetInr !== undefined && net >= targetInr) reason = "target";
+      else if (!long && exitShortAt !== undefined && buyMetric <= exitShortAt) reason = "rule";
+      else if (long && exitLongAt !== undefined && sellMetric >= exitLongAt) reason = "rule";
+      else if (t - open.entryAt >= maxHoldMs) reason = "time";
       if (reason) {
-        close(t, open.side === "long" ? sell : buy, estimated, reason);
+        close(t, long ? sell : buy, estimated, reason);
         nextEntryAt = t + cooldownMs;
         decided = true;
       }
     }
     if (!open && !decided && t >= nextEntryAt) {
-      if (
-        rule.sellAbove !== undefined &&
-        sellMetric !== undefined &&
-        sellMetric >= rule.sellAbove
-      ) {
+      if (sellAbove !== undefined && sellMetric >= sellAbove) {
         open = { side: "short", entryAt: t, entry: sell - slip, generation };
         entryEstimated = estimated;
-      } else if (
-        rule.buyBelow !== undefined &&
-        buyMetric !== undefined &&
-        buyMetric <= rule.buyBelow
-      ) {
+      } else if (buyBelow !== undefined && buyMetric <= buyBelow) {
         open = { side: "long", entryAt: t, entry: buy + slip, generation };
         entryEstimated = estimated;
       }
@@ -288,7 +359,7 @@ export function backtestSpread(
         options.marginPerLotInr !== undefined && options.marginPerLotInr > 0
           ? options.marginPerLotInr * lots
           : undefined,
-      days: tradingDays(ordered, firstTraded),
+      days: tradingDays(times, end, firstTraded),
     }),
     equity: equityCurve(trades, firstTraded),
     fills: FILLS_TEXT,
@@ -309,54 +380,14 @@ function orderMinutes(minutes: readonly BacktestMinute[]): readonly BacktestMinu
   return [...byTime.values()].sort((a, b) => a.timestamp - b.timestamp);
 }
 
-/** The metric of a side's close against that side's window of earlier closes. */
-function metricOf(
-  metric: BacktestMetric,
-  value: number,
-  stats: RollingSpreadStats | undefined,
-  minCloses: number,
-): number | undefined {
-  if (metric === "spread" || !stats) return value;
-  if (stats.size < minCloses) return undefined;
-  return metric === "z" ? stats.zOf(value) : stats.percentileOf(value);
-}
-
-function exitReason(
-  rule: SpreadRule,
-  open: Open,
-  netInr: number,
-  t: number,
-  maxHoldMs: number,
-  buyMetric: number | undefined,
-  sellMetric: number | undefined,
-): TradeReason | undefined {
-  if (rule.stopInr !== undefined && netInr <= -rule.stopInr) return "stop";
-  if (rule.targetInr !== undefined && netInr >= rule.targetInr) return "target";
-  if (
-    open.side === "short" &&
-    rule.exitShortAt !== undefined &&
-    buyMetric !== undefined &&
-    buyMetric <= rule.exitShortAt
-  )
-    return "rule";
-  if (
-    open.side === "long" &&
-    rule.exitLongAt !== undefined &&
-    sellMetric !== undefined &&
-    sellMetric >= rule.exitLongAt
-  )
-    return "rule";
-  if (t - open.entryAt >= maxHoldMs) return "time";
-  return undefined;
-}
-
 /** IST days from the first traded minute on, each with its net ₹ (0 for a day without exits). */
-function tradingDays(ordered: readonly BacktestMinute[], from: number | undefined): number[] {
+function tradingDays(times: Float64Array, end: number, from: number | undefined): number[] {
   if (from === undefined) return [];
   const days: number[] = [];
-  for (const m of ordered) {
-    if (m.timestamp < from) continue;
-    const day = Math.floor((m.timestamp + IST_OFFSET_MS) / DAY_MS);
+  for (let i = 0; i < end; i++) {
+    const t = times[i] as number;
+    if (t < from) continue;
+    const day = Math.floor((t + IST_OFFSET_MS) / DAY_MS);
     if (days[days.length - 1] !== day) days.push(day);
   }
   return days;
@@ -531,15 +562,16 @@ export const IN_SAMPLE_SHARE = 0.7;
  * cannot run (thresholds on the wrong side) is left out.
  */
 export function sweepBacktest(
-  minutes: readonly BacktestMinute[],
+  minutes: readonly BacktestMinute[] | BacktestSeries,
   rule: SpreadRule,
   options: BacktestOptions,
   sweep: { x: SweepAxis; y: SweepAxis },
 ): SweepCell[] {
-  const ordered = orderMinutes(minutes);
-  const split = Math.floor(ordered.length * IN_SAMPLE_SHARE);
-  const inSample = ordered.slice(0, split);
-  const splitAt = ordered[split]?.timestamp ?? Number.POSITIVE_INFINITY;
+  const series = isSeries(minutes) ? minutes : backtestSeries(minutes, options);
+  const split = Math.floor(series.times.length * IN_SAMPLE_SHARE);
+  const all = series.times.length;
+  const splitAt = split < all ? (series.times[split] as number) : Number.POSITIVE_INFINITY;
+  const outOptions = { ...options, tradeFrom: splitAt };
   const cells: SweepCell[] = [];
   for (const y of axisValues(sweep.y)) {
     for (const x of axisValues(sweep.x)) {
@@ -548,8 +580,8 @@ export function sweepBacktest(
       cells.push({
         x,
         y,
-        inSample: backtestSpread(inSample, cellRule, options).summary,
-        outOfSample: backtestSpread(ordered, cellRule, { ...options, tradeFrom: splitAt }).summary,
+        inSample: runSeries(series, cellRule, options, split).summary,
+        outOfSample: runSeries(series, cellRule, outOptions, all).summary,
       });
     }
   }
