@@ -5,6 +5,7 @@ import {
   type BacktestMinute,
   backtestSpread,
   backtestTradesCsv,
+  joinSides,
   ruleProblem,
   sweepBacktest,
   typicalHalfSpread,
@@ -238,6 +239,50 @@ describe("backtestSpread on z and percentile", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("backtestSpread on columns", () => {
+  it("joins the sides on their times and runs as on the same minutes as objects", () => {
+    const joined = joinSides(
+      { times: [min(0), min(1), min(2), min(4)], closes: [611, 612, 290, 620] },
+      { times: [min(1), min(2), min(3), min(4)], closes: [610, 289, 1, 619] },
+    );
+    expect([...joined.times]).toEqual([min(1), min(2), min(4)]);
+    expect([...joined.buy]).toEqual([612, 290, 620]);
+    expect([...joined.sell]).toEqual([610, 289, 619]);
+    // Mid-only minutes first (NaN sides), then the recorded ones.
+    const columns = {
+      times: [min(-2), min(-1), ...joined.times],
+      buy: [Number.NaN, Number.NaN, ...joined.buy],
+      sell: [Number.NaN, Number.NaN, ...joined.sell],
+      mid: [605, 299, Number.NaN, Number.NaN, Number.NaN],
+    };
+    const minutes: BacktestMinute[] = [
+      { timestamp: min(-2), mid: 605 },
+      { timestamp: min(-1), mid: 299 },
+      ...[...joined.times].map((t, i) => ({
+        timestamp: t,
+        buy: joined.buy[i] as number,
+        sell: joined.sell[i] as number,
+      })),
+    ];
+    const half = typicalHalfSpread(columns, 5);
+    expect(half).toBe(typicalHalfSpread(minutes, 5));
+    expect(half).toBe(0.5);
+    const rule = { metric: "spread" as const, sellAbove: 600, exitShortAt: 300, lots: 1 };
+    const fromColumns = backtestSpread(columns, rule, { ...options, halfSpread: half });
+    expect(fromColumns).toEqual(backtestSpread(minutes, rule, { ...options, halfSpread: half }));
+    expect(fromColumns.trades.map((t) => [t.entryAt, t.exitAt])).toEqual([
+      [min(-2), min(-1)],
+      [min(1), min(2)],
+      [min(4), min(4)],
+    ]);
+    expect(fromColumns.summary.estimatedFills).toBe(2);
+    // Columns out of order are ordered as minutes are, the later of a repeated time kept.
+    const shuffled = { times: [min(1), min(0), min(1)], buy: [5, 1, 9], sell: [4, 0, 8] };
+    const ordered = backtestSpread(shuffled, { metric: "spread", sellAbove: 7, lots: 1 }, options);
+    expect(ordered.trades.map((t) => t.entry)).toEqual([8]);
   });
 });
 

@@ -155,25 +155,82 @@ export interface BacktestSeries {
   metrics: Map<string, { buy: Float64Array; sell: Float64Array }>;
 }
 
-/** `minutes` (any order; a repeated time keeps the later) as a BacktestSeries. */
+/**
+ * Minutes as columns, oldest first, times strictly ascending (what the server reads from the
+ * store without an object per minute): a minute with both sides has `buy` and `sell`; one with
+ * only a mid has NaN there and its `mid`.
+ */
+export interface BacktestColumns {
+  times: ArrayLike<number>;
+  buy: ArrayLike<number>;
+  sell: ArrayLike<number>;
+  mid?: ArrayLike<number> | undefined;
+}
+
+/**
+ * `minutes` (any order; a repeated time keeps the later) or columns (times ascending, else
+ * they are ordered as minutes are) as a BacktestSeries.
+ */
 export function backtestSeries(
-  minutes: readonly BacktestMinute[],
+  minutes: readonly BacktestMinute[] | BacktestColumns,
   options: Pick<BacktestOptions, "halfSpread">,
 ): BacktestSeries {
-  const ordered = orderMinutes(minutes);
-  const halfSpread = options.halfSpread ?? 0;
+  if (!Array.isArray(minutes)) {
+    const columns = minutes as BacktestColumns;
+    return ascending(columns.times)
+      ? seriesOfColumns(columns, options.halfSpread ?? 0)
+      : backtestSeries(minutesOf(columns), options);
+  }
+  const ordered = orderMinutes(minutes as readonly BacktestMinute[]);
   const n = ordered.length;
   const times = new Float64Array(n);
   const buy = new Float64Array(n);
   const sell = new Float64Array(n);
-  const estimated = new Uint8Array(n);
+  const mid = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const { timestamp, buy: b, sell: s, mid } = ordered[i] as BacktestMinute;
-    times[i] = timestamp;
-    if (b !== undefined && s !== undefined && Number.isFinite(b) && Number.isFinite(s)) {
+    const m = ordered[i] as BacktestMinute;
+    times[i] = m.timestamp;
+    buy[i] = m.buy ?? Number.NaN;
+    sell[i] = m.sell ?? Number.NaN;
+    mid[i] = m.mid ?? Number.NaN;
+  }
+  return seriesOfColumns({ times, buy, sell, mid }, options.halfSpread ?? 0);
+}
+
+function ascending(times: ArrayLike<number>): boolean {
+  let previous = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i] as number;
+    if (!(Number.isFinite(t) && t > previous)) return false;
+    previous = t;
+  }
+  return true;
+}
+
+function minutesOf({ times, buy, sell, mid }: BacktestColumns): BacktestMinute[] {
+  return Array.from({ length: times.length }, (_, i) => ({
+    timestamp: times[i] as number,
+    buy: buy[i],
+    sell: sell[i],
+    mid: mid?.[i],
+  }));
+}
+
+function seriesOfColumns(columns: BacktestColumns, halfSpread: number): BacktestSeries {
+  const n = columns.times.length;
+  const times = Float64Array.from(columns.times);
+  const buy = new Float64Array(n);
+  const sell = new Float64Array(n);
+  const estimated = new Uint8Array(n);
+  const mids = columns.mid;
+  for (let i = 0; i < n; i++) {
+    const b = columns.buy[i] as number;
+    const s = columns.sell[i] as number;
+    const mid = mids === undefined ? Number.NaN : (mids[i] as number);
+    if (Number.isFinite(b) && Number.isFinite(s)) {
       buy[i] = b;
       sell[i] = s;
-    } else if (mid !== undefined && Number.isFinite(mid)) {
+    } else if (Number.isFinite(mid)) {
       buy[i] = mid + halfSpread;
       sell[i] = mid - halfSpread;
       estimated[i] = 1;
@@ -183,6 +240,33 @@ export function backtestSeries(
     }
   }
   return { times, buy, sell, estimated, metrics: new Map() };
+}
+
+/**
+ * The minutes both sides recorded, as columns: each side's [times, closes] oldest first, joined
+ * on their times.
+ */
+export function joinSides(
+  buy: { times: ArrayLike<number>; closes: ArrayLike<number> },
+  sell: { times: ArrayLike<number>; closes: ArrayLike<number> },
+): { times: Float64Array; buy: Float64Array; sell: Float64Array } {
+  const length = Math.min(buy.times.length, sell.times.length);
+  const times = new Float64Array(length);
+  const buys = new Float64Array(length);
+  const sells = new Float64Array(length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < buy.times.length; i++) {
+    const t = buy.times[i] as number;
+    while (j < sell.times.length && (sell.times[j] as number) < t) j++;
+    if (j < sell.times.length && sell.times[j] === t) {
+      times[n] = t;
+      buys[n] = buy.closes[i] as number;
+      sells[n] = sell.closes[j] as number;
+      n++;
+    }
+  }
+  return { times: times.slice(0, n), buy: buys.slice(0, n), sell: sells.slice(0, n) };
 }
 
 /** Each side's z or percentile per minute, computed once per series and window. */
@@ -212,7 +296,7 @@ function sideMetrics(
  * may re-enter on the new ones at the next; one open at the end is closed at the last minute.
  */
 export function backtestSpread(
-  minutes: readonly BacktestMinute[] | BacktestSeries,
+  minutes: readonly BacktestMinute[] | BacktestColumns | BacktestSeries,
   rule: SpreadRule,
   options: BacktestOptions,
 ): BacktestResult {
@@ -220,8 +304,10 @@ export function backtestSpread(
   return runSeries(series, rule, options, series.times.length);
 }
 
-function isSeries(value: readonly BacktestMinute[] | BacktestSeries): value is BacktestSeries {
-  return !Array.isArray(value);
+function isSeries(
+  value: readonly BacktestMinute[] | BacktestColumns | BacktestSeries,
+): value is BacktestSeries {
+  return !Array.isArray(value) && (value as BacktestSeries).metrics instanceof Map;
 }
 
 /** backtestSpread over the series' first `end` minutes. */
@@ -464,15 +550,25 @@ function sharpe(daily: readonly number[]): number | null {
  * Half the typical bid-ask of the spread, points: the median of (BUY − SELL) / 2 over the
  * minutes that recorded both sides, else `fallback` (half the legs' ticks).
  */
-export function typicalHalfSpread(minutes: readonly BacktestMinute[], fallback: number): number {
-  const halves: number[] = [];
-  for (const m of minutes) {
-    if (m.buy !== undefined && m.sell !== undefined && Number.isFinite(m.buy - m.sell))
-      halves.push((m.buy - m.sell) / 2);
+export function typicalHalfSpread(
+  minutes: readonly BacktestMinute[] | BacktestColumns,
+  fallback: number,
+): number {
+  const columns = Array.isArray(minutes)
+    ? {
+        buy: (minutes as readonly BacktestMinute[]).map((m) => m.buy ?? Number.NaN),
+        sell: (minutes as readonly BacktestMinute[]).map((m) => m.sell ?? Number.NaN),
+      }
+    : (minutes as BacktestColumns);
+  const halves = new Float64Array(columns.buy.length);
+  let n = 0;
+  for (let i = 0; i < halves.length; i++) {
+    const half = ((columns.buy[i] as number) - (columns.sell[i] as number)) / 2;
+    if (Number.isFinite(half)) halves[n++] = half;
   }
-  if (halves.length === 0) return fallback;
-  halves.sort((a, b) => a - b);
-  return halves[Math.floor((halves.length - 1) / 2)] as number;
+  if (n === 0) return fallback;
+  const sorted = halves.subarray(0, n).sort();
+  return sorted[Math.floor((n - 1) / 2)] as number;
 }
 
 /** Why a rule cannot run, as [field, sentence]; undefined when it can. */
@@ -562,7 +658,7 @@ export const IN_SAMPLE_SHARE = 0.7;
  * cannot run (thresholds on the wrong side) is left out.
  */
 export function sweepBacktest(
-  minutes: readonly BacktestMinute[] | BacktestSeries,
+  minutes: readonly BacktestMinute[] | BacktestColumns | BacktestSeries,
   rule: SpreadRule,
   options: BacktestOptions,
   sweep: { x: SweepAxis; y: SweepAxis },

@@ -34,6 +34,7 @@ export type {
   AlertStore,
   CandleQuery,
   CandleStore,
+  CloseColumns,
   CloseQuery,
   ContractCandleStore,
   ExecutionStore,

@@ -1,13 +1,15 @@
 // A backtest as the server runs it (docs/backtest.md): the spread's one-minute BUY and SELL
 // closes read from the store, its per-lot figures at today's prices, then core's backtestSpread.
 import {
-  type BacktestMinute,
+  type BacktestColumns,
   type BacktestOptions,
   executableSymbol,
   groupOfExchange,
+  joinSides,
   type SpreadRule,
   typicalHalfSpread,
 } from "@spreadwatch/core";
+import type { CloseColumns } from "@spreadwatch/db";
 import type { AppServices } from "../context.ts";
 import { candlesFromLegHistory, ownHistoryStart } from "../history/definition-history.ts";
 import { PositionError } from "../positions/position-error.ts";
@@ -21,7 +23,8 @@ const MAX_ROLLS = 5_000;
 
 export interface BacktestData {
   spread: RegisteredSpread;
-  minutes: BacktestMinute[];
+  /** Oldest first, as columns: a year is ~220,000 minutes, with no object per minute. */
+  minutes: BacktestColumns;
   options: BacktestOptions;
 }
 
@@ -100,20 +103,16 @@ async function readMinutes(
   services: AppServices,
   spread: RegisteredSpread,
   input: { from: number; to: number },
-): Promise<BacktestMinute[]> {
+): Promise<BacktestColumns> {
   const { store, recorder } = services;
   const range = { from: input.from, to: input.to };
   await recorder.writePending();
-  const side = async (symbol: string): Promise<[number, number][]> => {
+  const side = async (symbol: string): Promise<CloseColumns> => {
     const closes = await store.candles.closes({ symbol, timeframe: "1m", ...range });
     // The forming minute, as the chart shows it last.
     const forming = recorder.forming(symbol, "1m");
-    const last = closes.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
-    if (forming && forming.timestamp >= range.from && forming.timestamp < range.to) {
-      if (forming.timestamp > last) closes.push([forming.timestamp, forming.close]);
-      else if (forming.timestamp === last) closes[closes.length - 1] = [last, forming.close];
-    }
-    return closes;
+    if (!forming || forming.timestamp < range.from || forming.timestamp >= range.to) return closes;
+    return withForming(closes, forming);
   };
   const buySymbol = executableSymbol(spread.symbol, "BUY");
   const [buy, sell] = await Promise.all([
@@ -137,22 +136,42 @@ async function readMinutes(
     { from: range.from, to: Math.min(range.to, own), limit: MINUTES_LIMIT },
     (key, timeframe) => recorder.formingLeg(key, timeframe),
   );
-  return [...mids.map((c) => ({ timestamp: c.timestamp, mid: c.close })), ...sides];
+  // The legs' mids first, then the recorded sides (core orders them if they overlap).
+  const n = mids.length;
+  const total = n + sides.times.length;
+  const times = new Float64Array(total);
+  const buys = new Float64Array(total).fill(Number.NaN);
+  const sells = new Float64Array(total).fill(Number.NaN);
+  const mid = new Float64Array(total).fill(Number.NaN);
+  mids.forEach((c, i) => {
+    times[i] = c.timestamp;
+    mid[i] = c.close;
+  });
+  times.set(sides.times, n);
+  buys.set(sides.buy, n);
+  sells.set(sides.sell, n);
+  return { times, buy: buys, sell: sells, mid };
 }
 
-/** The minutes both sides have, oldest first (both lists are). */
-function joinSides(
-  buy: readonly [number, number][],
-  sell: readonly [number, number][],
-): BacktestMinute[] {
-  const out: BacktestMinute[] = [];
-  let j = 0;
-  for (const [t, close] of buy) {
-    while (j < sell.length && (sell[j] as [number, number])[0] < t) j++;
-    const s = sell[j];
-    if (s && s[0] === t) out.push({ timestamp: t, buy: close, sell: s[1] });
+/** A side's closes with the forming candle as its last: replacing that minute or after it. */
+function withForming(
+  closes: CloseColumns,
+  forming: { timestamp: number; close: number },
+): CloseColumns {
+  const n = closes.times.length;
+  const last = n > 0 ? (closes.times[n - 1] as number) : Number.NEGATIVE_INFINITY;
+  if (forming.timestamp === last) {
+    closes.closes[n - 1] = forming.close;
+    return closes;
   }
-  return out;
+  if (forming.timestamp < last) return closes;
+  const times = new Float64Array(n + 1);
+  const values = new Float64Array(n + 1);
+  times.set(closes.times);
+  values.set(closes.closes);
+  times[n] = forming.timestamp;
+  values[n] = forming.close;
+  return { times, closes: values };
 }
 
 async function readRolls(

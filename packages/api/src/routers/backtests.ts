@@ -1,7 +1,7 @@
 // Backtests of a spread rule on its executable history (docs/backtest.md): one run, or a sweep
 // of two rule fields split in and out of sample. Both read up to a year of one-minute candles
 // and compute in core, so a user runs at most two at a time.
-import { backtestSpread, type SweepCell, sweepBacktest } from "@spreadwatch/core";
+import { backtestSeries, backtestSpread, type SweepCell, sweepBacktest } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { backtestInput, sweepInput } from "../backtests/backtest-input.ts";
 import { backtestData, ruleOf } from "../backtests/backtest-run.ts";
@@ -51,13 +51,15 @@ export const backtestsRouter = {
     slot(ctx.user.id, async () => {
       const { minutes, options } = await backtestData(ctx.services, viewer(ctx.user), input);
       const rule = ruleOf(input);
+      // Laid out and its metrics computed once for every row's cells.
+      const series = backtestSeries(minutes, options);
       const cells: SweepCell[] = [];
       // One row of cells at a time, so a long sweep never holds the server for its whole run.
       const { x, y } = input.sweep;
       const rows = Math.floor((y.to - y.from) / y.step + 1e-9) + 1;
       for (let row = 0; row < rows; row++) {
         const at = Number((y.from + row * y.step).toPrecision(12));
-        cells.push(...sweepBacktest(minutes, rule, options, { x, y: { ...y, from: at, to: at } }));
+        cells.push(...sweepBacktest(series, rule, options, { x, y: { ...y, from: at, to: at } }));
         await yieldToOthers();
       }
       return { cells };

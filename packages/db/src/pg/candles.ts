@@ -44,7 +44,10 @@ export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleS
         .from(table)
         .where(candleRange(table, query))
         .orderBy(asc(table.timestamp));
-      return rows.map((row): [number, number] => [row.timestamp, row.close]);
+      return {
+        times: Float64Array.from(rows, (row) => row.timestamp),
+        closes: Float64Array.from(rows, (row) => row.close),
+      };
     },
     async save(candles) {
       const rows = mergeBuckets(candles);

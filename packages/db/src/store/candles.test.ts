@@ -44,11 +44,16 @@ describe.each(CASES)("candles (%s, %s)", (kind, table) => {
       { ...candle(0, 7), symbol: "OTHER" },
     ]);
     const query = { symbol: "GOLD_SPREAD", timeframe: "1m", from: 2 * 60_000, to: 5 * 60_000 };
-    expect(await candles.closes(query)).toEqual([
-      [2 * 60_000, 2.5],
-      [3 * 60_000, 3.5],
-      [4 * 60_000, 4.5],
-    ]);
+    const { times, closes } = await candles.closes(query);
+    expect([...times]).toEqual([2 * 60_000, 3 * 60_000, 4 * 60_000]);
+    expect([...closes]).toEqual([2.5, 3.5, 4.5]);
+    // More rows than the first buffer holds: it grows and keeps every row.
+    const many = Array.from({ length: 2500 }, (_, i) => candle(1e9 + i * 60_000, i));
+    await candles.save(many);
+    const all = await candles.closes({ ...query, from: 1e9, to: 2e9 });
+    expect(all.times.length).toBe(2500);
+    expect(all.times[2499]).toBe(1e9 + 2499 * 60_000);
+    expect(all.closes[1234]).toBe(1234.5);
   });
 
   it("reads the most recent candles of a range oldest first, per symbol and timeframe", async () => {

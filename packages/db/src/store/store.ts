@@ -81,6 +81,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Candle open times and closes, index by index. */
+export interface CloseColumns {
+  times: Float64Array;
+  closes: Float64Array;
+}
+
 export interface UserStore {
   /** Throws UsernameTakenError when the name is taken in any letter case. */
   create(user: NewUser): Promise<User>;
@@ -322,10 +328,10 @@ export interface CandleStore {
   /** The most recent `limit` candles in [from, to), oldest first. */
   recent(query: CandleQuery): Promise<CandleRow[]>;
   /**
-   * Every [timestamp, close] in [from, to), oldest first: what a backtest reads, a year of
-   * minutes at once, without building a candle object per row.
+   * Every timestamp and close in [from, to), oldest first, as two columns: what a backtest
+   * reads, a year of minutes at once, without an object or array kept per row.
    */
-  closes(query: CloseQuery): Promise<[number, number][]>;
+  closes(query: CloseQuery): Promise<CloseColumns>;
   /** The oldest candle of a symbol and timeframe. */
   first(symbol: string, timeframe: string): Promise<CandleRow | undefined>;
   has(timeframe: string): Promise<boolean>;
