@@ -23,6 +23,8 @@
 //   4d. the change stream with 20 spread definitions in use, private and shared (BENCHMARKS.md §16)
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
+//   6b. a 400-cell backtest sweep over 90 days in the browser's Web Worker: time and the longest
+//       main-thread task meanwhile (docs/backtest.md, "Sweeps")
 // Each runs in its own process so one cannot warm up or slow down another.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -166,6 +168,8 @@ if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   // The render bench serves the build just made, so it measures the current chart code.
   section("chart render in Chromium");
   await run("node", ["--import", "tsx", "packages/web/e2e/chart-render.bench.ts"]);
+  section("backtest sweep in Chromium's Web Worker");
+  await run("node", ["--import", "tsx", "packages/web/e2e/sweep-worker.bench.ts"]);
 } else console.error("bench: web build failed; chart render skipped");
 
 console.log(`\n== summary (load average after: ${load()})`);
@@ -263,6 +267,10 @@ for (const r of results) {
     console.log(
       `render ${r.kind.padEnd(7)} ${fmt(r.candles).padStart(7)}  median ${ms(r.medianMs)}, p95 ${ms(r.p95Ms)}` +
         (r.candles === 1500 ? " (goal ≤ 16 ms)" : ""),
+    );
+  if (r.bench === "sweep-worker")
+    console.log(
+      `sweep in a worker    ${r.cells} cells × ${r.days} days: ${ms(r.sweepMs)} (goal ≤ 5 s), longest main-thread task ${ms(r.longestTaskMs)} (goal ≤ 50 ms)`,
     );
 }
 process.exit(failures > 0 ? 1 : 0);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { candlesToCsv, perLot, type Quote } from "@spreadwatch/core";
+import { candlesToCsv, perLot, type Quote, sweepBacktest } from "@spreadwatch/core";
 import type { CloseQuery } from "@spreadwatch/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addTrader, signIn } from "./fakes/signed-in-trader.ts";
@@ -332,5 +332,33 @@ describe("POST /api/backtests/sweep", () => {
     });
     expect(cell.inSample).toEqual(inSample.body.summary);
     expect(cell.outOfSample.trades).toBeGreaterThanOrEqual(0);
+  });
+
+  it("gives the minutes and options a run reads: core's sweep over them is the server's", async () => {
+    const history = await trader.post("/api/backtests/history", RANGE);
+    expect(history.status).toBe(200);
+    const { times, buy, sell, mid, options } = history.body;
+    // Minute 17 has only a BUY candle: no minute of the joined sides.
+    expect(times).toHaveLength(MINUTES - 1);
+    expect(times).not.toContain(T0 + BUY_ONLY * 60_000);
+    expect(sell[0]).toBe(sellAt(0));
+    expect(mid).toBeUndefined();
+    const sweep = {
+      x: { field: "sellAbove", from: 500, to: 600, step: 50 },
+      y: { field: "exitShortAt", from: 300, to: 550, step: 250 },
+    } as const;
+    const server = await trader.post("/api/backtests/sweep", {
+      ...RANGE,
+      metric: "spread",
+      lots: 1,
+      sweep,
+    });
+    const here = sweepBacktest({ times, buy, sell }, { metric: "spread", lots: 1 }, options, sweep);
+    expect(JSON.parse(JSON.stringify(here))).toEqual(server.body.cells);
+    const bad = await trader.post("/api/backtests/history", { ...RANGE, from: RANGE.to });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("from must be before to");
+    const unknown = await trader.post("/api/backtests/history", { ...RANGE, sellAbove: 1 });
+    expect(unknown.status).toBe(400);
   });
 });

@@ -88,6 +88,26 @@ describe("the Backtest panel on the Advanced Spread Chart", () => {
     // 3 × 3 cells, every one valid (each exit below each entry), in each map.
     expect(await maps.nth(0).locator("td[data-net]").count()).toBe(9);
     expect(await maps.nth(1).locator("td[data-net]").count()).toBe(9);
+    // Computed in the browser's worker; the server's sweep of the same request agrees, cell by cell.
+    const request = JSON.parse((await sweep.getAttribute("data-request")) ?? "{}");
+    expect(request.sweep.x.from).toBe(-10);
+    const server = await rest(page(), "POST", "/api/backtests/sweep", request);
+    expect(server.status).toBe(200);
+    const cells = server.json.cells as {
+      x: number;
+      y: number;
+      inSample: { netInr: number };
+      outOfSample: { netInr: number };
+    }[];
+    expect(cells).toHaveLength(9);
+    const shown = async (map: number) =>
+      (await maps
+        .nth(map)
+        .locator("td[data-net]")
+        .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute("data-net"))))) as number[];
+    // Rows are y ascending, columns x ascending: the server's order (y outer, x inner).
+    expect(await shown(0)).toEqual(cells.map((c) => c.inSample.netInr));
+    expect(await shown(1)).toEqual(cells.map((c) => c.outOfSample.netInr));
   });
 
   it('answers "How would this alert have done?" from an alert: its threshold as the entry', async () => {

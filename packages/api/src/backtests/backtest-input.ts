@@ -174,5 +174,20 @@ export const sweepInput = z
       });
   });
 
+/**
+ * POST /api/backtests/history: the minutes and per-lot figures a run reads, for a browser or a
+ * script that runs core's backtestSpread itself (the sweep's Web Worker).
+ */
+export const historyInput = z
+  .strictObject({
+    symbol: ruleShape.symbol,
+    from: ruleShape.from,
+    to: ruleShape.to,
+    days: ruleShape.days,
+  })
+  .superRefine((value, ctx) =>
+    checkRangeAndRule({ ...value, metric: "spread", lots: 1 }, ctx, false),
+  );
+
 export type BacktestInput = z.infer<typeof backtestInput>;
 export type SweepInput = z.infer<typeof sweepInput>;

@@ -228,6 +228,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: "POST", path: "/api/backtests", call: (c, r) => c.backtests.run(object(r.body)) },
   {
     method: "POST",
+    path: "/api/backtests/history",
+    call: (c, r) => c.backtests.history(object(r.body)),
+  },
+  {
+    method: "POST",
     path: "/api/backtests/sweep",
     call: (c, r) => c.backtests.sweep(object(r.body)),
   },

@@ -3,7 +3,7 @@
 // and compute in core, so a user runs at most two at a time.
 import { backtestSeries, backtestSpread, type SweepCell, sweepBacktest } from "@spreadwatch/core";
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
-import { backtestInput, sweepInput } from "../backtests/backtest-input.ts";
+import { backtestInput, historyInput, sweepInput } from "../backtests/backtest-input.ts";
 import { backtestData, ruleOf } from "../backtests/backtest-run.ts";
 import { authedProcedure } from "../trpc.ts";
 import { refusalAsTrpcError } from "./shared.ts";
@@ -34,6 +34,10 @@ async function slot<T>(userId: number, work: () => Promise<T>): Promise<T> {
 
 const viewer = (user: { id: number; isAdmin: boolean }) => ({ id: user.id, isAdmin: user.isAdmin });
 
+/** A column for JSON: a minute without the value (NaN) is null. */
+const jsonColumn = (values: ArrayLike<number> | undefined): (number | null)[] | undefined =>
+  values === undefined ? undefined : Array.from(values, (v) => (Number.isFinite(v) ? v : null));
+
 /** Lets the event loop serve other requests between a sweep's cells. */
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -43,6 +47,24 @@ export const backtestsRouter = {
     slot(ctx.user.id, async () => {
       const { minutes, options } = await backtestData(ctx.services, viewer(ctx.user), input);
       return backtestSpread(minutes, ruleOf(input), options);
+    }),
+  ),
+
+  /**
+   * POST /api/backtests/history: the minutes (columns, oldest first; null where a minute has
+   * no such value) and the options a run over [from, to) uses, so the browser runs core's
+   * backtestSpread over exactly what the server would (docs/backtest.md, "Sweeps").
+   */
+  history: authedProcedure.input(historyInput).mutation(({ ctx, input }) =>
+    slot(ctx.user.id, async () => {
+      const { minutes, options } = await backtestData(ctx.services, viewer(ctx.user), input);
+      return {
+        times: Array.from(minutes.times),
+        buy: jsonColumn(minutes.buy) as (number | null)[],
+        sell: jsonColumn(minutes.sell) as (number | null)[],
+        mid: jsonColumn(minutes.mid),
+        options,
+      };
     }),
   ),
 

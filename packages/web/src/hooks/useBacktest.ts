@@ -1,9 +1,6 @@
 import { trpc } from "../trpc.ts";
 
-/** A backtest and a sweep of the shown spread, run on the server (docs/backtest.md). */
+/** A backtest of the shown spread, run on the server (docs/backtest.md); sweeps: useSweep. */
 export function useBacktest() {
-  return {
-    run: trpc.backtests.run.useMutation(),
-    sweep: trpc.backtests.sweep.useMutation(),
-  };
+  return { run: trpc.backtests.run.useMutation() };
 }

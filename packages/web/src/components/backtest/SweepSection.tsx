@@ -1,8 +1,9 @@
 // A sweep of two rule fields (docs/backtest.md, "Sweeps"): net ₹ of every cell as a heat map,
-// in sample (first 70 %) beside out of sample (last 30 %), with the warning a sweep needs.
+// in sample (first 70 %) beside out of sample (last 30 %), with the warning a sweep needs. The
+// cells are computed in the browser, in a Web Worker (useSweep), on minutes fetched once.
 import { formatInr, RULE_FIELDS, type RuleField, type SweepCell } from "@spreadwatch/core";
 import { useState } from "react";
-import { useBacktest } from "../../hooks/useBacktest.ts";
+import { type SweepBody, useSweep } from "../../hooks/useSweep.ts";
 import { ScrollRegion } from "../ScrollRegion.tsx";
 import { backtestRequest, type RuleForm } from "./rule-form.ts";
 
@@ -125,7 +126,7 @@ function HeatMap({
 }
 
 export function SweepSection({ spread, form }: { spread: string; form: RuleForm }) {
-  const { sweep } = useBacktest();
+  const sweep = useSweep();
   const [x, setX] = useState<Axis>({ field: "sellAbove", from: "500", to: "700", step: "50" });
   const [y, setY] = useState<Axis>({ field: "exitShortAt", from: "200", to: "400", step: "50" });
   const axis = (a: Axis) => ({
@@ -135,24 +136,34 @@ export function SweepSection({ spread, form }: { spread: string; form: RuleForm 
     step: Number(a.step),
   });
   const run = () =>
-    sweep.mutate({
+    void sweep.run({
       ...backtestRequest(form, spread, Date.now()),
       sweep: { x: axis(x), y: axis(y) },
-    } as never);
-  const cells = sweep.data?.cells;
+    } as SweepBody);
+  const cells = sweep.cells;
   return (
-    <div className="sweep" data-testid="backtest-sweep">
+    <div
+      className="sweep"
+      data-testid="backtest-sweep"
+      data-request={sweep.body ? JSON.stringify(sweep.body) : undefined}
+    >
       <h3>Sweep two settings</h3>
       <div className="sweep__controls">
         <AxisFields name="x" axis={x} onChange={setX} />
         <AxisFields name="y" axis={y} onChange={setY} />
-        <button type="button" className="button" onClick={run} disabled={sweep.isPending}>
-          {sweep.isPending ? "Sweeping…" : "Run sweep"}
+        <button type="button" className="button" onClick={run} disabled={sweep.running}>
+          {sweep.running ? "Sweeping…" : "Run sweep"}
         </button>
       </div>
+      {sweep.running && (
+        <p className="sweep__progress" role="status">
+          <progress max={Math.max(1, sweep.total)} value={sweep.done} aria-label="Sweep progress" />{" "}
+          {sweep.done} of {sweep.total} rows
+        </p>
+      )}
       {sweep.error && (
         <p className="backtest__error" role="alert">
-          {sweep.error.message}
+          {sweep.error}
         </p>
       )}
       {cells && (
