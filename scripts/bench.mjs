@@ -270,7 +270,7 @@ for (const r of results) {
     );
   if (r.bench === "sweep-worker")
     console.log(
-      `sweep in a worker    ${r.cells} cells × ${r.days} days: ${ms(r.sweepMs)} (goal ≤ 5 s), longest main-thread task ${ms(r.longestTaskMs)} (goal ≤ 50 ms)`,
+      `sweep in a worker    ${r.cells} cells × ${r.days} days: ${ms(r.sweepMs)} (goal ≤ 5 s), longest main-thread task ${ms(r.longestTaskMs)} (goal ≤ 50 ms), heat-map render ${ms(r.renderMs)}`,
     );
 }
 process.exit(failures > 0 ? 1 : 0);

@@ -98,21 +98,37 @@ try {
       section.querySelector("button").addEventListener("click", () => { b.clickedAt = performance.now(); }, { once: true, capture: true });
     })()`);
     await sweep.getByRole("button", { name: "Run sweep" }).click();
-    await page.waitForFunction("window.__bench.doneAt > 0", undefined, { timeout: 300_000 });
+    // Polled by evaluate: waitForFunction evaluates a string with eval, which the app's CSP refuses.
+    const until = Date.now() + 300_000;
+    while (((await page.evaluate("window.__bench.doneAt")) as number) === 0) {
+      if (Date.now() > until) throw new Error("the sweep did not finish in 5 minutes");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const { tasks, clickedAt, doneAt } = (await page.evaluate("window.__bench")) as {
       tasks: [number, number][];
       clickedAt: number;
       doneAt: number;
     };
+    // The task in which the heat maps appeared is their render, after the sweep; the rest ran
+    // while it did.
     const during = tasks.filter(([start]) => start >= clickedAt && start < doneAt);
-    const longest = Math.max(0, ...during.map(([, duration]) => duration));
+    // (Long-task times are whole milliseconds: a task ending within 2 ms of the maps is theirs.)
+    const render = during.filter(([start, d]) => start + d >= doneAt - 2);
+    const running = during.filter(([start, d]) => start + d < doneAt - 2);
+    const longest = Math.max(0, ...running.map(([, duration]) => duration));
+    const renderMs = Math.max(0, ...render.map(([, duration]) => duration));
     const sweepMs = doneAt - clickedAt;
     console.log(
       `sweep 400 cells × ${DAYS} days in the worker: ${sweepMs.toFixed(0)} ms (goal ≤ ${SWEEP_GOAL_MS}: ${sweepMs <= SWEEP_GOAL_MS ? "met" : "NOT met"}); ` +
-        `longest main-thread task meanwhile ${longest.toFixed(0)} ms over ${during.length} long tasks (goal ≤ ${TASK_GOAL_MS}: ${longest <= TASK_GOAL_MS ? "met" : "NOT met"})`,
+        `longest main-thread task while it ran ${longest.toFixed(0)} ms over ${running.length} long tasks (goal ≤ ${TASK_GOAL_MS}: ${longest <= TASK_GOAL_MS ? "met" : "NOT met"}); ` +
+        `the heat maps' render ${renderMs.toFixed(0)} ms`,
     );
+    if (process.env.BENCH_SWEEP_TASKS)
+      console.log(
+        during.map(([start, d]) => `${(start - clickedAt).toFixed(0)}+${d.toFixed(0)}`).join(" "),
+      );
     console.log(
-      `RESULT ${JSON.stringify({ bench: "sweep-worker", cells: 400, days: DAYS, minutes, sweepMs, longestTaskMs: longest, longTasks: during.length })}`,
+      `RESULT ${JSON.stringify({ bench: "sweep-worker", cells: 400, days: DAYS, minutes, sweepMs, longestTaskMs: longest, longTasks: running.length, renderMs })}`,
     );
   }
 } finally {

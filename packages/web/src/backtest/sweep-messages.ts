@@ -1,15 +1,13 @@
 // What the sweep's Web Worker is sent and answers (docs/backtest.md, "Sweeps").
-import type {
-  BacktestColumns,
-  BacktestOptions,
-  SpreadRule,
-  SweepAxis,
-  SweepCell,
-} from "@spreadwatch/core";
+import type { RouterOutputs } from "@spreadwatch/api";
+import type { SpreadRule, SweepAxis, SweepCell } from "@spreadwatch/core";
+
+/** POST /api/backtests/history's answer: the minutes and options a run reads. */
+export type BacktestHistory = RouterOutputs["backtests"]["history"];
 
 export interface SweepJob {
-  columns: BacktestColumns;
-  options: BacktestOptions;
+  /** The body of POST /api/backtests/history: which minutes to fetch. */
+  history: { symbol: string; from: number; to: number };
   rule: SpreadRule;
   sweep: { x: SweepAxis; y: SweepAxis };
 }

@@ -1,14 +1,37 @@
-// A sweep run off the page's thread (docs/backtest.md, "Sweeps"): core's backtestSpread over the
-// minutes the page fetched once, one row of cells at a time with the progress after each, so
-// the page stays responsive however long the sweep takes.
+// A sweep run off the page's thread (docs/backtest.md, "Sweeps"): the worker fetches the minutes
+// once (POST /api/backtests/history, the session's cookie going with it) and parses them here,
+// then runs core's sweepBacktest one row of cells at a time with the progress after each, so
+// neither the year's JSON nor the cells ever hold the page's thread.
 import { axisValues, backtestSeries, type SweepCell, sweepBacktest } from "@spreadwatch/core";
-import type { SweepJob, SweepReply } from "./sweep-messages.ts";
+import type { BacktestHistory, SweepJob, SweepReply } from "./sweep-messages.ts";
 
 const reply = (message: SweepReply) => self.postMessage(message);
 
-self.onmessage = (event: MessageEvent<SweepJob>) => {
+const column = (values: readonly (number | null)[]) =>
+  Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
+
+async function fetchHistory(body: SweepJob["history"]): Promise<BacktestHistory> {
+  const res = await fetch("/api/backtests/history", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(json.error ?? `The history could not be read (HTTP ${res.status})`);
+  return json as BacktestHistory;
+}
+
+self.onmessage = async (event: MessageEvent<SweepJob>) => {
   try {
-    const { columns, options, rule, sweep } = event.data;
+    const { history, rule, sweep } = event.data;
+    const data = await fetchHistory(history);
+    const columns = {
+      times: Float64Array.from(data.times),
+      buy: column(data.buy),
+      sell: column(data.sell),
+      mid: data.mid ? column(data.mid) : undefined,
+    };
+    const { options } = data;
     // Laid out and its metrics computed once for every cell.
     const series = backtestSeries(columns, options);
     const rows = axisValues(sweep.y);

@@ -9,7 +9,6 @@ import {
 } from "@spreadwatch/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SweepJob, SweepReply } from "../backtest/sweep-messages.ts";
-import { trpc } from "../trpc.ts";
 
 /** The most cells a sweep runs, as the server's sweep (docs/backtest.md, "Limits"). */
 const MAX_CELLS = 400;
@@ -62,91 +61,70 @@ export function sweepProblem(body: SweepBody): string | undefined {
   return undefined;
 }
 
-const column = (values: readonly (number | null)[]) =>
-  Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
-
 /**
- * A sweep of the shown spread run in the browser (docs/backtest.md, "Sweeps"): the minutes and
- * per-lot figures fetched once from the server (backtests.history), every cell computed by
- * core's backtestSpread in a Web Worker, its progress reported after each row.
+ * A sweep of the shown spread run in the browser (docs/backtest.md, "Sweeps"): a Web Worker
+ * fetches the minutes and per-lot figures once (POST /api/backtests/history) and computes every
+ * cell with core's backtestSpread, reporting its progress after each row.
  */
 export function useSweep() {
-  const history = trpc.backtests.history.useMutation();
   const [state, setState] = useState<SweepState>({ running: false, done: 0, total: 0 });
   const worker = useRef<Worker | undefined>(undefined);
   useEffect(() => () => worker.current?.terminate(), []);
 
-  const run = useCallback(
-    async (body: SweepBody) => {
-      worker.current?.terminate();
-      worker.current = undefined;
-      const problem = sweepProblem(body);
-      if (problem) {
-        setState({ running: false, done: 0, total: 0, error: problem });
-        return;
+  const run = useCallback(async (body: SweepBody) => {
+    worker.current?.terminate();
+    worker.current = undefined;
+    const problem = sweepProblem(body);
+    if (problem) {
+      setState({ running: false, done: 0, total: 0, error: problem });
+      return;
+    }
+    setState({ running: true, done: 0, total: axisLength(body.sweep.y) });
+    try {
+      const { symbol, from, to } = body;
+      const rule: SpreadRule = { metric: body.metric, lots: 1, slippageTicks: 0 };
+      for (const field of [...RULE_FIELDS, "lots", "slippageTicks"] as const) {
+        const value = body[field];
+        if (typeof value === "number")
+          (rule as unknown as Record<RuleField, number>)[field as RuleField] = value;
       }
-      setState({ running: true, done: 0, total: axisLength(body.sweep.y) });
-      try {
-        const { symbol, from, to } = body;
-        const data = await history.mutateAsync({ symbol, from, to });
-        const columns = {
-          times: Float64Array.from(data.times),
-          buy: column(data.buy),
-          sell: column(data.sell),
-          mid: data.mid ? column(data.mid) : undefined,
-        };
-        const rule: SpreadRule = { metric: body.metric, lots: 1, slippageTicks: 0 };
-        for (const field of [...RULE_FIELDS, "lots", "slippageTicks"] as const) {
-          const value = body[field];
-          if (typeof value === "number")
-            (rule as unknown as Record<RuleField, number>)[field as RuleField] = value;
-        }
-        const job: SweepJob = { columns, options: data.options, rule, sweep: body.sweep };
-        const thread = new Worker(new URL("../backtest/sweep.worker.ts", import.meta.url), {
-          type: "module",
-        });
-        worker.current = thread;
-        thread.onmessage = (event: MessageEvent<SweepReply>) => {
-          const reply = event.data;
-          if (reply.type === "progress")
-            setState((s) => ({ ...s, done: reply.done, total: reply.total }));
-          else {
-            thread.terminate();
-            if (worker.current === thread) worker.current = undefined;
-            setState((s) =>
-              reply.type === "cells"
-                ? { running: false, done: s.total, total: s.total, cells: reply.cells, body }
-                : { running: false, done: 0, total: 0, error: reply.message },
-            );
-          }
-        };
-        thread.onerror = (event) => {
+      const job: SweepJob = { history: { symbol, from, to }, rule, sweep: body.sweep };
+      const thread = new Worker(new URL("../backtest/sweep.worker.ts", import.meta.url), {
+        type: "module",
+      });
+      worker.current = thread;
+      thread.onmessage = (event: MessageEvent<SweepReply>) => {
+        const reply = event.data;
+        if (reply.type === "progress")
+          setState((s) => ({ ...s, done: reply.done, total: reply.total }));
+        else {
           thread.terminate();
-          setState({
-            running: false,
-            done: 0,
-            total: 0,
-            error: event.message || "The sweep failed",
-          });
-        };
-        // Handed over, not copied: the page no longer needs them.
-        const buffers: ArrayBuffer[] = [
-          columns.times.buffer,
-          columns.buy.buffer,
-          columns.sell.buffer,
-        ];
-        if (columns.mid) buffers.push(columns.mid.buffer);
-        thread.postMessage(job, buffers);
-      } catch (error) {
+          if (worker.current === thread) worker.current = undefined;
+          setState((s) =>
+            reply.type === "cells"
+              ? { running: false, done: s.total, total: s.total, cells: reply.cells, body }
+              : { running: false, done: 0, total: 0, error: reply.message },
+          );
+        }
+      };
+      thread.onerror = (event) => {
+        thread.terminate();
         setState({
           running: false,
           done: 0,
           total: 0,
-          error: error instanceof Error ? error.message : String(error),
+          error: event.message || "The sweep failed",
         });
-      }
-    },
-    [history],
-  );
+      };
+      thread.postMessage(job);
+    } catch (error) {
+      setState({
+        running: false,
+        done: 0,
+        total: 0,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }, []);
   return { ...state, run };
 }
