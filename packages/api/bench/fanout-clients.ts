@@ -69,6 +69,16 @@ function probe(res: IncomingMessage, client: Client) {
   });
 }
 
+/**
+ * The stream's path; BENCH_STREAM_INPUT (JSON) makes every client ask for that selection only, as
+ * a screen that shows some instruments does (docs/http-api.md, "Live stream").
+ */
+const STREAM_PATH = `/api/trpc/market.onSnapshot${
+  process.env.BENCH_STREAM_INPUT
+    ? `?input=${encodeURIComponent(process.env.BENCH_STREAM_INPUT)}`
+    : ""
+}`;
+
 /** A raw stream client: sends the request, counts the bytes that come back. */
 function sink(client: Client, onOpen: (ok: boolean) => void) {
   const { hostname, port } = new URL(url);
@@ -76,7 +86,7 @@ function sink(client: Client, onOpen: (ok: boolean) => void) {
   let opened = false;
   socket.on("connect", () => {
     socket.write(
-      `GET /api/trpc/market.onSnapshot HTTP/1.1\r\nHost: ${hostname}\r\n` +
+      `GET ${STREAM_PATH} HTTP/1.1\r\nHost: ${hostname}\r\n` +
         `${gzip ? "Accept-Encoding: gzip\r\n" : ""}\r\n`,
     );
   });
@@ -123,7 +133,7 @@ function open(i: number) {
     return;
   }
   const headers = gzip ? { "accept-encoding": "gzip" } : {};
-  const request = get(`${url}/api/trpc/market.onSnapshot`, { agent: false, headers }, (res) => {
+  const request = get(`${url}${STREAM_PATH}`, { agent: false, headers }, (res) => {
     client.open = res.statusCode === 200;
     if (client.open) {
       probe(res, client);

@@ -6,6 +6,7 @@ import { marketViewer } from "../market/viewer.ts";
 import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
 import { restRoutes } from "../rest/adapter.ts";
 import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
+import { streamSelection } from "../stream/stream-selection-input.ts";
 import type { AppEnv, ContextFactory } from "./env.ts";
 import { logRequestErrors, notFound, onAppError } from "./errors.ts";
 import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./security.ts";
@@ -51,8 +52,12 @@ export function createApp({ services, webDist, snapshots, trustedProxies, metric
       return new Response(null, { headers: { ...headers, "content-type": "text/event-stream" } });
     // Whose private spreads the stream also carries (docs/user-guide.md "Spreads of your own").
     const viewer = await marketViewer(context(c, new Headers()));
+    // What the client's screens show (docs/http-api.md, "Live stream"): refused whole when bad.
+    const selection = streamSelection(c.req.query("input"), services, viewer);
+    if (typeof selection === "string")
+      return c.json({ error: selection }, 400, { ...headers, "cache-control": "no-store" });
     for (const [name, value] of Object.entries(headers)) c.env.outgoing.setHeader(name, value);
-    snapshots.handle(c.env.incoming, c.env.outgoing, viewer);
+    snapshots.handle(c.env.incoming, c.env.outgoing, viewer, selection);
     return RESPONSE_ALREADY_SENT;
   });
 

@@ -1,11 +1,13 @@
 import { EventEmitter, on } from "node:events";
-import type { TRPCRouterRecord } from "@trpc/server";
+import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { instrumentKey } from "../instruments/instrument-input.ts";
 import { pricesWithContracts } from "../market/prices-with-contracts.ts";
 import { marketViewer } from "../market/viewer.ts";
 import { diffSnapshots, type MarketStreamMessage } from "../stream/delta.ts";
 import { marketCalculations, marketPrices } from "../stream/snapshot-schema.ts";
+import { streamSelectionInput } from "../stream/stream-selection.ts";
+import { checkSelection } from "../stream/stream-selection-input.ts";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { marketStatsProcedures } from "./market-stats.ts";
 
@@ -79,22 +81,29 @@ export const marketRouter = {
    * this yields the snapshot now and the delta after every hub change. No `.output()`: tRPC's
    * would parse the generator object, not each message.
    */
-  onSnapshot: publicProcedure.subscription(async function* ({
+  onSnapshot: publicProcedure.input(streamSelectionInput.optional()).subscription(async function* ({
     ctx,
+    input,
     signal,
   }): AsyncGenerator<MarketStreamMessage> {
     const { hub, shutdownSignal } = ctx.services;
     const viewer = await marketViewer(ctx);
+    const selection = checkSelection(input, ctx.services, viewer);
+    if (typeof selection === "string")
+      throw new TRPCError({ code: "BAD_REQUEST", message: selection });
+    const select = (message: MarketStreamMessage) =>
+      selection ? selection.select(message) : message;
     const stop = AbortSignal.any([shutdownSignal, ...(signal ? [signal] : [])]);
     const changes = new EventEmitter();
     const unsubscribe = hub.subscribe(() => changes.emit("change"));
     try {
       let last = hub.snapshotFor(viewer);
-      yield { kind: "snapshot", ...last };
+      yield select({ kind: "snapshot", ...last }) as MarketStreamMessage;
       for await (const _ of on(changes, "change", { signal: stop })) {
         const next = hub.snapshotFor(viewer);
-        yield diffSnapshots(last, next);
+        const delta = select(diffSnapshots(last, next));
         last = next;
+        if (delta) yield delta;
       }
     } catch (error) {
       if (!stop.aborted) throw error;

@@ -17,8 +17,8 @@ afterEach(() => {
 
 /**
  * The broadcaster on a bare node:http server, as the app mounts it. Each stream's socket is
- * watched: `queuedBehind` counts the writes made to it while bytes of an earlier one still
- * waited in Node, `busy` the writes the kernel did not take at once.
+ * watched: `queuedBehind` counts the writes of bytes made to it while bytes of an earlier one
+ * still waited in Node, `busy` the writes the kernel did not take at once.
  */
 async function serve() {
   const hub = new MarketHub(dutiesFrom(loadConfig({ DATA_DIR: "/nonexistent" })));
@@ -37,7 +37,9 @@ async function serve() {
     const socket = req.socket as Socket & { write: Socket["write"] };
     const write = socket.write;
     socket.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
-      if (this.writableLength > 0) watch.queuedBehind++;
+      // An empty write carries no frame: the broadcaster queues one only for its callback.
+      const frame = (args[0] as { length: number }).length > 0;
+      if (frame && this.writableLength > 0) watch.queuedBehind++;
       const result = write.apply(this, args);
       if (this.writableLength > 0) watch.busy++;
       return result;

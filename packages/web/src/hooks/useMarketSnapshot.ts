@@ -1,9 +1,18 @@
 import { PRICE_POLL_MS } from "@spreadwatch/core";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { applyStreamMessage, type MarketSnapshot } from "../market/applyDelta.ts";
 import { trpc } from "../trpc.ts";
 
 export type { MarketSnapshot };
+
+/**
+ * What a screen shows, for the stream to send only that (docs/http-api.md, "Live stream"):
+ * instruments by key, spread symbols, whole price sections. Absent: everything (the dashboard).
+ */
+export interface MarketSelection {
+  keys?: string[];
+  symbols?: string[];
+}
 
 export interface MarketSnapshotState {
   snapshot: MarketSnapshot | undefined;
@@ -23,13 +32,18 @@ export interface MarketSnapshotState {
  * that lands late (older than the stream's snapshot) cannot leave stale rows behind — the next
  * message writes the whole stream state over it.
  */
-export function useMarketSnapshot(): MarketSnapshotState {
+export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotState {
   const utils = trpc.useUtils();
   const streamState = useRef<MarketSnapshot | undefined>(undefined);
-  const stream = trpc.market.onSnapshot.useSubscription(undefined, {
+  // A selection's state holds only what was asked for: it stays this screen's own, never the
+  // shared cache another screen (the dashboard) would read as the whole market.
+  const [selected, setSelected] = useState<MarketSnapshot | undefined>(undefined);
+  const stream = trpc.market.onSnapshot.useSubscription(selection, {
     onData: (message) => {
       streamState.current = applyStreamMessage(streamState.current, message);
-      if (streamState.current) utils.market.snapshot.setData(undefined, streamState.current);
+      if (!streamState.current) return;
+      if (selection) setSelected(streamState.current);
+      else utils.market.snapshot.setData(undefined, streamState.current);
     },
   });
   const live = stream.status === "pending";
@@ -43,5 +57,6 @@ export function useMarketSnapshot(): MarketSnapshotState {
   // A poll that failed (even one still being retried) while the stream is not connected: there
   // is no way to the server right now. The error state holds until a poll or the stream succeeds.
   const unreachable = !live && (query.isError || query.failureCount > 0);
-  return { snapshot: query.data, live, interrupted, unreachable };
+  const snapshot = selection && live && selected ? selected : query.data;
+  return { snapshot, live, interrupted, unreachable };
 }

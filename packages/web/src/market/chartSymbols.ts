@@ -40,3 +40,14 @@ export function chartValueNow(
     ];
   return definitionEntry(calculations as Record<string, unknown>, symbol)?.spread;
 }
+
+/**
+ * What the chart's live stream needs for `symbol` (docs/http-api.md, "Live stream"): a spread's
+ * own entry, or the prices a spot or index spread is computed from in the browser.
+ */
+export function chartStreamSelection(symbol: string): { keys?: string[]; symbols?: string[] } {
+  if (symbol === "XAU_SPOT") return { keys: ["GC", "XAUUSD"] };
+  if (symbol === "XAG_SPOT") return { keys: ["SI", "XAGUSD"] };
+  if (symbol === "NIFTY") return { keys: ["NIFTY50", "GIFTNIFTY"] };
+  return { symbols: [symbol] };
+}

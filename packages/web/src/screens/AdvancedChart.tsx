@@ -46,6 +46,7 @@ import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
 import { executableSymbols, symbolLabel, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import { useTheme } from "../hooks/useTheme.ts";
+import { chartStreamSelection } from "../market/chartSymbols.ts";
 import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";
 
@@ -56,7 +57,10 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
   const selection = useChartSelection();
   const { commodity, timeframe, kind } = selection;
   const chart = useChartData({ commodity, timeframe });
-  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
+  // The chart shows one symbol: its stream carries only that symbol's entry or inputs.
+  const shownSymbol = chart.shown.commodity;
+  const streamSelection = useMemo(() => chartStreamSelection(shownSymbol), [shownSymbol]);
+  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot(streamSelection);
   const theme = useTheme();
   const plot = useRef<SpreadChartHandle>(null);
   const panel = useRef<HTMLElement>(null);
