@@ -118,7 +118,7 @@ const FIRST_START_ENV = /^(ADMIN_|SESSION_SECRET$|HISTORY_)/;
 
 /**
  * Under vitest, a simulator app starts from a copy of the run's one simulator first start
- * instead of backfilling the same 30 days again (docs/operations.md, "Tests"): it waits for
+ * instead of backfilling the same 30 days again (docs/operations.md, "The first start"): it waits for
  * the template, then copies it into `dataDir`. Outside vitest, or when the template could not
  * be made, the app makes its own first start.
  */
