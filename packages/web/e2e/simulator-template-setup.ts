@@ -18,6 +18,8 @@ const FIRST_START_LIMIT_MS = 300_000;
 
 let child: ChildProcess | undefined;
 let root: string | undefined;
+/** Set by teardown: the run is over and the directory gone, so nothing more is written there. */
+let over = false;
 
 /**
  * Vitest global set-up of the e2e project: the simulator's first start (30 days backfilled,
@@ -50,6 +52,7 @@ export function setup(project: TestProject): void {
   child = server;
   let output = "";
   const fail = (why: string) => {
+    if (over) return;
     writeFileSync(join(made, "failed"), `${why}\n${output}`);
     stop(server);
   };
@@ -62,6 +65,7 @@ export function setup(project: TestProject): void {
     clearTimeout(limit);
     // A clean stop (SIGTERM) closes the database; the directory then moves into place whole.
     server.once("exit", (code) => {
+      if (over) return;
       if (code !== 0) return fail(`the first start exited with ${code} when stopped`);
       renameSync(join(building, "data"), join(made, "data"));
     });
@@ -86,6 +90,7 @@ function stop(server: ChildProcess): void {
 }
 
 export function teardown(): void {
+  over = true;
   if (child?.pid !== undefined && child.exitCode === null) {
     try {
       process.kill(-child.pid, "SIGKILL");
