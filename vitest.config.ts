@@ -36,7 +36,12 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["packages/web/e2e/**/*.test.ts"],
-          globalSetup: ["packages/api/test/production-build-setup.ts"],
+          // The build, then (in the background) the one simulator first start the simulator
+          // files copy rather than each backfilling the same 30 days (docs/operations.md).
+          globalSetup: [
+            "packages/api/test/production-build-setup.ts",
+            "packages/web/e2e/simulator-template-setup.ts",
+          ],
           testTimeout: 60_000,
           // A simulator app's first start (30 days backfilled) may take minutes on a loaded box.
           hookTimeout: 200_000,

@@ -25,6 +25,9 @@
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
 //   6b. a 400-cell backtest sweep over 90 days in the browser's Web Worker: time and the longest
 //       main-thread task meanwhile (docs/backtest.md, "Sweeps")
+//   7. a first start of the production build with the simulator on an empty DATA_DIR: peak RSS,
+//      seconds until it listens, then idle RSS and idle CPU % (docs/operations.md, "The first
+//      start"); alone: `pnpm --filter @spreadwatch/api exec tsx bench/first-start.bench.ts`
 // Each runs in its own process so one cannot warm up or slow down another.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -172,6 +175,9 @@ if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   await run("node", ["--import", "tsx", "packages/web/e2e/sweep-worker.bench.ts"]);
 } else console.error("bench: web build failed; chart render skipped");
 
+section("first start: simulator, empty DATA_DIR, production build");
+await tsx("bench/first-start.bench.ts");
+
 console.log(`\n== summary (load average after: ${load()})`);
 const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 const ms = (n) => `${fmt(n, n < 1 ? 3 : n < 10 ? 2 : 1)} ms`;
@@ -262,6 +268,11 @@ for (const r of results) {
   if (r.bench === "web")
     console.log(
       `web JS gzip          initial ${fmt(r.initialGzipBytes / 1000, 1)} kB (goal ≤ 150 kB), on demand ${fmt(r.lazyGzipBytes / 1000, 1)} kB, all ${fmt(r.gzipBytes / 1000, 1)} kB`,
+    );
+  if (r.bench === "first-start")
+    console.log(
+      `first start          peak RSS ${r.peakRssMB} MB (goal ≤ 300), listening after ${fmt(r.firstStartSeconds, 1)} s; ` +
+        `idle RSS ${r.idleRssMB} MB (goal ≤ 150), idle CPU ${fmt(r.idleCpuPercent, 1)} % of a core (goal ≤ 5)`,
     );
   if (r.bench === "chart-render")
     console.log(

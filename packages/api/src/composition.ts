@@ -309,6 +309,7 @@ export async function compose(
         notice,
         Date.now(),
         new Set(instruments.inUse().map((spec) => spec.key)),
+        config.historyRetentionMs,
       );
       // An instrument put in use from now on (or earlier, without a past) gets its past.
       legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {

@@ -23,12 +23,12 @@ async function health(client: HttpClient) {
 }
 
 describe("GET /api/health", () => {
-  // A first start backfills 30 days of simulated history: seconds on a quiet machine, more on a
-  // busy one. Nothing here measures speed.
+  // A first start backfills the simulated past: a day here, as nothing reads history (a day
+  // kept, HISTORY_RETENTION_DAYS). Nothing here measures speed.
   it("reports the simulator live, the database, Telegram, uptime and version", {
     timeout: 200_000,
   }, async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { HISTORY_RETENTION_DAYS: "1" } });
     const client = new HttpClient(server.url);
     const res = await eventually(
       () => health(client),

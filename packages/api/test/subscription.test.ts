@@ -151,11 +151,12 @@ describe("market.onSnapshot in process (a caller, no HTTP)", () => {
 });
 
 describe("shutdown", () => {
-  // A first start backfills 30 days of simulated history: generous on a busy machine.
+  // A first start backfills the simulated past: a day here (the history kept), as nothing reads
+  // it; generous on a busy machine.
   it("SIGTERM ends open streams and exits 0", { timeout: 200_000 }, async () => {
     // Its own directory: a fixed path is shared with every other checkout's runs (and schemas).
     const dataDir = mkdtempSync(join(tmpdir(), "spreadwatch-shutdown-"));
-    const main = runMain({ FEED: "simulator", DATA_DIR: dataDir });
+    const main = runMain({ FEED: "simulator", DATA_DIR: dataDir, HISTORY_RETENTION_DAYS: "1" });
     const url = await listeningUrl(main);
     const client = subscribe(url);
     await client.until(() => true);

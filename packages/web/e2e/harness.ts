@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -49,7 +49,7 @@ export interface RestartableApp extends RunningApp {
 }
 
 /** The server's environment without what vitest sets for itself, so the app runs as users run it. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     if (key.startsWith("VITEST") || key === "NODE_ENV" || key === "TEST") delete env[key];
@@ -76,6 +76,9 @@ export async function startApp(options: StartOptions): Promise<RestartableApp> {
     ADMIN_PASSWORD: ADMIN.password,
     ...options.env,
   };
+  if (options.feed === "simulator" && !options.env?.DATA_DIR) {
+    await copySimulatorTemplate(options.env ?? {}, join(root, "data"));
+  }
   if (options.replayCsv !== undefined) {
     env.REPLAY_FILE = join(root, "replay.csv");
     env.REPLAY_SPEED = String(options.replaySpeed ?? 0);
@@ -104,6 +107,39 @@ export async function startApp(options: StartOptions): Promise<RestartableApp> {
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * What a first start writes besides the backfill: with any of these set, the shared first start
+ * (simulator-template-setup.ts, made with ADMIN and the defaults) is not this app's, so it makes
+ * its own.
+ */
+const FIRST_START_ENV = /^(ADMIN_|SESSION_SECRET$|HISTORY_)/;
+
+/**
+ * Under vitest, a simulator app starts from a copy of the run's one simulator first start
+ * instead of backfilling the same 30 days again (docs/operations.md, "The first start"): it waits for
+ * the template, then copies it into `dataDir`. Outside vitest, or when the template could not
+ * be made, the app makes its own first start.
+ */
+async function copySimulatorTemplate(env: Record<string, string>, dataDir: string) {
+  if (!process.env.VITEST || Object.keys(env).some((key) => FIRST_START_ENV.test(key))) return;
+  const { inject } = await import("vitest");
+  const template = inject("simulatorTemplate");
+  if (!template) return;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (existsSync(join(template, "data"))) break;
+    if (existsSync(join(template, "failed"))) {
+      console.warn(
+        `no simulator template: ${readFileSync(join(template, "failed"), "utf8").slice(0, 2000)}`,
+      );
+      return;
+    }
+    if (Date.now() > deadline) throw new Error("the simulator template did not appear in time");
+    await sleep(100);
+  }
+  await cp(join(template, "data"), dataDir, { recursive: true });
 }
 
 /** `pnpm start`'s script in its own process group, so stopping it reaches every process it made. */

@@ -2,7 +2,7 @@ import { BUILT_IN_INSTRUMENTS, defaultDuties } from "@spreadwatch/core";
 import { createTestStore } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
 import { createSimulatorFeed } from "../feeds/simulator.ts";
-import { backfillCandles } from "./backfill.ts";
+import { backfillCandles, backfillIfEmpty } from "./backfill.ts";
 
 const duties = defaultDuties();
 const M = 60_000;
@@ -46,6 +46,38 @@ describe("backfillCandles: contracts and rolls", () => {
         (feb.find((c) => c.timestamp === GC_ROLL - M)?.close ?? 0) - (dec.at(-1)?.close ?? 0),
       ).toBeGreaterThan(5);
       expect(await store.instrumentCandles.first("GC@next", "1m")).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
+  }, 120_000);
+});
+
+describe("backfillIfEmpty: the window", () => {
+  it("makes no more past than the history kept (HISTORY_RETENTION_DAYS)", async () => {
+    const feed = createSimulatorFeed({ duties, seed: 11, now: () => TO });
+    feed.setInstruments?.(BUILT_IN_INSTRUMENTS);
+    const { store, cleanup } = createTestStore();
+    const said: string[] = [];
+    try {
+      const retentionMs = 2 * 60 * M;
+      await backfillIfEmpty(
+        store,
+        feed.history?.bind(feed),
+        duties,
+        (text) => said.push(text),
+        TO,
+        new Set(BUILT_IN_INSTRUMENTS.map((s) => s.key)),
+        retentionMs,
+      );
+      const [first] = await store.candles.recent({
+        symbol: "GC_BUY",
+        timeframe: "1m",
+        from: 0,
+        to: TO,
+        limit: 1_000_000,
+      });
+      expect(first?.timestamp).toBe(TO - retentionMs);
+      expect(said.join("\n")).toMatch(/^Backfilled 0\.083 days of simulated history/);
     } finally {
       await cleanup();
     }

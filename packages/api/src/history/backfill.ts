@@ -171,6 +171,17 @@ export async function backfillCandles(
   return result;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How many days a first start backfills: 30, or fewer when the history kept is shorter
+ * (HISTORY_RETENTION_DAYS, docs/operations.md): a past the recorder would prune at once is
+ * not worth making.
+ */
+export function backfillDays(retentionMs = Number.POSITIVE_INFINITY): number {
+  return Math.min(BACKFILL_DAYS, retentionMs / DAY_MS);
+}
+
 /** On a first start (no history at all) with a feed that can make history, fills 30 days. */
 export async function backfillIfEmpty(
   store: Store,
@@ -179,17 +190,19 @@ export async function backfillIfEmpty(
   log: (text: string) => void,
   now = Date.now(),
   inUse?: ReadonlySet<string>,
+  retentionMs?: number,
 ): Promise<void> {
   if (!history || (await store.candles.has("1m"))) return;
   const started = performance.now();
+  const days = backfillDays(retentionMs);
   const { minutes, rolls } = await backfillCandles(
     store,
-    history(now - BACKFILL_DAYS * 24 * 60 * 60 * 1000, now),
+    history(now - Math.round(days * DAY_MS), now),
     duties,
     inUse ? { inUse } : {},
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(
-    `Backfilled ${BACKFILL_DAYS} days of simulated history (${minutes.toLocaleString("en-US")} one-minute candles, ${rolls} contract rolls) in ${seconds} s.`,
+    `Backfilled ${days.toLocaleString("en-US")} days of simulated history (${minutes.toLocaleString("en-US")} one-minute candles, ${rolls} contract rolls) in ${seconds} s.`,
   );
 }

@@ -118,16 +118,14 @@ export class ContractCloses {
     if (cached) return cached;
     const { store } = this.options;
     const read = (async () => {
-      const rows = contract
-        ? await store.contractCandles.range(contract, from, to)
-        : await store.instrumentCandles.recent({
-            symbol: key,
-            timeframe: "1m",
-            from,
-            to,
-            limit: Number.MAX_SAFE_INTEGER,
-          });
-      return rows.map(({ timestamp, close }) => ({ timestamp, close }));
+      if (contract)
+        return (await store.contractCandles.range(contract, from, to)).map(
+          ({ timestamp, close }) => ({ timestamp, close }),
+        );
+      // Raw [timestamp, close] rows: no candle object per minute of a 20-day window read at
+      // every start (a first start's peak memory, docs/operations.md, "The first start").
+      const rows = await store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to });
+      return rows.map(([timestamp, close]) => ({ timestamp, close }));
     })();
     this.recent.set(id, read);
     const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);

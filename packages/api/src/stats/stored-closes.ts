@@ -18,13 +18,14 @@ export function storedCloses(store: Store, flush: () => Promise<void>): StoredCl
     const [latest] = await store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
     if (!latest) return [];
     const to = latest.timestamp + MINUTE_MS;
-    return store.candles.recent({
+    // Raw rows: no candle object per minute of the window (docs/operations.md, "The first start").
+    const rows = await store.candles.closes({
       symbol,
       timeframe: "1m",
       from: to - days * DAY_MS,
       to,
-      limit: Number.MAX_SAFE_INTEGER,
     });
+    return rows.map(([timestamp, close]) => ({ timestamp, close }));
   };
 }
 

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { ROOT, START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { ADMIN, cleanEnv } from "./harness.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Where the simulator's first-start DATA_DIR appears once made (harness.ts copies it). */
+    simulatorTemplate: string;
+  }
+}
+
+/** A first start on a loaded machine takes minutes; past this the template is given up. */
+const FIRST_START_LIMIT_MS = 300_000;
+
+let child: ChildProcess | undefined;
+let root: string | undefined;
+/** Set by teardown: the run is over and the directory gone, so nothing more is written there. */
+let over = false;
+
+/**
+ * Vitest global set-up of the e2e project: the simulator's first start (30 days backfilled,
+ * docs/operations.md) made ONCE per run, by the production build itself, into a DATA_DIR that
+ * every simulator test file copies instead of backfilling the same month again. It runs in the
+ * background: files that do not need it start at once, and those that do wait for the
+ * directory to appear (harness.ts). What each file starts is still `pnpm start` on its own copy.
+ */
+export function setup(project: TestProject): void {
+  root = mkdtempSync(join(tmpdir(), "spreadwatch-e2e-template-"));
+  project.provide("simulatorTemplate", root);
+  const building = join(root, "building");
+  mkdirSync(building);
+  const env = {
+    ...cleanEnv(),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: join(building, "data"),
+    FEED: "simulator",
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+  };
+  const made = root;
+  const server = spawn(process.execPath, [START_SCRIPT], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child = server;
+  let output = "";
+  const fail = (why: string) => {
+    if (over) return;
+    writeFileSync(join(made, "failed"), `${why}\n${output}`);
+    stop(server);
+  };
+  const limit = setTimeout(() => fail("no first start within the limit"), FIRST_START_LIMIT_MS);
+  limit.unref();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!/listening on http/.test(output)) return;
+    server.stdout?.off("data", onData);
+    clearTimeout(limit);
+    // A clean stop (SIGTERM) closes the database; the directory then moves into place whole.
+    server.once("exit", (code) => {
+      if (over) return;
+      if (code !== 0) return fail(`the first start exited with ${code} when stopped`);
+      renameSync(join(building, "data"), join(made, "data"));
+    });
+    stop(server);
+  };
+  server.stdout?.on("data", onData);
+  server.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  server.once("exit", (code) => {
+    if (!/listening on http/.test(output)) fail(`the first start exited with ${code}`);
+  });
+}
+
+function stop(server: ChildProcess): void {
+  if (server.pid === undefined || server.exitCode !== null) return;
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+}
+
+export function teardown(): void {
+  over = true;
+  if (child?.pid !== undefined && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  if (root) rmSync(root, { recursive: true, force: true });
+}
