@@ -136,7 +136,9 @@ export function RollPositionDialog({
         <Field label="Entry value" inputMode="decimal" value={entry} onChange={setEntry} />
       )}
       {mode === "legs" && (
-        <p className="muted">Each leg's price on the contract it quotes after the roll.</p>
+        <p className="position-modal__preview muted">
+          Each leg's price on the contract it quotes after the roll.
+        </p>
       )}
       {mode === "legs" &&
         legNames.map((name) => (
