@@ -152,7 +152,10 @@ export async function compose(
     { spreads, closes: definitionCloses(store, spreads, flush) },
     (symbol) => contractCloses.contractsOf(symbol),
   );
-  const rolls = new RollRecorder(store, (key) => stats.contractRolled(new Set([key])));
+  const rolls = new RollRecorder(store, (key) => {
+    stats.contractRolled(new Set([key]));
+    bus.publish("contract.rolled", { instanceId: config.instanceId, keys: [key] });
+  });
   const recorder = new HistoryRecorder(
     store,
     config.historyRetentionMs,
@@ -276,6 +279,10 @@ export async function compose(
   // Every instance: instruments got a past (the leader's leg backfill); statistics loaded
   // before it are read again.
   bus.subscribe("history.added", ({ keys }) => stats.legHistoryAdded(new Set(keys)));
+  // Every other instance: the leader's roll recorder saw a roll (it reloaded its own at once).
+  bus.subscribe("contract.rolled", ({ instanceId, keys }) => {
+    if (instanceId !== config.instanceId) stats.contractRolled(new Set(keys));
+  });
   bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
   // Every instance: each user's open positions follow the store (the index position alerts
   // read), and their open Positions tabs hear to refetch.

@@ -95,6 +95,45 @@ describe("GET /api/chart-data/{commodity}", () => {
     ).toBe(401);
   });
 
+  it("adjust=back shifts every candle before a leg's roll by the gap at it; other values are a 400", async () => {
+    // GOLD moved to its next contract at 09:19: the 09:19 candle opens 25 above 09:16's close.
+    const { contracts } = server.services.store;
+    await contracts.observe("GOLD", "GOLD26NOVFUT", undefined, at("09:00"));
+    expect(await contracts.observe("GOLD", "GOLD26DECFUT", undefined, at("09:19"))).toBeDefined();
+    const shifted = (c: (typeof ONE_MINUTE)[number]) => ({
+      timestamp: c.timestamp,
+      open: c.open + 25,
+      high: c.high + 25,
+      low: c.low + 25,
+      close: c.close + 25,
+    });
+    const back = [...ONE_MINUTE.slice(0, 2).map(shifted), ...ONE_MINUTE.slice(2)];
+    const adjusted = await client.get("/api/chart-data/GC_BUY?timeframe=1m&adjust=back");
+    expect(adjusted.status).toBe(200);
+    expectCandles(adjusted.body.data, back);
+    // Without it, as quoted; tRPC takes the same field.
+    expectCandles((await client.get("/api/chart-data/GC_BUY?timeframe=1m")).body.data, ONE_MINUTE);
+    const input = encodeURIComponent(
+      JSON.stringify({ commodity: "GC_BUY", timeframe: "1m", adjust: "back" }),
+    );
+    expectCandles(
+      (await client.get(`/api/trpc/chart.candles?input=${input}`)).body.result.data.data,
+      back,
+    );
+    // A roll of a key the symbol is not made of moves nothing.
+    expectCandles(
+      (await client.get("/api/chart-data/NIFTY?timeframe=1m&adjust=back")).body.data,
+      [],
+    );
+    for (const value of ["forward", "", "BACK"]) {
+      const refused = await client.get(`/api/chart-data/GC_BUY?timeframe=1m&adjust=${value}`);
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: 'adjust must be "back" (or left out for the candles as quoted)' },
+      });
+    }
+  });
+
   it("a symbol without data has an empty list", async () => {
     expect((await client.get("/api/chart-data/NIFTY?timeframe=1h")).body).toEqual({ data: [] });
   });

@@ -247,3 +247,82 @@ describe("positions across instances", () => {
     );
   });
 });
+
+describe("statistics across a roll", () => {
+  it("every instance reads a spread's window again from the new contract's past, not only the leader", {
+    timeout: 120_000,
+  }, async () => {
+    // Twenty minutes of each contract's own past, fetched before: GOLD's February contract was
+    // kept while it was GOLD@next. Relative to now, so the 20-day window holds them.
+    await eventually(
+      () => health(leader),
+      (h) => h.instance.leader,
+      "the leader to lead",
+      30_000,
+    );
+    const t0 = Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000;
+    const minutes = (close: number) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        timestamp: t0 + i * 60_000,
+        open: close,
+        high: close,
+        low: close,
+        close: close + i,
+      }));
+    const { store } = leader.services;
+    await store.contractCandles.write("GOLD", "GOLD26DECFUT", "kite", minutes(76_000));
+    await store.contractCandles.write("GOLD@next", "GOLD27FEBFUT", "kite", minutes(76_800));
+    await store.contractCandles.write("GC", "GCG27", "kite", minutes(2650));
+    await store.instrumentCandles.save(
+      minutes(84).map((m) => ({ symbol: "USDINR", timeframe: "1m", ...m, close: 84 })),
+    );
+    const quote = (gold: string) => {
+      const ts = Date.now();
+      cluster.feed.push({ source: "fx", key: "USDINR", price: 84, ts });
+      cluster.feed.push({ source: "cme", key: "GC", bid: 2650, ask: 2651, ts, contract: "GCG27" });
+      cluster.feed.push({
+        source: "mcx",
+        key: "GOLD",
+        bid: 76_900,
+        ask: 76_910,
+        ts,
+        contract: gold,
+      });
+    };
+    // Whatever the other instance loaded before (GOLD's quotes named no contract), a roll onto
+    // December then February is read again there each time.
+    quote("GOLD26OCTFUT");
+    await eventually(
+      async () => other.hub.snapshot().prices.contracts?.GOLD?.contract,
+      (c) => c === "GOLD26OCTFUT",
+      "the other instance's hub on GOLD's October contract",
+      30_000,
+    );
+    quote("GOLD26DECFUT");
+    await eventually(
+      async () => other.hub.snapshot().prices.contracts?.GOLD?.contract,
+      (c) => c === "GOLD26DECFUT",
+      "the other instance's hub on GOLD's December contract",
+      30_000,
+    );
+    // The other instance's window is loaded on December's past before the roll.
+    const viewer = await signIn(other, ADMIN.username, ADMIN.password);
+    await eventually(
+      async () => (await viewer.get("/api/spread-stats/GC_BUY")).body.coverage,
+      (coverage) => coverage?.contracts?.GOLD === "GOLD26DECFUT",
+      "the other instance's GC_BUY window on GOLD's December past",
+      30_000,
+    );
+    // GOLD rolls to February: the leader's roll recorder sees it and tells every instance.
+    quote("GOLD27FEBFUT");
+    await eventually(
+      async () => (await viewer.get("/api/spread-stats/GC_BUY")).body.coverage,
+      (coverage) => coverage?.contracts?.GOLD === "GOLD27FEBFUT",
+      "the other instance's GC_BUY window on GOLD's February past",
+      30_000,
+    );
+    const { coverage } = (await viewer.get("/api/spread-stats/GC_BUY")).body;
+    expect(coverage.contracts).toEqual({ GOLD: "GOLD27FEBFUT", GC: "GCG27" });
+    expect(coverage.closes).toBeGreaterThanOrEqual(20);
+  });
+});

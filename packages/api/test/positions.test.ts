@@ -629,6 +629,78 @@ describe("a leg whose feed rolls to the next contract while the position is open
   });
 });
 
+describe("rolling by contract: each leg to the contract it quotes after its own roll", () => {
+  const quoteContracts = (gold: string, gc: string) => {
+    const ts = Date.now();
+    feed.push({ source: "fx", key: "USDINR", price: 84, ts });
+    feed.push({ source: "cme", key: "GC", bid: 2650, ask: 2651, ts, contract: gc });
+    feed.push({ source: "mcx", key: "GOLD", bid: 76_000, ask: 76_010, ts, contract: gold });
+  };
+  const onContracts = (gold: string, gc: string) =>
+    eventually(
+      async () => (await fetch(`${server.url}/api/prices`)).json() as Promise<Json>,
+      (p) => p.mcx.GOLD?.contract === gold && p.cme.GC?.contract === gc,
+      `GOLD on ${gold} and GC on ${gc}`,
+    );
+  const fills = { m: 76_900, c: 2662, fx: 84 };
+  const parityAt = (f: typeof fills) => f.m - f.c * (10 / 31.1034768) * f.fx * (1 + 0.06);
+
+  it("rolls GOLD Dec→Feb and leaves GC on Feb, at each leg's typed fill", async () => {
+    // GC already quotes February (COMEX rolls before MCX): the position holds GOLD Dec, GC Feb.
+    quoteContracts("GOLD26DECFUT", "GCG27");
+    await onContracts("GOLD26DECFUT", "GCG27");
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    expect(p.legs.c).toMatchObject({ instrument: "GC", contract: "GCG27" });
+    // GOLD@next has no quote yet: the roll is priced by each leg's fill on the new contracts.
+    const typo = await trader.post(`/api/positions/${p.id}/roll`, {
+      legs: { m: 76_900, c: 2662 },
+    });
+    expect(typo.status).toBe(400);
+    expect(typo.body.error).toBe('legs: the price of leg "fx" is missing');
+    expect((await trader.get(`/api/positions/${p.id}`)).body.status).toBe("open");
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, { legs: fills });
+    expect(rolled.status).toBe(200);
+    const next = rolled.body.position;
+    expect(next.entry).toBeCloseTo(parityAt(fills), 9);
+    expect(next.legs).toMatchObject({
+      m: { instrument: "GOLD@next", price: fills.m },
+      c: { instrument: "GC", price: fills.c, contract: "GCG27" },
+      fx: { instrument: "USDINR", price: 84 },
+    });
+    const definition = (await trader.get("/api/spreads")).body.spreads.find(
+      (s: Json) => s.symbol === next.spread,
+    );
+    expect(definition.legs).toEqual([
+      { name: "m", instrument: "GOLD@next", lots: 1 },
+      { name: "c", instrument: "GC" },
+      { name: "fx", instrument: "USDINR" },
+    ]);
+  });
+
+  it("keeps GC on the contract its feed rolled to and moves GOLD to the same month", async () => {
+    quoteContracts("GOLD26DECFUT", "GCZ26");
+    await onContracts("GOLD26DECFUT", "GCZ26");
+    const p = (await trader.post("/api/positions", { spread: "GC", side: "BUY", lots: 1 })).body;
+    // COMEX rolls GC to February while GOLD still quotes December.
+    quoteContracts("GOLD26DECFUT", "GCG27");
+    await onContracts("GOLD26DECFUT", "GCG27");
+    const rolled = await trader.post(`/api/positions/${p.id}/roll`, {
+      exit: p.mark,
+      entry: 1234,
+    });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.position).toMatchObject({ entry: 1234 });
+    const definition = (await trader.get("/api/spreads")).body.spreads.find(
+      (s: Json) => s.symbol === rolled.body.position.spread,
+    );
+    expect(definition.legs.map((leg: Json) => leg.instrument)).toEqual([
+      "GOLD@next",
+      "GC",
+      "USDINR",
+    ]);
+  });
+});
+
 describe("stale legs", () => {
   it("grey the mark, keep the last one, and refuse a live entry or exit", async () => {
     quoteGold({ bid: 76_000, ask: 76_010 }, { bid: 2650, ask: 2651 });

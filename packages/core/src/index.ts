@@ -28,6 +28,7 @@ export * from "./margin.ts";
 export * from "./per-lot.ts";
 export * from "./position.ts";
 export * from "./position-levels.ts";
+export * from "./position-roll.ts";
 export * from "./prices.ts";
 export * from "./quote.ts";
 export * from "./roll-marks.ts";

@@ -37,6 +37,19 @@ export function contractMonthLabel(contract: string): string {
   return contract;
 }
 
+/**
+ * The delivery month a contract name carries as one ordinal (year × 12 + month − 1), so months
+ * of MCX's and CME's names compare (GOLD26DECFUT before GCG27); undefined when it carries none.
+ */
+export function contractMonthIndex(contract: string): number | undefined {
+  const label = contractMonthLabel(contract);
+  const match = /^(\d{2})([A-Z]{3})$/.exec(label);
+  if (!match) return undefined;
+  const month = MONTH_NAMES.indexOf(match[2] as string);
+  if (month < 0) return undefined;
+  return (2000 + Number(match[1])) * 12 + month;
+}
+
 /** "GOLD near: 26FEB → 26APR", "GC next: 26APR → 26JUN". */
 export function rollLabel(roll: Pick<ChartRoll, "key" | "from" | "to">): string {
   const { root, month } = parseInstrumentKey(roll.key);

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { historyDataDir } from "./alert-history-data.ts";
+import { rest } from "./alerts.ts";
 import { chartFixtureCsv, fixtureStart } from "./chart-fixtures.ts";
 import { chartWith, markChart, rebuilt } from "./chart-page.ts";
 import { ADMIN, startApp } from "./harness.ts";
@@ -43,6 +44,7 @@ const suite = signedInSuite({
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const marks = () => suite.page.locator(".chart-roll");
+const statisticsSource = () => suite.page.locator("[data-field='statistics-source']");
 const adjustToggle = () => suite.page.getByRole("button", { name: "Back-adjusted" });
 
 /** A column of the chart's data (1 close, 2 open) to the cent: the replay's GOLD asks carry 6 decimals. */
@@ -116,6 +118,10 @@ describe("rolls on the Advanced Spread Chart", () => {
   it("is unadjusted by default and never joins the two contracts' candles", async () => {
     expect(await closes(suite.page)).toEqual([11, 13, 14, 65, 66]);
     expect(await adjustToggle().getAttribute("aria-pressed")).toBe("false");
+    // The replay names no contracts: the statistics are of the recorded series, as quoted.
+    await expect
+      .poll(() => statisticsSource().textContent())
+      .toBe("Statistics: the recorded series, 20 days as quoted");
     // The line is drawn between the other minutes, and broken across the roll.
     await expect
       .poll(() => linePixelsBetween(suite.page, start + MINUTE, start + 2 * MINUTE))
@@ -129,6 +135,16 @@ describe("rolls on the Advanced Spread Chart", () => {
     // The gap: the fourth minute's open (64) minus the third's close (14) = 50.
     await expect.poll(() => closes(suite.page)).toEqual([61, 63, 64, 65, 66]);
     expect(await column(suite.page, 2)).toEqual([60, 61, 63, 64, 65]);
+    // The server's adjust=back gives the same candles; the statistics stay as quoted.
+    const { status, json } = await rest(
+      suite.page,
+      "GET",
+      "/api/chart-data/GC_BUY?timeframe=1m&adjust=back",
+    );
+    expect(status).toBe(200);
+    const served = (json as { data: { close: number }[] }).data;
+    expect(served.map((c) => Math.round(c.close * 100) / 100)).toEqual([61, 63, 64, 65, 66]);
+    expect(await statisticsSource().textContent()).toMatch(/20 days as quoted$/);
     // Download CSV saves what is drawn, under a name that says it is adjusted.
     const [download] = await Promise.all([
       suite.page.waitForEvent("download"),

@@ -25,6 +25,11 @@ export interface BusMessages {
   "feed.health": { instanceId: string; providers: ProviderHealth[] };
   /** The leader stored a past for instruments put in use: statistics on them are read again. */
   "history.added": { keys: string[] };
+  /**
+   * The leader saw keys quote another contract (a roll): every other instance reads the
+   * statistics of the spreads on them again from the new contracts' past (docs/history.md).
+   */
+  "contract.rolled": { instanceId: string; keys: string[] };
   /** An admin asked for the providers' past again (all keys in use when null): the leader fetches. */
   "history.fetch": { keys: string[] | null };
 }
@@ -40,6 +45,7 @@ const topicSet = {
   "positions.changed": true,
   "feed.health": true,
   "history.added": true,
+  "contract.rolled": true,
   "history.fetch": true,
 } as const satisfies Record<Topic, true>;
 

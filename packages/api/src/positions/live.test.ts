@@ -1,7 +1,7 @@
 import { emptyPrices, type InstrumentSpec, shippedInstrument } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import type { RegisteredSpread } from "../spreads/registry.ts";
-import { expiresInDays, nextMonthKey, ROLL_WARNING_DAYS } from "./live.ts";
+import { expiresInDays, ROLL_WARNING_DAYS } from "./live.ts";
 
 const specOf = (key: string): InstrumentSpec | undefined => shippedInstrument(key);
 const spread = (instruments: string[]) =>
@@ -36,15 +36,5 @@ describe("expiresInDays", () => {
     expect(
       expiresInDays(parity, pricesWith({ GOLD: "2026-03-15", GC: "2026-03-12" }), specOf, NOW),
     ).toBe(2);
-  });
-});
-
-describe("nextMonthKey", () => {
-  it("moves near to next and next to far; spot and FX stay", () => {
-    expect(nextMonthKey("GOLD", specOf("GOLD"))).toBe("GOLD@next");
-    expect(nextMonthKey("GOLD@next", specOf("GOLD@next"))).toBe("GOLD@far");
-    expect(nextMonthKey("GOLD@far", specOf("GOLD@far"))).toBe("GOLD@far");
-    expect(nextMonthKey("USDINR", specOf("USDINR"))).toBe("USDINR");
-    expect(nextMonthKey("XAUUSD", specOf("XAUUSD"))).toBe("XAUUSD");
   });
 });

@@ -138,12 +138,3 @@ export function expiresInDays(
   }
   return nearest;
 }
-
-/** The month a roll moves a leg to: near → next, next → far; other keys stay. */
-export function nextMonthKey(key: string, spec: InstrumentSpec | undefined): string {
-  if (!spec || spec.month === null) return key;
-  const { root, month } = parseInstrumentKey(key);
-  if (month === "near") return `${root}@next`;
-  if (month === "next") return `${root}@far`;
-  return key;
-}

@@ -1,9 +1,33 @@
 // What opening a position stores (docs/http-api.md "Positions API (paper)"): the entry at the live
 // executable value, typed, or the formula at the legs' typed fills.
+import type { CheckedDefinition } from "@spreadwatch/core";
 import type { PositionFields } from "@spreadwatch/db";
 import type { AppServices } from "../context.ts";
 import { PositionError } from "./position-error.ts";
 import type { OpenPositionInput } from "./position-input.ts";
+
+/**
+ * The formula of `spread` at each leg's typed fill, or a 400 naming the leg that is unknown or
+ * missing, or saying the formula has no value there.
+ */
+export function valueAtFills(
+  symbol: string,
+  spread: { legs: readonly { name: string }[]; checked?: CheckedDefinition | null },
+  fills: Readonly<Record<string, number>>,
+): number {
+  const names = spread.legs.map((leg) => leg.name);
+  const unknown = Object.keys(fills).find((name) => !names.includes(name));
+  if (unknown !== undefined)
+    throw new PositionError("bad_request", `legs: ${symbol} has no leg "${unknown}"`);
+  const missing = names.find((name) => fills[name] === undefined);
+  if (missing !== undefined)
+    throw new PositionError("bad_request", `legs: the price of leg "${missing}" is missing`);
+  const compiled = spread.checked?.compiled;
+  const value = compiled?.evaluate(compiled.legs.map((name) => fills[name] as number));
+  if (value === undefined || !Number.isFinite(value))
+    throw new PositionError("bad_request", "legs: the formula has no value at these prices");
+  return value;
+}
 
 /** What opening stores: the entry live, typed, or the formula at the typed leg prices. */
 export function fieldsToOpen(
@@ -16,19 +40,8 @@ export function fieldsToOpen(
   let entry: number;
   let legPrices: Record<string, number> = {};
   if (input.legs !== undefined) {
-    const names = spread.legs.map((leg) => leg.name);
-    const unknown = Object.keys(input.legs).find((name) => !names.includes(name));
-    if (unknown !== undefined)
-      throw new PositionError("bad_request", `legs: ${spread.symbol} has no leg "${unknown}"`);
-    const missing = names.find((name) => input.legs?.[name] === undefined);
-    if (missing !== undefined)
-      throw new PositionError("bad_request", `legs: the price of leg "${missing}" is missing`);
     legPrices = input.legs;
-    const compiled = spread.checked?.compiled;
-    const value = compiled?.evaluate(compiled.legs.map((name) => legPrices[name] as number));
-    if (value === undefined || !Number.isFinite(value))
-      throw new PositionError("bad_request", "legs: the formula has no value at these prices");
-    entry = value;
+    entry = valueAtFills(spread.symbol, spread, input.legs);
   } else if (input.entry !== undefined) {
     entry = input.entry;
     legPrices = positions.side(spread, input.side).live?.legs ?? {};

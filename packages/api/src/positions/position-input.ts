@@ -53,6 +53,12 @@ const spreadSymbol = z
   .max(40, "spread must be a spread's symbol, e.g. GC or SP7");
 const side = z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' });
 
+/** Each leg's fill price by leg name. */
+const legFills = z.record(
+  z.string(),
+  price("legs").positive("legs: each leg's price must be above 0"),
+);
+
 export const openPositionInput = z
   .strictObject({
     spread: spreadSymbol,
@@ -61,9 +67,7 @@ export const openPositionInput = z
     /** Typed entry value; without it (and without legs) the live executable value. */
     entry: price("entry").optional(),
     /** Each leg's fill price by leg name; the entry is the formula at them. */
-    legs: z
-      .record(z.string(), price("legs").positive("legs: each leg's price must be above 0"))
-      .optional(),
+    legs: legFills.optional(),
     units: price("units")
       .positive("units must be above 0")
       .max(MAX_UNITS, `units must be at most ${MAX_UNITS}`)
@@ -111,14 +115,21 @@ export const closePositionInput = z.strictObject({
   idempotencyKey: idempotencyKeySchema,
 });
 
-export const rollPositionInput = z.strictObject({
-  id: positionId,
-  /** Typed exit of the old contract; live when absent. */
-  exit: price("exit").optional(),
-  /** Typed entry on the next contract; live when absent. */
-  entry: price("entry").optional(),
-  idempotencyKey: idempotencyKeySchema,
-});
+export const rollPositionInput = z
+  .strictObject({
+    id: positionId,
+    /** Typed exit of the old contract; live when absent. */
+    exit: price("exit").optional(),
+    /** Typed entry on the next contract; live when absent (and without legs). */
+    entry: price("entry").optional(),
+    /** Each leg's fill on the next contract by leg name; the entry is the formula at them. */
+    legs: legFills.optional(),
+    idempotencyKey: idempotencyKeySchema,
+  })
+  .refine((v) => v.entry === undefined || v.legs === undefined, {
+    message: "Give either entry or legs, not both",
+    path: ["entry"],
+  });
 
 export const positionIdInput = z.strictObject({ id: positionId });
 

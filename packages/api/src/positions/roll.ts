@@ -1,10 +1,12 @@
-// Rolling a position onto the next contract (docs/http-api.md "Positions API (paper)"): every leg
-// on a near future moves to next, a next one to far; the rest (USDINR, spot) stays. The same
-// formula on those legs is a definition the user can see, or a private one made for them.
+// Rolling a position onto the next contract (docs/http-api.md "Positions API (paper)"): each leg
+// moves to the contract it quotes after its own roll (core's rolledLegKeys: a leg the feed already
+// rolled, or one already on a later month, stays); the rest (USDINR, spot) stays. The same formula
+// on those legs is a definition the user can see, or a private one made for them.
 import {
   bookIn,
   type CheckedDefinition,
   checkDefinition,
+  contractMonthIndex,
   evaluateDefinition,
   exitSideOf,
   FormulaError,
@@ -12,14 +14,16 @@ import {
   MAX_SPREADS,
   MAX_SPREADS_PER_USER,
   type PositionSide,
+  rolledLegKeys,
   userSpreadSymbol,
 } from "@spreadwatch/core";
-import type { Store } from "@spreadwatch/db";
+import type { PositionLeg, Store } from "@spreadwatch/db";
 import type { AppServices } from "../context.ts";
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
-import { legsStale, nextMonthKey } from "./live.ts";
+import { legsStale } from "./live.ts";
+import { valueAtFills } from "./open.ts";
 import { ownOpen, PositionError, positionNotFound, tooMany } from "./position-error.ts";
 import type { RollPositionInput } from "./position-input.ts";
 import { entryPrices } from "./service.ts";
@@ -41,22 +45,49 @@ const sameLegs = (a: readonly Leg[], b: readonly Leg[]) =>
     );
   });
 
-/** The spread one contract later, or a 400 when no leg is on a future that rolls. */
+/**
+ * The spread after the roll, or a 400 when no leg is on a future that rolls. `held` is the
+ * position's legs (the contracts it holds); `contractNow` what a key quotes now.
+ */
 export function rollTarget(
   spread: RegisteredSpread,
   viewer: SpreadViewer,
   registry: SpreadRegistry,
   specOf: (key: string) => InstrumentSpec | undefined,
   knows: (key: string) => boolean,
+  position: {
+    legs: Readonly<Record<string, PositionLeg>>;
+    contractNow: (key: string) => string | undefined;
+  },
 ): RollTarget {
-  const legs = spread.legs.map((leg) => {
+  const rolling = spread.legs.map((leg) => {
     const spec = specOf(leg.instrument);
-    const instrument = nextMonthKey(leg.instrument, spec);
+    const held = position.legs[leg.name]?.contract;
+    const now = position.contractNow(leg.instrument);
+    const contract = now ?? held;
+    return {
+      key: leg.instrument,
+      month: spec?.month ?? null,
+      moved: held !== undefined && now !== undefined && held !== now,
+      contractMonth: contract === undefined ? undefined : contractMonthIndex(contract),
+    };
+  });
+  const keys = rolledLegKeys(rolling);
+  const legs = spread.legs.map((leg, i) => {
+    const spec = specOf(leg.instrument);
+    const instrument = keys[i] as string;
     // A built-in parity's MCX leg trades its standard lot (the row's perLot): the rolled
     // definition says so, which gives it the same units and the MCX leg's costs.
     const lots = leg.lots ?? (spread.builtin && spec?.exchange === "MCX" ? 1 : undefined);
     return { name: leg.name, instrument, ...(lots !== undefined && { lots }) };
   });
+  // Every leg to move was moved by the feed: the spread itself now quotes the next contracts.
+  if (
+    spread.checked &&
+    rolling.some((leg) => leg.moved) &&
+    legs.every((leg, i) => leg.instrument === spread.legs[i]?.instrument)
+  )
+    return { existing: spread, definition: spread.checked };
   if (sameLegs(legs, spread.legs))
     throw new PositionError(
       "bad_request",
@@ -100,7 +131,7 @@ export function rollEntry(
   if (!value || legsStale(prices, keys, now))
     throw new PositionError(
       "conflict",
-      "No live value on the next contract yet (a leg has no fresh price); try again in a moment or type the entry",
+      "No live value on the next contract yet (a leg has no fresh price); try again in a moment, or type the entry or each leg's fill",
     );
   return {
     value: value.spread,
@@ -130,9 +161,18 @@ export async function rollIn(
   const exit = input.exit ?? (live?.value as number);
   const exitLegs = live?.legs ?? services.positions.side(spread, exitSide).live?.legs ?? {};
   const next =
-    input.entry === undefined
-      ? rollEntry(services.hub, target.definition, position.side, Date.now())
-      : { value: input.entry, legs: {} as Record<string, number> };
+    input.legs !== undefined
+      ? {
+          value: valueAtFills(
+            target.definition.name,
+            target.existing ?? { legs: target.definition.legs, checked: target.definition },
+            input.legs,
+          ),
+          legs: input.legs,
+        }
+      : input.entry === undefined
+        ? rollEntry(services.hub, target.definition, position.side, Date.now())
+        : { value: input.entry, legs: {} as Record<string, number> };
   let created: number | undefined;
   let symbol = target.existing?.symbol;
   if (symbol === undefined) {

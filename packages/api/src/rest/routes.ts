@@ -129,6 +129,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
           ...queryParam(r, "timeframe"),
           ...queryParam(r, "from"),
           ...queryParam(r, "to"),
+          ...queryParam(r, "adjust"),
         }),
       ),
   },

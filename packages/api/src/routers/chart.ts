@@ -1,7 +1,9 @@
 import {
+  backAdjustCandles,
   type Candle,
   CHART_SYMBOLS,
   type ChartSymbol,
+  chartSymbolLegs,
   DEFAULT_TIMEFRAME,
   isChartSymbol,
   MAX_CHART_CANDLES,
@@ -18,6 +20,7 @@ import {
   withForming,
 } from "../history/definition-history.ts";
 import { authedProcedure } from "../trpc.ts";
+import { MAX_ROLLS } from "./market.ts";
 import type { ShapeOf } from "./shared.ts";
 
 const epochMs = (name: string) =>
@@ -38,6 +41,12 @@ const candlesInput = z.strictObject({
     .default(DEFAULT_TIMEFRAME),
   from: epochMs("from").optional(),
   to: epochMs("to").optional(),
+  /** "back": every candle before a roll of a leg shifted by the gap at it; absent: as quoted. */
+  adjust: z
+    .enum(["back"], {
+      error: 'adjust must be "back" (or left out for the candles as quoted)',
+    })
+    .optional(),
 });
 
 const candle = z.object({
@@ -75,7 +84,10 @@ export const chartRouter = {
         ...(input.to !== undefined && { to: input.to }),
       });
       const forming = ctx.services.recorder.forming(symbol, input.timeframe);
-      return { data: withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES }) };
+      const data = withForming(stored, forming, { ...input, limit: MAX_CHART_CANDLES });
+      if (input.adjust !== "back") return { data };
+      const keys = chartSymbolLegs(symbol).map((leg) => leg.key);
+      return { data: await backAdjusted(ctx.services.store, keys, data) };
     }),
 } satisfies TRPCRouterRecord;
 
@@ -117,5 +129,30 @@ async function ownSpreadCandles(
           },
           (key, timeframe) => recorder.formingLeg(key, timeframe),
         );
-  return { data: [...fromLegs, ...recorded], legHistoryUntil: own };
+  const data = [...fromLegs, ...recorded];
+  if (input.adjust !== "back") return { data, legHistoryUntil: own };
+  const keys = definition.spread.legs.map((leg) => leg.instrument);
+  return { data: await backAdjusted(store, keys, data), legHistoryUntil: own };
+}
+
+/**
+ * `candles` back-adjusted at the rolls of `keys` inside them (core's backAdjustCandles): what
+ * the chart's Back-adjusted toggle shows, so a contract change does not read as a move.
+ */
+async function backAdjusted(
+  store: Context["services"]["store"],
+  keys: readonly string[],
+  candles: readonly Candle[],
+): Promise<Candle[]> {
+  const first = candles[0];
+  if (!first) return [];
+  const legs = new Set(keys);
+  const rolls = (
+    await store.contracts.rolls({
+      from: first.timestamp,
+      to: Number.MAX_SAFE_INTEGER,
+      limit: MAX_ROLLS,
+    })
+  ).filter((roll) => legs.has(roll.key));
+  return [...backAdjustCandles(candles, rolls)];
 }

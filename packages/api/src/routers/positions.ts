@@ -129,17 +129,15 @@ export const positionsRouter = {
             "conflict",
             `Spread ${before.spread} is gone; close the position instead`,
           );
-        // The feed already rolled a leg past the contract held: the spread itself is now on the
-        // next contract, so the roll re-enters it; otherwise it moves to the spread a month later.
-        const target = services.positions.contractMovedOf(before)
-          ? { existing: spread, definition: spread.checked }
-          : rollTarget(
-              spread,
-              who,
-              services.spreads,
-              services.positions.specOf,
-              legInstrumentKnown(services.instruments),
-            );
+        const prices = services.hub.snapshot().prices;
+        const target = rollTarget(
+          spread,
+          who,
+          services.spreads,
+          services.positions.specOf,
+          legInstrumentKnown(services.instruments),
+          { legs: before.legs, contractNow: (key) => prices.contracts?.[key]?.contract },
+        );
         if (!target.existing) await putLegsInUse(services, target.definition, who.id);
         return { spread, target };
       };

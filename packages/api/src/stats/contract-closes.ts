@@ -74,10 +74,13 @@ export class ContractCloses {
       legs.map(async (leg) => {
         const contract = contracts[leg.key];
         if (contract) {
-          const [span] = (await store.contractCandles.coverage(leg.key)).filter(
-            (c) => c.contract === contract,
-          );
-          return span?.to;
+          // Right after a roll the new contract's past may all be under the @next key (the
+          // instance reading it may not be the one recording its first minute as the near).
+          const spans = [
+            ...(await store.contractCandles.coverage(leg.key)),
+            ...(await store.contractCandles.coverage(`${leg.key}@next`)),
+          ];
+          return spans.find((c) => c.contract === contract)?.to;
         }
         const [last] = await store.instrumentCandles.recent({
           symbol: leg.key,

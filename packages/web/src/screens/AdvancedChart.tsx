@@ -29,6 +29,7 @@ import { downloadCsv } from "../components/chart/downloadCsv.ts";
 import type { LevelPick } from "../components/chart/plugins/levelPick.ts";
 import type { TradeMark } from "../components/chart/plugins/trades.ts";
 import { SpreadChart, type SpreadChartHandle } from "../components/chart/SpreadChart.tsx";
+import { statisticsSourceText } from "../components/chart/texts.ts";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
@@ -121,7 +122,8 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     typeof navState === "object" && navState !== null && "backtest" in navState
       ? (navState.backtest as { metric: string; threshold: number })
       : undefined;
-  const mean = useSpreadStats(shown.commodity)?.mean ?? undefined;
+  const stats = useSpreadStats(shown.commodity);
+  const mean = stats?.mean ?? undefined;
   const waitingForMean = fromAlert?.metric === "spread" && mean === undefined;
   const initialRule = useMemo(
     () => (fromAlert && !waitingForMean ? ruleFromAlert(fromAlert, mean) : undefined),
@@ -182,6 +184,11 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
           formula={definitionOf(commodity)?.formula}
           canCreateAlerts={alerts.canCreate}
         />
+        {stats && (
+          <p className="chart-leg-note" data-field="statistics-source">
+            {statisticsSourceText(stats)}
+          </p>
+        )}
         {legHistoryUntil !== undefined && (
           <p className="chart-leg-note" data-leg-history-until={legHistoryUntil}>
             Candles before {formatChartTitle(legHistoryUntil)} IST (the shaded span) are computed

@@ -8,11 +8,10 @@ import { Panel } from "../components/Panel.tsx";
 import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
 import { ClosePositionDialog } from "../components/positions/ClosePositionDialog.tsx";
 import { EditPositionDialog } from "../components/positions/EditPositionDialog.tsx";
-import { signedRupees } from "../components/positions/format.ts";
 import { useOpenPosition } from "../components/positions/OpenPosition.tsx";
 import { PositionCards } from "../components/positions/PositionCards.tsx";
-import { positionTitle, spreadText } from "../components/positions/PositionFigures.tsx";
 import { type PositionActions, PositionsTable } from "../components/positions/PositionsTable.tsx";
+import { RollPositionDialog } from "../components/positions/RollPositionDialog.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
 import { useFeedHealth } from "../hooks/useFeedHealth.ts";
@@ -30,7 +29,6 @@ import {
   usePositionsFollow,
   withCampaigns,
 } from "../hooks/usePositions.ts";
-import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
 import { failureText } from "../session/errors.ts";
@@ -106,47 +104,17 @@ function OpenPositions({ market }: { market: Market }) {
   const totals = positionTotals(positions);
   const cards = useMediaQuery(CARDS);
   const changes = usePositionChanges();
-  const rollKey = useSubmissionKey();
   const [closing, setClosing] = useState<LivePosition>();
   const [editing, setEditing] = useState<LivePosition>();
+  const [rolling, setRolling] = useState<LivePosition>();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string }>();
-  const roll = (position: LivePosition) => {
-    const { view } = position;
-    // The feed already quotes the next contract: the one held has no live exit any more, so it
-    // closes at its last mark, and the spread itself (now on the next contract) is re-entered.
-    const moved = position.moved;
-    // The last mark of the contract held, as this row shows it (useLivePositions).
-    const exit = moved && position.mark !== null ? position.mark : undefined;
-    const question =
-      exit === undefined
-        ? `Roll ${positionTitle(view)} to the next contract? ${view.lots === 1 ? "The lot closes" : `All ${view.lots} lots close`} at the live exit and the same spread opens on the next contract.`
-        : `Roll ${positionTitle(view)}? ${moved?.instrument} now quotes ${moved?.to}: ${view.lots === 1 ? "the lot" : `all ${view.lots} lots`} of ${moved?.from} ${view.lots === 1 ? "closes" : "close"} at the last mark ${spreadText(exit)} and the spread opens again on ${moved?.to}.`;
-    if (!window.confirm(question)) return;
-    setNotice(undefined);
-    changes.roll.mutate(
-      // One key per roll asked for: a second confirm of the same roll is the same request.
-      {
-        id: view.id,
-        idempotencyKey: rollKey.keyFor({ roll: view.id }),
-        ...(exit !== undefined && { exit }),
-      },
-      {
-        onSuccess: (answer) => {
-          rollKey.done();
-          setNotice({
-            tone: "success",
-            text: `Rolled: closed ${answer.closed.lots} at ${spreadText(answer.closed.exit)} (realised ${signedRupees(answer.closed.realisedInr)}), opened ${positionTitle(answer.position)} at ${spreadText(answer.position.entry)}.`,
-          });
-        },
-        onError: (failure) =>
-          setNotice({ tone: "error", text: failureText(failure, { fallback: "Failed to roll" }) }),
-      },
-    );
-  };
   const actions: PositionActions = {
     onClose: setClosing,
     onEdit: setEditing,
-    onRoll: roll,
+    onRoll: (position) => {
+      setNotice(undefined);
+      setRolling(position);
+    },
     rolling: changes.roll.isPending
       ? (changes.roll.variables as { id?: number } | undefined)?.id
       : undefined,
@@ -179,6 +147,16 @@ function OpenPositions({ market }: { market: Market }) {
           // The live row while it lasts (its mark moves); the last one seen once it is closed.
           position={positions.find((p) => p.view.id === closing.view.id) ?? closing}
           onClose={() => setClosing(undefined)}
+        />
+      )}
+      {rolling && (
+        <RollPositionDialog
+          position={positions.find((p) => p.view.id === rolling.view.id) ?? rolling}
+          onClose={() => setRolling(undefined)}
+          onRolled={(text) => {
+            setRolling(undefined);
+            setNotice({ tone: "success", text });
+          }}
         />
       )}
       {editing && <EditPositionDialog position={editing} onClose={() => setEditing(undefined)} />}

@@ -84,3 +84,20 @@ function definitionSign(formula: string | undefined): { above: string; below: st
   const value = formula ?? "the formula";
   return { above: `Above 0: ${value} is positive.`, below: "Below 0: it is negative." };
 }
+
+/**
+ * Which series the statistics (bands, z, percentile) are of (docs/history.md "Statistics of the
+ * contracts held"): the contracts the legs quote now, or the recorded series where the feed
+ * names no contracts; always as quoted, whatever the chart's Back-adjusted toggle shows.
+ */
+export function statisticsSourceText(stats: {
+  days: number;
+  coverage: { contracts: Readonly<Record<string, string>> };
+}): string {
+  const contracts = Object.values(stats.coverage.contracts);
+  const series =
+    contracts.length > 0
+      ? `the contracts quoted now (${contracts.join(", ")})`
+      : "the recorded series";
+  return `Statistics: ${series}, ${stats.days} days as quoted`;
+}
