@@ -9,6 +9,7 @@ import {
 } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import type { StoredCloses } from "./spread-stats-service.ts";
+import { minuteCloses } from "./stored-closes.ts";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -125,10 +126,11 @@ export class ContractCloses {
         return (await store.contractCandles.range(contract, from, to)).map(
           ({ timestamp, close }) => ({ timestamp, close }),
         );
-      // Raw [timestamp, close] rows: no candle object per minute of a 20-day window read at
-      // every start (a first start's peak memory, docs/operations.md, "The first start").
-      const rows = await store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to });
-      return rows.map(([timestamp, close]) => ({ timestamp, close }));
+      // Column reads: no candle object per minute of a 20-day window read at every start (a
+      // first start's peak memory, docs/operations.md, "The first start").
+      return minuteCloses(
+        await store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to }),
+      );
     })();
     this.recent.set(id, read);
     const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);

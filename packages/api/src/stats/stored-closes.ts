@@ -1,4 +1,4 @@
-import type { Store } from "@spreadwatch/db";
+import type { CloseColumns, Store } from "@spreadwatch/db";
 import { candlesFromLegHistory, ownHistoryStart } from "../history/definition-history.ts";
 import type { SpreadRegistry } from "../spreads/registry.ts";
 import type { MinuteClose, StoredCloses } from "./spread-stats-service.ts";
@@ -25,8 +25,16 @@ export function storedCloses(store: Store, flush: () => Promise<void>): StoredCl
       from: to - days * DAY_MS,
       to,
     });
-    return rows.map(([timestamp, close]) => ({ timestamp, close }));
+    return minuteCloses(rows);
   };
+}
+
+/** Column reads (one typed array a field, no object a row) as the statistics' minute closes. */
+export function minuteCloses({ times, closes }: CloseColumns): MinuteClose[] {
+  const out: MinuteClose[] = new Array(times.length);
+  for (let i = 0; i < times.length; i++)
+    out[i] = { timestamp: times[i] as number, close: closes[i] as number };
+  return out;
 }
 
 /**
