@@ -116,6 +116,23 @@ describe("a live campaign", () => {
       { leg: "a", tag: `${id}h2`, status: "complete", filled: 1, averagePrice: 126_999 },
     ]);
     expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
+    // Its fills open a live position at the real fills, marked like a paper one.
+    const position = await livePosition(id);
+    expect(position).toMatchObject({
+      spread: t.symbol,
+      side: "BUY",
+      lots: 1,
+      entry: 541,
+      live: true,
+      slippageTicks: 1,
+      status: "open",
+      legs: {
+        b: { instrument: expect.any(String), price: 127_540, contract: NEXT },
+        a: { instrument: expect.any(String), price: 126_999, contract: NEAR },
+      },
+    });
+    expect(position.mark).toEqual(expect.any(Number));
+    expect(position.netInr).toEqual(expect.any(Number));
   });
 
   it("flattens the filled leg when Kite rejects the hedge", async () => {
@@ -142,6 +159,9 @@ describe("a live campaign", () => {
       });
       const body = await t.until(id, "flattened");
       expect(body.tripped).toContain("Insufficient funds");
+      // Nothing is held after the flatten: no live position.
+      const positions = (await t.trader.get("/api/positions")).body.positions;
+      expect(positions.filter((p: { executionId: string }) => p.executionId === id)).toEqual([]);
     } finally {
       t.kite.book.policy = () => "rest";
     }
@@ -236,6 +256,19 @@ describe("a live campaign", () => {
     await cancelAndSettle(id, work.order_id);
   });
 });
+
+/** The trader's live position opened by campaign `id`, once the settled campaign stored it. */
+async function livePosition(id: string) {
+  return vi.waitFor(
+    async () => {
+      const positions = (await t.trader.get("/api/positions")).body.positions;
+      const found = positions.find((p: { executionId: string }) => p.executionId === id);
+      expect(found).toBeDefined();
+      return found;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
 
 async function expectOrderAdopted(id: string, orderId: string) {
   await vi.waitFor(

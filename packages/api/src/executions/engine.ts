@@ -9,6 +9,7 @@ import {
   guardStep,
   isLive,
   slippageTicks,
+  TERMINAL_STATUSES,
 } from "@spreadwatch/core";
 import type { Store, StoredExecution } from "@spreadwatch/db";
 import type { KiteSettings } from "../config.ts";
@@ -27,6 +28,7 @@ import {
   placeRequest,
 } from "./kite-orders.ts";
 import type { LiveOrders } from "./live-orders.ts";
+import { legAverages } from "./live-position.ts";
 import type { OrderRate } from "./order-rate.ts";
 import { OrderUpdates } from "./order-updates.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
@@ -48,6 +50,8 @@ export interface ExecutionEngineOptions {
   pollMs?: number;
   /** A naked leg left for the trader (the ticket chose "alert", or the guard could not flatten). */
   onAlert?: (ownerId: number, campaignId: string, text: string) => void;
+  /** A campaign settled: its hedged lots open the trader's live position (live-position.ts). */
+  onSettled?: (row: StoredExecution, doc: CampaignDoc) => Promise<void>;
   now?: () => number;
 }
 
@@ -195,6 +199,19 @@ export class ExecutionEngine {
       ],
     };
     const newFill = sumFilled(orders, "work") > filledBefore;
+    if (TERMINAL_STATUSES.includes(doc.state.status) && this.options.onSettled)
+      try {
+        await this.options.onSettled(row, doc);
+      } catch (error) {
+        // Not settled until its position is stored: the next cycle settles it again.
+        doc.state = { ...doc.state, status: row.status as GuardState["status"] };
+        warnEvery(
+          `executions-settle-${id}`,
+          60_000,
+          { err: error },
+          "could not open a live position",
+        );
+      }
     // Written before anything is sent: a restart looks these tags up before sending them again.
     await this.save(id, doc);
     const toSend = doc.state.orders.filter(
@@ -297,20 +314,7 @@ export function campaignView(
     filled: o.filled,
     averagePrice: o.averagePrice,
   }));
-  const average = (leg: string) => {
-    const fills = doc.state.orders.filter(
-      (o) => o.leg === leg && o.role !== "flatten" && o.filled > 0,
-    );
-    const qty = fills.reduce((t, o) => t + o.filled, 0);
-    return qty > 0
-      ? fills.reduce((t, o) => t + o.filled * (o.averagePrice ?? 0), 0) / qty
-      : undefined;
-  };
-  const legPrices: Record<string, number> = {};
-  for (const leg of Object.keys(doc.legs)) {
-    const price = average(leg);
-    if (price !== undefined) legPrices[leg] = price;
-  }
+  const legPrices = legAverages(doc);
   const complete = Object.keys(doc.legs).every((leg) => legPrices[leg] !== undefined);
   const spreadFilled = complete ? (spreadValue(legPrices) ?? null) : null;
   return {
