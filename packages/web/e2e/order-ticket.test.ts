@@ -1,3 +1,4 @@
+import { formatNumber } from "@spreadwatch/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
@@ -128,5 +129,27 @@ describe("the order ticket", () => {
     expect(book.placements()).toHaveLength(2);
     if (process.env.SHOTS_DIR)
       await page.screenshot({ path: `${process.env.SHOTS_DIR}/ticket-done.png`, fullPage: true });
+    // The fills open a position marked live, entered at the real fills, valued like paper.
+    const fills = book.placements().map((r) => Number(r.form.price));
+    await page.goto(`${app.url}/positions`);
+    const row = page.locator(`[data-spread="${symbol}"]`);
+    await expect.poll(() => row.locator('[data-field="live"]').textContent(), WAIT).toBe("Live");
+    const filled = await row.locator('[data-field="fills"]').textContent();
+    expect(filled).toContain(`GOLD26APRFUT ${formatNumber(fills[0] ?? 0, 2)}`);
+    expect(filled).toContain(`GOLD26FEBFUT ${formatNumber(fills[1] ?? 0, 2)}`);
+    expect(filled).toMatch(/slippage \d/);
+    expect(await row.locator('[data-field="entry"]').textContent()).toMatch(/\d/);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/live-position-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
   });
 });
