@@ -28,6 +28,7 @@ import { ExecutionEngine } from "./executions/engine.ts";
 import { KiteLinks } from "./executions/kite-link.ts";
 import { LiveOrders } from "./executions/live-orders.ts";
 import { livePositionFields } from "./executions/live-position.ts";
+import { alertNakedLeg } from "./executions/naked-alert.ts";
 import { OrderRate } from "./executions/order-rate.ts";
 import type { Feed } from "./feeds/feed.ts";
 import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
@@ -206,8 +207,8 @@ export async function compose(
     links: new KiteLinks(store, sessionPassword),
     liveOrders: new LiveOrders(store),
     rate: new OrderRate(),
-    onAlert: (ownerId, id, text) =>
-      warnEvery(`execution-alert-${id}`, 60_000, { ownerId, id }, `live order campaign: ${text}`),
+    onAlert: (row, doc, text) =>
+      alertNakedLeg(store, row, doc, text, Date.now(), () => services.sender?.wake()),
     onSettled: async (row, doc) => {
       const fields = livePositionFields(positions, spreads, row, doc, Date.now());
       if (!fields) return;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LiveOrdersContext, NEAR, NEXT, startLiveOrders } from "./fakes/live-orders.ts";
 import { addTrader } from "./fakes/signed-in-trader.ts";
+import { CHAT } from "./telegram-trader.ts";
 
 let t: LiveOrdersContext;
 
@@ -178,6 +179,8 @@ describe("a live campaign", () => {
       expect(body.events.map((e: { text: string }) => e.text).join("\n")).toMatch(
         /alert: 1 of the first leg is unhedged/,
       );
+      // Told at once on the trader's channels: Telegram and the webhook, and in History.
+      await expectNakedLegTold(id, /Naked leg: BUY 1 × SP\d+ .*1 of GOLD26APRFUT \(BUY\) unhedged/);
       // Nothing sent after the rejected hedge: no flatten.
       expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
     } finally {
@@ -235,7 +238,14 @@ describe("a live campaign", () => {
   });
 
   it("after a restart mid-campaign, reconciles from Kite's orderbook without sending again", async () => {
-    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    // A hedge time a loaded machine's restart cannot outlast: this is about the restart alone.
+    const { id } = await t.ticket({
+      side: "BUY",
+      lots: 1,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      hedgeTimeoutMs: 120_000,
+    });
     const work = await t.order(`${id}w1`);
     await t.until(id, "working");
     const before = t.kite.book.placements().length;
@@ -268,6 +278,25 @@ async function livePosition(id: string) {
     },
     { timeout: 15_000, interval: 100 },
   );
+}
+
+/** The naked leg of `id` reached Telegram and the webhook, and the trader's History lists it. */
+async function expectNakedLegTold(id: string, text: RegExp) {
+  await t.kite.until(
+    () => t.telegram.textsTo(CHAT).some((m) => m.includes(id)),
+    "the naked-leg Telegram message",
+    15_000,
+  );
+  expect(t.telegram.textsTo(CHAT).find((m) => m.includes(id))).toMatch(text);
+  await t.kite.until(
+    () => t.webhook.received.some((r) => r.body.includes(id)),
+    "the naked-leg webhook",
+    15_000,
+  );
+  const hook = JSON.parse(t.webhook.received.find((r) => r.body.includes(id))?.body ?? "{}");
+  expect(hook).toMatchObject({ event: "execution.naked", executionId: id, nakedQuantity: 1 });
+  const history = await t.trader.get("/api/alerts/history");
+  expect(JSON.stringify(history.body)).toContain(id);
 }
 
 async function expectOrderAdopted(id: string, orderId: string) {

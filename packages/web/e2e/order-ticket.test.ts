@@ -11,6 +11,8 @@ import { signedInSuite } from "./suite.ts";
 // hedge goes on its fill, the campaign shows done with the spread it filled at.
 const DANA = { username: "dana", password: "dana-pass-1234" };
 const WAIT = { timeout: 60_000 };
+/** The calendar the first test creates (the second sends on it too). */
+let calendar = "";
 let kite: FakeKite | undefined;
 afterAll(() => kite?.stop());
 
@@ -92,6 +94,7 @@ describe("the order ticket", () => {
     });
     expect(created.status).toBe(201);
     const symbol = created.json.symbol as string;
+    calendar = symbol;
     await page.goto(`${app.url}/ticket/${symbol}_BUY`);
     const requests = page.getByTestId("ticket-requests");
     // The definition's value is published once its legs quote: ask until the ticket answers.
@@ -151,5 +154,33 @@ describe("the order ticket", () => {
             fullPage: true,
           });
         }
+  });
+
+  it("pops a toast on the dashboard when the hedge is rejected and the ticket chose alert", async () => {
+    const { page, app } = suite;
+    const book = (kite as FakeKite).book;
+    book.policy = (order) =>
+      order.tradingsymbol === "GOLD26FEBFUT" ? { reject: "Price band exceeded" } : "rest";
+    try {
+      await page.goto(`${app.url}/`);
+      const sent = await rest(page, "POST", "/api/executions", {
+        spread: calendar,
+        side: "BUY",
+        lots: 1,
+        onHedgeFail: "alert",
+        dryRun: false,
+      });
+      expect(sent.status, JSON.stringify(sent.json)).toBe(201);
+      const id = sent.json.id as string;
+      await kite?.until(() => book.tagged(`${id}w1`).length === 1, "the first leg");
+      book.fill(book.tagged(`${id}w1`)[0]?.order_id ?? "");
+      const toast = page.locator("[data-notification]", { hasText: "Naked leg" });
+      await expect.poll(() => toast.count(), WAIT).toBe(1);
+      expect(await toast.textContent()).toContain(id);
+      if (process.env.SHOTS_DIR)
+        await page.screenshot({ path: `${process.env.SHOTS_DIR}/naked-toast.png` });
+    } finally {
+      book.policy = () => "rest";
+    }
   });
 });

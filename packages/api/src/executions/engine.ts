@@ -48,8 +48,11 @@ export interface ExecutionEngineOptions {
   liveOrders: LiveOrders;
   rate: OrderRate;
   pollMs?: number;
-  /** A naked leg left for the trader (the ticket chose "alert", or the guard could not flatten). */
-  onAlert?: (ownerId: number, campaignId: string, text: string) => void;
+  /**
+   * A naked leg left for the trader (the ticket chose "alert", the guard could not flatten, or
+   * live orders were switched off mid-campaign): told before the campaign is written.
+   */
+  onAlert?: (row: StoredExecution, doc: CampaignDoc, text: string) => Promise<void>;
   /** A campaign settled: its hedged lots open the trader's live position (live-position.ts). */
   onSettled?: (row: StoredExecution, doc: CampaignDoc) => Promise<void>;
   now?: () => number;
@@ -186,9 +189,11 @@ export class ExecutionEngine {
     else if (cancelled && state.stopping === null) state = { ...state, stopping: "cancel" };
     const executable = executableFrom(this.options.hub.snapshot().prices, doc);
     const step = guardStep(id, doc.guard, state, now, executable);
+    const alerts: string[] = [];
     for (const text of step.events) {
       this.event(doc, now, text);
-      if (text.startsWith("alert:")) this.options.onAlert?.(row.ownerId, id, text);
+      if (text.startsWith("alert:") || text.startsWith("live orders were switched off with"))
+        alerts.push(text);
     }
     const cancelling = new Set(step.cancel);
     doc.state = {
@@ -199,6 +204,17 @@ export class ExecutionEngine {
       ],
     };
     const newFill = sumFilled(orders, "work") > filledBefore;
+    for (const text of alerts)
+      try {
+        await this.options.onAlert?.(row, doc, text);
+      } catch (error) {
+        warnEvery(
+          `executions-alert-${id}`,
+          60_000,
+          { err: error },
+          "could not queue a naked-leg alert",
+        );
+      }
     if (TERMINAL_STATUSES.includes(doc.state.status) && this.options.onSettled)
       try {
         await this.options.onSettled(row, doc);

@@ -103,6 +103,7 @@ export const executionsRouter = {
       spread: row.spread,
       status: row.status,
       createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     }));
   }),
 

@@ -107,6 +107,12 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         )}
         {campaign.data && (
           <Section title="Campaign">
+            {campaign.data.status === "naked" && (
+              <Message tone="error">
+                Naked leg: the first leg is filled without its hedge ({campaign.data.tripped}). Act
+                in Kite now; Telegram and your webhook were told too.
+              </Message>
+            )}
             <dl className="facts" data-testid="campaign">
               <dt>Status</dt>
               <dd data-testid="campaign-status">{campaign.data.status}</dd>
