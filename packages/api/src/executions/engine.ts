@@ -29,7 +29,7 @@ import {
 } from "./kite-orders.ts";
 import type { LiveOrders } from "./live-orders.ts";
 import { legAverages } from "./live-position.ts";
-import type { OrderRate } from "./order-rate.ts";
+import { OrderLimitReached, type OrderRate } from "./order-rate.ts";
 import { OrderUpdates } from "./order-updates.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
@@ -149,7 +149,9 @@ export class ExecutionEngine {
     const auth = { apiKey: kite.apiKey, accessToken };
     if (this.options.rate.held(accountId(auth))) return { auth, book: undefined };
     try {
-      return { auth, book: await listOrders(kite.apiRoot, auth) };
+      const book = await listOrders(kite.apiRoot, auth);
+      this.options.rate.observeBook(accountId(auth), book.length);
+      return { auth, book };
     } catch (error) {
       if (error instanceof KiteOrderError && error.kind === "throttled")
         this.options.rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
@@ -262,13 +264,23 @@ export class ExecutionEngine {
       };
     };
     try {
-      await rate.acquire(accountId(auth));
+      let told = false;
+      await rate.acquire(accountId(auth), (reason) => {
+        if (!told) this.event(doc, this.now(), `${order.tag}: ${reason}`);
+        told = true;
+      });
       if (order.role === "hedge" && fillSeenAt !== undefined)
         this.hedgeLatencies.push(this.now() - fillSeenAt);
       const orderId = await placeOrder(kite.apiRoot, auth, request);
       update({ orderId, state: "open" });
     } catch (error) {
-      const kind = error instanceof KiteOrderError ? error.kind : "unknown";
+      // Refused here before sending (Kite's day limit): nothing to look up, the guard decides.
+      const kind =
+        error instanceof KiteOrderError
+          ? error.kind
+          : error instanceof OrderLimitReached
+            ? "refused"
+            : "unknown";
       const message = (error as Error).message;
       if (kind === "refused") update({ state: "rejected", message });
       else if (kind === "throttled") rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
@@ -283,7 +295,7 @@ export class ExecutionEngine {
     const order = doc.state.orders.find((o) => o.tag === tag);
     if (!order?.orderId) return;
     try {
-      await this.options.rate.acquire(accountId(auth));
+      await this.options.rate.acquire(accountId(auth), undefined, "cancel");
       await cancelOrder(this.options.kite.apiRoot, auth, order.orderId);
     } catch (error) {
       // Filled or cancelled meanwhile (the book says so next cycle), or to be tried again.
