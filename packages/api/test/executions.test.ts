@@ -60,6 +60,9 @@ describe("an order ticket", () => {
     const cme = await t.trader.post("/api/executions", { ...base, spread: "GC", lots: 1 });
     expect(cme.status).toBe(409);
     expect(cme.body.error).toMatch(/not traded on Kite.*never CME/);
+    const stranger = await t.trader.post("/api/executions", { ...base, lots: 1, positionId: 999 });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error).toContain("positionId");
     const bad = await t.trader.post("/api/executions", { ...base, lots: 0 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("lots");

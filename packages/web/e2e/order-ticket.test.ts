@@ -183,4 +183,45 @@ describe("the order ticket", () => {
       book.policy = () => "rest";
     }
   });
+
+  it("opens from a paper position's Place for real with its side and lots, showing margin and costs", {
+    timeout: 120_000,
+  }, async () => {
+    const { page, app } = suite;
+    const opened = await rest(page, "POST", "/api/positions", {
+      spread: calendar,
+      side: "SELL",
+      lots: 2,
+    });
+    expect(opened.status, JSON.stringify(opened.json)).toBe(201);
+    const paperId = opened.json.id as number;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${app.url}/positions`);
+    const link = page.getByRole("link", { name: "Place for real" });
+    await expect.poll(() => link.count(), WAIT).toBe(1);
+    await link.click();
+    await page.waitForURL(`**/ticket/${calendar}_SELL?lots=2&position=${paperId}`);
+    expect(await page.getByLabel("Lots").inputValue()).toBe("2");
+    expect(await page.getByLabel("Side").inputValue()).toBe("SELL");
+    // The server's preview for these lots: round-trip costs always, margin where a source
+    // (configured rates, Kite's basket margins) covers the legs.
+    const preview = page.locator('[data-field="open-preview"]');
+    await expect
+      .poll(() => preview.textContent(), WAIT)
+      .toMatch(/^Margin .* · costs ₹[\d,]+ round trip$/);
+    const costs = page.locator('[data-field="costs-preview"]');
+    expect(await costs.getAttribute("data-value")).toMatch(/^\d/);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/ticket-prefill-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
+  });
 });

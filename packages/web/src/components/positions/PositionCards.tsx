@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
+import { PlaceForReal } from "./PlaceForReal.tsx";
 import {
   LiveBadge,
   LiveFills,
@@ -115,6 +116,7 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
         >
           Close
         </button>
+        <PlaceForReal view={view} />
       </div>
     </li>
   );

@@ -4,6 +4,7 @@ import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { type SortValue, useSort } from "../../hooks/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
+import { PlaceForReal } from "./PlaceForReal.tsx";
 import {
   LiveBadge,
   LiveFills,
@@ -277,6 +278,7 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         >
           Close
         </button>
+        <PlaceForReal view={view} />
       </td>
     </tr>
   );
