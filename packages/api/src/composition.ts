@@ -27,6 +27,8 @@ import type { AppServices } from "./context.ts";
 import { ExecutionEngine } from "./executions/engine.ts";
 import { KiteLinks } from "./executions/kite-link.ts";
 import { LiveOrders } from "./executions/live-orders.ts";
+import { livePositionFields } from "./executions/live-position.ts";
+import { alertNakedLeg } from "./executions/naked-alert.ts";
 import { OrderRate } from "./executions/order-rate.ts";
 import type { Feed } from "./feeds/feed.ts";
 import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
@@ -208,8 +210,14 @@ export async function compose(
     links: new KiteLinks(store, sessionPassword),
     liveOrders: new LiveOrders(store),
     rate: new OrderRate(),
-    onAlert: (ownerId, id, text) =>
-      warnEvery(`execution-alert-${id}`, 60_000, { ownerId, id }, `live order campaign: ${text}`),
+    onAlert: (row, doc, text) =>
+      alertNakedLeg(store, row, doc, text, Date.now(), () => services.sender?.wake()),
+    onSettled: async (row, doc) => {
+      const fields = livePositionFields(positions, spreads, row, doc, Date.now());
+      if (!fields) return;
+      await store.positions.openLive(row.ownerId, fields);
+      positions.announce(row.ownerId);
+    },
   });
   const shutdown = new AbortController();
   const services: Services = {

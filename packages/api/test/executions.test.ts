@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LiveOrdersContext, NEAR, NEXT, startLiveOrders } from "./fakes/live-orders.ts";
 import { addTrader } from "./fakes/signed-in-trader.ts";
+import { CHAT } from "./telegram-trader.ts";
 
 let t: LiveOrdersContext;
 
@@ -59,6 +60,9 @@ describe("an order ticket", () => {
     const cme = await t.trader.post("/api/executions", { ...base, spread: "GC", lots: 1 });
     expect(cme.status).toBe(409);
     expect(cme.body.error).toMatch(/not traded on Kite.*never CME/);
+    const stranger = await t.trader.post("/api/executions", { ...base, lots: 1, positionId: 999 });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error).toContain("positionId");
     const bad = await t.trader.post("/api/executions", { ...base, lots: 0 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("lots");
@@ -116,6 +120,23 @@ describe("a live campaign", () => {
       { leg: "a", tag: `${id}h2`, status: "complete", filled: 1, averagePrice: 126_999 },
     ]);
     expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
+    // Its fills open a live position at the real fills, marked like a paper one.
+    const position = await livePosition(id);
+    expect(position).toMatchObject({
+      spread: t.symbol,
+      side: "BUY",
+      lots: 1,
+      entry: 541,
+      live: true,
+      slippageTicks: 1,
+      status: "open",
+      legs: {
+        b: { instrument: expect.any(String), price: 127_540, contract: NEXT },
+        a: { instrument: expect.any(String), price: 126_999, contract: NEAR },
+      },
+    });
+    expect(position.mark).toEqual(expect.any(Number));
+    expect(position.netInr).toEqual(expect.any(Number));
   });
 
   it("flattens the filled leg when Kite rejects the hedge", async () => {
@@ -142,6 +163,9 @@ describe("a live campaign", () => {
       });
       const body = await t.until(id, "flattened");
       expect(body.tripped).toContain("Insufficient funds");
+      // Nothing is held after the flatten: no live position.
+      const positions = (await t.trader.get("/api/positions")).body.positions;
+      expect(positions.filter((p: { executionId: string }) => p.executionId === id)).toEqual([]);
     } finally {
       t.kite.book.policy = () => "rest";
     }
@@ -158,6 +182,8 @@ describe("a live campaign", () => {
       expect(body.events.map((e: { text: string }) => e.text).join("\n")).toMatch(
         /alert: 1 of the first leg is unhedged/,
       );
+      // Told at once on the trader's channels: Telegram and the webhook, and in History.
+      await expectNakedLegTold(id, /Naked leg: BUY 1 × SP\d+ .*1 of GOLD26APRFUT \(BUY\) unhedged/);
       // Nothing sent after the rejected hedge: no flatten.
       expect(t.kite.book.placements().filter((r) => r.form.tag?.startsWith(id))).toHaveLength(2);
     } finally {
@@ -215,7 +241,14 @@ describe("a live campaign", () => {
   });
 
   it("after a restart mid-campaign, reconciles from Kite's orderbook without sending again", async () => {
-    const { id } = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    // A hedge time a loaded machine's restart cannot outlast: this is about the restart alone.
+    const { id } = await t.ticket({
+      side: "BUY",
+      lots: 1,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      hedgeTimeoutMs: 120_000,
+    });
     const work = await t.order(`${id}w1`);
     await t.until(id, "working");
     const before = t.kite.book.placements().length;
@@ -236,6 +269,38 @@ describe("a live campaign", () => {
     await cancelAndSettle(id, work.order_id);
   });
 });
+
+/** The trader's live position opened by campaign `id`, once the settled campaign stored it. */
+async function livePosition(id: string) {
+  return vi.waitFor(
+    async () => {
+      const positions = (await t.trader.get("/api/positions")).body.positions;
+      const found = positions.find((p: { executionId: string }) => p.executionId === id);
+      expect(found).toBeDefined();
+      return found;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
+/** The naked leg of `id` reached Telegram and the webhook, and the trader's History lists it. */
+async function expectNakedLegTold(id: string, text: RegExp) {
+  await t.kite.until(
+    () => t.telegram.textsTo(CHAT).some((m) => m.includes(id)),
+    "the naked-leg Telegram message",
+    15_000,
+  );
+  expect(t.telegram.textsTo(CHAT).find((m) => m.includes(id))).toMatch(text);
+  await t.kite.until(
+    () => t.webhook.received.some((r) => r.body.includes(id)),
+    "the naked-leg webhook",
+    15_000,
+  );
+  const hook = JSON.parse(t.webhook.received.find((r) => r.body.includes(id))?.body ?? "{}");
+  expect(hook).toMatchObject({ event: "execution.naked", executionId: id, nakedQuantity: 1 });
+  const history = await t.trader.get("/api/alerts/history");
+  expect(JSON.stringify(history.body)).toContain(id);
+}
 
 async function expectOrderAdopted(id: string, orderId: string) {
   await vi.waitFor(

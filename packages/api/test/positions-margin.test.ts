@@ -568,6 +568,8 @@ describe("a stored position, as the positions service hands it over", () => {
       openedAt: clock,
       campaignId: id,
       rolledFromId: null,
+      executionId: null,
+      slippageTicks: null,
       status: "open",
       closedAt: null,
     };

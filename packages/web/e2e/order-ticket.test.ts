@@ -1,3 +1,4 @@
+import { formatNumber } from "@spreadwatch/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
@@ -10,6 +11,8 @@ import { signedInSuite } from "./suite.ts";
 // hedge goes on its fill, the campaign shows done with the spread it filled at.
 const DANA = { username: "dana", password: "dana-pass-1234" };
 const WAIT = { timeout: 60_000 };
+/** The calendar the first test creates (the second sends on it too). */
+let calendar = "";
 let kite: FakeKite | undefined;
 afterAll(() => kite?.stop());
 
@@ -91,6 +94,7 @@ describe("the order ticket", () => {
     });
     expect(created.status).toBe(201);
     const symbol = created.json.symbol as string;
+    calendar = symbol;
     await page.goto(`${app.url}/ticket/${symbol}_BUY`);
     const requests = page.getByTestId("ticket-requests");
     // The definition's value is published once its legs quote: ask until the ticket answers.
@@ -128,5 +132,96 @@ describe("the order ticket", () => {
     expect(book.placements()).toHaveLength(2);
     if (process.env.SHOTS_DIR)
       await page.screenshot({ path: `${process.env.SHOTS_DIR}/ticket-done.png`, fullPage: true });
+    // The fills open a position marked live, entered at the real fills, valued like paper.
+    const fills = book.placements().map((r) => Number(r.form.price));
+    await page.goto(`${app.url}/positions`);
+    const row = page.locator(`[data-spread="${symbol}"]`);
+    await expect.poll(() => row.locator('[data-field="live"]').textContent(), WAIT).toBe("Live");
+    const filled = await row.locator('[data-field="fills"]').textContent();
+    expect(filled).toContain(`GOLD26APRFUT ${formatNumber(fills[0] ?? 0, 2)}`);
+    expect(filled).toContain(`GOLD26FEBFUT ${formatNumber(fills[1] ?? 0, 2)}`);
+    expect(filled).toMatch(/slippage \d/);
+    expect(await row.locator('[data-field="entry"]').textContent()).toMatch(/\d/);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/live-position-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
+  });
+
+  it("pops a toast on the dashboard when the hedge is rejected and the ticket chose alert", async () => {
+    const { page, app } = suite;
+    const book = (kite as FakeKite).book;
+    book.policy = (order) =>
+      order.tradingsymbol === "GOLD26FEBFUT" ? { reject: "Price band exceeded" } : "rest";
+    try {
+      await page.goto(`${app.url}/`);
+      const sent = await rest(page, "POST", "/api/executions", {
+        spread: calendar,
+        side: "BUY",
+        lots: 1,
+        onHedgeFail: "alert",
+        dryRun: false,
+      });
+      expect(sent.status, JSON.stringify(sent.json)).toBe(201);
+      const id = sent.json.id as string;
+      await kite?.until(() => book.tagged(`${id}w1`).length === 1, "the first leg");
+      book.fill(book.tagged(`${id}w1`)[0]?.order_id ?? "");
+      const toast = page.locator("[data-notification]", { hasText: "Naked leg" });
+      await expect.poll(() => toast.count(), WAIT).toBe(1);
+      expect(await toast.textContent()).toContain(id);
+      if (process.env.SHOTS_DIR)
+        await page.screenshot({ path: `${process.env.SHOTS_DIR}/naked-toast.png` });
+    } finally {
+      book.policy = () => "rest";
+    }
+  });
+
+  it("opens from a paper position's Place for real with its side and lots, showing margin and costs", {
+    timeout: 120_000,
+  }, async () => {
+    const { page, app } = suite;
+    const opened = await rest(page, "POST", "/api/positions", {
+      spread: calendar,
+      side: "SELL",
+      lots: 2,
+    });
+    expect(opened.status, JSON.stringify(opened.json)).toBe(201);
+    const paperId = opened.json.id as number;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${app.url}/positions`);
+    const link = page.getByRole("link", { name: "Place for real" });
+    await expect.poll(() => link.count(), WAIT).toBe(1);
+    await link.click();
+    await page.waitForURL(`**/ticket/${calendar}_SELL?lots=2&position=${paperId}`);
+    expect(await page.getByLabel("Lots").inputValue()).toBe("2");
+    expect(await page.getByLabel("Side").inputValue()).toBe("SELL");
+    // The server's preview for these lots: round-trip costs always, margin where a source
+    // (configured rates, Kite's basket margins) covers the legs.
+    const preview = page.locator('[data-field="open-preview"]');
+    await expect
+      .poll(() => preview.textContent(), WAIT)
+      .toMatch(/^Margin .* · costs ₹[\d,]+ round trip$/);
+    const costs = page.locator('[data-field="costs-preview"]');
+    expect(await costs.getAttribute("data-value")).toMatch(/^\d/);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/ticket-prefill-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
   });
 });

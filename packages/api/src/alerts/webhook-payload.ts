@@ -123,3 +123,29 @@ export function positionWebhookBody(
   };
   return JSON.stringify(payload);
 }
+
+/** A live-order campaign left a leg unhedged (docs/pending/orders.md): event "execution.naked". */
+export interface NakedLegWebhookPayload {
+  event: "execution.naked";
+  firingId: number;
+  executionId: string;
+  spread: string;
+  side: "BUY" | "SELL";
+  lots: number;
+  /** Broker quantity of the first leg left without its hedge. */
+  nakedQuantity: number;
+  firedAt: number;
+  firedAtIst: string;
+  text: string;
+}
+
+export function nakedLegWebhookBody(
+  firing: Omit<NakedLegWebhookPayload, "event" | "firedAtIst">,
+): string {
+  const payload: NakedLegWebhookPayload = {
+    event: "execution.naked",
+    ...firing,
+    firedAtIst: formatIstIso(firing.firedAt),
+  };
+  return JSON.stringify(payload);
+}

@@ -9,6 +9,7 @@ import {
   guardStep,
   isLive,
   slippageTicks,
+  TERMINAL_STATUSES,
 } from "@spreadwatch/core";
 import type { Store, StoredExecution } from "@spreadwatch/db";
 import type { KiteSettings } from "../config.ts";
@@ -27,7 +28,8 @@ import {
   placeRequest,
 } from "./kite-orders.ts";
 import type { LiveOrders } from "./live-orders.ts";
-import type { OrderRate } from "./order-rate.ts";
+import { legAverages } from "./live-position.ts";
+import { OrderLimitReached, type OrderRate } from "./order-rate.ts";
 import { OrderUpdates } from "./order-updates.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
@@ -46,8 +48,13 @@ export interface ExecutionEngineOptions {
   liveOrders: LiveOrders;
   rate: OrderRate;
   pollMs?: number;
-  /** A naked leg left for the trader (the ticket chose "alert", or the guard could not flatten). */
-  onAlert?: (ownerId: number, campaignId: string, text: string) => void;
+  /**
+   * A naked leg left for the trader (the ticket chose "alert", the guard could not flatten, or
+   * live orders were switched off mid-campaign): told before the campaign is written.
+   */
+  onAlert?: (row: StoredExecution, doc: CampaignDoc, text: string) => Promise<void>;
+  /** A campaign settled: its hedged lots open the trader's live position (live-position.ts). */
+  onSettled?: (row: StoredExecution, doc: CampaignDoc) => Promise<void>;
   now?: () => number;
 }
 
@@ -142,7 +149,9 @@ export class ExecutionEngine {
     const auth = { apiKey: kite.apiKey, accessToken };
     if (this.options.rate.held(accountId(auth))) return { auth, book: undefined };
     try {
-      return { auth, book: await listOrders(kite.apiRoot, auth) };
+      const book = await listOrders(kite.apiRoot, auth);
+      this.options.rate.observeBook(accountId(auth), book.length);
+      return { auth, book };
     } catch (error) {
       if (error instanceof KiteOrderError && error.kind === "throttled")
         this.options.rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
@@ -182,9 +191,11 @@ export class ExecutionEngine {
     else if (cancelled && state.stopping === null) state = { ...state, stopping: "cancel" };
     const executable = executableFrom(this.options.hub.snapshot().prices, doc);
     const step = guardStep(id, doc.guard, state, now, executable);
+    const alerts: string[] = [];
     for (const text of step.events) {
       this.event(doc, now, text);
-      if (text.startsWith("alert:")) this.options.onAlert?.(row.ownerId, id, text);
+      if (text.startsWith("alert:") || text.startsWith("live orders were switched off with"))
+        alerts.push(text);
     }
     const cancelling = new Set(step.cancel);
     doc.state = {
@@ -195,6 +206,30 @@ export class ExecutionEngine {
       ],
     };
     const newFill = sumFilled(orders, "work") > filledBefore;
+    for (const text of alerts)
+      try {
+        await this.options.onAlert?.(row, doc, text);
+      } catch (error) {
+        warnEvery(
+          `executions-alert-${id}`,
+          60_000,
+          { err: error },
+          "could not queue a naked-leg alert",
+        );
+      }
+    if (TERMINAL_STATUSES.includes(doc.state.status) && this.options.onSettled)
+      try {
+        await this.options.onSettled(row, doc);
+      } catch (error) {
+        // Not settled until its position is stored: the next cycle settles it again.
+        doc.state = { ...doc.state, status: row.status as GuardState["status"] };
+        warnEvery(
+          `executions-settle-${id}`,
+          60_000,
+          { err: error },
+          "could not open a live position",
+        );
+      }
     // Written before anything is sent: a restart looks these tags up before sending them again.
     await this.save(id, doc);
     const toSend = doc.state.orders.filter(
@@ -229,13 +264,23 @@ export class ExecutionEngine {
       };
     };
     try {
-      await rate.acquire(accountId(auth));
+      let told = false;
+      await rate.acquire(accountId(auth), (reason) => {
+        if (!told) this.event(doc, this.now(), `${order.tag}: ${reason}`);
+        told = true;
+      });
       if (order.role === "hedge" && fillSeenAt !== undefined)
         this.hedgeLatencies.push(this.now() - fillSeenAt);
       const orderId = await placeOrder(kite.apiRoot, auth, request);
       update({ orderId, state: "open" });
     } catch (error) {
-      const kind = error instanceof KiteOrderError ? error.kind : "unknown";
+      // Refused here before sending (Kite's day limit): nothing to look up, the guard decides.
+      const kind =
+        error instanceof KiteOrderError
+          ? error.kind
+          : error instanceof OrderLimitReached
+            ? "refused"
+            : "unknown";
       const message = (error as Error).message;
       if (kind === "refused") update({ state: "rejected", message });
       else if (kind === "throttled") rate.backOff(accountId(auth), THROTTLE_BACKOFF_MS);
@@ -250,7 +295,7 @@ export class ExecutionEngine {
     const order = doc.state.orders.find((o) => o.tag === tag);
     if (!order?.orderId) return;
     try {
-      await this.options.rate.acquire(accountId(auth));
+      await this.options.rate.acquire(accountId(auth), undefined, "cancel");
       await cancelOrder(this.options.kite.apiRoot, auth, order.orderId);
     } catch (error) {
       // Filled or cancelled meanwhile (the book says so next cycle), or to be tried again.
@@ -297,20 +342,7 @@ export function campaignView(
     filled: o.filled,
     averagePrice: o.averagePrice,
   }));
-  const average = (leg: string) => {
-    const fills = doc.state.orders.filter(
-      (o) => o.leg === leg && o.role !== "flatten" && o.filled > 0,
-    );
-    const qty = fills.reduce((t, o) => t + o.filled, 0);
-    return qty > 0
-      ? fills.reduce((t, o) => t + o.filled * (o.averagePrice ?? 0), 0) / qty
-      : undefined;
-  };
-  const legPrices: Record<string, number> = {};
-  for (const leg of Object.keys(doc.legs)) {
-    const price = average(leg);
-    if (price !== undefined) legPrices[leg] = price;
-  }
+  const legPrices = legAverages(doc);
   const complete = Object.keys(doc.legs).every((leg) => legPrices[leg] !== undefined);
   const spreadFilled = complete ? (spreadValue(legPrices) ?? null) : null;
   return {

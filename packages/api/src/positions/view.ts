@@ -72,6 +72,11 @@ export interface PositionView {
   contractMoved: ContractMove | null;
   campaignId: number;
   rolledFromId: number | null;
+  /** Opened by a live-order campaign's real fills through Kite (not a paper record). */
+  live: boolean;
+  executionId: string | null;
+  /** The campaign's slippage against its targeted spread, in ticks; null for paper. */
+  slippageTicks: number | null;
   /** Realised ₹ of the whole roll chain plus the net of its open lots; null while one has no net. */
   campaignInr: number | null;
   /** Realised ₹ of this position's closes so far. */
@@ -154,6 +159,9 @@ export function positionView(
     contractMoved: open ? valuation.contractMoved : null,
     campaignId: position.campaignId,
     rolledFromId: position.rolledFromId,
+    live: position.executionId !== null,
+    executionId: position.executionId,
+    slippageTicks: position.slippageTicks,
     // The service fills it in: it needs the campaign's other positions.
     campaignInr: null,
     realisedInr: roundPaise(own.reduce((sum, c) => sum + c.realisedInr, 0)),

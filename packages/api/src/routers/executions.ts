@@ -52,6 +52,11 @@ export const executionsRouter = {
       const max = LiveOrders.maxLots(trader);
       if (ticket.lots > max)
         throw new ExecutionRefusal(`lots: at most ${max} lots per ticket for you`);
+      if (
+        ticket.positionId !== undefined &&
+        !(await services.store.positions.find(viewer.id, ticket.positionId))
+      )
+        throw new PositionError("bad_request", "positionId: no such position of yours");
       const built = buildCampaign(services, viewer, ticket);
       const requests = ticketRequests(services, built.id, built.doc);
       if (dryRun) return { id: null, status: "dry-run", dryRun: true, requests };
@@ -103,6 +108,7 @@ export const executionsRouter = {
       spread: row.spread,
       status: row.status,
       createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     }));
   }),
 

@@ -1,7 +1,10 @@
 import { expect, vi } from "vitest";
+import { FakeTelegram } from "../fake-telegram.ts";
 import type { HttpClient } from "../http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "../server.ts";
+import { CHAT, telegramEnv } from "../telegram-trader.ts";
 import { FakeKite } from "./fake-kite.ts";
+import { FakeWebhook } from "./fake-webhook.ts";
 import { addTrader, signIn } from "./signed-in-trader.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read raw JSON
@@ -14,11 +17,15 @@ export const NEXT = "GOLD26APRFUT";
 /**
  * A server on a manual feed beside a fake Kite; "trader" (user 2) linked to Kite account TR0001
  * through Profile → Connect Kite, live orders enabled for them by the admin, and a GOLD
- * near/next calendar `next − near` of theirs. Quotes are fresh (now) with Kite's contracts.
+ * near/next calendar `next − near` of theirs, their Telegram connected to CHAT on a fake Bot API
+ * and their webhook on a fake receiver. Quotes are fresh (now) with Kite's contracts.
  */
 export async function startLiveOrders() {
   const kite = await new FakeKite().start();
-  let server: TestServer = await startTestServer({ feed: manualFeed(), env: kite.env() });
+  const telegram = await new FakeTelegram().start();
+  const webhook = await new FakeWebhook().start();
+  const env = () => ({ ...kite.env(), ...telegramEnv(telegram), WEBHOOK_ALLOW_PRIVATE: "true" });
+  let server: TestServer = await startTestServer({ feed: manualFeed(), env: env() });
   let admin = await signIn(server, ADMIN.username, ADMIN.password);
   let trader = await addTrader(server, admin, "trader");
   kite.requestTokens.set("req-trader", "tok-trader");
@@ -26,6 +33,9 @@ export async function startLiveOrders() {
   const linked = await trader.put("/api/profile/kite", { requestToken: "req-trader" });
   expect(linked.status, JSON.stringify(linked.body)).toBe(200);
   expect((await admin.put("/api/admin/live-orders/users/2", { enabled: true })).status).toBe(200);
+  expect((await trader.post("/api/telegram/connect", { chatId: CHAT })).status).toBe(200);
+  const hook = await trader.put("/api/webhook", { url: webhook.url, secret: "s".repeat(32) });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(200);
   const created = await trader.post("/api/spreads", {
     name: "Gold calendar",
     legs: [
@@ -46,6 +56,8 @@ export async function startLiveOrders() {
   quote();
   const ctx = {
     kite,
+    telegram,
+    webhook,
     symbol,
     get admin() {
       return admin;
@@ -95,7 +107,7 @@ export async function startLiveOrders() {
       const { dataDir } = server;
       await server.close();
       whileDown();
-      server = await startTestServer({ feed: manualFeed(), env: kite.env(), dataDir });
+      server = await startTestServer({ feed: manualFeed(), env: env(), dataDir });
       quote();
       admin = await signIn(server, ADMIN.username, ADMIN.password);
       trader = await signIn(server, "trader", "trader-pass-1");
@@ -103,6 +115,8 @@ export async function startLiveOrders() {
     async stop() {
       await server.stop();
       await kite.stop();
+      await telegram.stop();
+      await webhook.stop();
     },
   };
   return ctx;

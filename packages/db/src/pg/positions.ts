@@ -108,6 +108,18 @@ export function pgPositions(db: PgDb): PositionStore {
           .where(and(eq(positions.ownerId, ownerId), eq(positions.status, "open")));
         return (row?.n ?? 0) >= maxOpen ? undefined : insert(tx, ownerId, fields);
       }),
+    openLive: (ownerId, fields) =>
+      db.transaction(async (tx) => {
+        // One campaign's open queues here, so an old and a new leader cannot both insert.
+        await tx.execute(
+          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`live:${fields.executionId}`}, 0))`,
+        );
+        const [existing] = await tx
+          .select()
+          .from(positions)
+          .where(eq(positions.executionId, fields.executionId));
+        return existing ? storedPosition(existing) : insert(tx, ownerId, fields);
+      }),
     update: async (ownerId, id, patch) => {
       const set = Object.fromEntries(
         Object.entries(patch).filter(([, value]) => value !== undefined),

@@ -7,6 +7,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import {
   ALERT_METRICS,
@@ -321,10 +322,15 @@ export const positions = pgTable(
     rolledFromId: integer("rolled_from_id"),
     status: text("status", { enum: POSITION_STATUSES }).notNull().default("open"),
     closedAt: epochMs("closed_at"),
+    /** The live-order campaign whose fills opened it; null: a paper position. */
+    executionId: text("execution_id"),
+    /** The campaign's slippage against its targeted spread, in ticks (live positions). */
+    slippageTicks: doublePrecision("slippage_ticks"),
   },
   (table) => [
     index("positions_user_id_status_idx").on(table.ownerId, table.status),
     index("positions_spread_status_idx").on(table.spread, table.status),
+    uniqueIndex("positions_execution_id_idx").on(table.executionId),
   ],
 );
 

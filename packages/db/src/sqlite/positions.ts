@@ -117,6 +117,17 @@ export function sqlitePositions({ db, run }: Sqlite): PositionStore {
           return open >= maxOpen ? undefined : insert(ownerId, fields);
         }),
       ),
+    openLive: (ownerId, fields) =>
+      run(() =>
+        db.transaction(() => {
+          const existing = db
+            .select()
+            .from(positions)
+            .where(eq(positions.executionId, fields.executionId))
+            .get();
+          return existing ? storedPosition(existing) : insert(ownerId, fields);
+        }),
+      ),
     update: (ownerId, id, patch) =>
       run(() => {
         const set = Object.fromEntries(

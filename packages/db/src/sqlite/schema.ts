@@ -1,4 +1,12 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import {
   ALERT_METRICS,
   CANDLE_SOURCES,
@@ -422,10 +430,15 @@ export const positions = sqliteTable(
     rolledFromId: integer("rolled_from_id"),
     status: text("status", { enum: POSITION_STATUSES }).notNull().default("open"),
     closedAt: epochMs("closed_at"),
+    /** The live-order campaign whose fills opened it; null: a paper position. */
+    executionId: text("execution_id"),
+    /** The campaign's slippage against its targeted spread, in ticks (live positions). */
+    slippageTicks: real("slippage_ticks"),
   },
   (table) => [
     index("positions_user_id_status_idx").on(table.ownerId, table.status),
     index("positions_spread_status_idx").on(table.spread, table.status),
+    uniqueIndex("positions_execution_id_idx").on(table.executionId),
   ],
 );
 

@@ -40,6 +40,8 @@ export function newPositionRow(ownerId: number, fields: PositionFields) {
     targetInr: fields.targetInr,
     stopInr: fields.stopInr,
     openedAt: fields.openedAt,
+    executionId: fields.executionId ?? null,
+    slippageTicks: fields.slippageTicks ?? null,
     status: "open" as const,
   };
 }

@@ -33,6 +33,18 @@ describe.each(STORE_KINDS)("positions (%s)", (kind) => {
     return { store, alice, bob };
   }
 
+  it("opens a campaign's live position once, with its fills and slippage, from any instance", async () => {
+    const { store, alice } = await twoTraders();
+    const other = await current().openAnother();
+    const live = { ...GC_BUY, executionId: "sw0123456789ab", slippageTicks: 1.5 };
+    const opened = await store.positions.openLive(alice.id, live);
+    expect(opened).toMatchObject({ executionId: "sw0123456789ab", slippageTicks: 1.5, lots: 4 });
+    expect(await other.positions.openLive(alice.id, { ...live, lots: 9 })).toEqual(opened);
+    expect(await store.positions.list(alice.id, "open")).toEqual([opened]);
+    const paper = await store.positions.create(alice.id, GC_BUY);
+    expect(paper).toMatchObject({ executionId: null, slippageTicks: null });
+  });
+
   it("opens, lists, finds and patches a position only for its owner; another instance sees it", async () => {
     const { store, alice, bob } = await twoTraders();
     const other = await current().openAnother();
@@ -50,6 +62,8 @@ describe.each(STORE_KINDS)("positions (%s)", (kind) => {
       rolledFromId: null,
       status: "open",
       closedAt: null,
+      executionId: null,
+      slippageTicks: null,
     });
     expect(await other.positions.find(alice.id, opened.id)).toEqual(opened);
     expect(await other.positions.find(bob.id, opened.id)).toBeUndefined();

@@ -508,6 +508,14 @@ export interface PositionStore {
     fields: PositionFields,
     maxOpen: number,
   ): Promise<StoredPosition | undefined>;
+  /**
+   * Opens the live position of campaign `fields.executionId` once: a second call for the same
+   * campaign (a restart, a new leader) answers the position the first one opened.
+   */
+  openLive(
+    ownerId: number,
+    fields: PositionFields & { executionId: string },
+  ): Promise<StoredPosition>;
   update(ownerId: number, id: number, patch: PositionPatch): Promise<StoredPosition | undefined>;
   /** Deletes the position and its closes; whether it existed. */
   delete(ownerId: number, id: number): Promise<boolean>;

@@ -402,9 +402,15 @@ export interface PositionFields {
   targetInr: number | null;
   stopInr: number | null;
   openedAt: number;
+  /** The live-order campaign whose fills opened it; null or absent: a paper position. */
+  executionId?: string | null;
+  /** That campaign's slippage against its targeted spread, in ticks. */
+  slippageTicks?: number | null;
 }
 
 export interface StoredPosition extends PositionFields {
+  executionId: string | null;
+  slippageTicks: number | null;
   id: number;
   ownerId: number;
   /** The first position of its roll chain; its own id when nothing was rolled into it. */

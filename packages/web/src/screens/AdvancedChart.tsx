@@ -37,6 +37,7 @@ import { LogoutButton } from "../components/LogoutButton.tsx";
 import { OpenPositionTrigger } from "../components/positions/OpenPosition.tsx";
 import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/StreamStatus.tsx";
+import { TicketLink } from "../components/TicketLink.tsx";
 import { useChartBands } from "../hooks/useChartBands.ts";
 import { useChartData } from "../hooks/useChartData.ts";
 import { useChartHistory } from "../hooks/useChartHistory.ts";
@@ -176,6 +177,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
             }
           />
           <OpenPositionTrigger symbol={commodity} />
+          <TicketLink symbol={commodity} small />
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
         {unreachable && <ServerUnreachable />}

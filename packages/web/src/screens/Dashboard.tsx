@@ -23,6 +23,7 @@ import { type FeedHealthQuery, useFeedHealth } from "../hooks/useFeedHealth.ts";
 import { useInstrumentInfo } from "../hooks/useInstruments.ts";
 import { useKeyboardScroll } from "../hooks/useKeyboardScroll.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
+import { useNakedLegs } from "../hooks/useNakedLegs.ts";
 import { useNotifications } from "../hooks/useNotifications.ts";
 import { useNow } from "../hooks/useNow.ts";
 import { useDashboardPositionAlerts } from "../hooks/usePositionAlerts.ts";
@@ -52,6 +53,8 @@ export function Dashboard({ user }: { user: SessionUser }) {
   // A position's target or stop pops up here too (docs/user-guide.md "Targets and stops on
   // positions").
   useDashboardPositionAlerts(snapshot, health, notifications.add);
+  // A live-order campaign that left a leg unhedged pops up whatever the alert settings.
+  useNakedLegs(notifications.add);
   const [sectionShown, setSectionShown] = useState(false);
   const scrollBox = useRef<HTMLDivElement>(null);
   useKeyboardScroll(scrollBox);
@@ -142,7 +145,9 @@ export function Dashboard({ user }: { user: SessionUser }) {
           onClose={() => setBuilder(undefined)}
         />
       )}
-      {alertsOn && <NotificationsPopup notifications={notifications} />}
+      {(alertsOn || notifications.items.length > 0) && (
+        <NotificationsPopup notifications={notifications} />
+      )}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { Checkbox, Field, SelectField } from "../components/Field.tsx";
 import { Message } from "../components/Message.tsx";
+import { OpenPreview } from "../components/positions/OpenPositionDialog.tsx";
+import { KiteSessionBanner } from "../components/profile/KiteSessionBanner.tsx";
 import { Section } from "../components/Section.tsx";
 import { useExecution } from "../hooks/useExecution.ts";
 import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
@@ -19,7 +21,10 @@ type Request = { leg: string; method: string; path: string; body: Record<string,
 export function OrderTicket({ symbol }: { symbol: string }) {
   const [spread, initialSide] = splitSymbol(symbol);
   const [side, setSide] = useState<"BUY" | "SELL">(initialSide);
-  const [lots, setLots] = useState("1");
+  // Pre-filled from where the ticket was opened (a paper position's "Place for real").
+  const prefill = new URLSearchParams(useSearch());
+  const [lots, setLots] = useState(prefill.get("lots") ?? "1");
+  const fromPosition = Number(prefill.get("position")) || undefined;
   const [payUp, setPayUp] = useState("1");
   const [onHedgeFail, setOnHedgeFail] = useState<"flatten" | "alert">("flatten");
   const [dryRun, setDryRun] = useState(true);
@@ -41,6 +46,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
       payUpTicks: Number(payUp),
       onHedgeFail,
       dryRun,
+      ...(fromPosition !== undefined && { positionId: fromPosition }),
     };
     create.mutate(
       { ...input, idempotencyKey: submission.keyFor(input) },
@@ -61,6 +67,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         <Link href="/">Back to Dashboard</Link>
       </AppHeader>
       <main className="screen order-ticket">
+        <KiteSessionBanner />
         <Section title="Ticket">
           <form className="form" aria-label="Order ticket" onSubmit={submit}>
             <SelectField
@@ -78,6 +85,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
               onChange={setOnHedgeFail}
               format={(o) => (o === "flatten" ? "Flatten the filled leg" : "Leave it and alert me")}
             />
+            <OpenPreview spread={spread} side={side} lots={lots} />
             <Checkbox label="Dry run (send nothing)" checked={dryRun} onChange={setDryRun} />
             {error && <Message tone="error">{error}</Message>}
             <div className="form__actions">
@@ -107,6 +115,12 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         )}
         {campaign.data && (
           <Section title="Campaign">
+            {campaign.data.status === "naked" && (
+              <Message tone="error">
+                Naked leg: the first leg is filled without its hedge ({campaign.data.tripped}). Act
+                in Kite now; Telegram and your webhook were told too.
+              </Message>
+            )}
             <dl className="facts" data-testid="campaign">
               <dt>Status</dt>
               <dd data-testid="campaign-status">{campaign.data.status}</dd>

@@ -35,6 +35,7 @@ export function ClosedPositions() {
             openedAt: position.openedAt,
             closedAt: close.closedAt,
             reason: close.reason,
+            live: position.live,
           })),
         )
         .sort((a, b) => b.closedAt - a.closedAt),

@@ -1,6 +1,6 @@
 import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
 import { holdingText } from "./format.ts";
-import { Rupees, spreadText } from "./PositionFigures.tsx";
+import { LiveBadge, Rupees, spreadText } from "./PositionFigures.tsx";
 
 /** One close of a position: a whole or partial exit, or the close of a roll. */
 export interface ClosedTradeRow {
@@ -16,6 +16,8 @@ export interface ClosedTradeRow {
   openedAt: number;
   closedAt: number;
   reason: "close" | "roll";
+  /** Opened by real fills through Kite. */
+  live: boolean;
 }
 
 /** The summary line over every close: net total, win rate, average holding time, best, worst. */
@@ -91,6 +93,7 @@ export function ClosedTradesTable({ rows }: { rows: readonly ClosedTradeRow[] })
           <tr key={row.id} data-close={row.id} data-position={row.positionId}>
             <th scope="row">
               {row.side} {row.lots} × {row.name}
+              <LiveBadge live={row.live} />
               {row.reason === "roll" && <span className="my-spreads__badge">Rolled</span>}
             </th>
             <td className="num col--wide">{spreadText(row.entry)}</td>

@@ -268,10 +268,19 @@ function LegPriceField(props: { label: string; value: string; onChange: (value: 
 const PREVIEW_REFETCH_MS = 10_000;
 
 /**
- * Margin and round-trip costs of these lots before Open: the server's preview, by the margin
- * source and cost model the position is then valued with (README "Positions (paper)").
+ * Margin and round-trip costs of these lots before Open (or before a ticket is sent): the
+ * server's preview, by the margin source (Kite's basket margins while Kite is linked) and cost
+ * model the position is then valued with (README "Positions (paper)").
  */
-function OpenPreview({ spread, side, lots }: { spread: string; side: PositionSide; lots: string }) {
+export function OpenPreview({
+  spread,
+  side,
+  lots,
+}: {
+  spread: string;
+  side: PositionSide;
+  lots: string;
+}) {
   const count = checkLots(lots);
   const preview = trpc.positions.preview.useQuery(
     { spread, side, lots: typeof count === "number" ? count : 1 },

@@ -2,7 +2,10 @@ import type { ReactNode } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
+import { PlaceForReal } from "./PlaceForReal.tsx";
 import {
+  LiveBadge,
+  LiveFills,
   MarginFigure,
   MarkFigure,
   NetFigure,
@@ -62,9 +65,11 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
             {view.side}
           </span>{" "}
           <span data-field="lots">{view.lots}</span> × {view.name}
+          <LiveBadge live={view.live} />
         </span>
         <NetFigure position={position} />
       </header>
+      <LiveFills view={view} />
       {view.note && <p className="position-sub position-note">{view.note}</p>}
       <ExpiryBadge position={position} actions={actions} />
       <dl className="row-details__facts position-card__facts">
@@ -111,6 +116,7 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
         >
           Close
         </button>
+        <PlaceForReal view={view} />
       </div>
     </li>
   );

@@ -1,4 +1,9 @@
-import { ANNUALISE_FROM_DAYS, formatIstTime, formatSignedText } from "@spreadwatch/core";
+import {
+  ANNUALISE_FROM_DAYS,
+  formatIstTime,
+  formatNumber,
+  formatSignedText,
+} from "@spreadwatch/core";
 import type { LivePosition, PositionView } from "../../hooks/usePositions.ts";
 import { definitionDecimals } from "../../market/definitionRows.ts";
 import { plainRupees, signClass, signedPercent, signedRupees } from "./format.ts";
@@ -14,6 +19,32 @@ export function spreadText(value: number | null | undefined): string {
 /** "BUY 2 × Gold": what a position is, in the words of its alert ("BUY 2 × GC: net …"). */
 export function positionTitle(view: Pick<PositionView, "side" | "lots" | "name">): string {
   return `${view.side} ${view.lots} × ${view.name}`;
+}
+
+/** "LIVE": a position opened by real fills through Kite, not a paper record. */
+export function LiveBadge({ live }: { live: boolean }) {
+  if (!live) return null;
+  return (
+    <span className="live-badge" data-field="live" title="Opened by real fills through Kite">
+      Live
+    </span>
+  );
+}
+
+/** The real average fill of each leg and the slippage against the targeted spread. */
+export function LiveFills({ view }: { view: PositionView }) {
+  if (!view.live) return null;
+  const fills = Object.entries(view.legs)
+    .map(([name, leg]) => `${leg.contract ?? name} ${formatNumber(leg.price, 2)}`)
+    .join(" · ");
+  const slip = view.slippageTicks;
+  return (
+    <small className="position-sub" data-field="fills">
+      Kite fills: {fills}
+      {slip !== null &&
+        ` · slippage ${formatNumber(slip, Number.isInteger(slip) ? 0 : 2)} ${Math.abs(slip) === 1 ? "tick" : "ticks"}`}
+    </small>
+  );
 }
 
 /** A signed ₹ figure coloured by its sign. */

@@ -4,7 +4,10 @@ import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
 import { type SortValue, useSort } from "../../hooks/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
+import { PlaceForReal } from "./PlaceForReal.tsx";
 import {
+  LiveBadge,
+  LiveFills,
   MarginFigure,
   MarkFigure,
   NetFigure,
@@ -218,6 +221,8 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         </span>{" "}
         <span data-field="lots">{view.lots}</span> × {view.name}{" "}
         <span className="my-spreads__symbol">{view.spread}</span>
+        <LiveBadge live={view.live} />
+        <LiveFills view={view} />
         {view.note && <small className="position-sub position-note">{view.note}</small>}
         <ExpiryBadge position={position} actions={actions} />
       </th>
@@ -273,6 +278,7 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         >
           Close
         </button>
+        <PlaceForReal view={view} />
       </td>
     </tr>
   );

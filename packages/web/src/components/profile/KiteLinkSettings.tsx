@@ -4,6 +4,7 @@ import { useKiteLink } from "../../hooks/useKiteLink.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Message } from "../Message.tsx";
+import { KiteSessionBanner } from "./KiteSessionBanner.tsx";
 
 /**
  * The trader's own Kite session for live orders (docs/pending/orders.md): connected through
@@ -31,6 +32,7 @@ export function KiteLinkSettings() {
   };
   return (
     <div className="kite-link" data-testid="kite-link">
+      <KiteSessionBanner onProfile />
       {flash.error && <Message tone="error">{flash.error}</Message>}
       {flash.success && <Message tone="success">{flash.success}</Message>}
       {data.linked && !data.expired ? (
