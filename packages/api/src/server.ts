@@ -86,13 +86,13 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const { store, feed } = await openStoreAndFeed(config, feedOption);
   const monitor = new FeedMonitor(feed);
-  const { services, snapshots, leaderWork, stop } = await compose(
+  const { services, snapshots, leaderWork, stop } = await compose({
     config,
     store,
     feed,
     monitor,
-    log,
-  );
+    notice: log,
+  });
   const leader = new LeaderRole(config, leaderWork);
   services.instance.isLeader = () => leader.isLeader;
   const app = createApp({

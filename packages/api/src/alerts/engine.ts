@@ -19,7 +19,7 @@ import type {
 } from "@spreadwatch/db";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
-import type { SpreadRegistry } from "../spreads/registry.ts";
+import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
 import { alertMessage } from "../telegram/messages.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
@@ -88,7 +88,8 @@ export class AlertEngine {
     SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
   private readonly symbols: WatchedSymbols;
-  private stopListening: (() => void) | undefined;
+  /** Between start and stop: the registry's changes are applied (the composition root hands them over). */
+  private following = false;
   /**
    * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
    * derived from it. A held update (stale leg) does not move it, so the crossing is judged again
@@ -133,8 +134,8 @@ export class AlertEngine {
     this.lastValue.clear();
     this.heldNoted.clear();
     this.legs.reset();
-    this.stopListening?.();
-    this.stopListening = this.symbols.follow((change) => this.spreadsChanged(change));
+    this.symbols.learnAll();
+    this.following = true;
     for (const mark of marks) {
       if (this.symbols.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
     }
@@ -155,8 +156,7 @@ export class AlertEngine {
    */
   async stop(): Promise<void> {
     clearInterval(this.markSaver);
-    this.stopListening?.();
-    this.stopListening = undefined;
+    this.following = false;
     this.queue(() => this.saveMarks());
     await this.writes;
   }
@@ -210,7 +210,11 @@ export class AlertEngine {
    * those made before this registry knew it join, and those whose owner can no longer see it
    * leave.
    */
-  private spreadsChanged({ removed, reformulated, reread }: SymbolChange): void {
+  spreadsChanged(change: SpreadChange): void {
+    if (this.following) this.symbolsChanged(this.symbols.apply(change));
+  }
+
+  private symbolsChanged({ removed, reformulated, reread }: SymbolChange): void {
     const fresh = new Set<string>();
     for (const symbol of [...removed, ...reformulated]) {
       for (const key of this.symbols.markKeysOf(symbol)) {
