@@ -1,13 +1,13 @@
 // What opening a position stores (docs/http-api.md "Positions API (paper)"): the entry at the live
 // executable value, typed, or the formula at the legs' typed fills.
 import type { PositionFields } from "@spreadwatch/db";
-import type { AppServices } from "../context.ts";
 import { PositionError } from "./position-error.ts";
 import type { OpenPositionInput } from "./position-input.ts";
+import type { PositionsService } from "./service.ts";
 
 /** What opening stores: the entry live, typed, or the formula at the typed leg prices. */
 export function fieldsToOpen(
-  services: AppServices,
+  services: { positions: PositionsService },
   who: { id: number; isAdmin: boolean },
   input: Omit<OpenPositionInput, "idempotencyKey">,
 ): PositionFields {
