@@ -34,11 +34,9 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
 import { serverMarginSource } from "./positions/margin-source.ts";
-import {
-  liveCostsPerLot,
-  PositionAlerts,
-  storedPositionAlerts,
-} from "./positions/position-alerts.ts";
+import { storedPositionAlerts } from "./positions/position-alert-source.ts";
+import { PositionAlerts } from "./positions/position-alerts.ts";
+import { liveCostsPerLot } from "./positions/position-net.ts";
 import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";

@@ -21,7 +21,7 @@ import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
 import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
-import { alertMessage } from "../telegram/messages.ts";
+import { spreadFiringPayload } from "./firing-payload.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
 import { markKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
@@ -32,7 +32,6 @@ import {
   spreadIn,
   WatchedSymbols,
 } from "./watched-symbols.ts";
-import { webhookBody } from "./webhook-payload.ts";
 
 /** How often the last values are stored when nothing fires (a firing stores them with it). */
 const MARK_SAVE_INTERVAL_MS = 1_000;
@@ -520,47 +519,20 @@ export class AlertEngine {
 
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
-    const label = this.symbols.labelOf(symbol);
-    type Counted = { serverFiringCount: number; maxNotifications: number };
-    // The stores ask for the Telegram text and then the webhook body (which carries the text)
-    // with the same alert, inside the write transaction: the message is built once.
-    let made: { alert: Counted; text: string } | undefined;
-    const text = (alert: Counted) => {
-      if (made?.alert !== alert) {
-        const message = alertMessage({
-          commodityType: symbol,
-          label,
-          metric,
-          threshold: entry.threshold,
-          value,
-          spread,
-          side,
-          at,
-          count: alert.serverFiringCount,
-          limit: alert.maxNotifications,
-        });
-        made = { alert, text: message };
-      }
-      return made.text;
-    };
     return {
       ...crossingOf(entry, symbol, metric, value, side, at, now),
-      text,
-      webhookBody: (alert, firingId) =>
-        webhookBody({
-          firingId,
-          alertId: entry.id,
-          symbol,
-          name: this.symbols.nameOf(symbol),
-          metric,
-          value,
-          threshold: entry.threshold,
-          direction: side,
-          firedAt: at,
-          count: alert.serverFiringCount,
-          limit: alert.maxNotifications,
-          text: text(alert),
-        }),
+      ...spreadFiringPayload({
+        alertId: entry.id,
+        symbol,
+        label: this.symbols.labelOf(symbol),
+        name: this.symbols.nameOf(symbol),
+        metric,
+        threshold: entry.threshold,
+        value,
+        spread,
+        side,
+        at,
+      }),
     };
   }
 }
