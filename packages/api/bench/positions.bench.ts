@@ -23,13 +23,9 @@ import { LegWatch } from "../src/alerts/leg-watch.ts";
 import { seededRandom } from "../src/feeds/random.ts";
 import { log } from "../src/log.ts";
 import { DEFINITION_EVERY_MS, type LiveEntry, MarketHub } from "../src/market/hub.ts";
-import {
-  exitSymbolOf,
-  liveCostsPerLot,
-  netInr,
-  PositionAlerts,
-  type WatchedPosition,
-} from "../src/positions/position-alerts.ts";
+import type { WatchedPosition } from "../src/positions/position-alert-source.ts";
+import { PositionAlerts } from "../src/positions/position-alerts.ts";
+import { exitSymbolOf, liveCostsPerLot, netInr } from "../src/positions/position-net.ts";
 import {
   catalogueInUse,
   catalogueOf,

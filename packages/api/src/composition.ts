@@ -1,20 +1,7 @@
-// The composition root: every running part of a server, built in order, and who listens to whom.
-// Nothing subscribes itself in a constructor; every arrow of the picture below is one line here.
-//
-//   every instance                               leader only (while it holds leadership)
-//   ──────────────                               ─────────────────────────────────────────
-//   bus "quote" ──▶ hub ──▶ stream (SSE)         feed ──▶ bus "quote"
-//                       └─▶ feed monitor         hub ──▶ recorder ──▶ statistics (minute closes)
-//   bus "instruments.changed" ──▶ catalogue      hub ──▶ alert engine ──▶ store: History + outbox
-//       catalogue ──▶ hub (drops removed keys)   hub ──▶ roll recorder ──▶ store: rolls
-//                 └─▶ stream                     bus "alerts.changed" ──▶ alert engine
-//   bus "spreads.changed" ──▶ spread registry    catalogue ──▶ feed (instruments in use)
-//       spread registry ──▶ hub ──▶ stream       outbox ──▶ senders ──▶ Telegram, webhook
-//   bus "positions.changed" ──▶ positions index ──▶ positions.onChange (the owner's tabs)
-//                                  leader only: hub, positions.onChange ──▶ position alerts
-//                                               ──▶ store: History + outbox
-//
-// docs/architecture.md walks through the same paths with the files that carry them.
+// The composition root: builds every running part of a server in dependency order (build), wires
+// what every instance listens to (wireEveryInstance) and what only the leader does while it leads
+// (leaderWorkOf). Nothing subscribes itself in a constructor: each subscription is one line here,
+// and each is an arrow of the flow diagram in docs/architecture.md ("One file shows the flows").
 import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import { AlertEngine } from "./alerts/engine.ts";
@@ -49,11 +36,9 @@ import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
 import { serverMarginSource } from "./positions/margin-source.ts";
-import {
-  liveCostsPerLot,
-  PositionAlerts,
-  storedPositionAlerts,
-} from "./positions/position-alerts.ts";
+import { storedPositionAlerts } from "./positions/position-alert-source.ts";
+import { PositionAlerts } from "./positions/position-alerts.ts";
+import { liveCostsPerLot } from "./positions/position-net.ts";
 import { PositionsService } from "./positions/service.ts";
 import { SNAPSHOT_MIN_INTERVAL_MS } from "./routers/market.ts";
 import { builtInDefinitions } from "./spreads/built-ins.ts";
@@ -72,6 +57,8 @@ import { Webhooks } from "./webhooks/webhooks.ts";
 export { DATABASE_FILE } from "./database.ts";
 
 const SESSION_SWEEP_MS = 60 * 60 * 1000;
+/** How often the leader tells the others its providers' health (see FeedMonitor). */
+const FEED_HEALTH_INTERVAL_MS = 5_000;
 /** Who claims outbox rows; one process on its own file keeps one name across restarts. */
 const EMBEDDED_INSTANCE_ID = "embedded";
 
@@ -82,13 +69,15 @@ export function dutiesFrom(config: Config): Duties {
 /** The running parts of a server behind its HTTP port. */
 export interface Services extends AppServices {
   /** The leader's outbox senders (Telegram, webhooks) while this instance leads (new per term). */
-  sender: OutboxSenders | undefined;
+  readonly sender: OutboxSenders | undefined;
   /** What every term's senders delivered, for /metrics. */
   deliveries: DeliveryCounts;
   /** The leader's record of contract rolls. */
   rolls: RollRecorder;
   /** The leader's watch of positions' targets and stops. */
   positionAlerts: PositionAlerts;
+  /** Live-order campaigns: started and stopped with the leader's work. */
+  executions: ExecutionEngine;
 }
 
 /** A composed server: its services, its stream, the leader's work, and how to stop them. */
@@ -101,310 +90,15 @@ export interface Composition {
   stop(): Promise<void>;
 }
 
-/**
- * Builds every part on the opened store (closed here should the start fail) and wires them.
- * `notice` gets start-up messages meant for a person (the first admin's password, the backfill).
- */
-export async function compose(
-  config: Config,
-  store: Store,
-  feed: Feed,
-  monitor: FeedMonitor,
-  notice: (text: string) => void,
-): Promise<Composition> {
-  let bus: Bus;
-  const instruments = new InstrumentCatalogue(store);
-  const spreads = new SpreadRegistry({
-    builtIns: builtInDefinitions(dutiesFrom(config)),
-    load: storedDefinitions(store),
-    knows: legInstrumentKnown(instruments),
-  });
-  try {
-    await ensureFirstAdmin(
-      store,
-      { username: config.adminUsername, password: config.adminPassword },
-      notice,
-    );
-    await instruments.reload();
-    await spreads.reload();
-    bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const hub = new MarketHub(
-    dutiesFrom(config),
-    config.costRates,
-    (source, key) => instruments.accepts(source, key),
-    spreads,
-    { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
-  );
-  const flush = () => recorder.writePending();
-  // Statistics of the contracts the legs quote now (docs/history.md); recorded spread closes
-  // only where a leg's contract has no stored past.
-  const contractCloses = new ContractCloses({
-    store,
-    duties: dutiesFrom(config),
-    contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
-    flush,
-    fallback: storedCloses(store, flush),
-  });
-  const stats = new SpreadStatsService(
-    contractCloses.closes,
-    { spreads, closes: definitionCloses(store, spreads, flush) },
-    (symbol) => contractCloses.contractsOf(symbol),
-  );
-  const rolls = new RollRecorder(store, (key) => {
-    stats.contractRolled(new Set([key]));
-    bus.publish("contract.rolled", { instanceId: config.instanceId, keys: [key] });
-  });
-  const recorder = new HistoryRecorder(
-    store,
-    config.historyRetentionMs,
-    (symbol, candle) => stats.minuteClosed(symbol, candle.timestamp, candle.close),
-    spreads,
-  );
-  const alertEngine = new AlertEngine(store, hub, () => services.sender?.wake(), {
-    spreads,
-    metrics: stats,
-    legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
-  });
-  const snapshots = new SnapshotBroadcaster(hub, {
-    minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
-    pingIntervalMs: SSE_PING_INTERVAL_MS,
-    reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
-    limitPerAddress: config.streamLimitPerAddress,
-    trustedProxies: config.trustedProxies,
-    blockedDropAfterMs: config.streamBlockedDropMs,
-  });
-  const positions = new PositionsService({
-    store,
-    hub,
-    spreads,
-    instruments,
-    bus,
-    costRates: () => hub.costRates,
-  });
-  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
-  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
-  // Leader only: positions' targets and stops, held on the alert engine's stale legs.
-  const positionAlerts = new PositionAlerts(store, storedPositionAlerts(store), {
-    legs: alertEngine,
-    costs: liveCostsPerLot(
-      spreads,
-      (key) => instruments.get(key),
-      () => hub.costRates,
-    ),
-    onQueued: () => services.sender?.wake(),
-    nameOf: (symbol) => {
-      const spread = spreads.bySymbolName(symbol);
-      return spread && !spread.builtin ? spread.name : undefined;
-    },
-  });
-  const sessionPassword = loadSessionSecret(config.dataDir, config.sessionSecret);
-  // Leader only: live-order campaigns through each trader's own Kite.
-  const executions = new ExecutionEngine({
-    store,
-    hub,
-    kite: config.kite,
-    links: new KiteLinks(store, sessionPassword),
-    liveOrders: new LiveOrders(store),
-    rate: new OrderRate(),
-    onAlert: (row, doc, text) =>
-      alertNakedLeg(store, row, doc, text, Date.now(), () => services.sender?.wake()),
-    onSettled: async (row, doc) => {
-      const fields = livePositionFields(positions, spreads, row, doc, Date.now());
-      if (!fields) return;
-      await store.positions.openLive(row.ownerId, fields);
-      positions.announce(row.ownerId);
-    },
-  });
-  const shutdown = new AbortController();
-  const services: Services = {
-    hub,
-    instruments,
-    spreads,
-    positions,
-    store,
-    bus,
-    instance: { id: config.instanceId, isLeader: () => false },
-    auth: {
-      password: sessionPassword,
-      cookieSecure: config.cookieSecure,
-      idleMs: config.sessionIdleMs,
-    },
-    loginThrottle: new LoginThrottle(store),
-    alertEngine,
-    recorder,
-    stats,
-    notifier: createNotifier(config.telegram),
-    webhooks: new Webhooks(config.webhookAllowPrivate),
-    sender: undefined,
-    deliveries: new DeliveryCounts(),
-    rolls,
-    positionAlerts,
-    shutdownSignal: shutdown.signal,
-    health: { feeds: () => monitor.report(), startedAt: Date.now() },
-    history: {
-      // Read at most every 2 s however many admins watch Admin → Data: it walks weeks of minutes.
-      coverage: fresh(2_000, () =>
-        historyCoverage(instruments.inUse(), {
-          store,
-          days: config.historyFetch.days,
-          feed: config.feed,
-        }),
-      ),
-      health: () =>
-        historyHealth(
-          instruments.inUse().map((s) => s.key),
-          store,
-        ),
-      fetchAgain: async (keys) => bus.publish("history.fetch", { keys }),
-    },
-    kite: config.kite,
-    executions,
-  };
-
-  // Every instance: the bus feeds the hub (only the leader's feeds publish quotes); the hub feeds
-  // the stream every browser reads.
-  bus.subscribe("quote", (quote) => {
-    if (hub.ingest(quote)) monitor.accepted(quote);
-  });
-  // Every instance that does not lead reports the leader's providers (its own feed is idle).
-  monitor.following = () => !services.instance.isLeader();
-  bus.subscribe("feed.health", ({ instanceId, providers }) => {
-    if (instanceId !== config.instanceId) monitor.leaderProviders(providers);
-  });
-  hub.subscribe((update) => snapshots.onUpdate(update));
-  // A definition added, changed or removed: the hub recomputes it, the stream sends the result.
-  spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
-  // Every instance: the instruments in use follow the store. A removed key's price leaves the
-  // hub and every open browser; a missed message (the bus was down) is made up on reconnect.
-  bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
-  bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
-  // Every instance: the spread definitions follow the store the same way.
-  bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
-  // Every instance: instruments got a past (the leader's leg backfill); statistics loaded
-  // before it are read again.
-  bus.subscribe("history.added", ({ keys }) => stats.legHistoryAdded(new Set(keys)));
-  // Every other instance: the leader's roll recorder saw a roll (it reloaded its own at once).
-  bus.subscribe("contract.rolled", ({ instanceId, keys }) => {
-    if (instanceId !== config.instanceId) stats.contractRolled(new Set(keys));
-  });
-  bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
-  // Every instance: each user's open positions follow the store (the index position alerts
-  // read), and their open Positions tabs hear to refetch.
-  bus.subscribe("positions.changed", ({ userId }) => void positions.ownerChanged(userId));
-  bus.onState((state) => state === "connected" && void reloadPositions(positions));
-  instruments.onChange(({ removed }) => {
-    for (const spec of removed) {
-      const source = groupOfExchange(spec.exchange);
-      if (!instruments.accepts(source, spec.key) && hub.forget(source, spec.key))
-        snapshots.forgot(source);
-    }
-  });
-
-  // Leader only, in this order: history first (a first start's statistics include the backfill),
-  // then the engine, the senders, and last the feed, so no quote arrives before its listeners.
-  let leaderListeners: Array<() => void> = [];
-  let legHistory: LegHistoryBackfill | undefined;
-  let providerHistory: ProviderHistory | undefined;
-  const leaderWork: LeaderWork = {
-    async start() {
-      // The feed learns the instruments in use before its history and its start, and again on
-      // every change while this instance leads.
-      const quoteInstruments = () => feed.setInstruments?.(instruments.inUse());
-      leaderListeners.push(instruments.onChange(quoteInstruments));
-      quoteInstruments();
-      rolls.reset();
-      await backfillIfEmpty(
-        store,
-        feed.history?.bind(feed),
-        dutiesFrom(config),
-        notice,
-        Date.now(),
-        new Set(instruments.inUse().map((spec) => spec.key)),
-        config.historyRetentionMs,
-      );
-      // An instrument put in use from now on (or earlier, without a past) gets its past.
-      legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
-        retentionMs: config.historyRetentionMs,
-        // Every instance's statistics re-read the spreads on them (this one's too, by the bus).
-        onFilled: (keys) => bus.publish("history.added", { keys: [...keys] }),
-      });
-      const filling = legHistory;
-      leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));
-      void filling.fill(instruments.inUse());
-      // FEED=composite: the providers' past of every instrument in use, in the background.
-      if (config.feed === "composite") {
-        const fetcher = startProviderHistory(config, services, () => instruments.inUse());
-        providerHistory = fetcher;
-        leaderListeners.push(
-          instruments.onChange(({ added }) => fetcher.fetch(added.map((s) => s.key))),
-          bus.subscribe("history.fetch", ({ keys }) => fetcher.fetch(keys ?? undefined, true)),
-        );
-      }
-      await recorder.start();
-      await stats.start();
-      await alertEngine.start();
-      await positionAlerts.start();
-      // Reconciles every open campaign with Kite's orderbook before it sends anything.
-      await executions.start();
-      leaderListeners.push(
-        hub.subscribe((update) => recorder.onUpdate(update)),
-        hub.subscribe((update) => rolls.onUpdate(update)),
-        hub.subscribe((update) => alertEngine.onUpdate(update)),
-        // After the engine: its LegWatch has seen the quote arrive.
-        hub.subscribe((update) => positionAlerts.onUpdate(update)),
-        positions.onChange((userId) => positionAlerts.positionsChanged(userId)),
-        spreads.subscribe((change) => positionAlerts.spreadsChanged(change)),
-        bus.onState((state) => state === "connected" && positionAlerts.busReconnected()),
-        bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
-        bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
-      );
-      services.sender = startSenders(config, services);
-      await feed.start((quote) => bus.publish("quote", quote));
-      const tellHealth = () =>
-        bus.publish("feed.health", {
-          instanceId: config.instanceId,
-          providers: monitor.report().providers,
-        });
-      tellHealth();
-      const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
-      healthTimer.unref();
-      leaderListeners.push(() => clearInterval(healthTimer));
-    },
-    async stop() {
-      await feed.stop();
-      for (const stopListening of leaderListeners) stopListening();
-      leaderListeners = [];
-      await legHistory?.stop();
-      await providerHistory?.stop();
-      providerHistory = undefined;
-      await alertEngine.stop();
-      await positionAlerts.stop();
-      await executions.stop();
-      await recorder.stop();
-      await rolls.idle();
-      await services.sender?.stop();
-    },
-  };
-
-  await reloadPositions(positions);
-  await sweepSessions(services);
-  const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
-  sweeper.unref();
-  return {
-    services,
-    snapshots,
-    leaderWork,
-    async stop() {
-      snapshots.close();
-      clearInterval(sweeper);
-      shutdown.abort();
-      await bus.close();
-    },
-  };
+/** What a server is composed of: its config, the opened store, its feed and the feed's monitor. */
+export interface ComposeOptions {
+  config: Config;
+  /** Closed here should the start fail. */
+  store: Store;
+  feed: Feed;
+  monitor: FeedMonitor;
+  /** Start-up messages meant for a person (the first admin's password, the backfill). */
+  notice: (text: string) => void;
 }
 
 /**
@@ -453,9 +147,6 @@ function fresh<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
     return last.value;
   };
 }
-
-/** How often the leader tells the others its providers' health (see FeedMonitor). */
-const FEED_HEALTH_INTERVAL_MS = 5_000;
 
 /** One outbox sender per channel (webhooks always; Telegram when a bot token is set). */
 function startSenders(config: Config, services: Services): OutboxSenders {
@@ -512,4 +203,355 @@ async function sweepSessionsInBackground(services: AppServices): Promise<void> {
   } catch (error) {
     warnEvery("session-sweep", 60 * 60 * 1000, { err: error }, "could not sweep idle sessions");
   }
+}
+
+/** Every part built, none yet listening to another. */
+interface Parts {
+  services: Services;
+  snapshots: SnapshotBroadcaster;
+  /** The leader's senders of the current term (the alert engines wake them). */
+  senders: LeaderSenders;
+  shutdown: AbortController;
+}
+
+/** The outbox senders of this instance's current term as leader; none while it follows. */
+class LeaderSenders {
+  current: OutboxSenders | undefined;
+  readonly wake = (): void => this.current?.wake();
+}
+
+/** Builds every part, in dependency order: each is made of parts built before it. */
+async function build({ config, store, monitor, notice }: ComposeOptions): Promise<Parts> {
+  const duties = dutiesFrom(config);
+  const instruments = new InstrumentCatalogue(store);
+  const spreads = new SpreadRegistry({
+    builtIns: builtInDefinitions(duties),
+    load: storedDefinitions(store),
+    knows: legInstrumentKnown(instruments),
+  });
+  let bus: Bus;
+  try {
+    await ensureFirstAdmin(
+      store,
+      { username: config.adminUsername, password: config.adminPassword },
+      notice,
+    );
+    await instruments.reload();
+    await spreads.reload();
+    bus = config.redisUrl ? await connectRedisBus({ url: config.redisUrl }) : createInProcessBus();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const hub = new MarketHub(
+    duties,
+    config.costRates,
+    (source, key) => instruments.accepts(source, key),
+    spreads,
+    { definitionEveryMs: DEFINITION_EVERY_MS, specOf: (key) => instruments.get(key) },
+  );
+  const recorder = new HistoryRecorder(store, config.historyRetentionMs, spreads);
+  const flush = () => recorder.writePending();
+  // Statistics of the contracts the legs quote now (docs/history.md); recorded spread closes
+  // only where a leg's contract has no stored past.
+  const contractCloses = new ContractCloses({
+    store,
+    duties,
+    contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
+    flush,
+    fallback: storedCloses(store, flush),
+  });
+  const stats = new SpreadStatsService(
+    contractCloses.closes,
+    { spreads, closes: definitionCloses(store, spreads, flush) },
+    (symbol) => contractCloses.contractsOf(symbol),
+  );
+  const rolls = new RollRecorder(store, (key) => {
+    stats.contractRolled(new Set([key]));
+    bus.publish("contract.rolled", { instanceId: config.instanceId, keys: [key] });
+  });
+  const senders = new LeaderSenders();
+  const alertEngine = new AlertEngine(store, hub, senders.wake, {
+    spreads,
+    metrics: stats,
+    legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
+  });
+  const snapshots = new SnapshotBroadcaster(hub, {
+    minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
+    pingIntervalMs: SSE_PING_INTERVAL_MS,
+    reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,
+    limitPerAddress: config.streamLimitPerAddress,
+    trustedProxies: config.trustedProxies,
+    blockedDropAfterMs: config.streamBlockedDropMs,
+  });
+  const positions = new PositionsService({
+    store,
+    hub,
+    spreads,
+    instruments,
+    bus,
+    costRates: () => hub.costRates,
+  });
+  // MARGIN_* rates, and Kite's own figures for the MCX legs while an admin's login is current.
+  positions.setMarginSource(serverMarginSource(config, store, positions.specOf));
+  // Leader only: positions' targets and stops, held on the alert engine's stale legs.
+  const positionAlerts = new PositionAlerts(store, storedPositionAlerts(store), {
+    legs: alertEngine,
+    costs: liveCostsPerLot(
+      spreads,
+      (key) => instruments.get(key),
+      () => hub.costRates,
+    ),
+    onQueued: senders.wake,
+    nameOf: (symbol) => {
+      const spread = spreads.bySymbolName(symbol);
+      return spread && !spread.builtin ? spread.name : undefined;
+    },
+  });
+  const sessionPassword = loadSessionSecret(config.dataDir, config.sessionSecret);
+  // Leader only: live-order campaigns through each trader's own Kite.
+  const executions = new ExecutionEngine({
+    store,
+    hub,
+    kite: config.kite,
+    links: new KiteLinks(store, sessionPassword),
+    liveOrders: new LiveOrders(store),
+    rate: new OrderRate(),
+    onAlert: (row, doc, text) => alertNakedLeg(store, row, doc, text, Date.now(), senders.wake),
+    onSettled: async (row, doc) => {
+      const fields = livePositionFields(positions, spreads, row, doc, Date.now());
+      if (!fields) return;
+      await store.positions.openLive(row.ownerId, fields);
+      positions.announce(row.ownerId);
+    },
+  });
+  const shutdown = new AbortController();
+  const services: Services = {
+    hub,
+    instruments,
+    spreads,
+    positions,
+    store,
+    bus,
+    instance: { id: config.instanceId, isLeader: () => false },
+    auth: {
+      password: sessionPassword,
+      cookieSecure: config.cookieSecure,
+      idleMs: config.sessionIdleMs,
+    },
+    loginThrottle: new LoginThrottle(store),
+    alertEngine,
+    recorder,
+    stats,
+    notifier: createNotifier(config.telegram),
+    webhooks: new Webhooks(config.webhookAllowPrivate),
+    get sender() {
+      return senders.current;
+    },
+    deliveries: new DeliveryCounts(),
+    rolls,
+    positionAlerts,
+    shutdownSignal: shutdown.signal,
+    health: { feeds: () => monitor.report(), startedAt: Date.now() },
+    history: {
+      // Read at most every 2 s however many admins watch Admin → Data: it walks weeks of minutes.
+      coverage: fresh(2_000, () =>
+        historyCoverage(instruments.inUse(), {
+          store,
+          days: config.historyFetch.days,
+          feed: config.feed,
+        }),
+      ),
+      health: () =>
+        historyHealth(
+          instruments.inUse().map((s) => s.key),
+          store,
+        ),
+      fetchAgain: async (keys) => bus.publish("history.fetch", { keys }),
+    },
+    kite: config.kite,
+    executions,
+  };
+  return { services, snapshots, senders, shutdown };
+}
+
+/**
+ * What every instance listens to, for as long as it runs: the bus feeds the hub (only the
+ * leader's feed publishes quotes) and the hub feeds the stream every browser reads; the
+ * catalogue, the registry and the positions index follow the store.
+ */
+function wireEveryInstance({ services, snapshots }: Parts, { config, monitor }: ComposeOptions) {
+  const { bus, hub, instruments, spreads, positions, stats, recorder } = services;
+  bus.subscribe("quote", (quote) => {
+    if (hub.ingest(quote)) monitor.accepted(quote);
+  });
+  // An instance that does not lead reports the leader's providers (its own feed is idle).
+  monitor.following = () => !services.instance.isLeader();
+  bus.subscribe("feed.health", ({ instanceId, providers }) => {
+    if (instanceId !== config.instanceId) monitor.leaderProviders(providers);
+  });
+  hub.subscribe((update) => snapshots.onUpdate(update));
+  // A changed or deleted definition's statistics are read again; then the hub recomputes it and
+  // the stream sends the result.
+  spreads.subscribe((change) => stats.spreadsChanged(change));
+  spreads.subscribe((change) => snapshots.recomputed(hub.spreadsChanged(change)));
+  // The recorder runs on the leader only; its closed minutes keep the statistics current.
+  recorder.onMinuteClosed((symbol, candle) =>
+    stats.minuteClosed(symbol, candle.timestamp, candle.close),
+  );
+  // The instruments in use follow the store. A removed key's price leaves the hub and every
+  // open browser; a missed message (the bus was down) is made up on reconnect.
+  bus.subscribe("instruments.changed", () => void reloadInstruments(instruments));
+  bus.onState((state) => state === "connected" && void reloadInstruments(instruments));
+  instruments.onChange(({ removed }) => {
+    for (const spec of removed) {
+      const source = groupOfExchange(spec.exchange);
+      if (!instruments.accepts(source, spec.key) && hub.forget(source, spec.key))
+        snapshots.forgot(source);
+    }
+  });
+  // The spread definitions follow the store the same way.
+  bus.subscribe("spreads.changed", () => void reloadSpreads(spreads));
+  bus.onState((state) => state === "connected" && void reloadSpreads(spreads));
+  // Instruments got a past (the leader's leg backfill): statistics loaded before it are read again.
+  bus.subscribe("history.added", ({ keys }) => stats.legHistoryAdded(new Set(keys)));
+  // Every other instance: the leader's roll recorder saw a roll (it reloaded its own at once).
+  bus.subscribe("contract.rolled", ({ instanceId, keys }) => {
+    if (instanceId !== config.instanceId) stats.contractRolled(new Set(keys));
+  });
+  // Each user's open positions follow the store (the index position alerts read), and their
+  // open Positions tabs hear to refetch.
+  bus.subscribe("positions.changed", ({ userId }) => void positions.ownerChanged(userId));
+  bus.onState((state) => state === "connected" && void reloadPositions(positions));
+}
+
+/**
+ * The leader's work, started and stopped by LeaderRole as leadership comes and goes. In this
+ * order: history first (a first start's statistics include the backfill), then the engines, the
+ * senders, and last the feed, so no quote arrives before its listeners. Every listener it adds
+ * is removed when the term ends.
+ */
+function leaderWorkOf(
+  { services, senders }: Parts,
+  { config, store, feed, monitor, notice }: ComposeOptions,
+): LeaderWork {
+  const { bus, hub, instruments, spreads, positions, recorder, stats, rolls } = services;
+  const { alertEngine, positionAlerts, executions } = services;
+  let leaderListeners: Array<() => void> = [];
+  let legHistory: LegHistoryBackfill | undefined;
+  let providerHistory: ProviderHistory | undefined;
+  return {
+    async start() {
+      // The feed learns the instruments in use before its history and its start, and again on
+      // every change while this instance leads.
+      const quoteInstruments = () => feed.setInstruments?.(instruments.inUse());
+      leaderListeners.push(instruments.onChange(quoteInstruments));
+      quoteInstruments();
+      rolls.reset();
+      await backfillIfEmpty(
+        store,
+        feed.history?.bind(feed),
+        dutiesFrom(config),
+        notice,
+        Date.now(),
+        new Set(instruments.inUse().map((spec) => spec.key)),
+        config.historyRetentionMs,
+      );
+      // An instrument put in use from now on (or earlier, without a past) gets its past.
+      legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
+        retentionMs: config.historyRetentionMs,
+        // Every instance's statistics re-read the spreads on them (this one's too, by the bus).
+        onFilled: (keys) => bus.publish("history.added", { keys: [...keys] }),
+      });
+      const filling = legHistory;
+      leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));
+      void filling.fill(instruments.inUse());
+      // FEED=composite: the providers' past of every instrument in use, in the background.
+      if (config.feed === "composite") {
+        const fetcher = startProviderHistory(config, services, () => instruments.inUse());
+        providerHistory = fetcher;
+        leaderListeners.push(
+          instruments.onChange(({ added }) => fetcher.fetch(added.map((s) => s.key))),
+          bus.subscribe("history.fetch", ({ keys }) => fetcher.fetch(keys ?? undefined, true)),
+        );
+      }
+      // The recorder and the engine apply the registry's changes from their start on (each
+      // reads the whole registry as it starts).
+      leaderListeners.push(
+        spreads.subscribe((change) => recorder.spreadsChanged(change)),
+        spreads.subscribe((change) => alertEngine.spreadsChanged(change)),
+      );
+      await recorder.start();
+      await stats.start();
+      await alertEngine.start();
+      await positionAlerts.start();
+      // Reconciles every open campaign with Kite's orderbook before it sends anything.
+      await executions.start();
+      leaderListeners.push(
+        hub.subscribe((update) => recorder.onUpdate(update)),
+        hub.subscribe((update) => rolls.onUpdate(update)),
+        hub.subscribe((update) => alertEngine.onUpdate(update)),
+        // After the engine: its LegWatch has seen the quote arrive.
+        hub.subscribe((update) => positionAlerts.onUpdate(update)),
+        positions.onChange((userId) => positionAlerts.positionsChanged(userId)),
+        spreads.subscribe((change) => positionAlerts.spreadsChanged(change)),
+        bus.onState((state) => state === "connected" && positionAlerts.busReconnected()),
+        bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
+        bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
+      );
+      senders.current = startSenders(config, services);
+      await feed.start((quote) => bus.publish("quote", quote));
+      const tellHealth = () =>
+        bus.publish("feed.health", {
+          instanceId: config.instanceId,
+          providers: monitor.report().providers,
+        });
+      tellHealth();
+      const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
+      healthTimer.unref();
+      leaderListeners.push(() => clearInterval(healthTimer));
+    },
+    async stop() {
+      await feed.stop();
+      for (const stopListening of leaderListeners) stopListening();
+      leaderListeners = [];
+      await legHistory?.stop();
+      await providerHistory?.stop();
+      providerHistory = undefined;
+      await alertEngine.stop();
+      await positionAlerts.stop();
+      await executions.stop();
+      await recorder.stop();
+      await rolls.idle();
+      await senders.current?.stop();
+    },
+  };
+}
+
+/**
+ * Builds every part on the opened store, wires what every instance listens to, and returns the
+ * leader's work for LeaderRole to start and stop. The flows are drawn in docs/architecture.md
+ * ("One file shows the flows"): each arrow there is one line of `wireEveryInstance` or
+ * `leaderWorkOf`.
+ */
+export async function compose(options: ComposeOptions): Promise<Composition> {
+  const parts = await build(options);
+  wireEveryInstance(parts, options);
+  const leaderWork = leaderWorkOf(parts, options);
+  const { services, snapshots, shutdown } = parts;
+  await reloadPositions(services.positions);
+  await sweepSessions(services);
+  const sweeper = setInterval(() => void sweepSessionsInBackground(services), SESSION_SWEEP_MS);
+  sweeper.unref();
+  return {
+    services,
+    snapshots,
+    leaderWork,
+    async stop() {
+      snapshots.close();
+      clearInterval(sweeper);
+      shutdown.abort();
+      await services.bus.close();
+    },
+  };
 }

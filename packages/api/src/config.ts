@@ -7,6 +7,7 @@ import {
   redactUrl,
   toClusterConfig,
 } from "./config/cluster.ts";
+import { ConfigError } from "./config/config-error.ts";
 import { costEnvShape, costRatesFrom } from "./config/costs.ts";
 import { marginEnvShape, marginRatesFrom, unknownMarginNames } from "./config/margins.ts";
 
@@ -167,18 +168,6 @@ export interface KiteSettings {
   loginUrl: string;
 }
 
-/** Configuration problems, each worded for one line on the console. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-  readonly problems: readonly string[];
-
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === "string" ? [problems] : problems;
-    super(list.join("\n"));
-    this.problems = list;
-  }
-}
-
 const SECRET_NAMES = new Set([
   "SESSION_SECRET",
   "ADMIN_PASSWORD",
@@ -295,3 +284,5 @@ function toConfig(env: Env) {
     ...toClusterConfig(env),
   };
 }
+
+export { ConfigError };

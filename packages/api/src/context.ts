@@ -1,6 +1,6 @@
 import type { Store } from "@spreadwatch/db";
 import type { AlertEngine } from "./alerts/engine.ts";
-import type { AuthSettings, SessionState } from "./auth/session.ts";
+import type { AuthSettings, RequestInfo, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
 import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config.ts";
@@ -69,16 +69,6 @@ export interface HistoryService {
   fetchAgain(keys: string[] | null): Promise<void>;
 }
 
-/** The HTTP side of a request, as procedures may see it (only src/auth/session.ts reads it). */
-export interface RequestInfo {
-  /** The request's headers: the session cookie is read from here. */
-  headers: Headers;
-  /** Added to the response: the session cookie is written here. */
-  resHeaders: Headers;
-  /** The client's address, X-Forwarded-For honoured as TRUST_PROXY says (http/client-address.ts). */
-  address: string;
-}
-
 export interface Context {
   services: AppServices;
   /** Absent for in-process callers (tests, createCaller without a request). */
@@ -95,3 +85,5 @@ export function createContextInner(services: AppServices): Context {
 export function createContext(services: AppServices, http: RequestInfo): Context {
   return { ...createContextInner(services), http };
 }
+
+export type { RequestInfo };

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { createApp } from "./app.ts";
 import { compose, type Services } from "./composition.ts";
 import type { Config } from "./config.ts";
 import { openConfiguredStore } from "./database.ts";
@@ -8,7 +9,6 @@ import type { Feed } from "./feeds/feed.ts";
 import type { FeedSources } from "./feeds/index.ts";
 import { importKiteSessionFile, kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import { FeedMonitor } from "./feeds/providers/monitor.ts";
-import { createApp } from "./http/app.ts";
 import { createHttpServer } from "./http/node-server.ts";
 import { LeaderRole } from "./leader/leader-role.ts";
 import type { MarketHub } from "./market/hub.ts";
@@ -86,13 +86,13 @@ export async function startServer({
 }: ServerOptions): Promise<RunningServer> {
   const { store, feed } = await openStoreAndFeed(config, feedOption);
   const monitor = new FeedMonitor(feed);
-  const { services, snapshots, leaderWork, stop } = await compose(
+  const { services, snapshots, leaderWork, stop } = await compose({
     config,
     store,
     feed,
     monitor,
-    log,
-  );
+    notice: log,
+  });
   const leader = new LeaderRole(config, leaderWork);
   services.instance.isLeader = () => leader.isLeader;
   const app = createApp({

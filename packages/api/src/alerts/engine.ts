@@ -19,9 +19,9 @@ import type {
 } from "@spreadwatch/db";
 import { log, warnEvery } from "../log.ts";
 import type { HubUpdate, MarketHub } from "../market/hub.ts";
-import type { SpreadRegistry } from "../spreads/registry.ts";
+import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 import type { LiveMetric } from "../stats/spread-stats-service.ts";
-import { alertMessage } from "../telegram/messages.ts";
+import { spreadFiringPayload } from "./firing-payload.ts";
 import { LegWatch, type LegWatchOptions } from "./leg-watch.ts";
 import { markKey } from "./metric-marks.ts";
 import { ThresholdIndex, type WatchEntry } from "./threshold-index.ts";
@@ -32,7 +32,6 @@ import {
   spreadIn,
   WatchedSymbols,
 } from "./watched-symbols.ts";
-import { webhookBody } from "./webhook-payload.ts";
 
 /** How often the last values are stored when nothing fires (a firing stores them with it). */
 const MARK_SAVE_INTERVAL_MS = 1_000;
@@ -88,7 +87,8 @@ export class AlertEngine {
     SPREAD_SYMBOLS.map((s) => [markKey(s, "spread"), new ThresholdIndex()]),
   );
   private readonly symbols: WatchedSymbols;
-  private stopListening: (() => void) | undefined;
+  /** Between start and stop: the registry's changes are applied (the composition root hands them over). */
+  private following = false;
   /**
    * The last trusted value per (symbol, metric), keyed by markKey: every watched alert's side is
    * derived from it. A held update (stale leg) does not move it, so the crossing is judged again
@@ -133,8 +133,8 @@ export class AlertEngine {
     this.lastValue.clear();
     this.heldNoted.clear();
     this.legs.reset();
-    this.stopListening?.();
-    this.stopListening = this.symbols.follow((change) => this.spreadsChanged(change));
+    this.symbols.learnAll();
+    this.following = true;
     for (const mark of marks) {
       if (this.symbols.trustsMark(mark)) this.lastValue.set(mark.symbol, mark);
     }
@@ -155,8 +155,7 @@ export class AlertEngine {
    */
   async stop(): Promise<void> {
     clearInterval(this.markSaver);
-    this.stopListening?.();
-    this.stopListening = undefined;
+    this.following = false;
     this.queue(() => this.saveMarks());
     await this.writes;
   }
@@ -210,7 +209,11 @@ export class AlertEngine {
    * those made before this registry knew it join, and those whose owner can no longer see it
    * leave.
    */
-  private spreadsChanged({ removed, reformulated, reread }: SymbolChange): void {
+  spreadsChanged(change: SpreadChange): void {
+    if (this.following) this.symbolsChanged(this.symbols.apply(change));
+  }
+
+  private symbolsChanged({ removed, reformulated, reread }: SymbolChange): void {
     const fresh = new Set<string>();
     for (const symbol of [...removed, ...reformulated]) {
       for (const key of this.symbols.markKeysOf(symbol)) {
@@ -516,47 +519,20 @@ export class AlertEngine {
 
   private toFiring(firing: Firing, at: number, now: number): AlertFiring {
     const { symbol, metric, entry, side, value, spread } = firing;
-    const label = this.symbols.labelOf(symbol);
-    type Counted = { serverFiringCount: number; maxNotifications: number };
-    // The stores ask for the Telegram text and then the webhook body (which carries the text)
-    // with the same alert, inside the write transaction: the message is built once.
-    let made: { alert: Counted; text: string } | undefined;
-    const text = (alert: Counted) => {
-      if (made?.alert !== alert) {
-        const message = alertMessage({
-          commodityType: symbol,
-          label,
-          metric,
-          threshold: entry.threshold,
-          value,
-          spread,
-          side,
-          at,
-          count: alert.serverFiringCount,
-          limit: alert.maxNotifications,
-        });
-        made = { alert, text: message };
-      }
-      return made.text;
-    };
     return {
       ...crossingOf(entry, symbol, metric, value, side, at, now),
-      text,
-      webhookBody: (alert, firingId) =>
-        webhookBody({
-          firingId,
-          alertId: entry.id,
-          symbol,
-          name: this.symbols.nameOf(symbol),
-          metric,
-          value,
-          threshold: entry.threshold,
-          direction: side,
-          firedAt: at,
-          count: alert.serverFiringCount,
-          limit: alert.maxNotifications,
-          text: text(alert),
-        }),
+      ...spreadFiringPayload({
+        alertId: entry.id,
+        symbol,
+        label: this.symbols.labelOf(symbol),
+        name: this.symbols.nameOf(symbol),
+        metric,
+        threshold: entry.threshold,
+        value,
+        spread,
+        side,
+        at,
+      }),
     };
   }
 }

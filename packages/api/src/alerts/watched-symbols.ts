@@ -79,11 +79,13 @@ export class WatchedSymbols {
     private readonly legs: LegWatch,
   ) {}
 
-  /** Learns every definition now in the registry and follows its changes until the returned stop. */
-  follow(listener: (change: SymbolChange) => void): () => void {
+  /**
+   * Learns every definition now in the registry, forgetting what it knew; the registry's changes
+   * from then on come through `apply` (the composition root hands them over).
+   */
+  learnAll(): void {
     this.known.clear();
     for (const spread of this.spreads?.all() ?? []) if (!spread.builtin) this.learn(spread);
-    return this.spreads?.subscribe((change) => listener(this.apply(change))) ?? (() => {});
   }
 
   /** The (metric, mark key) pairs of a symbol the hub computed; undefined when not watched. */
@@ -145,7 +147,8 @@ export class WatchedSymbols {
     return spread?.builtin ? undefined : spread;
   }
 
-  private apply(change: SpreadChange): SymbolChange {
+  /** What a registry change means for the watched symbols; learns the change. */
+  apply(change: SpreadChange): SymbolChange {
     const result: SymbolChange = {
       removed: [],
       reformulated: [],

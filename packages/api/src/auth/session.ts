@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { SessionEndReason, User } from "@spreadwatch/db";
+import type { SessionEndReason, Store, User } from "@spreadwatch/db";
 import { parse, serialize } from "hono/utils/cookie";
 import { sealData, unsealData } from "iron-session";
-import type { Context, RequestInfo } from "../context.ts";
 import { warnEvery } from "../log.ts";
 
 export const SESSION_COOKIE = "spreadwatch_session";
@@ -69,17 +68,36 @@ async function readSessionId(
   }
 }
 
+/** The HTTP side of a request, as procedures may see it (only this file reads it). */
+export interface RequestInfo {
+  /** The request's headers: the session cookie is read from here. */
+  headers: Headers;
+  /** Added to the response: the session cookie is written here. */
+  resHeaders: Headers;
+  /** The client's address, X-Forwarded-For honoured as TRUST_PROXY says (client-address.ts). */
+  address: string;
+}
+
+/** What reading and writing a session needs of a procedure's context (context.ts Context). */
+export interface SessionContext {
+  services: { auth: AuthSettings; store: Store };
+  /** Absent for in-process callers (tests, createCaller without a request). */
+  http?: RequestInfo;
+  /** Filled on first use by resolveSession, so a request reads its cookie once. */
+  sessionState?: Promise<SessionState> | undefined;
+}
+
 export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
 /** The session a request carries, read once per request and cached on the context. */
-export function resolveSession(ctx: Context): Promise<SessionState> {
+export function resolveSession(ctx: SessionContext): Promise<SessionState> {
   ctx.sessionState ??= readSession(ctx);
   return ctx.sessionState;
 }
 
-async function readSession(ctx: Context): Promise<SessionState> {
+async function readSession(ctx: SessionContext): Promise<SessionState> {
   const { http, services } = ctx;
   if (!http) return { kind: "none" };
   const sid = await readSessionId(http, services.auth);
@@ -102,7 +120,7 @@ async function readSession(ctx: Context): Promise<SessionState> {
   return { kind: "ended", reason: end.reason };
 }
 
-export async function saveSessionCookie(ctx: Context, sessionId: string): Promise<void> {
+export async function saveSessionCookie(ctx: SessionContext, sessionId: string): Promise<void> {
   if (!ctx.http) return;
   const { auth } = ctx.services;
   const seal = await sealData({ sid: sessionId } satisfies CookieData, {
@@ -113,13 +131,13 @@ export async function saveSessionCookie(ctx: Context, sessionId: string): Promis
   ctx.sessionState = undefined;
 }
 
-export async function clearSessionCookie(ctx: Context): Promise<void> {
+export async function clearSessionCookie(ctx: SessionContext): Promise<void> {
   if (!ctx.http) return;
   setCookie(ctx.http, ctx.services.auth, "", 0);
   ctx.sessionState = undefined;
 }
 
 /** Where the request comes from (per TRUST_PROXY), for per-address limits. */
-export function clientAddress(ctx: Context): string | undefined {
+export function clientAddress(ctx: SessionContext): string | undefined {
   return ctx.http?.address;
 }

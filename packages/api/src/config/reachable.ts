@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { Redis } from "ioredis";
-import { ConfigError } from "../config.ts";
 import { type ClusterConfig, redactUrl } from "./cluster.ts";
+import { ConfigError } from "./config-error.ts";
 
 /** Resolves once a TCP connection to the URL's host and port opens; rejects after `timeoutMs`. */
 function tcpReachable(url: string, defaultPort: number, timeoutMs: number): Promise<void> {

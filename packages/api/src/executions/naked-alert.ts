@@ -4,7 +4,7 @@
 // (Telegram, webhook) are written in one transaction, as a position's target or stop is, and the
 // senders are woken. The browser's toast reads the campaign's status (useNakedLegs).
 import type { Store, StoredExecution } from "@spreadwatch/db";
-import { nakedLegWebhookBody } from "../alerts/webhook-payload.ts";
+import { nakedLegWebhookBody } from "../alerts/firing-payload.ts";
 import { log } from "../log.ts";
 import type { CampaignDoc } from "./ticket.ts";
 

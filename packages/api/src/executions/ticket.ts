@@ -10,8 +10,9 @@ import {
   type OrderSide,
   thinnerLeg,
 } from "@spreadwatch/core";
-import type { AppServices } from "../context.ts";
+import type { MarketHub } from "../market/hub.ts";
 import { PositionError } from "../positions/position-error.ts";
+import type { PositionsService } from "../positions/service.ts";
 import { type OrderLeg, type OrderRequest, placeRequest } from "./kite-orders.ts";
 
 /** Exchanges whose futures are sent through Kite (NSE futures, Kite's NFO, are not yet). */
@@ -60,7 +61,7 @@ export function newCampaignId(): string {
  * or whose contract is unknown, stale or crossed legs, or a spread of other than two legs.
  */
 export function buildCampaign(
-  services: AppServices,
+  services: { hub: MarketHub; positions: PositionsService },
   viewer: { id: number; isAdmin: boolean },
   input: TicketInput,
 ): { id: string; doc: CampaignDoc } {
@@ -146,7 +147,7 @@ export function buildCampaign(
  * a fill of the whole quantity at today's prices (its price is taken again at the fill).
  */
 export function ticketRequests(
-  services: AppServices,
+  services: { hub: MarketHub },
   id: string,
   doc: CampaignDoc,
 ): Array<OrderRequest & { leg: string }> {
@@ -167,7 +168,7 @@ export function ticketRequests(
 
 /** The guard's view of the market: a leg's executable price from the hub's prices. */
 export function executableFrom(
-  prices: ReturnType<AppServices["hub"]["snapshot"]>["prices"],
+  prices: ReturnType<MarketHub["snapshot"]>["prices"],
   doc: Pick<CampaignDoc, "legs">,
 ) {
   return (leg: string, side: OrderSide): number | undefined => {

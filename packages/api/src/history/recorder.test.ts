@@ -52,12 +52,9 @@ beforeEach(async () => {
   hub = new MarketHub(duties, undefined, undefined, registry);
   registry.subscribe((change) => hub.spreadsChanged(change));
   minutes = [];
-  recorder = new HistoryRecorder(
-    test.store,
-    400 * 86_400_000,
-    (symbol, candle) => minutes.push([symbol, candle]),
-    registry,
-  );
+  recorder = new HistoryRecorder(test.store, 400 * 86_400_000, registry);
+  recorder.onMinuteClosed((symbol, candle) => minutes.push([symbol, candle]));
+  registry.subscribe((change) => recorder.spreadsChanged(change));
   await recorder.start();
   hub.subscribe((update) => recorder.onUpdate(update));
 });

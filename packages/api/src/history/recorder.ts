@@ -20,10 +20,12 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 type Builders = Map<Timeframe, CandleBuilder>;
 
-/** The spread definitions the recorder follows (the registry; its built-ins are skipped). */
+/**
+ * The spread definitions the recorder records (the registry; its built-ins are skipped); their
+ * changes come through `spreadsChanged`, which the composition root hands over.
+ */
 export interface RecordedSpreads {
   all(): readonly RegisteredSpread[];
-  subscribe(listener: (change: SpreadChange) => void): () => void;
 }
 
 /** A user's definition as recorded: its executable symbols and what its candles were made of. */
@@ -59,15 +61,26 @@ export class HistoryRecorder {
   private writes: Promise<void> = Promise.resolve();
   private writer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
+  /** Between start and stop: the registry's changes are applied. */
+  private following = false;
+  private readonly minuteListeners = new Set<(symbol: string, candle: Candle) => void>();
 
   constructor(
     private readonly store: Store,
     private readonly retentionMs: number,
-    /** Told of every closed 1-minute candle (the spread statistics are fed from here). */
-    private readonly onMinuteClosed?: (symbol: string, candle: Candle) => void,
     private readonly spreads?: RecordedSpreads,
   ) {}
+
+  /** Tells `listener` of every closed 1-minute candle (the spread statistics are fed from here). */
+  onMinuteClosed(listener: (symbol: string, candle: Candle) => void): () => void {
+    this.minuteListeners.add(listener);
+    return () => this.minuteListeners.delete(listener);
+  }
+
+  /** A definition added, changed or removed in the registry: its candles follow from now on. */
+  spreadsChanged(change: SpreadChange): void {
+    if (this.following) this.follow([...change.added, ...change.changed], change.removed);
+  }
 
   /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
   async start(): Promise<void> {
@@ -81,9 +94,7 @@ export class HistoryRecorder {
     }
     if (this.spreads) {
       this.follow(this.spreads.all(), []);
-      this.unsubscribe = this.spreads.subscribe((change) =>
-        this.follow([...change.added, ...change.changed], change.removed),
-      );
+      this.following = true;
     }
     this.writer = setInterval(
       () => void this.inBackground("write candles", () => this.writePending()),
@@ -102,8 +113,7 @@ export class HistoryRecorder {
   async stop(): Promise<void> {
     clearInterval(this.writer);
     clearInterval(this.pruner);
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.following = false;
     queueForming(this.builders, this.pending);
     queueForming(this.legBuilders, this.pendingLegs);
     this.pendingContracts.push(...this.contractMinutes.drain(true));
@@ -212,7 +222,7 @@ export class HistoryRecorder {
       const closed = builder.add(ts, value);
       if (!closed) continue;
       this.pending.push({ symbol, timeframe, ...closed });
-      if (timeframe === "1m") this.onMinuteClosed?.(symbol, closed);
+      if (timeframe === "1m") for (const listener of this.minuteListeners) listener(symbol, closed);
     }
   }
 

@@ -1,8 +1,10 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
+import { TRPCError } from "@trpc/server";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { ErrorWithFields } from "../errors.ts";
 import { log, warnEvery } from "../log.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -104,4 +106,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n` +
       `connection: close\r\n\r\n${body}`,
   );
+}
+
+/** The Retry-After header a procedure asked for through ErrorWithFields, if any. */
+export function retryAfterHeader(error: unknown): Record<string, string> {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (!(cause instanceof ErrorWithFields)) return {};
+  const seconds = cause.fields.retryAfterSeconds;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) return {};
+  return { "retry-after": String(Math.ceil(seconds)) };
 }

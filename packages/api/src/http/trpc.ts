@@ -1,10 +1,9 @@
 import type { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Handler } from "hono";
-import { retryAfterHeader } from "../rest/errors.ts";
 import { appRouter } from "../router.ts";
 import type { AppEnv, ContextFactory } from "./env.ts";
-import { errorBody } from "./errors.ts";
+import { errorBody, retryAfterHeader } from "./errors.ts";
 
 export const TRPC_BASE_PATH = "/api/trpc";
 

@@ -1,13 +1,24 @@
-import type { Services } from "../composition.ts";
+import type { Store } from "@spreadwatch/db";
+import type { LoginThrottle } from "../auth/throttle.ts";
 import type { FeedMonitor } from "../feeds/providers/monitor.ts";
 import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
+import type { DeliveryCounts } from "./delivery-counts.ts";
 import { createMetricsRegistry } from "./registry.ts";
 import type { MetricsEndpoint } from "./route.ts";
 
 /** /metrics for a running server when METRICS_TOKEN is set; undefined (no such path) otherwise. */
 export function metricsEndpoint(
   token: string | undefined,
-  parts: { services: Services; snapshots: SnapshotBroadcaster; monitor: FeedMonitor },
+  parts: {
+    services: {
+      deliveries: DeliveryCounts;
+      store: Store;
+      instance: { id: string; isLeader: () => boolean };
+      loginThrottle: LoginThrottle;
+    };
+    snapshots: SnapshotBroadcaster;
+    monitor: FeedMonitor;
+  },
 ): MetricsEndpoint | undefined {
   if (token === undefined) return undefined;
   const { services, snapshots, monitor } = parts;

@@ -1,9 +1,9 @@
 import type { OutboxBacklog } from "@spreadwatch/db";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { FeedHealthReport } from "../feeds/providers/monitor.ts";
+import type { QuoteTally } from "../feeds/providers/quote-tally.ts";
 import type { DeliveryCounts } from "./delivery-counts.ts";
 import { outboxGauges } from "./outbox-gauges.ts";
-import type { QuoteTally } from "./quote-tally.ts";
 import { counter, gauge, type Labels } from "./scraped.ts";
 
 /** Where each metric's value is read when Prometheus scrapes; nothing here runs in between. */

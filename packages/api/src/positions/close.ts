@@ -2,13 +2,14 @@
 // idempotent create's transaction: `tx` is the only store it may use.
 import { executableSymbol, exitSideOf } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
-import type { AppServices } from "../context.ts";
+import type { SpreadRegistry } from "../spreads/registry.ts";
 import { ownOpen, PositionError, positionNotFound, tooMany } from "./position-error.ts";
 import type { ClosePositionInput } from "./position-input.ts";
+import type { PositionsService } from "./service.ts";
 
 export async function closeIn(
   tx: Store,
-  services: AppServices,
+  services: { spreads: SpreadRegistry; positions: PositionsService },
   ownerId: number,
   input: Omit<ClosePositionInput, "idempotencyKey">,
 ) {

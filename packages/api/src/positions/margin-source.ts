@@ -22,7 +22,12 @@ import {
   kiteOrderCharges,
 } from "./kite-margins.ts";
 import type { MarginPosition, PositionMarginLeg, PositionMarginSource } from "./margin.ts";
-import { type AnswerStore, memoryAnswerStore, SharedAnswers } from "./shared-kite-answers.ts";
+import {
+  type AnswerStore,
+  memoryAnswerStore,
+  type Pace,
+  SharedAnswers,
+} from "./shared-kite-answers.ts";
 import type { BrokerCosts, Margin } from "./view.ts";
 
 /**
@@ -65,12 +70,6 @@ export interface MarginSourceOptions {
   pace?: Pace;
   /** Where instances share Kite's answers (the store's key values); absent: in memory. */
   answers?: AnswerStore;
-}
-
-/** The clock calls are paced by: real time by default, not the source's clock (tests move that). */
-export interface Pace {
-  now(): number;
-  sleep(ms: number): Promise<void>;
 }
 
 const realPace: Pace = {
@@ -306,3 +305,5 @@ export function serverMarginSource(
     answers: store.keyValues,
   });
 }
+
+export type { Pace };

@@ -2,9 +2,9 @@
 // executable value, typed, or the formula at the legs' typed fills.
 import type { CheckedDefinition } from "@spreadwatch/core";
 import type { PositionFields } from "@spreadwatch/db";
-import type { AppServices } from "../context.ts";
 import { PositionError } from "./position-error.ts";
 import type { OpenPositionInput } from "./position-input.ts";
+import type { PositionsService } from "./service.ts";
 
 /**
  * The formula of `spread` at each leg's typed fill, or a 400 naming the leg that is unknown or
@@ -31,7 +31,7 @@ export function valueAtFills(
 
 /** What opening stores: the entry live, typed, or the formula at the typed leg prices. */
 export function fieldsToOpen(
-  services: AppServices,
+  services: { positions: PositionsService },
   who: { id: number; isAdmin: boolean },
   input: Omit<OpenPositionInput, "idempotencyKey">,
 ): PositionFields {

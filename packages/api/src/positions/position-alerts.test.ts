@@ -7,16 +7,13 @@ import {
 } from "@spreadwatch/core";
 import type { PositionCrossing, RecordedPositionCrossing, SpreadMark } from "@spreadwatch/db";
 import { describe, expect, it } from "vitest";
+import { positionMessage } from "../alerts/firing-payload.ts";
 import type { HubUpdate, LiveEntry } from "../market/hub.ts";
 import type { RegisteredSpread } from "../spreads/registry.ts";
 import { costsAt } from "./costs.ts";
-import {
-  type CostsPerLot,
-  liveCostsPerLot,
-  PositionAlerts,
-  positionMessage,
-  type WatchedPosition,
-} from "./position-alerts.ts";
+import type { WatchedPosition } from "./position-alert-source.ts";
+import { PositionAlerts } from "./position-alerts.ts";
+import { type CostsPerLot, liveCostsPerLot } from "./position-net.ts";
 
 /** A BUY 2 × GC at 100 with 100 units a lot: net ₹ = (mark − 100) × 200 − 2 × costs. */
 function position(fields: Partial<WatchedPosition> = {}): WatchedPosition {

@@ -4,128 +4,26 @@
 // computes the same marks from the stream). Only positions on the symbols a quote recomputed are
 // looked at: the index goes from exit symbol to the positions with a target or a stop on it.
 import {
-  type CostRates,
   contractMoved,
   contractMoveText,
-  DEFAULT_LOTS,
-  defaultCostRates,
-  definitionCosts,
-  type HeldLeg,
-  hedgeFor,
-  type InstrumentSpec,
-  levelCrossedText,
   levelReached,
   levelRearmed,
-  markPosition,
-  markSymbolOf,
-  mcxLot,
   type PositionLevelKind,
   type Prices,
-  parseSpreadSymbol,
-  roundPaise,
-  roundTripCosts,
-  type SpreadSymbol,
   type ThresholdSide,
-  totalCosts,
 } from "@spreadwatch/core";
 import type { PositionCrossing, Store } from "@spreadwatch/db";
-import { isBuiltIn } from "../alerts/watched-symbols.ts";
-import { positionWebhookBody } from "../alerts/webhook-payload.ts";
+import { positionFiringPayload } from "../alerts/firing-payload.ts";
 import { log, warnEvery } from "../log.ts";
-import type { DefinitionEntry, HubUpdate, LiveEntry } from "../market/hub.ts";
-import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
-
-/** What the watcher needs of an open position (the store's positions carry more). */
-export interface WatchedPosition {
-  id: number;
-  ownerId: number;
-  /** The definition's symbol: GC, SP7. */
-  spread: string;
-  side: "BUY" | "SELL";
-  /** Open lots. */
-  lots: number;
-  entry: number;
-  /** ₹ per spread point per lot. */
-  units: number;
-  targetInr: number | null;
-  stopInr: number | null;
-  /** The contracts its legs entered on: once a leg's feed quotes another, its alerts hold. */
-  legs?: Readonly<Record<string, HeldLeg>> | undefined;
-}
-
-/** Where the open positions with a target or a stop come from (the store, through the service). */
-export interface PositionAlertSource {
-  /** Every user's open positions with a target or a stop, or only `userId`'s. */
-  listWatched(userId?: number): Promise<readonly WatchedPosition[]>;
-}
-
-/** The store's open positions, those with a target or a stop (the leader reads them on a change). */
-export function storedPositionAlerts(store: Pick<Store, "positions">): PositionAlertSource {
-  const watched = (p: WatchedPosition) => p.targetInr !== null || p.stopInr !== null;
-  return {
-    async listWatched(userId) {
-      const open =
-        userId === undefined
-          ? await store.positions.listOpen()
-          : await store.positions.list(userId, "open");
-      return open.filter(watched);
-    },
-  };
-}
+import type { HubUpdate, LiveEntry } from "../market/hub.ts";
+import type { SpreadChange } from "../spreads/registry.ts";
+import type { PositionAlertSource, WatchedPosition } from "./position-alert-source.ts";
+import { builtInCostsPerLot, type CostsPerLot, exitSymbolOf, netInr } from "./position-net.ts";
 
 /** Why a symbol's value must not fire now (the alert engine's LegWatch: a stale leg, a closed market). */
 export interface HoldJudge {
   holdReason(symbol: string, prices: Readonly<Prices>): string | undefined;
 }
-
-/**
- * Round-trip costs of one lot of `symbol`'s spread at its current entry, in ₹ before rounding to
- * paise (roundPaise of it is the figure the Positions tab shows); undefined when they cannot be
- * told (then the position is not judged: a net without its costs would fire early).
- */
-export type CostsPerLot = (
-  symbol: string,
-  entry: LiveEntry,
-  prices: Readonly<Prices>,
-) => number | undefined;
-
-/**
- * The costs the Positions tab shows (costs.ts's costsAt, before its rounding, which takes ~10 µs
- * a call in decimal strings and would be paid for every touched symbol at every quote): a
- * built-in parity's standard MCX lot and its CME hedge at the entry's MCX price, as perLot; a
- * definition's legs at their prices now (a definition without lots on its legs costs nothing).
- * `rates` is read at each call: an admin may change them.
- */
-export function liveCostsPerLot(
-  spreads: Pick<SpreadRegistry, "executable"> | undefined,
-  specOf: (key: string) => InstrumentSpec | undefined,
-  rates: () => CostRates = defaultCostRates,
-): CostsPerLot {
-  return (symbol, entry, prices) => {
-    if (isBuiltIn(symbol)) {
-      if (!("mcx" in entry)) return undefined;
-      const lot = mcxLot(DEFAULT_LOTS[parseSpreadSymbol(symbol as SpreadSymbol).id]);
-      if (!lot || !Number.isFinite(entry.mcx) || !Number.isFinite(entry.usdinr)) return undefined;
-      const { contract, contracts } = hedgeFor(lot);
-      return totalCosts(
-        roundTripCosts(entry.mcx, lot.units, contract, contracts, entry.usdinr, rates()),
-      );
-    }
-    const spread = spreads?.executable(symbol)?.spread;
-    const legs = (entry as DefinitionEntry).legs;
-    if (!spread || !legs) return undefined;
-    const legPrices: Record<string, number> = {};
-    for (const name in legs) legPrices[name] = (legs[name] as { price: number }).price;
-    // As costsAt: the definition's own USDINR leg when it has one, else the hub's.
-    const fx = spread.legs.find((leg) => leg.instrument === "USDINR");
-    const usdinr = (fx && legPrices[fx.name]) ?? prices.fx.USDINR?.price ?? Number.NaN;
-    const costs = definitionCosts(spread.legs, legPrices, usdinr, rates(), specOf);
-    return costs && totalCosts(costs);
-  };
-}
-
-/** The built-in parities' costs only (tests, and a server with no definitions). */
-export const builtInCostsPerLot: CostsPerLot = liveCostsPerLot(undefined, () => undefined);
 
 type Kind = PositionLevelKind;
 
@@ -186,38 +84,12 @@ interface Pending {
   note?: string;
 }
 
-/** The exit symbol of a position: a BUY is valued at the spread's SELL, and the reverse. */
-export const exitSymbolOf = markSymbolOf;
-
-/**
- * Net ₹ (total) as core's markPosition gives it (what the Positions tab shows): gross to paise
- * less every lot's costs to paise. The update loop compares a plain float first and asks this
- * only within a paisa or two of a level, where the roundings could disagree.
- */
-export function netInr(position: WatchedPosition, mark: number, costsPerLot: number): number {
-  const marked = markPosition(
-    { ...position, openedAt: 0 },
-    { mark, costsPerLotInr: roundPaise(costsPerLot), now: 0 },
-  );
-  return marked.netInr ?? Number.NaN;
-}
-
 /**
  * Within this of a level (plus half a paisa per lot: the costs per lot are rounded to paise
  * before they are multiplied) the exact rounding decides.
  */
 const NEAR_LEVEL_INR = 0.02;
 const COSTS_ROUNDING_PER_LOT_INR = 0.005;
-
-/** "BUY 2 × GC: net ₹12,400 reached target ₹12,000" (a stop: "fell to stop"). */
-export function positionMessage(
-  position: Pick<WatchedPosition, "side" | "lots" | "spread">,
-  kind: Kind,
-  net: number,
-  threshold: number,
-): string {
-  return `${position.side} ${position.lots} × ${position.spread}: ${levelCrossedText(kind, net, threshold)}`;
-}
 
 export interface PositionAlertsOptions {
   /** Why a symbol is held (the alert engine's: the same legs, the same windows). */
@@ -566,14 +438,16 @@ export class PositionAlerts {
     const { position, symbol } = p.level.watch;
     const net = netInr(position, p.mark, p.costs);
     const name = this.options.nameOf?.(position.spread) ?? position.spread;
-    const sentence = positionMessage(
-      { ...position, spread: name },
-      p.level.kind,
+    const payload = positionFiringPayload({
+      position,
+      name,
+      kind: p.level.kind,
+      symbol,
+      mark: p.mark,
       net,
-      p.level.threshold,
-    );
-    // Telegram's line opens with the level's sign, as an alert's opens with its bell.
-    const text = `${p.level.kind === "target" ? "🎯" : "🛑"} ${sentence}`;
+      threshold: p.level.threshold,
+      at,
+    });
     return {
       userId: position.ownerId,
       symbol,
@@ -581,26 +455,11 @@ export class PositionAlerts {
       threshold: p.level.threshold,
       direction: p.level.direction,
       state: p.state,
-      note: p.state === "held" ? `${sentence}. ${p.note}` : sentence,
+      note: p.state === "held" ? `${payload.sentence}. ${p.note}` : payload.sentence,
       at,
       now: Date.now(),
-      text,
-      webhookBody: (firingId) =>
-        positionWebhookBody({
-          firingId,
-          positionId: position.id,
-          spread: position.spread,
-          name,
-          side: position.side,
-          lots: position.lots,
-          kind: p.level.kind,
-          symbol,
-          mark: p.mark,
-          netInr: net,
-          thresholdInr: p.level.threshold,
-          firedAt: at,
-          text,
-        }),
+      text: payload.text,
+      webhookBody: payload.webhookBody,
     };
   }
 

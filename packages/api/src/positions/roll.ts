@@ -18,7 +18,6 @@ import {
   userSpreadSymbol,
 } from "@spreadwatch/core";
 import type { PositionLeg, Store } from "@spreadwatch/db";
-import type { AppServices } from "../context.ts";
 import type { MarketHub } from "../market/hub.ts";
 import { MID_ONLY_SYMBOLS } from "../spreads/built-ins.ts";
 import type { RegisteredSpread, SpreadRegistry, SpreadViewer } from "../spreads/registry.ts";
@@ -26,7 +25,7 @@ import { legsStale } from "./live.ts";
 import { valueAtFills } from "./open.ts";
 import { ownOpen, PositionError, positionNotFound, tooMany } from "./position-error.ts";
 import type { RollPositionInput } from "./position-input.ts";
-import { entryPrices } from "./service.ts";
+import { entryPrices, type PositionsService } from "./service.ts";
 
 type Leg = { name: string; instrument: string; lots?: number | undefined };
 
@@ -146,7 +145,7 @@ export function rollEntry(
  */
 export async function rollIn(
   tx: Store,
-  services: AppServices,
+  services: { hub: MarketHub; positions: PositionsService },
   ownerId: number,
   input: Omit<RollPositionInput, "idempotencyKey">,
   plan: { spread: RegisteredSpread; target: RollTarget },

@@ -1,6 +1,11 @@
 import type { KeyValueStore } from "@spreadwatch/db";
 import { log } from "../log.ts";
-import type { Pace } from "./margin-source.ts";
+
+/** The clock calls are paced by: real time by default, not the source's clock (tests move that). */
+export interface Pace {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
 
 /** Kite's answer about a key, or why there is none; `at` is when it came. */
 export type Outcome<T> = { ok: T; at: number } | { error: string; at: number };

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
 import { describeZodError, ErrorWithFields } from "../errors.ts";
+import { retryAfterHeader } from "../http/errors.ts";
 
 export interface ErrorResponse {
   status: number;
@@ -9,15 +10,6 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** The error behind a 5xx, for the request log; never sent. */
   failure?: unknown;
-}
-
-/** The Retry-After header a procedure asked for through ErrorWithFields, if any. */
-export function retryAfterHeader(error: unknown): Record<string, string> {
-  const cause = error instanceof TRPCError ? error.cause : error;
-  if (!(cause instanceof ErrorWithFields)) return {};
-  const seconds = cause.fields.retryAfterSeconds;
-  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) return {};
-  return { "retry-after": String(Math.ceil(seconds)) };
 }
 
 /** Maps whatever a procedure threw to an HTTP status and a `{ error }` body; never a stack trace. */

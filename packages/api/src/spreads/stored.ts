@@ -1,7 +1,6 @@
 // The store's definitions as the registry holds them, and what a leg may name.
 import { type SpreadDefinition, shippedInstrument, userSpreadSymbol } from "@spreadwatch/core";
 import type { Store, StoredSpreadDefinition } from "@spreadwatch/db";
-import type { InstrumentCatalogue } from "../instruments/catalogue.ts";
 
 export function definitionOf(row: StoredSpreadDefinition): SpreadDefinition {
   return {
@@ -27,6 +26,9 @@ export function storedDefinitions(store: Store): () => Promise<SpreadDefinition[
  * Whether a leg may name `key`: an instrument in use, or a shipped one (which a definition's
  * save then puts in use, docs/formulas.md).
  */
-export function legInstrumentKnown(instruments: InstrumentCatalogue): (key: string) => boolean {
+/** `instruments`: the catalogue of the instruments in use (instruments/catalogue.ts). */
+export function legInstrumentKnown(instruments: {
+  get(key: string): unknown;
+}): (key: string) => boolean {
   return (key) => instruments.get(key) !== undefined || shippedInstrument(key) !== undefined;
 }

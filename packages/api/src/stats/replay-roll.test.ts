@@ -67,9 +67,8 @@ describe("a replay that rolls GOLD onto the @next contract", () => {
         flush,
         fallback: storedCloses(store, flush),
       });
-      const recorder: HistoryRecorder = new HistoryRecorder(store, 400 * 86_400_000, (s, c) =>
-        stats?.minuteClosed(s, c.timestamp, c.close),
-      );
+      const recorder = new HistoryRecorder(store, 400 * 86_400_000);
+      recorder.onMinuteClosed((s, c) => stats?.minuteClosed(s, c.timestamp, c.close));
       const rolls = new RollRecorder(store, (key) => stats?.contractRolled(new Set([key])));
       await recorder.start();
       hub.subscribe((update) => recorder.onUpdate(update));

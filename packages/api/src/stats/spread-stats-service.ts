@@ -10,7 +10,7 @@ import {
   type STATS_DAYS,
 } from "@spreadwatch/core";
 import { log } from "../log.ts";
-import type { SpreadRegistry } from "../spreads/registry.ts";
+import type { SpreadChange, SpreadRegistry } from "../spreads/registry.ts";
 
 export type StatsDays = (typeof STATS_DAYS)[number];
 
@@ -70,7 +70,7 @@ type Windows = Map<ChartSymbol, RollingSpreadStats>;
 
 /** The users' own spreads: which symbols are theirs, and their closes (leg history, then own). */
 export interface OwnSpreadStatsOptions {
-  spreads: Pick<SpreadRegistry, "executable" | "subscribe">;
+  spreads: Pick<SpreadRegistry, "executable">;
   closes: StoredCloses;
 }
 
@@ -140,15 +140,18 @@ export class SpreadStatsService {
     /** The contracts a chart symbol's window was read from (stats/contract-closes.ts). */
     private readonly contractsOf: (symbol: string) => Record<string, string> | undefined = () =>
       undefined,
-  ) {
-    // A changed recipe (its candles were deleted) or a deleted spread: ask again from the store.
-    ownSpreads?.spreads.subscribe(({ changed, removed }) => {
-      const gone = new Set(
-        [...changed, ...removed].flatMap((s) => [`${s.symbol}_BUY`, `${s.symbol}_SELL`]),
-      );
-      for (const key of [...this.own.keys()])
-        if (gone.has(key.slice(key.indexOf(":") + 1))) this.own.delete(key);
-    });
+  ) {}
+
+  /**
+   * A definition changed in the registry (the composition root hands its changes over): a
+   * changed recipe (its candles were deleted) or a deleted spread is asked again from the store.
+   */
+  spreadsChanged({ changed, removed }: Pick<SpreadChange, "changed" | "removed">): void {
+    const gone = new Set(
+      [...changed, ...removed].flatMap((s) => [`${s.symbol}_BUY`, `${s.symbol}_SELL`]),
+    );
+    for (const key of [...this.own.keys()])
+      if (gone.has(key.slice(key.indexOf(":") + 1))) this.own.delete(key);
   }
 
   /** Loads the default window from the stored candles. */

@@ -76,7 +76,7 @@ export class WebhookDelivery implements ChannelDelivery {
   }
 }
 
-/** A position's target or stop (webhook-payload.ts's positionWebhookBody starts so), else an alert. */
+/** A position's target or stop (firing-payload.ts's positionWebhookBody starts so), else an alert. */
 function eventOf(body: string): WebhookEvent {
   return body.startsWith('{"event":"position.alert"') ? "position.alert" : "alert.fired";
 }

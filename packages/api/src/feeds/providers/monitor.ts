@@ -1,8 +1,8 @@
 import type { Quote } from "@spreadwatch/core";
 import { log } from "../../log.ts";
-import { QuoteTally } from "../../metrics/quote-tally.ts";
 import type { Feed } from "../feed.ts";
 import { DEFAULT_SILENCE_MS, HealthTracker, type ProviderHealth } from "./health.ts";
+import { QuoteTally } from "./quote-tally.ts";
 
 export interface FeedHealthReport {
   /** FEED: simulator, replay, composite… */

@@ -1,18 +1,18 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
-import { clientAddress } from "../client-address.ts";
-import { type AppServices, createContext } from "../context.ts";
-import { marketViewer } from "../market/viewer.ts";
-import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "../metrics/route.ts";
-import { restRoutes } from "../rest/adapter.ts";
-import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
-import { streamSelection } from "../stream/stream-selection-input.ts";
-import type { AppEnv, ContextFactory } from "./env.ts";
-import { logRequestErrors, notFound, onAppError } from "./errors.ts";
-import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./security.ts";
-import { addSecurityHeaders, securityHeaders } from "./security-headers.ts";
-import { staticFiles } from "./static.ts";
-import { TRPC_BASE_PATH, trpcHandler } from "./trpc.ts";
+import { clientAddress } from "./client-address.ts";
+import { type AppServices, createContext } from "./context.ts";
+import type { AppEnv, ContextFactory } from "./http/env.ts";
+import { logRequestErrors, notFound, onAppError } from "./http/errors.ts";
+import { limitBody, limitHeaderCount, refuseCrossSiteWrites } from "./http/security.ts";
+import { addSecurityHeaders, securityHeaders } from "./http/security-headers.ts";
+import { staticFiles } from "./http/static.ts";
+import { TRPC_BASE_PATH, trpcHandler } from "./http/trpc.ts";
+import { marketViewer } from "./market/viewer.ts";
+import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "./metrics/route.ts";
+import { restRoutes } from "./rest/adapter.ts";
+import type { SnapshotBroadcaster } from "./stream/snapshot-broadcaster.ts";
+import { streamSelection } from "./stream/stream-selection-input.ts";
 
 const SNAPSHOT_STREAM_PATH = `${TRPC_BASE_PATH}/market.onSnapshot`;
 

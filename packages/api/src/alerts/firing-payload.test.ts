@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertMessage, definitionDecimals } from "./messages.ts";
+import { alertMessage, definitionDecimals } from "./firing-payload.ts";
 
 /** 20 Nov 2026, 14:45:00 IST. */
 const AT = Date.UTC(2026, 10, 20, 9, 15);
