@@ -25,15 +25,18 @@ export function thresholdsPlugin(current: () => readonly ThresholdLine[]): uPlot
       draw: (u) => {
         const height = u.over.clientHeight;
         const lines = [...current()].sort((a, b) => b.value - a.value);
-        const nudges = labelNudges(lines.map((line) => u.valToPos(line.value, "y")));
+        // Whole pixels for the lines and the nudges alike: rounding each on its own let two
+        // labels a tick apart overlap by a pixel.
+        const ys = lines.map((line) => Math.round(u.valToPos(line.value, "y")));
+        const nudges = labelNudges(ys);
         const rows = lines.map((line, i) => {
-          const y = u.valToPos(line.value, "y");
+          const y = ys[i] ?? 0;
           const row = document.createElement("div");
           row.className = "chart-threshold";
           row.classList.toggle("chart-threshold--disabled", !line.enabled);
           row.dataset.threshold = String(line.value);
           row.hidden = !(y >= 0 && y <= height);
-          row.style.transform = `translateY(${Math.round(y)}px)`;
+          row.style.transform = `translateY(${y}px)`;
           const label = document.createElement("span");
           label.className = "chart-threshold__label";
           label.textContent = line.enabled ? `Alert ${line.label}` : `Alert ${line.label} (off)`;
