@@ -1,5 +1,6 @@
 import { useMemo, useState } from "react";
-import { type AlertView, formatThreshold } from "../../alerts/texts.ts";
+import type { AlertView } from "../../alerts/texts.ts";
+import { formatThreshold } from "../../alerts/threshold.ts";
 import { useAlertList } from "../../hooks/useAlerts.ts";
 import { isAlertable } from "../../market/chartSymbols.ts";
 import { AlertModal } from "../alerts/AlertModal.tsx";
