@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
 import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
+import { DialogActions } from "../DialogActions.tsx";
 import { Field } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkLots, errorAfterLots, parsePrice } from "./checks.ts";
@@ -71,13 +72,7 @@ export function ClosePositionDialog({
           </strong>
           .
         </Message>
-        <div className="modal__actions">
-          <div className="modal__action-group modal__action-group--main">
-            <button type="submit" className="button button--primary">
-              Done
-            </button>
-          </div>
-        </div>
+        <DialogActions submit="Done" />
       </PositionModal>
     );
   }
@@ -132,16 +127,11 @@ export function ClosePositionDialog({
       )}
       <RealisedPreview position={position} lots={lots} typed={typedMode ? price : undefined} />
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            {pending ? "Closing…" : "Close position"}
-          </button>
-        </div>
-      </div>
+      <DialogActions
+        submit={pending ? "Closing…" : "Close position"}
+        onCancel={onClose}
+        busy={pending}
+      />
     </PositionModal>
   );
 }

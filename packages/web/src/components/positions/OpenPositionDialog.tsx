@@ -11,6 +11,7 @@ import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { DialogActions } from "../DialogActions.tsx";
 import { Field, TextAreaField } from "../Field.tsx";
 import { Message } from "../Message.tsx";
 import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
@@ -119,17 +120,15 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         onSubmit={props.onClose}
       >
         <Message tone="success">Opened {opened}. No order was sent to any broker.</Message>
-        <div className="modal__actions">
-          <div className="modal__action-group modal__action-group--main">
-            {/* The form lives above the screens: it closes as the link leaves for Positions. */}
+        <DialogActions
+          submit="Done"
+          secondary={
+            // The form lives above the screens: it closes as the link leaves for Positions.
             <Link href="/positions" className="button" onClick={props.onClose}>
               View positions
             </Link>
-            <button type="submit" className="button button--primary">
-              Done
-            </button>
-          </div>
-        </div>
+          }
+        />
       </PositionModal>
     );
   }
@@ -246,16 +245,11 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         ))}
       <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            {pending ? "Opening…" : "Open position"}
-          </button>
-        </div>
-      </div>
+      <DialogActions
+        submit={pending ? "Opening…" : "Open position"}
+        onCancel={props.onClose}
+        busy={pending}
+      />
     </PositionModal>
   );
 }
