@@ -6,6 +6,7 @@ import { LegWarning } from "./LegWarning.tsx";
 import { Panel } from "./Panel.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
+import { type Column, TableHead } from "./TableHead.tsx";
 
 const DECIMALS = 2;
 
@@ -16,6 +17,13 @@ interface IndexSpreadTableProps {
   freshness: FreshnessContext;
 }
 
+const INDEX_COLUMNS: readonly Column[] = [
+  { label: "NIFTY" },
+  { label: "Spread", num: true },
+  { label: "Future Price (GIFT NIFTY)", num: true },
+  { label: "Spot Price (NIFTY 50)", num: true },
+];
+
 export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTableProps) {
   const inputs = indexSpreadInputs(prices);
   const marks = inputMarks(inputs);
@@ -23,20 +31,7 @@ export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTablePro
   return (
     <Panel title="Index Spread" className="panel--index">
       <table className="data-table" aria-label="Index Spread">
-        <thead>
-          <tr>
-            <th scope="col">NIFTY</th>
-            <th scope="col" className="num">
-              Spread
-            </th>
-            <th scope="col" className="num">
-              Future Price (GIFT NIFTY)
-            </th>
-            <th scope="col" className="num">
-              Spot Price (NIFTY 50)
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={INDEX_COLUMNS} />
         <tbody>
           <tr
             data-symbol="NIFTY"

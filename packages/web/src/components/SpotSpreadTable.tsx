@@ -6,6 +6,7 @@ import { LegWarning } from "./LegWarning.tsx";
 import { Panel } from "./Panel.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
+import { type Column, TableHead } from "./TableHead.tsx";
 
 const PRICE_DECIMALS = 2;
 
@@ -21,25 +22,19 @@ function cannotComputeTitle(id: string, problems: LegProblem[]): string {
   return `Cannot compute: ${crossed ? crossed.text : `no CME ${id} bid and ask`}`;
 }
 
+const SPOT_COLUMNS: readonly Column[] = [
+  { label: "Symbol" },
+  { label: "Spread", num: true },
+  { label: "Future Price", num: true },
+  { label: "Spot Price", num: true },
+];
+
 /** docs/spec.md §2 "Spot Spread table": CME future mid − spot, in USD. */
 export function SpotSpreadTable({ rows, prices, freshness }: SpotSpreadTableProps) {
   return (
     <Panel title="Spot Spread">
       <table className="data-table" aria-label="Spot Spread">
-        <thead>
-          <tr>
-            <th scope="col">Symbol</th>
-            <th scope="col" className="num">
-              Spread
-            </th>
-            <th scope="col" className="num">
-              Future Price
-            </th>
-            <th scope="col" className="num">
-              Spot Price
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={SPOT_COLUMNS} />
         <tbody>
           {rows.map((row) => {
             const inputs = spotSpreadInputs(row.id, row.spotKey, prices);

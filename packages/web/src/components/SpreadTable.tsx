@@ -19,6 +19,7 @@ import { BottomSheet } from "./BottomSheet.tsx";
 import { Panel } from "./Panel.tsx";
 import { RowDetails, rowDetailsTitle } from "./RowDetails.tsx";
 import { cannotComputeTitle, SpreadTableRow } from "./SpreadTableRow.tsx";
+import { type Column, TableHead } from "./TableHead.tsx";
 
 interface SpreadTableProps {
   prices: Prices;
@@ -33,6 +34,16 @@ const COMPACT_TABLE = "(max-width: 480px)";
 /** Narrow tablets keep every column, with room for one alert button: more fold into a count. */
 const FEW_BELLS = "(max-width: 640px)";
 
+const SPREAD_COLUMNS: readonly Column[] = [
+  { label: "Symbol" },
+  { label: "Spread", num: true },
+  { label: "Net / lot (₹)", num: true, wide: true, title: "Net of round-trip costs, one lot" },
+  { label: "z", num: true, wide: true, title: "z-score against the 20-day 1-minute closes" },
+  { label: "CME", num: true, wide: true },
+  { label: "MCX", num: true, wide: true },
+  { label: "Alerts" },
+];
+
 /** docs/spec.md §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
 export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
   const tapForDetails = useTapForDetails();
@@ -42,31 +53,7 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
   return (
     <Panel title="Spread" className="panel--spread">
       <table className="data-table" aria-label="Spread">
-        <thead>
-          <tr>
-            <th scope="col">Symbol</th>
-            <th scope="col" className="num">
-              Spread
-            </th>
-            <th scope="col" className="num col--wide" title="Net of round-trip costs, one lot">
-              Net / lot (₹)
-            </th>
-            <th
-              scope="col"
-              className="num col--wide"
-              title="z-score against the 20-day 1-minute closes"
-            >
-              z
-            </th>
-            <th scope="col" className="num col--wide">
-              CME
-            </th>
-            <th scope="col" className="num col--wide">
-              MCX
-            </th>
-            <th scope="col">Alerts</th>
-          </tr>
-        </thead>
+        <TableHead columns={SPREAD_COLUMNS} />
         {SPREAD_TABLE_GROUPS.map((id) => (
           <tbody key={id} data-group={id}>
             <tr className="group-row">
