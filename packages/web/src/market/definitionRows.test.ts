@@ -1,4 +1,3 @@
-import { emptyPrices, type Prices } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import {
   definitionDecimals,
@@ -7,8 +6,8 @@ import {
   legText,
   sourceOf,
 } from "./definitionRows.ts";
+import { BOOK, PRICE, PRICES } from "./quotes.fixture.ts";
 
-const at = 1_700_000_000_000;
 const perLot = {
   units: 1,
   grossInr: 1000,
@@ -70,16 +69,7 @@ describe("legText", () => {
 });
 
 describe("a definition's inputs", () => {
-  const book = { bid: 1, ask: 2, timestamp: at };
-  const price = { price: 3, timestamp: at };
-  const prices: Prices = {
-    ...emptyPrices(),
-    mcx: { GOLD: book },
-    cme: { GC: book },
-    fx: { USDINR: price },
-    spot: { XAUUSD: price },
-    zerodha: { nifty50: price },
-  };
+  const [book, price, prices] = [BOOK, PRICE, PRICES];
 
   it("finds each key's group in the prices", () => {
     expect(

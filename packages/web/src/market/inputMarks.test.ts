@@ -1,4 +1,3 @@
-import { emptyPrices, type Prices } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import {
   indexSpreadInputs,
@@ -7,11 +6,10 @@ import {
   spotSpreadInputs,
   spreadInputs,
 } from "./inputMarks.ts";
-
-const at = 1_700_000_000_000;
+import { AT, BOOK, PRICE, PRICES } from "./quotes.fixture.ts";
 
 function input(label: string, marks: { delayed?: true; lastOnly?: true } = {}): SpreadInput {
-  return { label, source: "cme", key: label, entry: { bid: 1, ask: 2, timestamp: at, ...marks } };
+  return { label, source: "cme", key: label, entry: { bid: 1, ask: 2, timestamp: AT, ...marks } };
 }
 
 describe("inputMarks", () => {
@@ -47,16 +45,7 @@ describe("inputMarks", () => {
 });
 
 describe("a row's inputs", () => {
-  const book = { bid: 1, ask: 2, timestamp: at };
-  const price = { price: 3, timestamp: at };
-  const prices: Prices = {
-    ...emptyPrices(),
-    cme: { GC: book },
-    mcx: { GOLD: book },
-    fx: { USDINR: price },
-    spot: { XAUUSD: price },
-    zerodha: { giftnifty: price },
-  };
+  const [book, price, prices] = [BOOK, PRICE, PRICES];
 
   it("reads a Spread row's CME and MCX books at the sides its symbol trades, and USDINR", () => {
     const buy = spreadInputs("GC_BUY", prices);
@@ -79,7 +68,7 @@ describe("a row's inputs", () => {
     ]);
     expect(indexSpreadInputs(prices).map((i) => [i.label, i.entry])).toEqual([
       ["GIFT NIFTY", price],
-      ["NIFTY 50", undefined],
+      ["NIFTY 50", price],
     ]);
   });
 });
