@@ -6,9 +6,9 @@ import {
   type SpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
-import type { MouseEvent } from "react";
-import { Link, useLocation } from "wouter";
+import { Link } from "wouter";
 import type { ChartNavigationState } from "../hooks/useChartSelection.ts";
+import { useRowOpen } from "../hooks/useRowOpen.ts";
 import { useSpreadStats } from "../hooks/useSpreadStats.ts";
 import type { FreshnessContext } from "../market/freshness.ts";
 import { inputMarks, spreadInputs } from "../market/inputMarks.ts";
@@ -72,17 +72,8 @@ export function SpreadTableRow({
   // A stale, crossed or missing leg greys the row: its spread is not one to act on.
   const problems = legProblems(inputs, freshness);
   const missing = entry ? undefined : cannotComputeTitle(symbol, prices, problems);
-  // Clicking a row opens its chart (docs/user-guide.md, "The dashboard").
-  const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
-  const open = (event: MouseEvent<HTMLTableRowElement>) => {
-    const target = event.target;
-    // Controls in the row keep their own clicks, and so do portals (a bell's tooltip).
-    if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
-    if (target.closest("a, button, input, select")) return;
-    if (onDetails) onDetails(symbol);
-    else navigate("/advanced-chart", { state: chart });
-  };
+  const open = useRowOpen(symbol, onDetails);
   return (
     <tr
       data-symbol={symbol}

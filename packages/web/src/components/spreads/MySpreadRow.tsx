@@ -1,7 +1,8 @@
 import { formatNumber, formatSigned, formulaShape, type Prices } from "@spreadwatch/core";
-import { Fragment, type MouseEvent } from "react";
-import { Link, useLocation } from "wouter";
+import { Fragment } from "react";
+import { Link } from "wouter";
 import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
+import { useRowOpen } from "../../hooks/useRowOpen.ts";
 import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
 import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
 import {
@@ -59,15 +60,8 @@ export function MySpreadRow(props: MySpreadRowProps) {
   const marks = inputMarks(inputs);
   const decimals = definitionDecimals(entry?.mid ?? entry?.spread);
   const missing = entry ? undefined : definitionMissingTitle(problems);
-  const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
-  const open = (event: MouseEvent<HTMLTableRowElement>) => {
-    const target = event.target;
-    if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
-    if (target.closest("a, button, input, select")) return;
-    if (onDetails) onDetails(symbol);
-    else navigate("/advanced-chart", { state: chart });
-  };
+  const open = useRowOpen(symbol, onDetails);
   const legs = spread.legs.map((leg) => legText(leg.name, entry?.legs[leg.name]));
   return (
     <tr
