@@ -4,7 +4,7 @@ import { KiteConnectedNotice } from "../components/admin/KiteConnectedNotice.tsx
 import { LiveOrdersSwitch } from "../components/admin/LiveOrdersSwitch.tsx";
 import { MarketDataHealth } from "../components/admin/MarketDataHealth.tsx";
 import { UserList } from "../components/admin/UserList.tsx";
-import { Section } from "../components/Section.tsx";
+import { Section } from "../components/ui/Section.tsx";
 import type { SessionUser } from "../session/cache.ts";
 
 export function Admin({ user }: { user: SessionUser }) {

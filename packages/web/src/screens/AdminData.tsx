@@ -1,8 +1,8 @@
 import { AdminPage } from "../components/admin/AdminPage.tsx";
 import { CoverageTable } from "../components/admin/CoverageTable.tsx";
-import { Message } from "../components/Message.tsx";
-import { Section } from "../components/Section.tsx";
-import { useFetchHistoryAgain, useHistoryCoverage } from "../hooks/useHistoryCoverage.ts";
+import { Message } from "../components/ui/Message.tsx";
+import { Section } from "../components/ui/Section.tsx";
+import { useFetchHistoryAgain, useHistoryCoverage } from "../hooks/market/useHistoryCoverage.ts";
 
 /** Admin → Data: where every instrument's past comes from, and fetching it again. */
 export function AdminData() {

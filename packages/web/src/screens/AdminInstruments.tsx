@@ -1,9 +1,9 @@
 import { AddInstrumentForm } from "../components/admin/AddInstrumentForm.tsx";
 import { AdminPage } from "../components/admin/AdminPage.tsx";
 import { InstrumentList } from "../components/admin/InstrumentList.tsx";
-import { Message } from "../components/Message.tsx";
-import { Section } from "../components/Section.tsx";
-import { useInstrumentList } from "../hooks/useInstruments.ts";
+import { Message } from "../components/ui/Message.tsx";
+import { Section } from "../components/ui/Section.tsx";
+import { useInstrumentList } from "../hooks/market/useInstruments.ts";
 
 /**
  * Admin → Instruments (docs/user-guide.md "Instruments"): what is quoted, and adding or removing

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { AppHeader } from "../AppHeader.tsx";
+import { AppHeader } from "../app/AppHeader.tsx";
 import { AdminNav } from "./AdminNav.tsx";
 
 /** An Admin Panel screen: the header, the Admin tabs (Users, Instruments, Data), then `children`. */

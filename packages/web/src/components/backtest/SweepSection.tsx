@@ -2,8 +2,8 @@
 // in sample (first 70 %) beside out of sample (last 30 %), with the warning a sweep needs.
 import { formatInr, RULE_FIELDS, type RuleField, type SweepCell } from "@spreadwatch/core";
 import { useState } from "react";
-import { useBacktest } from "../../hooks/useBacktest.ts";
-import { ScrollRegion } from "../ScrollRegion.tsx";
+import { useBacktest } from "../../hooks/positions/useBacktest.ts";
+import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 import { backtestRequest, type RuleForm } from "./rule-form.ts";
 
 interface Axis {

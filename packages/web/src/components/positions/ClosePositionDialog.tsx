@@ -1,11 +1,11 @@
 import { realisedInr } from "@spreadwatch/core";
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { DialogActions } from "../DialogActions.tsx";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkLots, errorAfterLots, parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
 import { positionTitle, Rupees, spreadText } from "./PositionFigures.tsx";

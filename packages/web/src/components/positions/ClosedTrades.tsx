@@ -1,5 +1,5 @@
 import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
-import { type Column, TableHead } from "../TableHead.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 import { holdingText } from "./format.ts";
 import { Rupees, spreadText } from "./PositionFigures.tsx";
 

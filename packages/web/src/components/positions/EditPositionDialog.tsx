@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
+import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
-import { DangerButton, DialogActions } from "../DialogActions.tsx";
-import { Field, TextAreaField } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { Field, TextAreaField } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkNote, parsePrice } from "./checks.ts";
 import { positionTitle } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";

@@ -2,18 +2,18 @@ import type { PositionSide } from "@spreadwatch/core";
 import { keepPreviousData } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
-import { usePositionChanges } from "../../hooks/usePositions.ts";
 import {
   type SpreadDefinitionView,
   useSpreadDefinitions,
-} from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+} from "../../hooks/market/useSpreadDefinitions.ts";
+import { usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { DialogActions } from "../DialogActions.tsx";
-import { Field, TextAreaField } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
+import { Field, TextAreaField } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
 import { plainRupees } from "./format.ts";
 import { spreadText } from "./PositionFigures.tsx";

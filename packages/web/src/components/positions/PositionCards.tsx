@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
+import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
 import { plainRupees } from "./format.ts";
 import { NetFigure, ReturnPercent, Rupees, targetStopText } from "./PositionFigures.tsx";
 import {

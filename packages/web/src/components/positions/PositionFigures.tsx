@@ -1,5 +1,5 @@
 import { ANNUALISE_FROM_DAYS, formatIstTime, formatSignedText } from "@spreadwatch/core";
-import type { LivePosition, PositionView } from "../../hooks/usePositions.ts";
+import type { LivePosition, PositionView } from "../../hooks/positions/usePositions.ts";
 import { definitionDecimals } from "../../market/definitionRows.ts";
 import { plainRupees, signClass, signedPercent, signedRupees } from "./format.ts";
 

@@ -1,7 +1,7 @@
 import { ANNUALISE_FROM_DAYS, formatNumber } from "@spreadwatch/core";
 import { Fragment, type ReactNode } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
-import { type SortValue, useSort } from "../../hooks/useSort.ts";
+import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
+import { type SortValue, useSort } from "../../hooks/ui/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
 import {

@@ -1,10 +1,10 @@
 import { formatNumber, formatSigned, formulaShape, type Prices } from "@spreadwatch/core";
 import { Fragment } from "react";
 import { Link } from "wouter";
-import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
-import { useRowOpen } from "../../hooks/useRowOpen.ts";
-import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
-import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
+import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
+import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import {
   type DefinitionEntry,
   definitionDecimals,
@@ -16,10 +16,10 @@ import { inputMarks } from "../../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../../market/legProblems.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
-import { LegWarning } from "../LegWarning.tsx";
-import { DefinitionNetPerLotCell } from "../NetPerLotCell.tsx";
-import { SpreadValue } from "../SpreadValue.tsx";
-import { ZScoreCell } from "../ZScoreCell.tsx";
+import { LegWarning } from "../market/LegWarning.tsx";
+import { DefinitionNetPerLotCell } from "../market/NetPerLotCell.tsx";
+import { SpreadValue } from "../market/SpreadValue.tsx";
+import { ZScoreCell } from "../market/ZScoreCell.tsx";
 
 interface MySpreadRowProps {
   spread: SpreadDefinitionView;

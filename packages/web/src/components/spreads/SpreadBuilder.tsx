@@ -1,12 +1,15 @@
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { useInstrumentList } from "../../hooks/useInstruments.ts";
-import { useModalDialog } from "../../hooks/useModalDialog.ts";
-import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { useInstrumentList } from "../../hooks/market/useInstruments.ts";
+import {
+  type SpreadDefinitionView,
+  useSpreadChanges,
+} from "../../hooks/market/useSpreadDefinitions.ts";
+import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
-import { DangerButton, DialogActions } from "../DialogActions.tsx";
-import { Checkbox, Field } from "../Field.tsx";
+import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { Checkbox, Field } from "../ui/Field.tsx";
 import { type BuilderError, builderError, localErrors } from "./builderErrors.ts";
 import { FormulaField } from "./FormulaField.tsx";
 import { type LegDraft, LegsEditor } from "./LegsEditor.tsx";
