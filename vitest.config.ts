@@ -12,6 +12,10 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     projects: [
       { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
+      // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
+      {
+        test: { name: "web", include: ["packages/web/src/**/*.test.ts"], environment: "node" },
+      },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).
       { test: { name: "docs", include: ["scripts/**/*.test.ts"] } },
       {

@@ -91,7 +91,7 @@ describe("building spreads", () => {
       const dialog = builder(page);
       await dialog
         .getByLabel("Template", { exact: true })
-        .selectOption({ label: "Calendar (one future, two months)" });
+        .selectOption({ label: "Calendar: two months" });
       await dialog.getByLabel("Future", { exact: true }).selectOption("GOLD");
       await dialog.getByLabel("First month").selectOption("near");
       await dialog.getByLabel("Second month").selectOption("next");

@@ -1,9 +1,9 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Route, Switch } from "wouter";
+import { AdminOnly, SignedIn, SignedOut } from "./components/app/RouteGuards.tsx";
 import { OpenPositionProvider } from "./components/positions/OpenPosition.tsx";
-import { AdminOnly, SignedIn, SignedOut } from "./components/RouteGuards.tsx";
-import { useHeartbeat } from "./hooks/useHeartbeat.ts";
+import { useHeartbeat } from "./hooks/session/useHeartbeat.ts";
 import { Admin } from "./screens/Admin.tsx";
 import { AdminData } from "./screens/AdminData.tsx";
 import { AdminInstruments } from "./screens/AdminInstruments.tsx";

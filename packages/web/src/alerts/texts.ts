@@ -1,32 +1,12 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import {
-  alertMetricName,
-  formatNumber,
-  type SoundId,
-  soundLabel,
-  spreadDecimals,
-  thresholdDecimals,
-} from "@spreadwatch/core";
+import { alertMetricName, formatNumber, type SoundId, soundLabel } from "@spreadwatch/core";
 import { formatMetricThreshold } from "../components/alerts/metric.ts";
-import { isDefinitionSymbol } from "../market/chartSymbols.ts";
-import { definitionDecimals } from "../market/definitionRows.ts";
+import { valueDecimals } from "./threshold.ts";
 
 export type AlertView = RouterOutputs["alerts"]["list"]["alerts"][number];
 
 export function alertSoundLabel(id: string): string {
   return soundLabel(id as SoundId);
-}
-
-/** A threshold as the alert list shows it (docs/spec.md §9): 4 decimals for NG, CL, HG, else 2. */
-export function formatThreshold(symbol: string, threshold: number): string {
-  // A definition's decimals follow its size: a ratio's 0.8123 needs 4 (definitionRows.ts).
-  if (isDefinitionSymbol(symbol)) return formatNumber(threshold, definitionDecimals(threshold));
-  return formatNumber(threshold, thresholdDecimals(symbol));
-}
-
-/** A built-in's spread decimals, or a definition's from the size of its value. */
-function valueDecimals(symbol: string, value: number): number {
-  return isDefinitionSymbol(symbol) ? definitionDecimals(value) : spreadDecimals(symbol);
 }
 
 /**

@@ -1,10 +1,8 @@
-import { Link } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
-import { AdminNav } from "../components/admin/AdminNav.tsx";
+import { AdminPage } from "../components/admin/AdminPage.tsx";
 import { CoverageTable } from "../components/admin/CoverageTable.tsx";
-import { Message } from "../components/Message.tsx";
-import { Section } from "../components/Section.tsx";
-import { useFetchHistoryAgain, useHistoryCoverage } from "../hooks/useHistoryCoverage.ts";
+import { Message } from "../components/ui/Message.tsx";
+import { Section } from "../components/ui/Section.tsx";
+import { useFetchHistoryAgain, useHistoryCoverage } from "../hooks/market/useHistoryCoverage.ts";
 
 /** Admin → Data: where every instrument's past comes from, and fetching it again. */
 export function AdminData() {
@@ -14,43 +12,37 @@ export function AdminData() {
     ? undefined
     : (keys?: string[]) => fetchAgain.mutate(keys ? { keys } : {});
   return (
-    <div className="page">
-      <AppHeader title="Admin Panel">
-        <Link href="/">Back to Dashboard</Link>
-      </AppHeader>
-      <main className="screen">
-        <AdminNav />
-        {coverage.isError && (
-          <Message tone="error">{`Error loading the coverage: ${coverage.error.message}`}</Message>
+    <AdminPage>
+      {coverage.isError && (
+        <Message tone="error">{`Error loading the coverage: ${coverage.error.message}`}</Message>
+      )}
+      {fetchAgain.isError && (
+        <Message tone="error">{`Could not fetch again: ${fetchAgain.error.message}`}</Message>
+      )}
+      <Section
+        title="History coverage"
+        level={2}
+        className="section--flush section--coverage"
+        actions={
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!onFetch}
+            onClick={() => onFetch?.()}
+          >
+            Fetch all again
+          </button>
+        }
+      >
+        {coverage.isPending ? (
+          <p className="muted">Loading coverage...</p>
+        ) : (
+          <CoverageTable
+            instruments={coverage.data?.instruments ?? []}
+            onFetch={onFetch && ((key) => onFetch([key]))}
+          />
         )}
-        {fetchAgain.isError && (
-          <Message tone="error">{`Could not fetch again: ${fetchAgain.error.message}`}</Message>
-        )}
-        <Section
-          title="History coverage"
-          level={2}
-          className="section--flush section--coverage"
-          actions={
-            <button
-              type="button"
-              className="button button--small"
-              disabled={!onFetch}
-              onClick={() => onFetch?.()}
-            >
-              Fetch all again
-            </button>
-          }
-        >
-          {coverage.isPending ? (
-            <p className="muted">Loading coverage...</p>
-          ) : (
-            <CoverageTable
-              instruments={coverage.data?.instruments ?? []}
-              onFetch={onFetch && ((key) => onFetch([key]))}
-            />
-          )}
-        </Section>
-      </main>
-    </div>
+      </Section>
+    </AdminPage>
   );
 }

@@ -1,11 +1,9 @@
-import { Link } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
 import { AddInstrumentForm } from "../components/admin/AddInstrumentForm.tsx";
-import { AdminNav } from "../components/admin/AdminNav.tsx";
+import { AdminPage } from "../components/admin/AdminPage.tsx";
 import { InstrumentList } from "../components/admin/InstrumentList.tsx";
-import { Message } from "../components/Message.tsx";
-import { Section } from "../components/Section.tsx";
-import { useInstrumentList } from "../hooks/useInstruments.ts";
+import { Message } from "../components/ui/Message.tsx";
+import { Section } from "../components/ui/Section.tsx";
+import { useInstrumentList } from "../hooks/market/useInstruments.ts";
 
 /**
  * Admin → Instruments (docs/user-guide.md "Instruments"): what is quoted, and adding or removing
@@ -14,28 +12,22 @@ import { useInstrumentList } from "../hooks/useInstruments.ts";
 export function AdminInstruments() {
   const list = useInstrumentList();
   return (
-    <div className="page">
-      <AppHeader title="Admin Panel">
-        <Link href="/">Back to Dashboard</Link>
-      </AppHeader>
-      <main className="screen">
-        <AdminNav />
-        {list.isError && (
-          <Message tone="error">{`Error loading instruments: ${list.error.message}`}</Message>
-        )}
-        <div className="admin__grid admin__grid--instruments">
-          <Section title="Add Instrument" level={2}>
-            <AddInstrumentForm available={list.data?.available} />
-          </Section>
-          <Section title="Instruments in use" level={2} className="section--flush">
-            {list.isPending ? (
-              <p className="muted">Loading instruments...</p>
-            ) : (
-              <InstrumentList instruments={list.data?.instruments ?? []} />
-            )}
-          </Section>
-        </div>
-      </main>
-    </div>
+    <AdminPage>
+      {list.isError && (
+        <Message tone="error">{`Error loading instruments: ${list.error.message}`}</Message>
+      )}
+      <div className="admin__grid admin__grid--instruments">
+        <Section title="Add Instrument" level={2}>
+          <AddInstrumentForm available={list.data?.available} />
+        </Section>
+        <Section title="Instruments in use" level={2} className="section--flush">
+          {list.isPending ? (
+            <p className="muted">Loading instruments...</p>
+          ) : (
+            <InstrumentList instruments={list.data?.instruments ?? []} />
+          )}
+        </Section>
+      </div>
+    </AdminPage>
   );
 }

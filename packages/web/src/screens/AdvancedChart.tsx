@@ -17,8 +17,11 @@ import {
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { useHistoryState } from "wouter/use-browser-location";
-import { displayName } from "../components/AccountMenu.tsx";
-import { AppHeader } from "../components/AppHeader.tsx";
+import { displayName } from "../components/app/AccountMenu.tsx";
+import { AppHeader } from "../components/app/AppHeader.tsx";
+import { LogoutButton } from "../components/app/LogoutButton.tsx";
+import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
+import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { BacktestPanel } from "../components/backtest/BacktestPanel.tsx";
 import { ruleFromAlert } from "../components/backtest/rule-form.ts";
 import { ChartControls } from "../components/chart/ChartControls.tsx";
@@ -33,21 +36,22 @@ import { statisticsSourceText } from "../components/chart/texts.ts";
 import { useChartAlerts } from "../components/chart/useChartAlerts.tsx";
 import { useFillBelow } from "../components/chart/useFillBelow.ts";
 import { FINE_SCALE, SPREAD_SCALE } from "../components/chart/valueScale.ts";
-import { LogoutButton } from "../components/LogoutButton.tsx";
+import { TicketLink } from "../components/market/TicketLink.tsx";
 import { OpenPositionTrigger } from "../components/positions/OpenPosition.tsx";
-import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
-import { StreamStatus } from "../components/StreamStatus.tsx";
-import { TicketLink } from "../components/TicketLink.tsx";
-import { useChartBands } from "../hooks/useChartBands.ts";
-import { useChartData } from "../hooks/useChartData.ts";
-import { useChartHistory } from "../hooks/useChartHistory.ts";
-import { useChartRolls } from "../hooks/useChartRolls.ts";
-import { useChartSelection } from "../hooks/useChartSelection.ts";
-import { useLiveCandles } from "../hooks/useLiveCandles.ts";
-import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
-import { executableSymbols, symbolLabel, useOwnSpreads } from "../hooks/useSpreadDefinitions.ts";
-import { useSpreadStats } from "../hooks/useSpreadStats.ts";
-import { useTheme } from "../hooks/useTheme.ts";
+import { useChartBands } from "../hooks/chart/useChartBands.ts";
+import { useChartData } from "../hooks/chart/useChartData.ts";
+import { useChartHistory } from "../hooks/chart/useChartHistory.ts";
+import { useChartRolls } from "../hooks/chart/useChartRolls.ts";
+import { useChartSelection } from "../hooks/chart/useChartSelection.ts";
+import { useLiveCandles } from "../hooks/chart/useLiveCandles.ts";
+import { useMarketSnapshot } from "../hooks/market/useMarketSnapshot.ts";
+import {
+  executableSymbols,
+  symbolLabel,
+  useOwnSpreads,
+} from "../hooks/market/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../hooks/market/useSpreadStats.ts";
+import { useTheme } from "../hooks/ui/useTheme.ts";
 import { chartStreamSelection } from "../market/chartSymbols.ts";
 import { definitionDecimals } from "../market/definitionRows.ts";
 import type { SessionUser } from "../session/cache.ts";

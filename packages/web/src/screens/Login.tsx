@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
-import { Field } from "../components/Field.tsx";
-import { Message } from "../components/Message.tsx";
+import { Field } from "../components/ui/Field.tsx";
+import { Message } from "../components/ui/Message.tsx";
 import { signIn } from "../session/cache.ts";
 import { failureText } from "../session/errors.ts";
 import { EXPIRY_MESSAGES } from "../session/messages.ts";

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
+import { AppHeader } from "../components/app/AppHeader.tsx";
 
 export function NotFound() {
   return (

@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { Link, useSearch } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
-import { Checkbox, Field, SelectField } from "../components/Field.tsx";
-import { Message } from "../components/Message.tsx";
+import { AppHeader } from "../components/app/AppHeader.tsx";
 import { OpenPreview } from "../components/positions/OpenPositionDialog.tsx";
 import { KiteSessionBanner } from "../components/profile/KiteSessionBanner.tsx";
-import { Section } from "../components/Section.tsx";
-import { useExecution } from "../hooks/useExecution.ts";
-import { useSubmissionKey } from "../hooks/useSubmissionKey.ts";
+import { Checkbox, Field, SelectField } from "../components/ui/Field.tsx";
+import { Message } from "../components/ui/Message.tsx";
+import { Section } from "../components/ui/Section.tsx";
+import { useExecution } from "../hooks/positions/useExecution.ts";
+import { useSubmissionKey } from "../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../session/errors.ts";
 import { trpc } from "../trpc.ts";
 

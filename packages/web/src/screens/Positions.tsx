@@ -1,10 +1,10 @@
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
-import { displayName } from "../components/AccountMenu.tsx";
-import { AppHeader } from "../components/AppHeader.tsx";
-import { LogoutButton } from "../components/LogoutButton.tsx";
-import { Message } from "../components/Message.tsx";
-import { Panel } from "../components/Panel.tsx";
+import { displayName } from "../components/app/AccountMenu.tsx";
+import { AppHeader } from "../components/app/AppHeader.tsx";
+import { LogoutButton } from "../components/app/LogoutButton.tsx";
+import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
+import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
 import { ClosePositionDialog } from "../components/positions/ClosePositionDialog.tsx";
 import { EditPositionDialog } from "../components/positions/EditPositionDialog.tsx";
@@ -12,12 +12,10 @@ import { useOpenPosition } from "../components/positions/OpenPosition.tsx";
 import { PositionCards } from "../components/positions/PositionCards.tsx";
 import { type PositionActions, PositionsTable } from "../components/positions/PositionsTable.tsx";
 import { RollPositionDialog } from "../components/positions/RollPositionDialog.tsx";
-import { ServerUnreachable } from "../components/ServerUnreachable.tsx";
-import { StreamStatus } from "../components/StreamStatus.tsx";
-import { useFeedHealth } from "../hooks/useFeedHealth.ts";
-import { useMarketSnapshot } from "../hooks/useMarketSnapshot.ts";
-import { useMediaQuery } from "../hooks/useMediaQuery.ts";
-import { useNow } from "../hooks/useNow.ts";
+import { Message } from "../components/ui/Message.tsx";
+import { Panel } from "../components/ui/Panel.tsx";
+import { useFeedHealth } from "../hooks/market/useFeedHealth.ts";
+import { useMarketSnapshot } from "../hooks/market/useMarketSnapshot.ts";
 import {
   campaignRealised,
   type LivePosition,
@@ -28,7 +26,9 @@ import {
   usePositionChanges,
   usePositionsFollow,
   withCampaigns,
-} from "../hooks/usePositions.ts";
+} from "../hooks/positions/usePositions.ts";
+import { useMediaQuery } from "../hooks/ui/useMediaQuery.ts";
+import { useNow } from "../hooks/ui/useNow.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
 import { failureText } from "../session/errors.ts";

@@ -1,13 +1,13 @@
 import { Link } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
-import { DarkModeSwitch } from "../components/DarkModeSwitch.tsx";
-import { LogoutButton } from "../components/LogoutButton.tsx";
+import { AppHeader } from "../components/app/AppHeader.tsx";
+import { DarkModeSwitch } from "../components/app/DarkModeSwitch.tsx";
+import { LogoutButton } from "../components/app/LogoutButton.tsx";
 import { ChangePasswordForm } from "../components/profile/ChangePasswordForm.tsx";
 import { KiteLinkSettings } from "../components/profile/KiteLinkSettings.tsx";
 import { LotSizeSettings } from "../components/profile/LotSizeSettings.tsx";
 import { WebhookSettings } from "../components/profile/WebhookSettings.tsx";
-import { Section } from "../components/Section.tsx";
 import { TelegramSettings } from "../components/telegram/TelegramSettings.tsx";
+import { Section } from "../components/ui/Section.tsx";
 import type { SessionUser } from "../session/cache.ts";
 
 export function Profile({ user }: { user: SessionUser }) {

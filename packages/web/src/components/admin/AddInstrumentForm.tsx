@@ -1,10 +1,10 @@
 import type { RouterInputs } from "@spreadwatch/api";
 import type { InstrumentSpec } from "@spreadwatch/core";
 import { type FormEvent, useMemo, useRef, useState } from "react";
-import { useFlash } from "../../hooks/useFlash.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 import { CatalogueFields } from "./CatalogueFields.tsx";
 import { CUSTOM_EMPTY, CustomFields, type CustomForm, customInput } from "./CustomFields.tsx";
 import { fieldNamed, resolvePick, rootChoices } from "./catalogueChoices.ts";

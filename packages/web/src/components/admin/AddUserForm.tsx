@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { useFlash } from "../../hooks/useFlash.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Checkbox, Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { Checkbox, Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 
 const EMPTY = { username: "", password: "", is_admin: false, alerts_enabled: false };
 

@@ -1,6 +1,6 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
-import type { InstrumentCoverage } from "../../hooks/useHistoryCoverage.ts";
-import { ScrollRegion } from "../ScrollRegion.tsx";
+import type { InstrumentCoverage } from "../../hooks/market/useHistoryCoverage.ts";
+import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 
 const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
   kite: "Kite",

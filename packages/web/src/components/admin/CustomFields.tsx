@@ -8,7 +8,7 @@ import {
   type ProviderKind,
 } from "@spreadwatch/core";
 import { useId } from "react";
-import { Field, SelectField } from "../Field.tsx";
+import { Field, SelectField } from "../ui/Field.tsx";
 
 type AddInput = RouterInputs["instruments"]["add"];
 

@@ -1,11 +1,11 @@
 import { parseInstrumentKey } from "@spreadwatch/core";
-import { useFlash } from "../../hooks/useFlash.ts";
-import type { InstrumentInUse } from "../../hooks/useInstruments.ts";
+import type { InstrumentInUse } from "../../hooks/market/useInstruments.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { formatExpiry } from "../../market/priceRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
-import { ScrollRegion } from "../ScrollRegion.tsx";
+import { Message } from "../ui/Message.tsx";
+import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 
 const DASH = "—";
 

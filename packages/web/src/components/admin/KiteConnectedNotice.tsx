@@ -1,5 +1,5 @@
 import { useLocation, useSearch } from "wouter";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 
 /** Where /api/kite/callback lands after the day's Kite login (`/admin?kite=connected`). */
 export function KiteConnectedNotice() {

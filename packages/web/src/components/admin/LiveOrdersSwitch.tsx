@@ -1,6 +1,6 @@
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 
 /**
  * The kill switch of live orders for everyone (docs/user-guide.md, "Live orders through your own

@@ -1,9 +1,9 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
-import { FEED_HEALTH_REFRESH_MS, useFeedHealth } from "../../hooks/useFeedHealth.ts";
-import { useNow } from "../../hooks/useNow.ts";
+import { FEED_HEALTH_REFRESH_MS, useFeedHealth } from "../../hooks/market/useFeedHealth.ts";
+import { useNow } from "../../hooks/ui/useNow.ts";
 import { type FeedHealth, formatAge, formatDuration } from "../../market/feedHealth.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 import { ProviderHealthTable } from "./ProviderHealthTable.tsx";
 
 const KITE_LOGIN_HREF = "/api/kite/login";

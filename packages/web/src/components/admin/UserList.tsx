@@ -1,9 +1,9 @@
 import type { RouterOutputs } from "@spreadwatch/api";
-import { useFlash } from "../../hooks/useFlash.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import type { SessionUser } from "../../session/cache.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 
 type ListedUser = RouterOutputs["users"]["list"]["users"][number];
 

@@ -1,5 +1,6 @@
 import type { MouseEvent } from "react";
-import { type AlertView, alertTooltipLines, formatThreshold } from "../../alerts/texts.ts";
+import { type AlertView, alertTooltipLines } from "../../alerts/texts.ts";
+import { formatThreshold } from "../../alerts/threshold.ts";
 import { BellIcon, BellOffIcon, PlusIcon } from "./icons.tsx";
 import { Tooltip } from "./Tooltip.tsx";
 

@@ -13,16 +13,16 @@ import { type FormEvent, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { type AlertView, serverChannels } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
-import { useAlertChanges } from "../../hooks/useAlerts.ts";
+import { useAlertChanges } from "../../hooks/alerts/useAlerts.ts";
 import {
   executableSymbols,
   useOwnSpreads,
   useSymbolLabel,
-} from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+} from "../../hooks/market/useSpreadDefinitions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Checkbox, SelectField } from "../Field.tsx";
+import { Checkbox, SelectField } from "../ui/Field.tsx";
 import { MetricField } from "./MetricField.tsx";
 import { metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";

@@ -1,8 +1,8 @@
 import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
-import { type HistoryEntry, useAlertHistory } from "../../hooks/useAlertHistory.ts";
-import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
+import { type HistoryEntry, useAlertHistory } from "../../hooks/alerts/useAlertHistory.ts";
+import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
 import { failureText } from "../../session/errors.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 import { formatMetricThreshold, formatMetricValue } from "./metric.ts";
 
 const CHANNEL_LABELS: Record<string, string> = {

@@ -2,7 +2,7 @@ import { alertMetricName, formatIstTimestamp } from "@spreadwatch/core";
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { type AlertView, alertSoundLabel, serverChannels } from "../../alerts/texts.ts";
-import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
+import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
 import { formatMetricThreshold } from "./metric.ts";
 
 interface AlertListItemProps {

@@ -14,12 +14,13 @@ import {
 import { type FormEvent, useId, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
-import { useAlertChanges } from "../../hooks/useAlerts.ts";
-import { useModalDialog } from "../../hooks/useModalDialog.ts";
-import { useSymbolLabel } from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { useAlertChanges } from "../../hooks/alerts/useAlerts.ts";
+import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
+import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { Checkbox } from "../Field.tsx";
+import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { Checkbox } from "../ui/Field.tsx";
 import { flashMessage } from "./flashMessage.ts";
 import { MetricField } from "./MetricField.tsx";
 import { metricRangeText, thresholdRangeError } from "./metric.ts";
@@ -191,40 +192,26 @@ export function AlertModal({
           />
         )}
         <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
-        <div className="modal__actions">
-          {/* Deleting belongs to editing: a new alert's dialog offers no Delete All. */}
-          {alert && (
-            <div className="modal__action-group">
-              <button
-                type="button"
-                className="button button--danger"
-                onClick={deleteOne}
-                disabled={busy}
-              >
-                Delete
-              </button>
-              {symbolAlerts.length > 1 && (
-                <button
-                  type="button"
-                  className="button button--danger"
-                  onClick={() => void deleteAll()}
-                  disabled={busy}
-                >
-                  Delete All
-                </button>
-              )}
-            </div>
-          )}
-          {/* Cancel and the submit button wrap together, never one without the other. */}
-          <div className="modal__action-group modal__action-group--main">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {alert ? "Update Alert" : "Create Alert"}
-            </button>
-          </div>
-        </div>
+        <DialogActions
+          submit={alert ? "Update Alert" : "Create Alert"}
+          onCancel={onClose}
+          busy={busy}
+          aside={
+            // Deleting belongs to editing: a new alert's dialog offers no Delete All.
+            alert && (
+              <>
+                <DangerButton onClick={deleteOne} busy={busy}>
+                  Delete
+                </DangerButton>
+                {symbolAlerts.length > 1 && (
+                  <DangerButton onClick={() => void deleteAll()} busy={busy}>
+                    Delete All
+                  </DangerButton>
+                )}
+              </>
+            )
+          }
+        />
       </form>
     </dialog>
   );

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "../../hooks/useStoredFlag.ts";
+import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "../../hooks/ui/useStoredFlag.ts";
 
 /**
  * The dashboard's alert switches: sounds off (remembered in this browser), and system

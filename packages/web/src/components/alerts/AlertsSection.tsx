@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { Section } from "../Section.tsx";
 import { TelegramSummary } from "../telegram/TelegramSummary.tsx";
+import { Section } from "../ui/Section.tsx";
 import { AlertHistory } from "./AlertHistory.tsx";
 import "./alerts-section.css";
 import { SpreadAlertsPanel } from "./SpreadAlertsPanel.tsx";

@@ -1,5 +1,5 @@
 import { ALERT_METRIC_LABELS, ALERT_METRICS, type AlertMetric } from "@spreadwatch/core";
-import { SelectField } from "../Field.tsx";
+import { SelectField } from "../ui/Field.tsx";
 import { METRIC_HINTS } from "./metric.ts";
 
 /** What an alert watches (docs/user-guide.md, "Spread alerts"), with a hint on what it means. */

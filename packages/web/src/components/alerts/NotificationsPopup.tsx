@@ -1,6 +1,6 @@
 import { formatIstTime } from "@spreadwatch/core";
 import { useLayoutEffect, useRef, useState } from "react";
-import type { AlertNotification, Notifications } from "../../hooks/useNotifications.ts";
+import type { AlertNotification, Notifications } from "../../hooks/alerts/useNotifications.ts";
 
 /** Toasts shown before the rest fold into "n more": enough to read, few enough to stay small. */
 const VISIBLE = 3;

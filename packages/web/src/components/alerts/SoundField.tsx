@@ -1,7 +1,7 @@
 import { type SoundId, soundLabel } from "@spreadwatch/core";
 import { useId } from "react";
 import { playAlertSound } from "../../alerts/sound.ts";
-import { SelectField } from "../Field.tsx";
+import { SelectField } from "../ui/Field.tsx";
 import { SpeakerIcon } from "./icons.tsx";
 
 interface SoundFieldProps {

@@ -9,7 +9,7 @@ import {
   isSpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { formatThreshold } from "../../alerts/texts.ts";
+import { formatThreshold } from "../../alerts/threshold.ts";
 
 /** The form's one-line hint under the picker: what the number means. */
 export const METRIC_HINTS: Record<AlertMetric, string> = {

@@ -8,9 +8,9 @@ import {
   formatIstTimestamp,
 } from "@spreadwatch/core";
 import { useEffect, useState } from "react";
-import { useBacktest } from "../../hooks/useBacktest.ts";
+import { useBacktest } from "../../hooks/positions/useBacktest.ts";
 import type { TradeMark } from "../chart/plugins/trades.ts";
-import { ScrollRegion } from "../ScrollRegion.tsx";
+import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 import { EquityCurve } from "./EquityCurve.tsx";
 import { backtestRequest, EMPTY_RULE, PERIOD_DAYS, type RuleForm } from "./rule-form.ts";
 import { SweepSection } from "./SweepSection.tsx";

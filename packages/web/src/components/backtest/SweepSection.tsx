@@ -3,8 +3,8 @@
 // cells are computed in the browser, in a Web Worker (useSweep), on minutes fetched once.
 import { formatInr, RULE_FIELDS, type RuleField, type SweepCell } from "@spreadwatch/core";
 import { useState } from "react";
-import { type SweepBody, useSweep } from "../../hooks/useSweep.ts";
-import { ScrollRegion } from "../ScrollRegion.tsx";
+import { type SweepBody, useSweep } from "../../hooks/positions/useSweep.ts";
+import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 import { backtestRequest, type RuleForm } from "./rule-form.ts";
 
 interface Axis {

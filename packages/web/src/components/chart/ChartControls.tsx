@@ -1,6 +1,6 @@
 import { TIMEFRAMES, type Timeframe } from "@spreadwatch/core";
-import type { ChartKind } from "../../hooks/useChartSelection.ts";
-import { SelectField } from "../Field.tsx";
+import type { ChartKind } from "../../hooks/chart/useChartSelection.ts";
+import { SelectField } from "../ui/Field.tsx";
 
 interface ChartControlsProps {
   commodity: string;

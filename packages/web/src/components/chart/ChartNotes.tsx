@@ -1,4 +1,4 @@
-import { useMediaQuery } from "../../hooks/useMediaQuery.ts";
+import { useMediaQuery } from "../../hooks/ui/useMediaQuery.ts";
 import { KEYBOARD_HINT_ID } from "./plugins/keyboardLevel.ts";
 import { keyboardHint, spreadSignText, TOUCH_SCREEN, TOUCH_ZOOM_HINT, ZOOM_HINT } from "./texts.ts";
 

@@ -7,7 +7,7 @@ import {
 import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { ChartKind } from "../../hooks/useChartSelection.ts";
+import type { ChartKind } from "../../hooks/chart/useChartSelection.ts";
 import { ChartOverlay } from "./ChartOverlay.tsx";
 import { readChartColors } from "./colors.ts";
 import { type ChartLiveInputs, chartOptions } from "./options.ts";

@@ -6,7 +6,7 @@ import {
   xTicks,
 } from "@spreadwatch/core";
 import uPlot from "uplot";
-import type { ChartKind } from "../../hooks/useChartSelection.ts";
+import type { ChartKind } from "../../hooks/chart/useChartSelection.ts";
 import type { ChartColors } from "./colors.ts";
 import { cursorValuePlugin, lastValuePlugin } from "./plugins/axisTags.ts";
 import { type Bands, bandsPlugin } from "./plugins/bands.ts";

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
-import { type AlertView, formatThreshold } from "../../alerts/texts.ts";
-import { useAlertList } from "../../hooks/useAlerts.ts";
+import type { AlertView } from "../../alerts/texts.ts";
+import { formatThreshold } from "../../alerts/threshold.ts";
+import { useAlertList } from "../../hooks/alerts/useAlerts.ts";
 import { isAlertable } from "../../market/chartSymbols.ts";
 import { AlertModal } from "../alerts/AlertModal.tsx";
 import type { ThresholdLine } from "./plugins/thresholds.ts";

@@ -1,10 +1,11 @@
 import { realisedInr } from "@spreadwatch/core";
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkLots, errorAfterLots, parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
 import { positionTitle, Rupees, spreadText } from "./PositionFigures.tsx";
@@ -71,13 +72,7 @@ export function ClosePositionDialog({
           </strong>
           .
         </Message>
-        <div className="modal__actions">
-          <div className="modal__action-group modal__action-group--main">
-            <button type="submit" className="button button--primary">
-              Done
-            </button>
-          </div>
-        </div>
+        <DialogActions submit="Done" />
       </PositionModal>
     );
   }
@@ -132,16 +127,11 @@ export function ClosePositionDialog({
       )}
       <RealisedPreview position={position} lots={lots} typed={typedMode ? price : undefined} />
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            {pending ? "Closing…" : "Close position"}
-          </button>
-        </div>
-      </div>
+      <DialogActions
+        submit={pending ? "Closing…" : "Close position"}
+        onCancel={onClose}
+        busy={pending}
+      />
     </PositionModal>
   );
 }

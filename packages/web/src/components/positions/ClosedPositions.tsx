@@ -3,10 +3,10 @@ import {
   useClosedPositions,
   useOpenPositions,
   usePositionSummary,
-} from "../../hooks/usePositions.ts";
+} from "../../hooks/positions/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
-import { Message } from "../Message.tsx";
-import { Panel } from "../Panel.tsx";
+import { Message } from "../ui/Message.tsx";
+import { Panel } from "../ui/Panel.tsx";
 import { ClosedSummaryLine, type ClosedTradeRow, ClosedTradesTable } from "./ClosedTrades.tsx";
 
 /** docs/user-guide.md "Positions (paper)": one line per close (CSV: /api/positions/closed.csv). */

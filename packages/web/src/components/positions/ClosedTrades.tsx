@@ -1,4 +1,5 @@
 import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 import { holdingText } from "./format.ts";
 import { LiveBadge, Rupees, spreadText } from "./PositionFigures.tsx";
 
@@ -61,6 +62,15 @@ export function ClosedSummaryLine({ summary }: { summary: ClosedSummary | undefi
   );
 }
 
+const CLOSED_COLUMNS: readonly Column[] = [
+  { label: "Trade" },
+  { label: "Entry", num: true, wide: true },
+  { label: "Exit", num: true, wide: true },
+  { label: "Realised ₹", num: true },
+  { label: "Closed", wide: true },
+  { label: "Held", num: true, wide: true },
+];
+
 /** Every close, newest first; on a phone the wide columns hide like the Spread table's. */
 export function ClosedTradesTable({ rows }: { rows: readonly ClosedTradeRow[] }) {
   if (rows.length === 0) {
@@ -68,26 +78,7 @@ export function ClosedTradesTable({ rows }: { rows: readonly ClosedTradeRow[] })
   }
   return (
     <table className="data-table closed-trades" aria-label="Closed trades">
-      <thead>
-        <tr>
-          <th scope="col">Trade</th>
-          <th scope="col" className="num col--wide">
-            Entry
-          </th>
-          <th scope="col" className="num col--wide">
-            Exit
-          </th>
-          <th scope="col" className="num">
-            Realised ₹
-          </th>
-          <th scope="col" className="col--wide">
-            Closed
-          </th>
-          <th scope="col" className="num col--wide">
-            Held
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={CLOSED_COLUMNS} />
       <tbody>
         {rows.map((row) => (
           <tr key={row.id} data-close={row.id} data-position={row.positionId}>

@@ -1,6 +1,6 @@
 import { formatIstTime, formatNumber } from "@spreadwatch/core";
-import type { PositionView } from "../../hooks/usePositions.ts";
-import { TooltipButton } from "../TooltipButton.tsx";
+import type { PositionView } from "../../hooks/positions/usePositions.ts";
+import { TooltipButton } from "../ui/TooltipButton.tsx";
 import { paiseText, plainRupees } from "./format.ts";
 
 /** The cost lines core's breakdown carries, in the order the per-lot tooltip lists them. */

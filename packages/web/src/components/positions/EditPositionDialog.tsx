@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
+import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
-import { Field, TextAreaField } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { Field, TextAreaField } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkNote, parsePrice } from "./checks.ts";
 import { positionTitle } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
@@ -100,26 +101,16 @@ export function EditPositionDialog({
       </p>
       <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group">
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={remove}
-            disabled={pending}
-          >
+      <DialogActions
+        submit="Save"
+        onCancel={onClose}
+        busy={pending}
+        aside={
+          <DangerButton onClick={remove} busy={pending}>
             Delete
-          </button>
-        </div>
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            Save
-          </button>
-        </div>
-      </div>
+          </DangerButton>
+        }
+      />
     </PositionModal>
   );
 }

@@ -2,17 +2,18 @@ import type { PositionSide } from "@spreadwatch/core";
 import { keepPreviousData } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
-import { usePositionChanges } from "../../hooks/usePositions.ts";
 import {
   type SpreadDefinitionView,
   useSpreadDefinitions,
-} from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+} from "../../hooks/market/useSpreadDefinitions.ts";
+import { usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Field, TextAreaField } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
+import { Field, TextAreaField } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
 import { plainRupees } from "./format.ts";
 import { spreadText } from "./PositionFigures.tsx";
@@ -119,17 +120,15 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         onSubmit={props.onClose}
       >
         <Message tone="success">Opened {opened}. No order was sent to any broker.</Message>
-        <div className="modal__actions">
-          <div className="modal__action-group modal__action-group--main">
-            {/* The form lives above the screens: it closes as the link leaves for Positions. */}
+        <DialogActions
+          submit="Done"
+          secondary={
+            // The form lives above the screens: it closes as the link leaves for Positions.
             <Link href="/positions" className="button" onClick={props.onClose}>
               View positions
             </Link>
-            <button type="submit" className="button button--primary">
-              Done
-            </button>
-          </div>
-        </div>
+          }
+        />
       </PositionModal>
     );
   }
@@ -246,16 +245,11 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         ))}
       <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            {pending ? "Opening…" : "Open position"}
-          </button>
-        </div>
-      </div>
+      <DialogActions
+        submit={pending ? "Opening…" : "Open position"}
+        onCancel={props.onClose}
+        busy={pending}
+      />
     </PositionModal>
   );
 }

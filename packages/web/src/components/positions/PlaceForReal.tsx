@@ -1,5 +1,5 @@
-import type { PositionView } from "../../hooks/usePositions.ts";
-import { TicketLink } from "../TicketLink.tsx";
+import type { PositionView } from "../../hooks/positions/usePositions.ts";
+import { TicketLink } from "../market/TicketLink.tsx";
 
 /** A paper position's "Place for real": the ticket for its spread, side and lots (not a live one). */
 export function PlaceForReal({

@@ -1,21 +1,21 @@
 import type { ReactNode } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
-import { CostsFigure } from "./CostsBreakdown.tsx";
-import { daysText, plainRupees } from "./format.ts";
+import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
+import { plainRupees } from "./format.ts";
 import { PlaceForReal } from "./PlaceForReal.tsx";
 import {
   LiveBadge,
   LiveFills,
-  MarginFigure,
-  MarkFigure,
   NetFigure,
-  ReturnFigure,
   ReturnPercent,
   Rupees,
-  spreadText,
   targetStopText,
 } from "./PositionFigures.tsx";
-import { ExpiryBadge, type PositionActions } from "./PositionsTable.tsx";
+import {
+  ExpiryBadge,
+  headingOf,
+  POSITION_FIGURES,
+  type PositionActions,
+} from "./PositionsTable.tsx";
 
 /** A phone: the totals first, then a card per position with every figure the table has. */
 export function PositionCards({
@@ -73,32 +73,15 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
       {view.note && <p className="position-sub position-note">{view.note}</p>}
       <ExpiryBadge position={position} actions={actions} />
       <dl className="row-details__facts position-card__facts">
-        <Fact label="Entry">
-          <span data-field="entry">{spreadText(view.entry)}</span>
-        </Fact>
-        <Fact label="Mark">
-          <MarkFigure position={position} />
-        </Fact>
-        <Fact label="Gross">
-          <Rupees value={position.grossInr} field="gross" />
-        </Fact>
-        <Fact label="Costs">
-          <span data-field="costs">
-            <CostsFigure view={view} costsInr={position.costsInr} />
-          </span>
-        </Fact>
-        <Fact label="Today">
-          <Rupees value={position.changeTodayInr} field="today" />
-        </Fact>
-        <Fact label="Held">
-          <span data-field="held">{daysText(position.daysHeld)}</span>
-        </Fact>
-        <Fact label="Margin">
-          <MarginFigure view={view} />
-        </Fact>
-        <Fact label="Return on margin">
-          <ReturnFigure position={position} />
-        </Fact>
+        {POSITION_FIGURES.filter((figure) => figure.column !== "net").map((figure) => (
+          <Fact key={figure.column} label={figure.card ?? headingOf(figure.column)}>
+            {figure.field ? (
+              <span data-field={figure.field}>{figure.render(position)}</span>
+            ) : (
+              figure.render(position)
+            )}
+          </Fact>
+        ))}
       </dl>
       <div className="position-card__actions">
         <button

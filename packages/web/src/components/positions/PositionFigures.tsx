@@ -4,7 +4,7 @@ import {
   formatNumber,
   formatSignedText,
 } from "@spreadwatch/core";
-import type { LivePosition, PositionView } from "../../hooks/usePositions.ts";
+import type { LivePosition, PositionView } from "../../hooks/positions/usePositions.ts";
 import { definitionDecimals } from "../../market/definitionRows.ts";
 import { plainRupees, signClass, signedPercent, signedRupees } from "./format.ts";
 

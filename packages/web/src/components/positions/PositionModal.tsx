@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId } from "react";
-import { useModalDialog } from "../../hooks/useModalDialog.ts";
+import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
 
 interface PositionModalProps {
   title: ReactNode;

@@ -1,7 +1,7 @@
 import { ANNUALISE_FROM_DAYS, formatNumber } from "@spreadwatch/core";
-import { Fragment } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/usePositions.ts";
-import { type SortValue, useSort } from "../../hooks/useSort.ts";
+import { Fragment, type ReactNode } from "react";
+import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
+import { type SortValue, useSort } from "../../hooks/ui/useSort.ts";
 import { CostsFigure } from "./CostsBreakdown.tsx";
 import { daysText, plainRupees } from "./format.ts";
 import { PlaceForReal } from "./PlaceForReal.tsx";
@@ -55,7 +55,7 @@ export function ExpiryBadge({
   );
 }
 
-type Column =
+export type Column =
   | "position"
   | "entry"
   | "mark"
@@ -206,6 +206,38 @@ export function PositionsTable({
   );
 }
 
+/**
+ * An open position's figures, in the table's column order after Position: the table's cells and
+ * the phone card's facts (PositionCards.tsx, which shows Net in its header instead) are the same.
+ */
+export const POSITION_FIGURES: readonly {
+  column: Exclude<Column, "position">;
+  /** The card's label where the column's heading alone would be unclear. */
+  card?: string;
+  /** The data-field the figure's cell or fact carries, where the figure has none itself. */
+  field?: string;
+  render: (position: LivePosition) => ReactNode;
+}[] = [
+  { column: "entry", field: "entry", render: (p) => spreadText(p.view.entry) },
+  { column: "mark", render: (p) => <MarkFigure position={p} /> },
+  { column: "gross", render: (p) => <Rupees value={p.grossInr} field="gross" /> },
+  {
+    column: "costs",
+    field: "costs",
+    render: (p) => <CostsFigure view={p.view} costsInr={p.costsInr} />,
+  },
+  { column: "net", render: (p) => <NetFigure position={p} /> },
+  { column: "today", render: (p) => <Rupees value={p.changeTodayInr} field="today" /> },
+  { column: "margin", render: (p) => <MarginFigure view={p.view} /> },
+  { column: "return", card: "Return on margin", render: (p) => <ReturnFigure position={p} /> },
+  { column: "held", field: "held", render: (p) => daysText(p.daysHeld) },
+];
+
+/** A column's heading. */
+export function headingOf(column: Column): string {
+  return HEADERS.find((header) => header.column === column)?.label ?? column;
+}
+
 function PositionRow({ position, actions }: { position: LivePosition; actions: PositionActions }) {
   const { view } = position;
   return (
@@ -226,33 +258,11 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         {view.note && <small className="position-sub position-note">{view.note}</small>}
         <ExpiryBadge position={position} actions={actions} />
       </th>
-      <td className="num" data-field="entry">
-        {spreadText(view.entry)}
-      </td>
-      <td className="num">
-        <MarkFigure position={position} />
-      </td>
-      <td className="num">
-        <Rupees value={position.grossInr} field="gross" />
-      </td>
-      <td className="num" data-field="costs">
-        <CostsFigure view={view} costsInr={position.costsInr} />
-      </td>
-      <td className="num">
-        <NetFigure position={position} />
-      </td>
-      <td className="num">
-        <Rupees value={position.changeTodayInr} field="today" />
-      </td>
-      <td className="num">
-        <MarginFigure view={view} />
-      </td>
-      <td className="num">
-        <ReturnFigure position={position} />
-      </td>
-      <td className="num" data-field="held">
-        {daysText(position.daysHeld)}
-      </td>
+      {POSITION_FIGURES.map((figure) => (
+        <td key={figure.column} className="num" data-field={figure.field}>
+          {figure.render(position)}
+        </td>
+      ))}
       <td data-field="target-stop">
         {/* Named by its own text (the visible words first heard as said, WCAG 2.5.3), the
             lines a space apart for the name though a grid stacks them. */}

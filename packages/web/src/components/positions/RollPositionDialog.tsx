@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/usePositions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 import { parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
 import { positionTitle, spreadText } from "./PositionFigures.tsx";

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { useFlash } from "../../hooks/useFlash.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 
 /** The first check that fails, in docs/spec.md §5's order; undefined when the form may be sent. */
 function checkPasswords(current: string, next: string, confirm: string): string | undefined {

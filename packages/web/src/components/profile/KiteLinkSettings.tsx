@@ -1,9 +1,9 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
-import { useFlash } from "../../hooks/useFlash.ts";
-import { useKiteLink } from "../../hooks/useKiteLink.ts";
+import { useKiteLink } from "../../hooks/positions/useKiteLink.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 import { KiteSessionBanner } from "./KiteSessionBanner.tsx";
 
 /**

@@ -1,7 +1,7 @@
 import { formatIstTime, kiteSessionNotice } from "@spreadwatch/core";
 import { Link } from "wouter";
-import { useKiteLink } from "../../hooks/useKiteLink.ts";
-import { useNow } from "../../hooks/useNow.ts";
+import { useKiteLink } from "../../hooks/positions/useKiteLink.ts";
+import { useNow } from "../../hooks/ui/useNow.ts";
 
 /**
  * Kite ends every session at 06:00 IST: within the hour before, and once it has ended, the ticket

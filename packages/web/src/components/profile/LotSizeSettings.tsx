@@ -7,8 +7,8 @@ import {
   type McxLotKey,
   mcxLot,
 } from "@spreadwatch/core";
-import { useLotChoice } from "../../hooks/useLotChoice.ts";
-import { SelectField } from "../Field.tsx";
+import { useLotChoice } from "../../hooks/market/useLotChoice.ts";
+import { SelectField } from "../ui/Field.tsx";
 
 /**
  * The per-user mini-lot choice (docs/user-guide.md, "Net / lot (₹) and z"): the lot the Spread

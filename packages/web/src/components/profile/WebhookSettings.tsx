@@ -5,11 +5,11 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from "@spreadwatch/core";
 import { type FormEvent, useEffect, useState } from "react";
-import { useFlash } from "../../hooks/useFlash.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 
 /** 32 random bytes as hex: 64 characters, well inside the server's 16–256. */
 export function generateSecret(): string {

@@ -1,10 +1,10 @@
 import { formatNumber, formatSigned } from "@spreadwatch/core";
 import type { AlertView } from "../../alerts/texts.ts";
-import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
-import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
+import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
-import { formatNetInr } from "../NetPerLotCell.tsx";
-import { DetailsActions, Fact, ZFacts } from "../RowDetails.tsx";
+import { formatNetInr } from "../market/NetPerLotCell.tsx";
+import { DetailsActions, Fact, ZFacts } from "../market/RowDetails.tsx";
 
 interface DefinitionDetailsProps {
   spread: SpreadDefinitionView;

@@ -23,11 +23,26 @@ function freeName(legs: readonly LegDraft[]): string {
   return `leg${legs.length + 1}`;
 }
 
+/**
+ * The choices under their exchange, in catalogue order. The select shows the key alone and the
+ * name goes beneath it: "GOLD@next · Gold MCX (next month)" is wider than a phone's leg row.
+ */
+function byExchange(instruments: readonly InstrumentChoice[]): [string, InstrumentChoice[]][] {
+  const groups = new Map<string, InstrumentChoice[]>();
+  for (const choice of instruments) {
+    const group = groups.get(choice.exchange);
+    if (group) group.push(choice);
+    else groups.set(choice.exchange, [choice]);
+  }
+  return [...groups];
+}
+
 /** One to eight legs: the name the formula uses, the instrument, and lots for per-lot figures. */
 export function LegsEditor({ legs, instruments, onChange, error }: LegsEditorProps) {
   const set = (index: number, patch: Partial<LegDraft>) =>
     onChange(legs.map((leg, i) => (i === index ? { ...leg, ...patch } : leg)));
-  const known = new Set(instruments.map((i) => i.key));
+  const nameOf = new Map(instruments.map((i) => [i.key, i.name]));
+  const known = new Set(nameOf.keys());
   return (
     <fieldset className="legs-editor">
       <legend className="field__label">Legs</legend>
@@ -73,12 +88,17 @@ export function LegsEditor({ legs, instruments, onChange, error }: LegsEditorPro
                   {!known.has(leg.instrument) && (
                     <option value={leg.instrument}>{leg.instrument}</option>
                   )}
-                  {instruments.map((choice) => (
-                    <option key={choice.key} value={choice.key}>
-                      {choice.key} · {choice.name}
-                    </option>
+                  {byExchange(instruments).map(([exchange, choices]) => (
+                    <optgroup key={exchange} label={exchange}>
+                      {choices.map((choice) => (
+                        <option key={choice.key} value={choice.key}>
+                          {choice.key}
+                        </option>
+                      ))}
+                    </optgroup>
                   ))}
                 </select>
+                <span className="legs-editor__instrument-name">{nameOf.get(leg.instrument)}</span>
               </td>
               <td>
                 <input

@@ -1,9 +1,10 @@
 import { formatNumber, formatSigned, formulaShape, type Prices } from "@spreadwatch/core";
-import { Fragment, type MouseEvent } from "react";
-import { Link, useLocation } from "wouter";
-import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
-import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
-import { useSpreadStats } from "../../hooks/useSpreadStats.ts";
+import { Fragment } from "react";
+import { Link } from "wouter";
+import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
+import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
+import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import {
   type DefinitionEntry,
   definitionDecimals,
@@ -15,10 +16,10 @@ import { inputMarks } from "../../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../../market/legProblems.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
-import { LegWarning } from "../LegWarning.tsx";
-import { DefinitionNetPerLotCell } from "../NetPerLotCell.tsx";
-import { SpreadValue } from "../SpreadValue.tsx";
-import { ZScoreCell } from "../ZScoreCell.tsx";
+import { LegWarning } from "../market/LegWarning.tsx";
+import { DefinitionNetPerLotCell } from "../market/NetPerLotCell.tsx";
+import { SpreadValue } from "../market/SpreadValue.tsx";
+import { ZScoreCell } from "../market/ZScoreCell.tsx";
 
 interface MySpreadRowProps {
   spread: SpreadDefinitionView;
@@ -59,15 +60,8 @@ export function MySpreadRow(props: MySpreadRowProps) {
   const marks = inputMarks(inputs);
   const decimals = definitionDecimals(entry?.mid ?? entry?.spread);
   const missing = entry ? undefined : definitionMissingTitle(problems);
-  const [, navigate] = useLocation();
   const chart: ChartNavigationState = { commodity: symbol };
-  const open = (event: MouseEvent<HTMLTableRowElement>) => {
-    const target = event.target;
-    if (!(target instanceof Element) || !event.currentTarget.contains(target)) return;
-    if (target.closest("a, button, input, select")) return;
-    if (onDetails) onDetails(symbol);
-    else navigate("/advanced-chart", { state: chart });
-  };
+  const open = useRowOpen(symbol, onDetails);
   const legs = spread.legs.map((leg) => legText(leg.name, entry?.legs[leg.name]));
   return (
     <tr

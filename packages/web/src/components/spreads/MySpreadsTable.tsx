@@ -1,15 +1,15 @@
 import { type Prices, parseExecutableSymbol } from "@spreadwatch/core";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import type { ChartNavigationState } from "../../hooks/useChartSelection.ts";
-import { useMediaQuery, useTapForDetails } from "../../hooks/useMediaQuery.ts";
-import type { SpreadDefinitionView } from "../../hooks/useSpreadDefinitions.ts";
+import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
+import { useMediaQuery, useTapForDetails } from "../../hooks/ui/useMediaQuery.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { MAX_BELLS } from "../alerts/AlertBells.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
-import { BottomSheet } from "../BottomSheet.tsx";
-import { Panel } from "../Panel.tsx";
+import { BottomSheet } from "../ui/BottomSheet.tsx";
+import { Panel } from "../ui/Panel.tsx";
 import { DefinitionDetails } from "./DefinitionDetails.tsx";
 import { MySpreadRow } from "./MySpreadRow.tsx";
 

@@ -1,11 +1,15 @@
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { useInstrumentList } from "../../hooks/useInstruments.ts";
-import { useModalDialog } from "../../hooks/useModalDialog.ts";
-import { type SpreadDefinitionView, useSpreadChanges } from "../../hooks/useSpreadDefinitions.ts";
-import { useSubmissionKey } from "../../hooks/useSubmissionKey.ts";
+import { useInstrumentList } from "../../hooks/market/useInstruments.ts";
+import {
+  type SpreadDefinitionView,
+  useSpreadChanges,
+} from "../../hooks/market/useSpreadDefinitions.ts";
+import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
+import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
-import { Checkbox, Field } from "../Field.tsx";
+import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { Checkbox, Field } from "../ui/Field.tsx";
 import { type BuilderError, builderError, localErrors } from "./builderErrors.ts";
 import { FormulaField } from "./FormulaField.tsx";
 import { type LegDraft, LegsEditor } from "./LegsEditor.tsx";
@@ -331,28 +335,18 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
             {errorOf("form")?.text}
           </p>
         )}
-        <div className="modal__actions">
-          {spread && (
-            <div className="modal__action-group">
-              <button
-                type="button"
-                className="button button--danger"
-                onClick={remove}
-                disabled={busy}
-              >
+        <DialogActions
+          submit={spread ? "Save spread" : "Create spread"}
+          onCancel={onClose}
+          busy={busy}
+          aside={
+            spread && (
+              <DangerButton onClick={remove} busy={busy}>
                 Delete
-              </button>
-            </div>
-          )}
-          <div className="modal__action-group modal__action-group--main">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {spread ? "Save spread" : "Create spread"}
-            </button>
-          </div>
-        </div>
+              </DangerButton>
+            )
+          }
+        />
       </form>
     </dialog>
   );

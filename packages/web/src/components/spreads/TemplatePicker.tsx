@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { Field, SelectField } from "../Field.tsx";
+import { Field, SelectField } from "../ui/Field.tsx";
 import {
   type InstrumentChoice,
   MONTHS,

@@ -19,12 +19,13 @@ import {
 export const TEMPLATE_KINDS = ["calendar", "parity", "ratio", "mini", "basis"] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
+// Short enough for the Template select on a 390 px phone; the fields under it say the rest.
 export const TEMPLATE_LABELS: Readonly<Record<TemplateKind, string>> = {
-  calendar: "Calendar (one future, two months)",
-  parity: "Parity (MCX future against CME future)",
-  ratio: "Ratio (a ÷ b)",
-  mini: "Mini against big",
-  basis: "Future against spot",
+  calendar: "Calendar: two months",
+  parity: "Parity: MCX vs CME",
+  ratio: "Ratio: a ÷ b",
+  mini: "Mini vs big",
+  basis: "Future vs spot",
 };
 
 /** An instrument a leg can name: one in use or one the catalogue ships (`instruments.list`). */

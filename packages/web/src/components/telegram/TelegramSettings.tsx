@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { useFlash } from "../../hooks/useFlash.ts";
-import { useTelegramStatus } from "../../hooks/useTelegramStatus.ts";
+import { useTelegramStatus } from "../../hooks/alerts/useTelegramStatus.ts";
+import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Field } from "../Field.tsx";
-import { Message } from "../Message.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Message } from "../ui/Message.tsx";
 
 export const NOT_CONFIGURED = "Telegram is not configured on this server";
 const STATUS_FAILED = "Failed to check Telegram status. Please try again.";

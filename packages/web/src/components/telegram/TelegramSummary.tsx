@@ -1,7 +1,7 @@
 import { Link } from "wouter";
-import { useTelegramStatus } from "../../hooks/useTelegramStatus.ts";
+import { useTelegramStatus } from "../../hooks/alerts/useTelegramStatus.ts";
 import { failureText } from "../../session/errors.ts";
-import { Message } from "../Message.tsx";
+import { Message } from "../ui/Message.tsx";
 import { NOT_CONFIGURED } from "./TelegramSettings.tsx";
 
 /** The dashboard's Telegram Notifications panel: where Telegram stands; set up in Profile. */

@@ -1,5 +1,5 @@
 import { CHART_SERIES_LABEL, formatNumber } from "@spreadwatch/core";
-import type uPlot from "uplot";
+import uPlot from "uplot";
 import { valueScale } from "../valueScale.ts";
 import { CLOSE, HIGH, LOW, OPEN } from "../view.ts";
 
@@ -10,9 +10,16 @@ const FIELDS = [
   ["Close", CLOSE],
 ] as const;
 
+/** Space between the legend and the plot's top row, in CSS pixels. */
+const GAP_PX = 4;
+/** The band reserved before the legend is in the page (the chart's first layout pass). */
+const FIRST_BAND_PX = 24;
+
 /**
- * The OHLC legend over the plot's top-left corner: "Spread Value" (docs/spec.md §2) and the hovered
- * candle's Open, High, Low and Close to 2 decimals — the latest candle's when not hovering.
+ * The OHLC legend above the plot's top-left corner: "Spread Value" (docs/spec.md §2) and the
+ * hovered candle's Open, High, Low and Close to 2 decimals — the latest candle's when not hovering.
+ * It sits in a band of top padding as tall as it is, so it never covers the line: on a phone it
+ * wraps to two or three rows, which over the plot hid the top of the line.
  */
 export function legendPlugin(): uPlot.Plugin {
   const box = document.createElement("div");
@@ -35,6 +42,18 @@ export function legendPlugin(): uPlot.Plugin {
     return value;
   });
 
+  /** The legend's height at the plot's width, plus the gap. */
+  const measure = (u: uPlot): number => {
+    box.style.maxWidth = `${Math.max(0, u.bbox.width / uPlot.pxRatio - 16)}px`;
+    return Math.ceil(box.offsetHeight) + GAP_PX;
+  };
+  let reserved = FIRST_BAND_PX;
+  /** The top padding, read by uPlot on every layout pass. */
+  const band = (u: uPlot): number => {
+    if (box.isConnected) reserved = measure(u);
+    return reserved;
+  };
+
   const show = (u: uPlot, idx: number | null | undefined) => {
     const i = idx ?? u.data[0].length - 1;
     FIELDS.forEach(([, series], k) => {
@@ -42,9 +61,14 @@ export function legendPlugin(): uPlot.Plugin {
       if (el) el.textContent = formatNumber(u.data[series]?.[i], valueScale().decimals);
     });
     box.dataset.hovered = String(idx != null);
+    // Wider figures may wrap the legend onto another row: lay the chart out again for it.
+    if (box.isConnected && measure(u) !== reserved) {
+      u.setSize({ width: u.width, height: u.height });
+    }
   };
 
   return {
+    opts: (_u, opts) => ({ ...opts, padding: [band, null, null, null] }),
     hooks: {
       init: (u) => {
         u.over.append(box);

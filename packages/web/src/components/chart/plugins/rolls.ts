@@ -1,4 +1,5 @@
 import type uPlot from "uplot";
+import { inPlot, markLayerPlugin } from "./layer.ts";
 
 /** A roll to mark: where, and what it says ("GOLD near: 26FEB → 26APR"). */
 export interface RollMark {
@@ -14,53 +15,48 @@ const GAP_PX = 4;
 
 /**
  * Each roll of the chart's legs as a vertical mark with its label along the bottom of the plot
- * (the OHLC legend holds the top). DOM marks like the alert lines, so they stay crisp and read
- * (and test) as text; `current` is read on every draw, so rolls arriving later are a redraw,
- * not a rebuild.
+ * (the OHLC legend sits above the top), redrawn from `current` (layer.ts), so rolls arriving later
+ * are a redraw, not a rebuild.
  */
 export function rollsPlugin(current: () => readonly RollMark[]): uPlot.Plugin {
-  const layer = document.createElement("div");
-  layer.className = "chart-rolls";
-  return {
-    hooks: {
-      init: (u) => {
-        u.over.append(layer);
-      },
-      draw: (u) => {
-        const width = u.over.clientWidth;
-        const placed = current().map((roll) => {
-          const x = Math.round(u.valToPos(roll.at, "x"));
-          const mark = document.createElement("div");
-          mark.className = "chart-roll";
-          mark.dataset.rollKey = roll.key;
-          mark.dataset.rollAt = String(roll.at);
-          mark.hidden = !(x >= 0 && x <= width);
-          mark.style.transform = `translateX(${x}px)`;
-          const label = document.createElement("span");
-          label.className = "chart-roll__label";
-          label.textContent = roll.label;
-          mark.append(label);
-          return { x, label, hidden: mark.hidden, mark };
-        });
-        layer.replaceChildren(...placed.map((p) => p.mark));
-        // Measured once in the layer: each label right of its mark, kept inside the plot (near
-        // the right edge it shifts left), and up a row where it would cover the one before.
-        const rowEnds = new Array<number>(ROWS).fill(Number.NEGATIVE_INFINITY);
-        for (const { x, label, hidden } of placed) {
-          if (hidden) continue;
-          const w = label.offsetWidth;
-          const left = Math.max(0, Math.min(x + GAP_PX, width - w - GAP_PX));
-          const row = Math.max(
-            0,
-            rowEnds.findIndex((end) => left >= end + GAP_PX),
-          );
-          rowEnds[row] = left + w;
-          label.style.left = `${left - x}px`;
-          label.style.bottom = `${GAP_PX + row * ROW_PX}px`;
-        }
-      },
-    },
+  let placed: { x: number; label: HTMLElement; hidden: boolean }[] = [];
+  const render = (u: uPlot) => {
+    const marks = current().map((roll) => {
+      const x = Math.round(u.valToPos(roll.at, "x"));
+      const mark = document.createElement("div");
+      mark.className = "chart-roll";
+      mark.dataset.rollKey = roll.key;
+      mark.dataset.rollAt = String(roll.at);
+      mark.hidden = !inPlot(u, x, 0);
+      mark.style.transform = `translateX(${x}px)`;
+      const label = document.createElement("span");
+      label.className = "chart-roll__label";
+      label.textContent = roll.label;
+      mark.append(label);
+      return { x, label, hidden: mark.hidden, mark };
+    });
+    placed = marks;
+    return marks.map((m) => m.mark);
   };
+  // Measured once in the layer: each label right of its mark, kept inside the plot (near the
+  // right edge it shifts left), and up a row where it would cover the one before.
+  const placeLabels = (u: uPlot) => {
+    const width = u.over.clientWidth;
+    const rowEnds = new Array<number>(ROWS).fill(Number.NEGATIVE_INFINITY);
+    for (const { x, label, hidden } of placed) {
+      if (hidden) continue;
+      const w = label.offsetWidth;
+      const left = Math.max(0, Math.min(x + GAP_PX, width - w - GAP_PX));
+      const row = Math.max(
+        0,
+        rowEnds.findIndex((end) => left >= end + GAP_PX),
+      );
+      rowEnds[row] = left + w;
+      label.style.left = `${left - x}px`;
+      label.style.bottom = `${GAP_PX + row * ROW_PX}px`;
+    }
+  };
+  return markLayerPlugin("chart-rolls", render, placeLabels);
 }
 
 /**

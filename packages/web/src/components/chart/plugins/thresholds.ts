@@ -1,4 +1,5 @@
 import type uPlot from "uplot";
+import { inPlot, markLayerPlugin } from "./layer.ts";
 
 export interface ThresholdLine {
   id: number;
@@ -10,41 +11,32 @@ export interface ThresholdLine {
 
 /**
  * The user's alert thresholds for the shown symbol as horizontal lines across the plot, each
- * labelled with its threshold; dashed when the alert is disabled. DOM lines rather than canvas
- * strokes so they stay crisp and can be read (and tested) as text. `current` is read on every
- * draw, so a changed alert list is a redraw, not a rebuild.
+ * labelled with its threshold; dashed when the alert is disabled. Redrawn from `current`
+ * (layer.ts), so a changed alert list is a redraw, not a rebuild.
  */
 export function thresholdsPlugin(current: () => readonly ThresholdLine[]): uPlot.Plugin {
-  const layer = document.createElement("div");
-  layer.className = "chart-thresholds";
-  return {
-    hooks: {
-      init: (u) => {
-        u.over.append(layer);
-      },
-      draw: (u) => {
-        const height = u.over.clientHeight;
-        const lines = [...current()].sort((a, b) => b.value - a.value);
-        const nudges = labelNudges(lines.map((line) => u.valToPos(line.value, "y")));
-        const rows = lines.map((line, i) => {
-          const y = u.valToPos(line.value, "y");
-          const row = document.createElement("div");
-          row.className = "chart-threshold";
-          row.classList.toggle("chart-threshold--disabled", !line.enabled);
-          row.dataset.threshold = String(line.value);
-          row.hidden = !(y >= 0 && y <= height);
-          row.style.transform = `translateY(${Math.round(y)}px)`;
-          const label = document.createElement("span");
-          label.className = "chart-threshold__label";
-          label.textContent = line.enabled ? `Alert ${line.label}` : `Alert ${line.label} (off)`;
-          if (nudges[i]) label.style.transform = `translateY(${nudges[i]}px)`;
-          row.append(label);
-          return row;
-        });
-        layer.replaceChildren(...rows);
-      },
-    },
-  };
+  return markLayerPlugin("chart-thresholds", (u) => {
+    const lines = [...current()].sort((a, b) => b.value - a.value);
+    // Whole pixels for the lines and the nudges alike: rounding each on its own let two
+    // labels a tick apart overlap by a pixel.
+    const ys = lines.map((line) => Math.round(u.valToPos(line.value, "y")));
+    const nudges = labelNudges(ys);
+    return lines.map((line, i) => {
+      const y = ys[i] ?? 0;
+      const row = document.createElement("div");
+      row.className = "chart-threshold";
+      row.classList.toggle("chart-threshold--disabled", !line.enabled);
+      row.dataset.threshold = String(line.value);
+      row.hidden = !inPlot(u, 0, y);
+      row.style.transform = `translateY(${y}px)`;
+      const label = document.createElement("span");
+      label.className = "chart-threshold__label";
+      label.textContent = line.enabled ? `Alert ${line.label}` : `Alert ${line.label} (off)`;
+      if (nudges[i]) label.style.transform = `translateY(${nudges[i]}px)`;
+      row.append(label);
+      return row;
+    });
+  });
 }
 
 /** A label's height in px (11 px type with its line height), and the gap kept between two. */

@@ -1,0 +1,119 @@
+import {
+  type CalculationEntry,
+  cmePriceDecimals,
+  mcxPriceDecimals,
+  type Prices,
+  type SpreadSymbol,
+  spreadDecimals,
+} from "@spreadwatch/core";
+import { Link } from "wouter";
+import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
+import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
+import type { FreshnessContext } from "../../market/freshness.ts";
+import { inputMarks, spreadInputs } from "../../market/inputMarks.ts";
+import { type LegProblem, legProblems } from "../../market/legProblems.ts";
+import { missingInputs, parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
+import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
+import type { RowAlerts } from "../alerts/rowAlerts.ts";
+import { LegWarning } from "./LegWarning.tsx";
+import { NetPerLotCell } from "./NetPerLotCell.tsx";
+import { PriceCell } from "./PriceCell.tsx";
+import { SpreadValue } from "./SpreadValue.tsx";
+import { ZScoreCell } from "./ZScoreCell.tsx";
+
+interface SpreadTableRowProps {
+  symbol: SpreadSymbol;
+  entry: CalculationEntry | undefined;
+  prices: Prices;
+  alerts?: RowAlerts;
+  freshness: FreshnessContext;
+  /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
+  onDetails?: (symbol: SpreadSymbol) => void;
+  /** Shows the row's details on any screen: a row with more alerts than bells opens its list. */
+  onAlertList: (symbol: SpreadSymbol) => void;
+  /** Alert buttons the Alerts cell shows before its plus (AlertBells' `max`). */
+  maxBells: number;
+  /** Phones: the compact row (CME and MCX move into the details, one bell with a count). */
+  compact: boolean;
+}
+
+/** "Cannot compute: no MCX NATURALGAS bid", or the crossed book that stopped the server. */
+export function cannotComputeTitle(
+  symbol: SpreadSymbol,
+  prices: Prices,
+  problems: LegProblem[],
+): string {
+  const missing = missingInputs(symbol, prices);
+  const reasons = [
+    ...(missing.length > 0 ? [`no ${missing.join(", ")}`] : []),
+    ...problems.filter((problem) => problem.kind === "crossed").map((problem) => problem.text),
+  ];
+  return reasons.length > 0 ? `Cannot compute: ${reasons.join("; ")}` : "Cannot compute right now";
+}
+
+export function SpreadTableRow({
+  symbol,
+  entry,
+  prices,
+  alerts,
+  freshness,
+  onDetails,
+  onAlertList,
+  maxBells,
+  compact,
+}: SpreadTableRowProps) {
+  // Phones hide the z column; the same 20-day z rides beside the spread as a chip.
+  const stats = useSpreadStats(symbol);
+  // Without an entry the book may still hold one leg; showing it tells the trader which is absent.
+  const shown = entry ?? rowPrices(symbol, prices);
+  const inputs = spreadInputs(symbol, prices);
+  const marks = inputMarks(inputs);
+  // A stale, crossed or missing leg greys the row: its spread is not one to act on.
+  const problems = legProblems(inputs, freshness);
+  const missing = entry ? undefined : cannotComputeTitle(symbol, prices, problems);
+  const chart: ChartNavigationState = { commodity: symbol };
+  const open = useRowOpen(symbol, onDetails);
+  return (
+    <tr
+      data-symbol={symbol}
+      data-delayed={(entry !== undefined && marks.delayed !== undefined) || undefined}
+      data-greyed={problems.length > 0 || undefined}
+      title={onDetails ? undefined : entry ? parityBreakdown(entry) : missing}
+      className={problems.length > 0 ? "row--chart row--greyed" : "row--chart"}
+      onClick={open}
+    >
+      <th scope="row" className="symbol">
+        {onDetails ? (
+          <button type="button" className="symbol__details" onClick={() => onDetails(symbol)}>
+            {symbol}
+          </button>
+        ) : (
+          <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+            {symbol}
+          </Link>
+        )}
+        <LegWarning problems={problems} />
+      </th>
+      <SpreadValue
+        value={entry?.spread}
+        decimals={spreadDecimals(symbol)}
+        missingTitle={missing}
+        marks={marks}
+        z={compact ? (stats?.z ?? undefined) : undefined}
+      />
+      <NetPerLotCell symbol={symbol} entry={entry} />
+      <ZScoreCell symbol={symbol} />
+      <PriceCell col="cme" value={shown.cme} decimals={cmePriceDecimals(symbol)} wide />
+      <PriceCell col="mcx" value={shown.mcx} decimals={mcxPriceDecimals(symbol)} wide />
+      <RowAlertsCell
+        symbol={symbol}
+        alerts={alerts}
+        compact={compact}
+        onDetails={onDetails}
+        onAlertList={onAlertList}
+        maxBells={maxBells}
+      />
+    </tr>
+  );
+}

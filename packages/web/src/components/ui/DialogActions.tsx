@@ -1,0 +1,60 @@
+import type { ReactNode } from "react";
+
+interface DialogActionsProps {
+  /** The submit button's text. */
+  submit: ReactNode;
+  /** Cancel's handler; without it (and `secondary`) the dialog offers its submit button alone. */
+  onCancel?: (() => void) | undefined;
+  /** While a request is under way the submit button (and the `aside` buttons) wait. */
+  busy?: boolean;
+  /** Buttons kept apart on the left: Delete, Delete All. */
+  aside?: ReactNode;
+  /** In Cancel's place: e.g. a link on after a dialog has done its work. */
+  secondary?: ReactNode;
+}
+
+/**
+ * A dialog's buttons (docs/user-guide.md): Cancel and the primary submit button together on the
+ * right, wrapping together, never one without the other; destructive ones apart on the left.
+ */
+export function DialogActions({
+  submit,
+  onCancel,
+  busy = false,
+  aside,
+  secondary,
+}: DialogActionsProps) {
+  return (
+    <div className="modal__actions">
+      {aside && <div className="modal__action-group">{aside}</div>}
+      <div className="modal__action-group modal__action-group--main">
+        {secondary ??
+          (onCancel && (
+            <button type="button" className="button" onClick={onCancel}>
+              Cancel
+            </button>
+          ))}
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {submit}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A destructive button of a dialog's `aside`. */
+export function DangerButton({
+  onClick,
+  busy = false,
+  children,
+}: {
+  onClick: () => void;
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className="button button--danger" onClick={onClick} disabled={busy}>
+      {children}
+    </button>
+  );
+}

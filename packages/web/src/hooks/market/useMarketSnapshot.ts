@@ -1,0 +1,62 @@
+import { PRICE_POLL_MS } from "@spreadwatch/core";
+import { useRef, useState } from "react";
+import { applyStreamMessage, type MarketSnapshot } from "../../market/applyDelta.ts";
+import { trpc } from "../../trpc.ts";
+
+export type { MarketSnapshot };
+
+/**
+ * What a screen shows, for the stream to send only that (docs/http-api.md, "Live stream"):
+ * instruments by key, spread symbols, whole price sections. Absent: everything (the dashboard).
+ */
+export interface MarketSelection {
+  keys?: string[];
+  symbols?: string[];
+}
+
+export interface MarketSnapshotState {
+  snapshot: MarketSnapshot | undefined;
+  /** The SSE stream is connected; while it is not, the snapshot is polled. */
+  live: boolean;
+  /** The stream failed (as opposed to still opening), which the UI owns up to. */
+  interrupted: boolean;
+  /** Neither the stream nor polling gets through: the server is down or out of reach. */
+  unreachable: boolean;
+}
+
+/**
+ * Latest prices and spreads. The live stream writes into the `market.snapshot` query's cache, so
+ * there is one copy of the data whichever way it arrived; polling that same query every 2 s
+ * takes over only while the stream is down. The stream sends a snapshot on each connection, then
+ * deltas: they are folded into the stream's own copy, never into the cache, so a poll answer
+ * that lands late (older than the stream's snapshot) cannot leave stale rows behind — the next
+ * message writes the whole stream state over it.
+ */
+export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotState {
+  const utils = trpc.useUtils();
+  const streamState = useRef<MarketSnapshot | undefined>(undefined);
+  // A selection's state holds only what was asked for: it stays this screen's own, never the
+  // shared cache another screen (the dashboard) would read as the whole market.
+  const [selected, setSelected] = useState<MarketSnapshot | undefined>(undefined);
+  const stream = trpc.market.onSnapshot.useSubscription(selection, {
+    onData: (message) => {
+      streamState.current = applyStreamMessage(streamState.current, message);
+      if (!streamState.current) return;
+      if (selection) setSelected(streamState.current);
+      else utils.market.snapshot.setData(undefined, streamState.current);
+    },
+  });
+  const live = stream.status === "pending";
+  const query = trpc.market.snapshot.useQuery(undefined, {
+    refetchInterval: live ? false : PRICE_POLL_MS,
+    refetchIntervalInBackground: true,
+    // A live stream keeps the cache current; a focus refetch would only add a request.
+    refetchOnWindowFocus: !live,
+  });
+  const interrupted = !live && (stream.status === "error" || stream.error !== null);
+  // A poll that failed (even one still being retried) while the stream is not connected: there
+  // is no way to the server right now. The error state holds until a poll or the stream succeeds.
+  const unreachable = !live && (query.isError || query.failureCount > 0);
+  const snapshot = selection && live && selected ? selected : query.data;
+  return { snapshot, live, interrupted, unreachable };
+}

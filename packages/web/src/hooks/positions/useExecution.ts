@@ -1,0 +1,15 @@
+import { trpc } from "../../trpc.ts";
+
+/** A live-order campaign, re-read every second while it is open (docs/pending/orders.md). */
+export function useExecution(id: string | undefined) {
+  return trpc.executions.get.useQuery(
+    { id: id ?? "" },
+    {
+      enabled: id !== undefined,
+      refetchInterval: (query) =>
+        query.state.data && !["working", "hedging"].includes(query.state.data.status)
+          ? false
+          : 1_000,
+    },
+  );
+}
