@@ -40,7 +40,15 @@ export class FormulaError extends Error {
   }
 }
 
-export type Node = jsep.Expression;
+/**
+ * jsep's parse tree node, in jsep's own shape. Declared here rather than as `jsep.Expression` so
+ * the packed core's declarations name no module a consumer does not install (jsep is bundled).
+ */
+export interface Node {
+  type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: jsep's nodes hold values of any kind.
+  [key: string]: any;
+}
 
 /** The first place `name` stands as a whole identifier in `text` (1-based), for messages. */
 export function positionOf(text: string, name: string): number | undefined {
