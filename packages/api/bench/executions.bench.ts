@@ -1,4 +1,4 @@
-// Live orders (docs/pending/orders.md): fill event → hedge order sent, over 1,000 campaigns, with
+// Live orders (docs/user-guide.md "Live orders"): fill event → hedge order sent, over 1,000 campaigns, with
 // the leader's ExecutionEngine on a real SQLite store and the fake Kite on loopback (HTTP order
 // API and the ticker's order updates). Each campaign's first leg is placed and rests; the fake
 // fills it and takes the time; the engine hears the order update, reads the orderbook, decides,

@@ -57,7 +57,7 @@ export interface AppServices {
   history: HistoryService;
   /** Kite Connect login settings; the day's access token is in the store (kite.session). */
   kite: KiteSettings;
-  /** Live-order campaigns (docs/pending/orders.md): worked on the leader; `wake` looks at once. */
+  /** Live-order campaigns (docs/user-guide.md "Live orders"): worked on the leader; `wake` looks at once. */
   executions: Pick<ExecutionEngine, "wake">;
 }
 

@@ -1,4 +1,4 @@
-// Live orders through the trader's own Kite with the leg guard (docs/pending/orders.md), against
+// Live orders through the trader's own Kite with the leg guard (docs/user-guide.md "Live orders"), against
 // a fake Kite on loopback that speaks Kite Connect v3's order API: the dry run, the happy path,
 // a rejected hedge flattened or alerted, a lost answer looked up by tag, a 429, the kill switch
 // and a restart mid-campaign. Each asserts what Kite received, not only what the API says.

@@ -1,4 +1,4 @@
-// The leg guard of a two-leg execution campaign (docs/pending/orders.md): the working leg goes
+// The leg guard of a two-leg execution campaign (docs/user-guide.md "Live orders"): the working leg goes
 // first as a LIMIT at the target; each fill of it is hedged on the other leg at its executable
 // side plus pay-up ticks; a hedge that is rejected, not filled within its time, or that the market
 // runs away from trips the guard, which cancels what rests and flattens the filled leg or leaves

@@ -4,7 +4,7 @@ import { freshFixture } from "./fixtures.ts";
 import { startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// Profile → Connect Kite (docs/pending/orders.md): the trader's own Kite session for live orders,
+// Profile → Connect Kite (docs/user-guide.md "Live orders"): the trader's own Kite session for live orders,
 // linked through Kite's login (a fake Kite on loopback), shown with its expiry, disconnected.
 const CAROL = { username: "carol", password: "carol-pass-123" };
 let kite: FakeKite | undefined;

@@ -5,7 +5,7 @@ import { rest } from "./alerts.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
-// The order ticket (docs/pending/orders.md) in Chromium against a fake Kite on loopback: a trader
+// The order ticket (docs/user-guide.md "Live orders") in Chromium against a fake Kite on loopback: a trader
 // with their own Kite linked and live orders enabled opens the ticket on a GOLD near/next
 // calendar, sees the dry run's exact requests, sends it live; the fake fills the first leg, the
 // hedge goes on its fill, the campaign shows done with the spread it filled at.

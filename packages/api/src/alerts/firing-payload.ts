@@ -337,7 +337,7 @@ export function positionFiringPayload(firing: {
   };
 }
 
-/** A live-order campaign left a leg unhedged (docs/pending/orders.md): event "execution.naked". */
+/** A live-order campaign left a leg unhedged (docs/user-guide.md "Live orders"): event "execution.naked". */
 export interface NakedLegWebhookPayload {
   event: "execution.naked";
   firingId: number;

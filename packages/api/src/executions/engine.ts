@@ -1,4 +1,4 @@
-// The leader's work on live-order campaigns (docs/pending/orders.md). Each cycle reads every open
+// The leader's work on live-order campaigns (docs/user-guide.md "Live orders"). Each cycle reads every open
 // campaign from the store and, per trader's Kite account, the day's orderbook; folds what Kite
 // says into each order by its tag; asks core's leg guard what to do; writes the campaign (new
 // orders as "sending", before any is sent) and only then sends. So a restart — or a new leader —

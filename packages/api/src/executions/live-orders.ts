@@ -1,7 +1,7 @@
 import type { Store } from "@spreadwatch/db";
 
 /**
- * Who may send live orders (docs/pending/orders.md): an admin's switch for everyone (the kill
+ * Who may send live orders (docs/user-guide.md "Live orders"): an admin's switch for everyone (the kill
  * switch, on until switched off) and, per trader, an admin's enable (off by default) with a cap
  * on lots, and the trader's own maximum (at most the cap).
  */

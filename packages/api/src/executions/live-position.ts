@@ -1,4 +1,4 @@
-// A campaign's fills as a position (docs/pending/orders.md "Placing a spread through Kite"): the
+// A campaign's fills as a position (docs/user-guide.md "Live orders"): the
 // lots whose both legs filled become a position marked live, entered at the spread of the real
 // average fills, valued with the same marks, margin and P&L as a paper one.
 import { type GuardOrder, slippageTicks } from "@spreadwatch/core";

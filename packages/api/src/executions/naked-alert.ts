@@ -1,4 +1,4 @@
-// A naked leg is told at once (docs/pending/orders.md "Placing a spread through Kite"): when the
+// A naked leg is told at once (docs/user-guide.md "Live orders"): when the
 // guard leaves the first leg unhedged (the ticket chose "alert", a flatten failed, live orders were
 // switched off mid-campaign), a History row and one outbox row per channel the trader uses
 // (Telegram, webhook) are written in one transaction, as a position's target or stop is, and the

@@ -1,5 +1,5 @@
 /**
- * Kite's order limits per account (docs/pending/orders.md): 10 orders a second, 400 a minute,
+ * Kite's order limits per account (docs/user-guide.md "Live orders"): 10 orders a second, 400 a minute,
  * 5,000 a day; Kite answers 429 beyond. Each account's sends are counted here before they go: a
  * send over the second's or the minute's limit waits (queued) for its slot, with the reason; one
  * over the day's is refused with the reason, never sent. A 429 holds the account back a while.

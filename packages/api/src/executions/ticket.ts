@@ -1,4 +1,4 @@
-// An order ticket for a spread (docs/pending/orders.md): both legs on Kite, the working leg (the
+// An order ticket for a spread (docs/user-guide.md "Live orders"): both legs on Kite, the working leg (the
 // thinner book) at the target, the hedge at its executable side plus pay-up ticks. Everything a
 // ticket is refused for is found here, before anything is sent.
 import { randomBytes } from "node:crypto";

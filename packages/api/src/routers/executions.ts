@@ -39,7 +39,7 @@ const executionId = z.strictObject({
 
 const notFound = () => new PositionError("not_found", "Execution not found");
 
-/** Live orders through each trader's own Kite (docs/pending/orders.md). */
+/** Live orders through each trader's own Kite (docs/user-guide.md "Live orders"). */
 export const executionsRouter = {
   /** A ticket: dry run (the default) answers the exact requests; live stores and works it. */
   create: authedProcedure.input(createExecutionInput).mutation(({ ctx, input }) =>

@@ -466,7 +466,7 @@ export const positionCloses = sqliteTable(
 
 /**
  * Execution campaigns: a spread's legs sent through the trader's own Kite with the leg guard
- * (docs/pending/orders.md). The campaign's orders, fills and guard events are one JSON document
+ * (docs/user-guide.md "Live orders"). The campaign's orders, fills and guard events are one JSON document
  * (`doc`), written whole after every step, so a restarted leader resumes from the last one.
  */
 export const executions = sqliteTable(

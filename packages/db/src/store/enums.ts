@@ -49,7 +49,7 @@ export const POSITION_STATUSES = ["open", "closed"] as const;
 export type PositionStatus = (typeof POSITION_STATUSES)[number];
 
 /**
- * An execution campaign's state (docs/pending/orders.md): working its first leg, hedging a fill,
+ * An execution campaign's state (docs/user-guide.md "Live orders"): working its first leg, hedging a fill,
  * or ended: done (both legs filled), flattened (the guard undid a naked leg), naked (left for the
  * trader after an alert), cancelled, failed (nothing filled and nothing more will be sent).
  */

@@ -569,7 +569,7 @@ export interface StoredExecution {
   updatedAt: number;
 }
 
-/** Execution campaigns (docs/pending/orders.md): written whole after every step of the leader's. */
+/** Execution campaigns (docs/user-guide.md "Live orders"): written whole after every step of the leader's. */
 export interface ExecutionStore {
   create(execution: StoredExecution): Promise<void>;
   get(id: string): Promise<StoredExecution | undefined>;

@@ -14,7 +14,7 @@ import { trpc } from "../trpc.ts";
 type Request = { leg: string; method: string; path: string; body: Record<string, string> };
 
 /**
- * The order ticket for a spread (docs/pending/orders.md): both legs through the trader's own
+ * The order ticket for a spread (docs/user-guide.md "Live orders"): both legs through the trader's own
  * Kite. Dry run is on by default and shows the exact requests; sent live, the campaign's orders,
  * fills and slippage follow below.
  */

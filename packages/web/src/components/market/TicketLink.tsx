@@ -3,7 +3,7 @@ import { Link } from "wouter";
 
 /**
  * The order ticket's address for an executable symbol (SP7_BUY), with the lots and the paper
- * position it places for real pre-filled (docs/pending/orders.md "Placing a spread through Kite").
+ * position it places for real pre-filled (docs/user-guide.md "Live orders").
  */
 export function ticketHref(symbol: string, prefill: { lots?: number; positionId?: number } = {}) {
   const query = new URLSearchParams();

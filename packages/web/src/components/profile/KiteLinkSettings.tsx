@@ -7,7 +7,7 @@ import { Message } from "../ui/Message.tsx";
 import { KiteSessionBanner } from "./KiteSessionBanner.tsx";
 
 /**
- * The trader's own Kite session for live orders (docs/pending/orders.md): connected through
+ * The trader's own Kite session for live orders (docs/user-guide.md "Live orders"): connected through
  * Kite's login (GET /api/profile/kite/login → Kite → /api/kite/callback), shown with its expiry
  * (Kite ends every session at 06:00 IST), revocable. Whether live orders are on for this trader
  * and their lot limit are the admin's; shown here so the trader knows before a ticket.

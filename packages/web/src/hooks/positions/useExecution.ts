@@ -1,6 +1,6 @@
 import { trpc } from "../../trpc.ts";
 
-/** A live-order campaign, re-read every second while it is open (docs/pending/orders.md). */
+/** A live-order campaign, re-read every second while it is open (docs/user-guide.md "Live orders"). */
 export function useExecution(id: string | undefined) {
   return trpc.executions.get.useQuery(
     { id: id ?? "" },

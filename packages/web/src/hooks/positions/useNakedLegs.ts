@@ -9,7 +9,7 @@ const POLL_MS = 3_000;
 const RECENT_MS = 15 * 60_000;
 
 /**
- * The browser's side of a naked leg (docs/pending/orders.md "Placing a spread through Kite"):
+ * The browser's side of a naked leg (docs/user-guide.md "Live orders"):
  * the server tells Telegram and the webhook; a tab of a trader with Kite linked pops a toast for
  * each campaign of theirs that ended with a leg unhedged in the last minutes, once per tab.
  */
