@@ -15,11 +15,10 @@ import { DialogActions } from "../ui/DialogActions.tsx";
 import { Field, TextAreaField } from "../ui/Field.tsx";
 import { Message } from "../ui/Message.tsx";
 import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
+import { type EntryMode, EntryModeChoice } from "./EntryModeChoice.tsx";
 import { plainRupees } from "./format.ts";
 import { spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
-
-type EntryMode = "live" | "typed" | "legs";
 
 /**
  * The calculations the screen's stream keeps in the `market.snapshot` cache: read, never fetched
@@ -190,41 +189,24 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
         }}
       />
       <OpenPreview spread={spread} side={side} lots={lots} />
-      <fieldset className="position-modal__choice">
-        <legend className="field__label">Entry</legend>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="entry"
-            checked={mode === "live"}
-            onChange={() => setMode("live")}
-          />
-          <span>
-            Live value when you open it{" "}
-            <span className="position-modal__live" data-field="live-value">
-              ({symbol} now {liveText})
-            </span>
-          </span>
-        </label>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="entry"
-            checked={mode === "typed"}
-            onChange={() => setMode("typed")}
-          />
-          <span>A spread value I type</span>
-        </label>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="entry"
-            checked={mode === "legs"}
-            onChange={() => setMode("legs")}
-          />
-          <span>Each leg's fill price</span>
-        </label>
-      </fieldset>
+      <EntryModeChoice
+        name="entry"
+        legend="Entry"
+        mode={mode}
+        onChange={setMode}
+        labels={{
+          live: (
+            <>
+              Live value when you open it{" "}
+              <span className="position-modal__live" data-field="live-value">
+                ({symbol} now {liveText})
+              </span>
+            </>
+          ),
+          typed: "A spread value I type",
+          legs: "Each leg's fill price",
+        }}
+      />
       {mode === "typed" && (
         <Field
           label="Entry value"

@@ -2,14 +2,14 @@ import { type FormEvent, useState } from "react";
 import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
+import { DialogActions } from "../ui/DialogActions.tsx";
 import { Field } from "../ui/Field.tsx";
 import { Message } from "../ui/Message.tsx";
 import { parsePrice } from "./checks.ts";
+import { type EntryMode, EntryModeChoice } from "./EntryModeChoice.tsx";
 import { signedRupees } from "./format.ts";
 import { positionTitle, spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
-
-type EntryMode = "live" | "typed" | "legs";
 
 /** The server's refusal while a leg of the next contract has no fresh price (positions/roll.ts). */
 const NO_LIVE_NEXT = /No live value on the next contract/;
@@ -102,36 +102,17 @@ export function RollPositionDialog({
       <p className="position-modal__preview" data-field="roll-question">
         {question}
       </p>
-      <fieldset className="position-modal__choice">
-        <legend className="field__label">Entry on the next contract</legend>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="roll-entry"
-            checked={mode === "live"}
-            onChange={() => setMode("live")}
-          />
-          <span>Live entry when you roll</span>
-        </label>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="roll-entry"
-            checked={mode === "typed"}
-            onChange={() => setMode("typed")}
-          />
-          <span>An entry I type</span>
-        </label>
-        <label className="checkbox">
-          <input
-            type="radio"
-            name="roll-entry"
-            checked={mode === "legs"}
-            onChange={() => setMode("legs")}
-          />
-          <span>Each leg's fill</span>
-        </label>
-      </fieldset>
+      <EntryModeChoice
+        name="roll-entry"
+        legend="Entry on the next contract"
+        mode={mode}
+        onChange={setMode}
+        labels={{
+          live: "Live entry when you roll",
+          typed: "An entry I type",
+          legs: "Each leg's fill",
+        }}
+      />
       {mode === "typed" && (
         <Field label="Entry value" inputMode="decimal" value={entry} onChange={setEntry} />
       )}
@@ -151,16 +132,11 @@ export function RollPositionDialog({
           />
         ))}
       {error && <Message tone="error">{error}</Message>}
-      <div className="modal__actions">
-        <div className="modal__action-group modal__action-group--main">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={pending}>
-            {pending ? "Rolling…" : "Roll position"}
-          </button>
-        </div>
-      </div>
+      <DialogActions
+        submit={pending ? "Rolling…" : "Roll position"}
+        onCancel={onClose}
+        busy={pending}
+      />
     </PositionModal>
   );
 }
