@@ -34,8 +34,10 @@ let receiver: FakeWebhook;
 let server: TestServer;
 let feed: ManualFeed;
 
-async function start(env: Record<string, string> = {}) {
+async function start(env: Record<string, string> = {}, staleAfterMs?: number) {
   feed = manualFeed();
+  // The feed's own silence window is read when the server starts, so it is set before.
+  if (staleAfterMs !== undefined) Object.assign(feed, { staleAfterMs });
   server = await startTestServer({
     feed,
     env: { ...setup.telegramEnv(telegram), WEBHOOK_ALLOW_PRIVATE: "true", ...env },
@@ -325,8 +327,7 @@ describe("the order of a definition and its alert reaching the leader", () => {
 describe("a crossing on a stale leg of a definition", () => {
   it("is held with a note naming the leg, once, and fires on fresh prices", async () => {
     // A one-second silence window, so a leg goes stale within the test.
-    await start({ FEED_SILENCE_SECONDS: "1" });
-    Object.assign(feed, { staleAfterMs: 1_000 });
+    await start({ FEED_SILENCE_SECONDS: "1" }, 1_000);
     const { trader, alertId } = await traderWithRatioAlert(80);
     await watching(1);
     silver(T);
