@@ -103,7 +103,7 @@ describe("building spreads", () => {
       expect(await dialog.getByLabel("Leg 1 lots").inputValue()).toBe("1");
       expect(await dialog.getByLabel("Leg 2 lots").inputValue()).toBe("1");
       await dialog.getByRole("button", { name: "Create spread" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await dialog.waitFor({ state: "detached", ...WAIT });
 
       const symbol = await symbolOf(CALENDAR);
       expect(symbol).toMatch(/^SP\d+$/);
@@ -140,7 +140,7 @@ describe("building spreads", () => {
       await fillLeg(dialog, 1, { name: "s", instrument: "SILVER" });
       await dialog.getByLabel("Formula", { exact: true }).fill("g / s");
       await dialog.getByRole("button", { name: "Create spread" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await dialog.waitFor({ state: "detached", ...WAIT });
 
       const ratio = await symbolOf(RATIO);
       const calendar = await symbolOf(CALENDAR);
@@ -187,9 +187,9 @@ describe("building spreads", () => {
     }
     // Typing again clears the mark: it was of the formula as sent.
     await dialog.getByLabel("Formula", { exact: true }).fill("a - b");
-    await error.waitFor({ state: "detached" });
+    await error.waitFor({ state: "detached", ...WAIT });
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await dialog.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", ...WAIT });
     // Deeper than any input allows: straight to the API, refused the same way.
     const deep = `${"(".repeat(10_000)}a${")".repeat(10_000)} - b`;
     const refused = await rest(page, "POST", "/api/spreads", {
@@ -220,10 +220,10 @@ describe("building spreads", () => {
     expect(await formula.textContent()).toMatch(/at 4$/);
     // Each goes with its own field's edit.
     await dialog.getByLabel("Name", { exact: true }).fill("fixed");
-    await name.waitFor({ state: "detached" });
+    await name.waitFor({ state: "detached", ...WAIT });
     expect(await formula.count()).toBe(1);
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await dialog.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", ...WAIT });
     expect(await ownSpreads(page)).toEqual(before);
   });
 
@@ -242,7 +242,7 @@ describe("building spreads", () => {
         button.click();
         button.click();
       });
-    await dialog.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", ...WAIT });
     await spreadGroup(page, name).waitFor();
     const after = await ownSpreads(page);
     expect(after).toHaveLength(before + 1);
@@ -281,7 +281,7 @@ describe("a z-score alert on a spread of one's own", () => {
       await form.getByLabel("Send Telegram Notification").check();
       await form.getByLabel("Webhook", { exact: true }).check();
       await form.getByRole("button", { name: "Create Alert" }).click();
-      await form.waitFor({ state: "detached" });
+      await form.waitFor({ state: "detached", ...WAIT });
       const item = alertsPanel(page).locator("li.alert-item").first();
       expect(await item.locator(".alert-item__title").textContent()).toContain(`${RATIO} Buy`);
 
@@ -381,7 +381,7 @@ describe("editing and deleting", () => {
     const dialog = builder(page);
     await dialog.getByLabel("Name", { exact: true }).fill(`${RATIO} (edited)`);
     await dialog.getByRole("button", { name: "Save spread" }).click();
-    await dialog.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", ...WAIT });
     await page
       .getByRole("status")
       .getByText(`Saved “${RATIO} (edited)”; its alert is kept.`, { exact: true })
@@ -405,8 +405,8 @@ describe("editing and deleting", () => {
     const accepted = answerNextDialog(page, true);
     await dialog.getByRole("button", { name: "Delete" }).click();
     await accepted;
-    await dialog.waitFor({ state: "detached" });
-    await group.waitFor({ state: "detached" });
+    await dialog.waitFor({ state: "detached", ...WAIT });
+    await group.waitFor({ state: "detached", ...WAIT });
     expect((await ownSpreads(page)).some((s) => s.symbol === symbol)).toBe(false);
     const alerts = await rest(page, "GET", "/api/alerts");
     const left = (alerts.json.alerts as { commodityType: string }[]).map((a) => a.commodityType);
