@@ -8,6 +8,9 @@ import { signedInSuite } from "./suite.ts";
 // Admin → Instruments on the simulator, which quotes every instrument in use with the contract
 // its month selector means today (docs/user-guide.md "Instruments").
 
+// Putting an instrument in use starts its history fetch on the leader: a loaded machine answers
+// the screen's next read seconds later, past Playwright's 30 s default (the test itself has 60 s).
+const LOADED = { timeout: 50_000 };
 const TRADER = { username: "trader", password: "trader-secret", alerts_enabled: true };
 
 const suite = signedInSuite({
@@ -38,7 +41,7 @@ async function openInstruments(page: Page): Promise<void> {
     })
     .click();
   await page.waitForURL(/\/admin\/instruments$/);
-  await instrumentRow(page, "GOLD").waitFor();
+  await instrumentRow(page, "GOLD").waitFor(LOADED);
 }
 
 async function pickFromCatalogue(page: Page, root: string, key: string): Promise<void> {
@@ -51,7 +54,7 @@ async function pickFromCatalogue(page: Page, root: string, key: string): Promise
 
 async function backToDashboard(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Back to Dashboard" }).click();
-  await page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']").waitFor();
+  await page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']").waitFor(LOADED);
 }
 
 describe("Admin → Instruments", () => {
@@ -76,14 +79,14 @@ describe("Admin → Instruments", () => {
     await pickFromCatalogue(page, "ZINC", "ZINC");
     await addButton(page).click();
     await expect.poll(() => formMessage(page).textContent()).toContain("ZINC added");
-    await instrumentRow(page, "ZINC").waitFor();
+    await instrumentRow(page, "ZINC").waitFor(LOADED);
     // GOLD's near month is in use: the catalogue offers its next and far months only.
     await page.getByLabel("Instrument", { exact: true }).selectOption("GOLD");
     const months = await page.getByLabel("Contract month").locator("option").allTextContents();
     expect(months).toEqual(["Next month (GOLD@next)", "Far month (GOLD@far)"]);
     await pickFromCatalogue(page, "GOLD", "GOLD@next");
     await addButton(page).click();
-    await instrumentRow(page, "GOLD@next").waitFor();
+    await instrumentRow(page, "GOLD@next").waitFor(LOADED);
 
     await backToDashboard(page);
     const mcx = page.getByRole("table", { name: "Prices" }).locator("tbody[data-group='MCX']");
@@ -118,7 +121,7 @@ describe("Admin → Instruments", () => {
     const adds = recordRequests(page, procedure("instruments.add"));
     await pickFromCatalogue(page, "BZ", "BZ");
     await addButton(page).dblclick();
-    await instrumentRow(page, "BZ").waitFor();
+    await instrumentRow(page, "BZ").waitFor(LOADED);
     await expect.poll(() => formMessage(page).textContent()).toContain("BZ added");
     expect(adds).toHaveLength(1);
     expect(await instrumentRow(page, "BZ").count()).toBe(1);
@@ -182,7 +185,7 @@ describe("Admin → Instruments", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Remove GOLD@next", exact: true }).click();
     const refusal = page.getByRole("alert").filter({ hasText: "GOLD@next was not removed" });
-    await refusal.waitFor();
+    await refusal.waitFor(LOADED);
     expect(await refusal.textContent()).toContain(
       `used by the user spread “Gold calendar” (${symbol}) and 1 alert: ${symbol}_BUY at 100 (admin)`,
     );
@@ -227,7 +230,7 @@ describe("Admin → Instruments", () => {
     await expect.poll(() => instrumentRow(page, "ZINC").count(), { timeout: 30_000 }).toBe(0);
     expect(removes).toHaveLength(1);
     await backToDashboard(page);
-    await priceRow(page, "mcx:GOLD@next").waitFor();
+    await priceRow(page, "mcx:GOLD@next").waitFor(LOADED);
     // The dashboard shows its cached prices until the stream's first message on this visit:
     // the row leaves with that message, which a loaded machine takes seconds to deliver.
     await expect.poll(() => priceRow(page, "mcx:ZINC").count(), { timeout: 30_000 }).toBe(0);
@@ -247,7 +250,7 @@ describe("a trader (not an admin)", () => {
       expect((await rest(page, "POST", "/api/instruments", { key: "LEAD" })).status).toBe(403);
       expect((await rest(page, "DELETE", "/api/instruments/GOLD@next")).status).toBe(403);
       // The Prices table is the same for everyone: the admin's instruments are quoted for all.
-      await page.locator("tr[data-key='mcx:GOLD@next'] [data-col='bid']").waitFor();
+      await page.locator("tr[data-key='mcx:GOLD@next'] [data-col='bid']").waitFor(LOADED);
     } finally {
       await browser.close();
     }
@@ -262,7 +265,7 @@ describe("the Prices table on a phone", () => {
       await login(page, suite.app.url, TRADER.username, TRADER.password);
       const table = page.getByRole("table", { name: "Prices" });
       const mcx = table.getByRole("button", { name: /^MCX/ });
-      await mcx.waitFor();
+      await mcx.waitFor(LOADED);
       const toggles = await table
         .locator(".group-toggle")
         .evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-expanded")));
