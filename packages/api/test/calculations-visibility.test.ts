@@ -1,17 +1,12 @@
 // Who receives which spread's live values (docs/http-api.md "Spreads API"): everybody the built-ins
 // and the shared definitions, a signed-in user also their own private ones, and nobody another
 // user's, in /api/calculations, tRPC's market.calculations and the raw SSE stream alike.
-import { get } from "node:http";
-import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MarketSnapshot } from "../src/market/hub.ts";
-import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { addTrader, startWithTrader } from "./fakes/signed-in-trader.ts";
 import { HttpClient } from "./http-client.ts";
+import { openRawStream } from "./raw-stream.ts";
 import { ADMIN, type manualFeed, type TestServer } from "./server.ts";
-import { applyMessage, dataEvents } from "./stream-state.ts";
 
-const STREAM_PATH = "/api/trpc/market.onSnapshot";
 let server: TestServer | undefined;
 const open: Array<{ destroy(): void }> = [];
 afterEach(async () => {
@@ -22,26 +17,9 @@ afterEach(async () => {
 
 /** A raw SSE reader sending `client`'s cookie as a browser does (gzip when asked). */
 function openStream(url: string, client: HttpClient, gzip = false) {
-  let text = "";
-  const headers: Record<string, string> = {};
-  if (client.cookieHeader) headers.cookie = client.cookieHeader;
-  if (gzip) headers["accept-encoding"] = "gzip, deflate, br";
-  const request = get(`${url}${STREAM_PATH}`, { agent: false, headers }, (res) => {
-    const decoded = res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
-    decoded.setEncoding("utf8");
-    decoded.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    decoded.on("error", () => {});
-  });
-  request.on("error", () => {});
-  open.push(request);
-  const messages = () => dataEvents(text).map((json) => JSON.parse(json) as MarketStreamMessage);
-  return {
-    text: () => text,
-    calculations: () =>
-      messages().reduce<MarketSnapshot | undefined>(applyMessage, undefined)?.calculations,
-  };
+  const stream = openRawStream(url, { cookie: client.cookieHeader, gzip });
+  open.push(stream);
+  return { text: stream.text, calculations: () => stream.state()?.calculations };
 }
 
 /** Every leg of the definitions below priced, moved to tick `n`. */

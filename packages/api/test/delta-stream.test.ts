@@ -1,14 +1,12 @@
-import { get } from "node:http";
-import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarketSnapshot } from "../src/market/hub.ts";
 import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { openPausedStream } from "./fakes/paused-stream.ts";
 import { goldBook, pumpQuotes } from "./fakes/quote-pump.ts";
+import { openRawStream, STREAM_PATH } from "./raw-stream.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 import { applyMessage, dataEvents } from "./stream-state.ts";
 
-const STREAM_PATH = "/api/trpc/market.onSnapshot";
 let server: TestServer | undefined;
 const open: Array<{ destroy(): void }> = [];
 afterEach(async () => {
@@ -17,41 +15,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/**
- * A raw SSE reader: every `data:` message in order, and the state they build. With `gzip` it asks
- * for gzip as a browser does and decodes the stream itself; `wireBytes` counts what came over
- * the socket either way.
- */
+/** A raw SSE reader of the whole stream, ended after each test. */
 function openStream(url: string, gzip = false) {
-  let text = "";
-  let wireBytes = 0;
-  let encoding: string | undefined;
-  const headers = gzip ? { "accept-encoding": "gzip, deflate, br" } : {};
-  const request = get(`${url}${STREAM_PATH}`, { agent: false, headers }, (res) => {
-    encoding = res.headers["content-encoding"];
-    res.on("data", (chunk: Buffer) => {
-      wireBytes += chunk.length;
-    });
-    const decoded = encoding === "gzip" ? res.pipe(createGunzip()) : res;
-    decoded.setEncoding("utf8");
-    decoded.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    decoded.on("error", () => {});
-  });
-  request.on("error", () => {});
-  open.push(request);
-  const frames = () => dataEvents(text);
-  const messages = () => frames().map((json) => JSON.parse(json) as MarketStreamMessage);
-  const state = () => messages().reduce<MarketSnapshot | undefined>(applyMessage, undefined);
-  return {
-    frames,
-    messages,
-    state,
-    wireBytes: () => wireBytes,
-    encoding: () => encoding,
-    close: () => request.destroy(),
-  };
+  const stream = openRawStream(url, { gzip });
+  open.push(stream);
+  return { ...stream, close: stream.destroy };
 }
 
 async function apiState(url: string): Promise<MarketSnapshot> {

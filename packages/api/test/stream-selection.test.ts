@@ -1,13 +1,9 @@
-import { get } from "node:http";
-import { createGunzip } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MarketSnapshot } from "../src/market/hub.ts";
-import type { MarketStreamMessage } from "../src/stream/delta.ts";
 import { goldBook } from "./fakes/quote-pump.ts";
+import { openRawStream, STREAM_PATH, withInput } from "./raw-stream.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
-import { applyMessage, dataEvents } from "./stream-state.ts";
 
-const STREAM_PATH = "/api/trpc/market.onSnapshot";
 let server: TestServer | undefined;
 const open: Array<{ destroy(): void }> = [];
 afterEach(async () => {
@@ -16,27 +12,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The stream's path with a selection as httpSubscriptionLink sends it: `?input=<JSON>`. */
-const withInput = (input: unknown) =>
-  `${STREAM_PATH}?input=${encodeURIComponent(JSON.stringify(input))}`;
-
-/** A raw SSE reader: every byte of the (decoded) body, and the messages and state they make. */
+/** A raw SSE reader of `path`, ended after each test. */
 function openStream(url: string, path: string, gzip = false) {
-  let text = "";
-  const headers = gzip ? { "accept-encoding": "gzip" } : {};
-  const request = get(`${url}${path}`, { agent: false, headers }, (res) => {
-    const body = res.headers["content-encoding"] === "gzip" ? res.pipe(createGunzip()) : res;
-    body.setEncoding("utf8");
-    body.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    body.on("error", () => {});
-  });
-  request.on("error", () => {});
-  open.push(request);
-  const messages = () => dataEvents(text).map((json) => JSON.parse(json) as MarketStreamMessage);
-  const state = () => messages().reduce<MarketSnapshot | undefined>(applyMessage, undefined);
-  return { text: () => text, messages, state };
+  const stream = openRawStream(url, { path, gzip });
+  open.push(stream);
+  return stream;
 }
 
 function silverAndSpot(feed: ReturnType<typeof manualFeed>, tick: number) {
