@@ -5,6 +5,7 @@ import {
   type ChartSymbol,
   chartSymbolLabel,
   chartSymbolsAffectedBy,
+  chartSymbolValue,
   chartSymbolValues,
   DEFAULT_CHART_SYMBOL,
   isChartSymbol,
@@ -90,6 +91,14 @@ describe("chartSymbolValues", () => {
   it("is empty before any price", () => {
     const prices = emptyPrices();
     expect(chartSymbolValues(calculateAll(prices, defaultDuties()), prices)).toEqual({});
+  });
+
+  it("gives each symbol alone what it gives them all together (chartSymbolValue)", () => {
+    for (const prices of [pricesOf(QUOTES), emptyPrices()]) {
+      const all = chartSymbolValues(calculateAll(prices, defaultDuties()), prices);
+      for (const symbol of CHART_SYMBOLS)
+        expect(chartSymbolValue(symbol, prices, defaultDuties()), symbol).toBe(all[symbol]);
+    }
   });
 });
 

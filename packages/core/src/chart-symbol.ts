@@ -1,5 +1,10 @@
-import { type Calculations, indexSpreadRow, spotSpreadRows } from "./calculations.ts";
-import { INSTRUMENTS } from "./instrument.ts";
+import {
+  type Calculations,
+  calculateSymbol,
+  indexSpreadRow,
+  spotSpreadRows,
+} from "./calculations.ts";
+import { type Duties, INSTRUMENTS } from "./instrument.ts";
 import type { Prices } from "./prices.ts";
 import type { Quote } from "./quote.ts";
 import { isSpreadSymbol, SPREAD_SYMBOLS, type SpreadSymbol, spreadSymbolLabel } from "./symbol.ts";
@@ -57,6 +62,23 @@ export function chartSymbolValues(calculations: Calculations, prices: Prices): C
   const index = indexSpreadRow(prices);
   if (index) values.NIFTY = index.spread;
   return values;
+}
+
+/**
+ * One chart symbol's entry of chartSymbolValues, without computing the others: the statistics
+ * value 20 days of minutes a symbol (docs/history.md), where every symbol a minute cost ~20×.
+ */
+export function chartSymbolValue(
+  symbol: ChartSymbol,
+  prices: Prices,
+  duties: Duties,
+): number | undefined {
+  if (isSpreadSymbol(symbol)) {
+    const spread = calculateSymbol(symbol, prices, duties)?.spread;
+    return spread !== undefined && Number.isFinite(spread) ? spread : undefined;
+  }
+  if (symbol === "NIFTY") return indexSpreadRow(prices)?.spread;
+  return spotSpreadRows(prices).find((row) => SPOT_SYMBOL_OF[row.id] === symbol)?.spread;
 }
 
 function inChartOrder(symbols: Iterable<ChartSymbol>): readonly ChartSymbol[] {

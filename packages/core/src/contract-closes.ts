@@ -1,12 +1,11 @@
-import { calculateAll } from "./calculations.ts";
 import {
   CHART_SYMBOLS,
   type ChartSymbol,
   chartSymbolsAffectedBy,
-  chartSymbolValues,
+  chartSymbolValue,
 } from "./chart-symbol.ts";
 import type { Duties } from "./instrument.ts";
-import { applyQuote, emptyPrices } from "./prices.ts";
+import { applyQuote, emptyPrices, type Prices } from "./prices.ts";
 import { QUOTE_KEYS, type QuoteSource } from "./quote.ts";
 
 /**
@@ -28,40 +27,68 @@ export interface AlignedMinute {
   closes: number[];
 }
 
+/** A series of minute closes as columns: open times (oldest first) and closes, index by index. */
+export interface CloseSeries {
+  times: ArrayLike<number>;
+  closes: ArrayLike<number>;
+}
+
 /**
  * Aligns legs' own minute closes (each oldest first): every minute some leg closed, with each
  * other leg's last close if it is at most `carryMs` older; minutes where a leg has none are left
  * out. Each leg is its own contract's series, so nothing here glues two contracts together.
+ * `visit` gets each aligned minute with the legs' closes in one array it must not keep (reused:
+ * 20 days of a spread's minutes, read at every start, allocate nothing a minute).
  */
+export function forEachAlignedMinute(
+  legs: readonly CloseSeries[],
+  visit: (timestamp: number, closes: Float64Array) => void,
+  carryMs = LEG_CARRY_MS,
+): void {
+  const k = legs.length;
+  if (k === 0) return;
+  const next = new Int32Array(k);
+  const lastAt = new Float64Array(k).fill(Number.NEGATIVE_INFINITY);
+  const closes = new Float64Array(k);
+  for (;;) {
+    let minute = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < k; i++) {
+      const leg = legs[i] as CloseSeries;
+      const at = next[i] as number;
+      if (at < leg.times.length && (leg.times[at] as number) < minute)
+        minute = leg.times[at] as number;
+    }
+    if (minute === Number.POSITIVE_INFINITY) return;
+    let complete = true;
+    for (let i = 0; i < k; i++) {
+      const leg = legs[i] as CloseSeries;
+      const at = next[i] as number;
+      if (at < leg.times.length && leg.times[at] === minute) {
+        lastAt[i] = minute;
+        closes[i] = leg.closes[at] as number;
+        next[i] = at + 1;
+      }
+      if (minute - (lastAt[i] as number) > carryMs) complete = false;
+    }
+    if (complete) visit(minute, closes);
+  }
+}
+
+/** forEachAlignedMinute's minutes as objects (tests and small series). */
 export function alignCloses(
   legs: ReadonlyArray<readonly MinuteClose[]>,
   carryMs = LEG_CARRY_MS,
 ): AlignedMinute[] {
-  if (legs.length === 0) return [];
-  const next = legs.map(() => 0);
-  const last: Array<MinuteClose | undefined> = legs.map(() => undefined);
   const out: AlignedMinute[] = [];
-  for (;;) {
-    let minute = Number.POSITIVE_INFINITY;
-    legs.forEach((leg, i) => {
-      const ts = leg[next[i] as number]?.timestamp;
-      if (ts !== undefined && ts < minute) minute = ts;
-    });
-    if (minute === Number.POSITIVE_INFINITY) return out;
-    legs.forEach((leg, i) => {
-      const candle = leg[next[i] as number];
-      if (candle?.timestamp === minute) {
-        last[i] = candle;
-        next[i] = (next[i] as number) + 1;
-      }
-    });
-    const closes: number[] = [];
-    for (const close of last) {
-      if (close === undefined || minute - close.timestamp > carryMs) break;
-      closes.push(close.close);
-    }
-    if (closes.length === legs.length) out.push({ timestamp: minute, closes });
-  }
+  forEachAlignedMinute(
+    legs.map((leg) => ({
+      times: leg.map((c) => c.timestamp),
+      closes: leg.map((c) => c.close),
+    })),
+    (timestamp, closes) => out.push({ timestamp, closes: [...closes] }),
+    carryMs,
+  );
+  return out;
 }
 
 /** A quote group and key a chart symbol is made of (GC_BUY: cme GC, mcx GOLD, fx USDINR). */
@@ -83,22 +110,24 @@ export function chartSymbolLegs(symbol: ChartSymbol): readonly SymbolLeg[] {
 
 /**
  * A chart symbol's value at legs' closes (mids, so a book's bid and ask are both the close):
- * the formula the dashboard uses, by core, undefined where it cannot be computed.
+ * the formula the dashboard uses, by core, undefined where it cannot be computed. `prices` may be
+ * one reused minute after minute for the same legs (each minute sets every leg's price anew).
  */
 export function chartSymbolAt(
   symbol: ChartSymbol,
   legs: readonly SymbolLeg[],
-  closes: readonly number[],
+  closes: ArrayLike<number>,
   duties: Duties,
+  prices: Prices = emptyPrices(),
 ): number | undefined {
-  const prices = emptyPrices();
-  legs.forEach(({ source, key }, i) => {
+  for (let i = 0; i < legs.length; i++) {
+    const { source, key } = legs[i] as SymbolLeg;
     const close = closes[i] as number;
     const book = source === "cme" || source === "mcx";
     applyQuote(
       prices,
       book ? { source, key, bid: close, ask: close, ts: 0 } : { source, key, price: close, ts: 0 },
     );
-  });
-  return chartSymbolValues(calculateAll(prices, duties), prices)[symbol];
+  }
+  return chartSymbolValue(symbol, prices, duties);
 }

@@ -1,15 +1,15 @@
 import {
-  alignCloses,
   type ChartSymbol,
   chartSymbolAt,
   chartSymbolLegs,
   type Duties,
+  emptyPrices,
+  forEachAlignedMinute,
   isChartSymbol,
   type MinuteClose,
 } from "@spreadwatch/core";
-import type { Store } from "@spreadwatch/db";
+import type { CloseColumns, Store } from "@spreadwatch/db";
 import type { StoredCloses } from "./spread-stats-service.ts";
-import { minuteCloses } from "./stored-closes.ts";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -46,7 +46,7 @@ export interface ContractClosesOptions {
  */
 export class ContractCloses {
   private readonly used = new Map<string, Record<string, string>>();
-  private readonly recent = new Map<string, Promise<MinuteClose[]>>();
+  private readonly recent = new Map<string, Promise<CloseColumns>>();
 
   constructor(private readonly options: ContractClosesOptions) {}
 
@@ -74,15 +74,10 @@ export class ContractCloses {
     const ends = await Promise.all(
       legs.map(async (leg) => {
         const contract = contracts[leg.key];
-        if (contract) {
-          // Right after a roll the new contract's past may all be under the @next key (the
-          // instance reading it may not be the one recording its first minute as the near).
-          const spans = [
-            ...(await store.contractCandles.coverage(leg.key)),
-            ...(await store.contractCandles.coverage(`${leg.key}@next`)),
-          ];
-          return spans.find((c) => c.contract === contract)?.to;
-        }
+        // By contract, whichever key quoted it: right after a roll the new contract's past may
+        // all be under the @next key (the instance reading it may not be the one recording its
+        // first minute as the near).
+        if (contract) return store.contractCandles.lastMinute(contract);
         const [last] = await store.instrumentCandles.recent({
           symbol: leg.key,
           timeframe: "1m",
@@ -94,14 +89,14 @@ export class ContractCloses {
     if (ends.some((end) => end === undefined)) return fallback(symbol, days);
     const to = Math.max(...(ends as number[])) + MINUTE_MS;
     const from = to - days * DAY_MS;
-    const series: MinuteClose[][] = [];
+    const series: CloseColumns[] = [];
     for (const leg of legs) series.push(await this.series(leg.key, contracts[leg.key], from, to));
     const out: MinuteClose[] = [];
-    for (const minute of alignCloses(series)) {
-      const close = chartSymbolAt(symbol as ChartSymbol, legs, minute.closes, this.options.duties);
-      if (close !== undefined && Number.isFinite(close))
-        out.push({ timestamp: minute.timestamp, close });
-    }
+    const prices = emptyPrices();
+    forEachAlignedMinute(series, (timestamp, closes) => {
+      const close = chartSymbolAt(symbol as ChartSymbol, legs, closes, this.options.duties, prices);
+      if (close !== undefined && Number.isFinite(close)) out.push({ timestamp, close });
+    });
     this.used.set(symbol, contracts);
     return out;
   };
@@ -116,22 +111,16 @@ export class ContractCloses {
     contract: string | undefined,
     from: number,
     to: number,
-  ): Promise<MinuteClose[]> {
+  ): Promise<CloseColumns> {
     const id = `${contract ?? key}:${from}:${to}`;
     const cached = this.recent.get(id);
     if (cached) return cached;
     const { store } = this.options;
-    const read = (async () => {
-      if (contract)
-        return (await store.contractCandles.range(contract, from, to)).map(
-          ({ timestamp, close }) => ({ timestamp, close }),
-        );
-      // Column reads: no candle object per minute of a 20-day window read at every start (a
-      // first start's peak memory, docs/operations.md, "The first start").
-      return minuteCloses(
-        await store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to }),
-      );
-    })();
+    // Column reads: no object per stored minute of a 20-day window read at every start (a
+    // first start's peak memory, docs/operations.md, "The first start").
+    const read = contract
+      ? store.contractCandles.closes(contract, from, to)
+      : store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to });
     this.recent.set(id, read);
     const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);
     forget.unref();
@@ -143,7 +132,7 @@ export class ContractCloses {
   private async contractOf(key: string): Promise<string | undefined> {
     return (
       this.options.contractNow(key) ??
-      (await this.options.store.contractCandles.coverage(key)).at(-1)?.contract
+      (await this.options.store.contractCandles.latestContract(key))
     );
   }
 }

@@ -111,6 +111,13 @@ function answerOf(
   };
 }
 
+/** The chart symbols with a leg on one of `keys`. */
+const symbolsOn = (keys: ReadonlySet<string>): ChartSymbol[] =>
+  CHART_SYMBOLS.filter((symbol) => chartSymbolLegs(symbol).some((leg) => keys.has(leg.key)));
+
+/** Resolves on the event loop's next turn, after the I/O (requests) already waiting. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const liveOf = (value: number | undefined) =>
   value !== undefined && Number.isFinite(value) ? value : null;
 
@@ -133,6 +140,8 @@ export class SpreadStatsService {
   private readonly own = new Map<string, OwnWindow>();
   /** Chart symbols whose windows are being read again after a leg's contract rolled. */
   private readonly reloading = new Map<ChartSymbol, Promise<void>>();
+  /** Closes of a symbol that arrived while its windows are read again after a fetched past. */
+  private readonly arrivedBySymbol = new Map<ChartSymbol, Set<MinuteClose[]>>();
 
   constructor(
     private readonly storedCloses: StoredCloses,
@@ -160,11 +169,24 @@ export class SpreadStatsService {
   }
 
   /**
-   * Instruments got a past (history/leg-backfill.ts): the windows of the users' spreads on
-   * them, loaded before it was stored, are asked again from the store on their next use.
+   * Instruments got a past (history/leg-backfill.ts, history/provider-history.ts): the windows of
+   * the spreads on them are read again — only those, a symbol a turn of the event loop, the loaded
+   * windows answering meanwhile — and the windows of the users' spreads on them, loaded before it
+   * was stored, are asked again from the store on their next use. Reading every spread's window
+   * at once held the loop for seconds after an instrument was put in use (docs/history.md).
    */
   legHistoryAdded(keys: ReadonlySet<string>): void {
-    this.reloadChartWindows();
+    const symbols = symbolsOn(keys);
+    if (symbols.length > 0) {
+      this.reloadChartWindows(symbols).catch((error) =>
+        log.warn({ err: error }, "could not reload the statistics"),
+      );
+    }
+    this.forgetOwnWindowsOn(keys);
+  }
+
+  /** The users' spreads' windows on `keys`, asked again from the store on their next use. */
+  private forgetOwnWindowsOn(keys: ReadonlySet<string>): void {
     const spreads = this.ownSpreads?.spreads;
     if (!spreads) return;
     for (const key of [...this.own.keys()]) {
@@ -174,16 +196,27 @@ export class SpreadStatsService {
   }
 
   /**
-   * The chart symbols' windows read again from the store (a fetched past was written under
-   * them: history/spread-past.ts). The loaded windows answer until the new ones are in; closes
-   * that arrive meanwhile go to both.
+   * `symbols`' windows of every loaded length read again from the store (a fetched past was
+   * written under them: history/spread-past.ts). Each replaces the loaded one once read, with
+   * the closes that arrived meanwhile applied.
    */
-  private reloadChartWindows(): void {
+  private async reloadChartWindows(symbols: readonly ChartSymbol[]): Promise<void> {
     for (const days of [...this.windows.keys()]) {
-      if (this.loading.has(days)) continue;
-      const loading = this.load(days).finally(() => this.loading.delete(days));
-      this.loading.set(days, loading);
-      loading.catch((error) => log.warn({ err: error }, "could not reload the statistics"));
+      for (const symbol of symbols) {
+        await nextTurn();
+        const arrived: MinuteClose[] = [];
+        const pending = this.arrivedBySymbol.get(symbol) ?? new Set<MinuteClose[]>();
+        this.arrivedBySymbol.set(symbol, pending);
+        pending.add(arrived);
+        try {
+          const window = await this.readWindow(symbol, days);
+          for (const { timestamp, close } of arrived) window.add(timestamp, close);
+          this.windows.get(days)?.set(symbol, window);
+        } finally {
+          pending.delete(arrived);
+          if (pending.size === 0) this.arrivedBySymbol.delete(symbol);
+        }
+      }
     }
   }
 
@@ -194,9 +227,8 @@ export class SpreadStatsService {
    * value, so no alert judges the new contract's price against the old contract's past.
    */
   contractRolled(keys: ReadonlySet<string>): void {
-    this.legHistoryAdded(keys);
-    for (const symbol of CHART_SYMBOLS) {
-      if (!chartSymbolLegs(symbol).some((leg) => keys.has(leg.key))) continue;
+    this.forgetOwnWindowsOn(keys);
+    for (const symbol of symbolsOn(keys)) {
       const reload: Promise<void> = this.reloadSymbol(symbol)
         .catch((error) =>
           log.warn({ err: error, symbol }, "could not reload a spread's statistics"),
@@ -214,12 +246,16 @@ export class SpreadStatsService {
   }
 
   private async reloadSymbol(symbol: ChartSymbol): Promise<void> {
-    for (const [days, windows] of this.windows) {
-      const window = new RollingSpreadStats(days);
-      for (const { timestamp, close } of await this.storedCloses(symbol, days))
-        window.add(timestamp, close);
-      windows.set(symbol, window);
-    }
+    for (const [days, windows] of this.windows)
+      windows.set(symbol, await this.readWindow(symbol, days));
+  }
+
+  /** A chart symbol's window of `days` as stored. */
+  private async readWindow(symbol: ChartSymbol, days: number): Promise<RollingSpreadStats> {
+    const window = new RollingSpreadStats(days);
+    for (const { timestamp, close } of await this.storedCloses(symbol, days))
+      window.add(timestamp, close);
+    return window;
   }
 
   /** The recorder's hook: a 1-minute candle of `symbol` opened at `timestamp` closed at `close`. */
@@ -235,6 +271,8 @@ export class SpreadStatsService {
     for (const windows of this.windows.values()) windows.get(symbol)?.add(timestamp, close);
     for (const arrived of this.arrivedWhileLoading.values())
       arrived.push([symbol, { timestamp, close }]);
+    for (const arrived of this.arrivedBySymbol.get(symbol) ?? [])
+      arrived.push({ timestamp, close });
   }
 
   /** The window's statistics with `value` (the live spread; undefined when not computable). */
@@ -314,10 +352,10 @@ export class SpreadStatsService {
     try {
       const windows: Windows = new Map();
       for (const symbol of CHART_SYMBOLS) {
-        const window = new RollingSpreadStats(days);
-        for (const { timestamp, close } of await this.storedCloses(symbol, days))
-          window.add(timestamp, close);
-        windows.set(symbol, window);
+        // A symbol a turn: the store's reads are synchronous on SQLite, and the server answers
+        // requests between them (a restart's first read of every window took seconds).
+        await nextTurn();
+        windows.set(symbol, await this.readWindow(symbol, days));
       }
       for (const [symbol, { timestamp, close }] of arrived)
         windows.get(symbol)?.add(timestamp, close);

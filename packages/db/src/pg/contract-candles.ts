@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { ContractCandleStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
@@ -62,6 +62,39 @@ export function pgContractCandles(db: PgDb): ContractCandleStore {
           ),
         )
         .orderBy(asc(contractCandles.timestamp)),
+    async closes(contract, from, to) {
+      const rows = await db
+        .select({ timestamp: contractCandles.timestamp, close: contractCandles.close })
+        .from(contractCandles)
+        .where(
+          and(
+            eq(contractCandles.contract, contract),
+            gte(contractCandles.timestamp, from),
+            lt(contractCandles.timestamp, to),
+          ),
+        )
+        .orderBy(asc(contractCandles.timestamp));
+      return {
+        times: Float64Array.from(rows, (row) => row.timestamp),
+        closes: Float64Array.from(rows, (row) => row.close),
+      };
+    },
+    async lastMinute(contract) {
+      const [row] = await db
+        .select({ to: sql<string | null>`max(${contractCandles.timestamp})` })
+        .from(contractCandles)
+        .where(eq(contractCandles.contract, contract));
+      return row?.to == null ? undefined : Number(row.to);
+    },
+    async latestContract(key) {
+      const [row] = await db
+        .select({ contract: contractCandles.contract })
+        .from(contractCandles)
+        .where(eq(contractCandles.key, key))
+        .orderBy(desc(contractCandles.timestamp))
+        .limit(1);
+      return row?.contract;
+    },
     async coverage(key) {
       const rows = await db
         .select({

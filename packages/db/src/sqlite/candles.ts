@@ -45,7 +45,7 @@ function saveCandles(db: Database, table: string, candles: readonly StoredCandle
 }
 
 /** [timestamp, close] rows as two columns, grown by doubling. */
-function closeColumns(rows: Iterable<readonly [number, number]>): CloseColumns {
+export function closeColumns(rows: Iterable<readonly [number, number]>): CloseColumns {
   let times = new Float64Array(1024);
   let closes = new Float64Array(1024);
   let n = 0;

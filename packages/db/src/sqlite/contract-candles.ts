@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { and, asc, gte, lt, sql } from "drizzle-orm";
+import { and, asc, desc, gte, lt, sql } from "drizzle-orm";
 import type { ContractCandleStore } from "../store/store.ts";
+import { closeColumns } from "./candles.ts";
 import { changed, type Database } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
@@ -9,6 +10,7 @@ const statements = new WeakMap<
   object,
   { recorded: BetterSqlite3.Statement; fill: BetterSqlite3.Statement }
 >();
+const closesStatements = new WeakMap<object, BetterSqlite3.Statement>();
 
 /**
  * Raw prepared statements, once per connection (a backfill writes ~40,000 minutes a contract).
@@ -78,6 +80,43 @@ export function sqliteContractCandles({ db, run }: Sqlite): ContractCandleStore 
           )
           .orderBy(asc(contractCandles.timestamp))
           .all(),
+      ),
+    // Raw rows into typed arrays, as the spread candles' closes (sqlite/candles.ts).
+    closes: (contract, from, to) =>
+      run(() => {
+        let statement = closesStatements.get(db.$client);
+        if (!statement) {
+          statement = db.$client
+            .prepare(
+              `SELECT timestamp, close FROM contract_candles
+               WHERE contract = ? AND timestamp >= ? AND timestamp < ? ORDER BY timestamp`,
+            )
+            .raw(true);
+          closesStatements.set(db.$client, statement);
+        }
+        return closeColumns(
+          statement.iterate(contract, from, to) as IterableIterator<[number, number]>,
+        );
+      }),
+    lastMinute: (contract) =>
+      run(
+        () =>
+          db
+            .select({ to: sql<number | null>`max(${contractCandles.timestamp})` })
+            .from(contractCandles)
+            .where(sql`${contractCandles.contract} = ${contract}`)
+            .get()?.to ?? undefined,
+      ),
+    latestContract: (key) =>
+      run(
+        () =>
+          db
+            .select({ contract: contractCandles.contract })
+            .from(contractCandles)
+            .where(sql`${contractCandles.key} = ${key}`)
+            .orderBy(desc(contractCandles.timestamp))
+            .limit(1)
+            .get()?.contract,
       ),
     coverage: (key) =>
       run(() =>

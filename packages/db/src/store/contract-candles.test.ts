@@ -65,6 +65,17 @@ describe.each(STORE_KINDS)("contract candles (%s)", (kind) => {
     expect(
       (await store.contractCandles.range("GOLD27FEBFUT", T, T + 3 * M)).map((r) => r.close),
     ).toEqual([5, 6, 7]);
+    // The same minutes as columns, [from, to) as `range`.
+    const columns = await store.contractCandles.closes("GOLD27FEBFUT", T + M, T + 3 * M);
+    expect([...columns.times]).toEqual([T + M, T + 2 * M]);
+    expect([...columns.closes]).toEqual([6, 7]);
+    // What the statistics ask at start, by index: the contract GOLD quoted last, and its last minute.
+    expect(await store.contractCandles.latestContract("GOLD")).toBe("GOLD27FEBFUT");
+    expect(await store.contractCandles.latestContract("GOLD@next")).toBe("GOLD27FEBFUT");
+    expect(await store.contractCandles.latestContract("SILVER")).toBeUndefined();
+    expect(await store.contractCandles.lastMinute("GOLD26DECFUT")).toBe(T + M);
+    expect(await store.contractCandles.lastMinute("GOLD27FEBFUT")).toBe(T + 2 * M);
+    expect(await store.contractCandles.lastMinute("SILVER26DECFUT")).toBeUndefined();
     expect(await store.contractCandles.coverage("GOLD")).toEqual([
       { contract: "GOLD26DECFUT", from: T, to: T + M, minutes: 2 },
       { contract: "GOLD27FEBFUT", from: T, to: T + 2 * M, minutes: 3 },

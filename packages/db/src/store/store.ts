@@ -357,6 +357,15 @@ export interface ContractCandleStore {
   /** A contract's candles with open times in [from, to), oldest first. */
   range(contract: string, from: number, to: number): Promise<ContractCandle[]>;
   /**
+   * The open times and closes of `range`, as columns: the statistics read 20 days of every leg
+   * of a spread, and one object a minute held the event loop for seconds (docs/history.md).
+   */
+  closes(contract: string, from: number, to: number): Promise<CloseColumns>;
+  /** The open time of `contract`'s latest stored minute, by its index (no scan). */
+  lastMinute(contract: string): Promise<number | undefined>;
+  /** The contract of the latest minute stored under `key`, by its index (no scan). */
+  latestContract(key: string): Promise<string | undefined>;
+  /**
    * Every stored contract `key` ever quoted (every contract when absent), all of its minutes
    * counted whichever key quoted them, oldest first by last minute.
    */
