@@ -180,7 +180,7 @@ try {
     peakRssMB: main.child.pid ? peakRssMB(main.child.pid) : null,
     load: loadavg().map((l) => Number(l.toFixed(2))),
     fetchDays: FETCH_DAYS,
-    [SPREAD_SYMBOLS[0]]: gcBuy,
+    gcBuy,
   };
   console.log(
     statsAt === undefined
