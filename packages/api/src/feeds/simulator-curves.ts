@@ -142,8 +142,8 @@ export class CatalogueCurves {
   private extra: MarketPath<ExtraLegId, MiniId> | undefined;
   private extraLevels: PathLevels<ExtraLegId, MiniId> | undefined;
   private readonly brent: HourlyOu;
-  /** Per root, the last contract's shape asked for: a backfill asks ~10⁷ times for a handful. */
-  private readonly shapes = new Map<CurveRoot, { expiry: number; shape: number }>();
+  /** Contracts' shapes by root and expiry: a backfill asks ~10⁷ times for a handful of months. */
+  private readonly shapes = new Map<CurveRoot, Map<number, number>>();
   /** Unknown keys' walks, one single-leg path each, by key. */
   private readonly walks = new Map<string, MarketPath<"walk", never>>();
   /** Per key: its root, and its contract on the IST day it was last asked for. */
@@ -235,13 +235,19 @@ export class CatalogueCurves {
 
   /** A contract month's offset on its root's curve (a fraction of P̄), fixed for its life. */
   private shape(root: CurveRoot, expiry: number): number {
-    const last = this.shapes.get(root);
-    if (last?.expiry === expiry) return last.shape;
-    const d = new Date(expiry);
-    const month = d.getUTCFullYear() * 12 + d.getUTCMonth();
-    const stream = SHAPE_STREAM + CURVE_ROOTS.indexOf(root);
-    const shape = CURVES[root].slope.sd * SHAPE_YEARS * hashGaussian(this.seed, stream, month);
-    this.shapes.set(root, { expiry, shape });
+    let ofRoot = this.shapes.get(root);
+    if (!ofRoot) {
+      ofRoot = new Map();
+      this.shapes.set(root, ofRoot);
+    }
+    let shape = ofRoot.get(expiry);
+    if (shape === undefined) {
+      const d = new Date(expiry);
+      const month = d.getUTCFullYear() * 12 + d.getUTCMonth();
+      const stream = SHAPE_STREAM + CURVE_ROOTS.indexOf(root);
+      shape = CURVES[root].slope.sd * SHAPE_YEARS * hashGaussian(this.seed, stream, month);
+      ofRoot.set(expiry, shape);
+    }
     return shape;
   }
 
