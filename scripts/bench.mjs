@@ -28,6 +28,10 @@
 //   7. a first start of the production build with the simulator on an empty DATA_DIR: peak RSS,
 //      seconds until it listens, then idle RSS and idle CPU % (docs/operations.md, "The first
 //      start"); alone: `pnpm --filter @spreadwatch/api exec tsx bench/first-start.bench.ts`
+//   7b. a first start with FEED=composite, a fake Kite (3 historical requests a second enforced)
+//       and a fake Yahoo on loopback: seconds from the admin's Kite login until every default
+//       spread has statistics over 20 days of fetched minutes (docs/history.md); alone:
+//       `pnpm --filter @spreadwatch/api exec tsx bench/provider-history.bench.ts`
 // Each runs in its own process so one cannot warm up or slow down another.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -178,6 +182,9 @@ if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
 section("first start: simulator, empty DATA_DIR, production build");
 await tsx("bench/first-start.bench.ts");
 
+section("first start with Kite and Yahoo (fakes on loopback): 20 days of history and statistics");
+await tsx("bench/provider-history.bench.ts");
+
 console.log(`\n== summary (load average after: ${load()})`);
 const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });
 const ms = (n) => `${fmt(n, n < 1 ? 3 : n < 10 ? 2 : 1)} ms`;
@@ -273,6 +280,12 @@ for (const r of results) {
     console.log(
       `first start          peak RSS ${r.peakRssMB} MB (goal ≤ 300), listening after ${fmt(r.firstStartSeconds, 1)} s; ` +
         `idle RSS ${r.idleRssMB} MB (goal ≤ 150), idle CPU ${fmt(r.idleCpuPercent, 1)} % of a core (goal ≤ 5)`,
+    );
+  if (r.bench === "provider-history")
+    console.log(
+      `provider history     ${r.fetchDays} days of every leg after ${r.legsSeconds ?? "—"} s, the default spreads' ` +
+        `statistics after ${r.statsSeconds ?? "—"} s of the Kite login (goal ≤ 60); Kite 429s ${r.kite429}, ` +
+        `peak RSS ${r.peakRssMB} MB`,
     );
   if (r.bench === "chart-render")
     console.log(

@@ -45,6 +45,7 @@ import { builtInDefinitions } from "./spreads/built-ins.ts";
 import { SpreadRegistry } from "./spreads/registry.ts";
 import { legInstrumentKnown, storedDefinitions } from "./spreads/stored.ts";
 import { ContractCloses } from "./stats/contract-closes.ts";
+import { definitionContractCloses } from "./stats/definition-contract-closes.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
 import { SnapshotBroadcaster } from "./stream/snapshot-broadcaster.ts";
@@ -263,7 +264,17 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
   });
   const stats = new SpreadStatsService(
     contractCloses.closes,
-    { spreads, closes: definitionCloses(store, spreads, flush) },
+    {
+      spreads,
+      // Users' own spreads from their legs' contracts too; per-key leg history where none names one.
+      closes: definitionContractCloses({
+        store,
+        spreads,
+        contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
+        flush,
+        fallback: definitionCloses(store, spreads, flush),
+      }),
+    },
     (symbol) => contractCloses.contractsOf(symbol),
   );
   const rolls = new RollRecorder(store, (key) => {

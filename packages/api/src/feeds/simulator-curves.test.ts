@@ -82,6 +82,27 @@ describe("simulator term structures, over two years every 6 hours", () => {
     }
   });
 
+  it("keeps a calendar spread where it is while both months trade: a roll moves no z (docs/history.md)", () => {
+    for (const [near, next] of [
+      ["CL", "CL@next"],
+      ["NG", "NG@next"],
+    ] as const) {
+      let pairs = 0;
+      for (let i = 1; i < of(near).length; i++) {
+        const same =
+          expiry[near]?.[i] === expiry[near]?.[i - 1] &&
+          expiry[next]?.[i] === expiry[next]?.[i - 1];
+        if (!same) continue;
+        pairs++;
+        const spread = (j: number) => (of(next)[j] as number) - (of(near)[j] as number);
+        expect(Math.abs(spread(i) - spread(i - 1)), `${next} − ${near}, sample ${i}`).toBeLessThan(
+          1e-9,
+        );
+      }
+      expect(pairs).toBeGreaterThan(2000);
+    }
+  });
+
   it("lets energy swing between contango and backwardation", () => {
     for (const [near, next] of [
       ["CL", "CL@next"],

@@ -17,6 +17,7 @@ import {
   EXTRA_LEGS,
   type ExtraLegId,
   LEG_IDS,
+  LEGS,
   type LegId,
   MINI_BASES,
   MINI_IDS,
@@ -52,9 +53,14 @@ const EXTRA_PATH: PathSpec<ExtraLegId, MiniId> = {
   ous: MINI_IDS.map((id) => MINI_BASES[id]),
   streams: { dayOwn: 100, minuteOwn: 120, ou: 140 },
 };
-/** Hourly OUs: the curves' slopes (300 + i), Brent–WTI (320). */
-const SLOW_STREAM = 300;
+/** Each contract month's place on its root's curve (300 + i, once the slopes' hourly OUs); Brent–WTI (320). */
+const SHAPE_STREAM = 300;
 const BRENT_STREAM = 320;
+/**
+ * A contract's shape draw is the slope's sd over a month, / √2: two adjacent months then differ by
+ * one month of the old slope's spread (energy backwardated between about a third of its months).
+ */
+const SHAPE_YEARS = 1 / (12 * Math.SQRT2);
 
 /**
  * An OU stepped exactly once an hour from hashed shocks, linear between its hourly knots: a
@@ -126,12 +132,18 @@ function isBuiltInLeg(root: string): root is LegId {
   return (LEG_IDS as readonly string[]).includes(root);
 }
 
+/** P̄: the level a root's path reverts to, what its carry is a fraction of. */
+function referenceLevel(root: CurveRoot): number {
+  return isBuiltInLeg(root) ? LEGS[root].level : EXTRA_LEGS[root as ExtraLegId].level;
+}
+
 export class CatalogueCurves {
   private now = Number.NaN;
   private extra: MarketPath<ExtraLegId, MiniId> | undefined;
   private extraLevels: PathLevels<ExtraLegId, MiniId> | undefined;
-  private readonly slopes: Record<CurveRoot, HourlyOu>;
   private readonly brent: HourlyOu;
+  /** Contracts' shapes by root and expiry: a backfill asks ~10⁷ times for a handful of months. */
+  private readonly shapes = new Map<CurveRoot, Map<number, number>>();
   /** Unknown keys' walks, one single-leg path each, by key. */
   private readonly walks = new Map<string, MarketPath<"walk", never>>();
   /** Per key: its root, and its contract on the IST day it was last asked for. */
@@ -142,9 +154,6 @@ export class CatalogueCurves {
     private readonly duties: Duties,
     private readonly base: () => BaseLevels,
   ) {
-    this.slopes = Object.fromEntries(
-      CURVE_ROOTS.map((root, i) => [root, new HourlyOu(seed, SLOW_STREAM + i, CURVES[root].slope)]),
-    ) as Record<CurveRoot, HourlyOu>;
     this.brent = new HourlyOu(seed, BRENT_STREAM, BRENT_WTI);
   }
 
@@ -184,20 +193,26 @@ export class CatalogueCurves {
 
   /**
    * Price of `root`'s contract expiring at `expiry` (epoch ms; undefined: the tenor its path
-   * stands for). Per contract a continuous function of time, so when a selector rolls from one
-   * contract to the next its quotes jump by the calendar spread between them.
+   * stands for): P + P̄ · (ḡ · (τ − τ̄) + s), with P̄ the root's long-run level, ḡ its mean carry
+   * and s the contract month's own place on the curve (docs/simulator.md, "Term structure"). The
+   * carry is in price, not in proportion to P, and nothing in it moves with time but τ, so the
+   * spread between two contracts stays put while both trade: each contract's path is continuous
+   * with its own past, and a roll onto the month that was `@next` moves the quote by the calendar
+   * spread and a spread's z-score by nothing (docs/history.md).
    */
   private curve(root: string, expiry: number | undefined): number {
     const model = ROOT_MODELS[root];
     switch (model?.kind) {
       case "curve": {
-        const level = isBuiltInLeg(model.root)
-          ? this.base().legs[model.root]
-          : this.extraPath().legs[model.root as ExtraLegId];
+        const curveRoot = model.root as CurveRoot;
+        const level = isBuiltInLeg(curveRoot)
+          ? this.base().legs[curveRoot]
+          : this.extraPath().legs[curveRoot as ExtraLegId];
         if (expiry === undefined) return level;
         const tau = (expiry - this.now) / YEAR_MS;
-        const g = this.slopes[model.root].at(this.now);
-        return level * Math.exp(g * (tau - CURVES[model.root].tenorDays / 365));
+        const { slope, tenorDays } = CURVES[curveRoot];
+        const carry = slope.mean * (tau - tenorDays / 365) + this.shape(curveRoot, expiry);
+        return level + referenceLevel(curveRoot) * carry;
       }
       case "parity": {
         const cme = this.curve(
@@ -216,6 +231,24 @@ export class CatalogueCurves {
       default:
         throw new Error(`no model for ${root}`);
     }
+  }
+
+  /** A contract month's offset on its root's curve (a fraction of P̄), fixed for its life. */
+  private shape(root: CurveRoot, expiry: number): number {
+    let ofRoot = this.shapes.get(root);
+    if (!ofRoot) {
+      ofRoot = new Map();
+      this.shapes.set(root, ofRoot);
+    }
+    let shape = ofRoot.get(expiry);
+    if (shape === undefined) {
+      const d = new Date(expiry);
+      const month = d.getUTCFullYear() * 12 + d.getUTCMonth();
+      const stream = SHAPE_STREAM + CURVE_ROOTS.indexOf(root);
+      shape = CURVES[root].slope.sd * SHAPE_YEARS * hashGaussian(this.seed, stream, month);
+      ofRoot.set(expiry, shape);
+    }
+    return shape;
   }
 
   private extraPath(): PathLevels<ExtraLegId, MiniId> {

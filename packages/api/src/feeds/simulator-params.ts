@@ -166,11 +166,12 @@ export interface SlowOuParams {
 }
 
 /**
- * A root's term structure: a contract expiring in τ years is priced P·exp(g·(τ − τ̄)), P the
- * root's path (the price the fifteen built-in keys have always quoted), g an annualised log slope
- * (an OU: the carry rate for metals, contango > 0 or backwardation < 0 for energy) and τ̄ =
- * `tenorDays` the tenor P stands for. A calendar spread is ≈ P·g·(τ₂ − τ₁): it follows the level
- * and g, both mean-reverting, so it wanders and comes back instead of drifting away.
+ * A root's term structure (docs/simulator.md, "Term structure"): a contract expiring in τ years
+ * is priced P + P̄·(ḡ·(τ − τ̄) + s), P the root's path (the price the fifteen built-in keys have
+ * always quoted), P̄ its long-run level, ḡ = `slope.mean` the annual carry (contango > 0,
+ * backwardation < 0 for energy), s the contract month's own place on the curve (sd: `slope.sd`
+ * over a month, / √2) and τ̄ = `tenorDays` the tenor P stands for. A calendar spread is then
+ * fixed while both months trade, so a roll moves no spread's z-score (docs/history.md).
  */
 export interface CurveParams {
   slope: SlowOuParams;

@@ -46,7 +46,7 @@ describe("statistics of the contracts held", () => {
     expect(Number.isFinite(zBefore)).toBe(true);
 
     now.GC = "GCG27";
-    // The first minute after, on February: ~₹600 lower (two months of carry on parity).
+    // The first minute after, on February: ~₹800 lower (two months of carry on parity).
     const after = await valueAt(GC_ROLL);
     expect(before - after).toBeGreaterThan(200);
     // Judged against December's past it would be a signal out of nothing.
@@ -58,9 +58,10 @@ describe("statistics of the contracts held", () => {
     expect(stats.liveMetric("GC_BUY", "zscore", after)).toBeUndefined();
     await stats.settled();
     const zAfter = stats.liveMetric("GC_BUY", "zscore", after) as number;
-    // What is left is GC's Dec–Feb calendar spread moving against its own 3-day mean (the
-    // simulator's carry, docs/simulator.md: ~₹120 here, 0.6 sd), not the ~₹970 roll gap that
-    // moved the glued z by more than 5.
+    // What is left is the spread's own move over that minute (GOLD − parity: σ ₹27 a minute,
+    // docs/simulator.md; 0.24 here), not the ~₹820 roll gap that moved the glued z by more than 4:
+    // the calendar spread between two months stays put while both trade (simulator-roll.test.ts
+    // judges the roll on the same minute).
     expect(Math.abs(zAfter - zBefore)).toBeLessThan(1);
     expect(Math.abs(zAfter - zBefore)).toBeLessThan(Math.abs(glued - zBefore) / 5);
     const answer = await stats.stats("GC_BUY", 20, after);
