@@ -40,7 +40,7 @@ export interface ContractClosesOptions {
  * The 1-minute closes of a built-in chart symbol computed from the past of the contracts its
  * legs quote now (docs/history.md, "Statistics of the contracts held"): each futures leg's own
  * contract series (contract_candles), the others' (USDINR, spot, index) mid series, aligned by
- * core's alignCloses and valued with the dashboard's formula. Never a series glued across a
+ * core's forEachAlignedMinute and valued with the dashboard's formula. Never a series glued across a
  * roll: after GOLD rolls to February the window is February's own past (recorded or made while
  * it was GOLD@next). The window is `days` calendar days ending at the legs' latest minute.
  */
@@ -71,21 +71,7 @@ export class ContractCloses {
       contracts[leg.key] = contract;
     }
     // The window ends where the latest leg's past does; read a minute of slack for the carry.
-    const ends = await Promise.all(
-      legs.map(async (leg) => {
-        const contract = contracts[leg.key];
-        // By contract, whichever key quoted it: right after a roll the new contract's past may
-        // all be under the @next key (the instance reading it may not be the one recording its
-        // first minute as the near).
-        if (contract) return store.contractCandles.lastMinute(contract);
-        const [last] = await store.instrumentCandles.recent({
-          symbol: leg.key,
-          timeframe: "1m",
-          limit: 1,
-        });
-        return last?.timestamp;
-      }),
-    );
+    const ends = await Promise.all(legs.map((leg) => legEnd(store, leg.key, contracts[leg.key])));
     if (ends.some((end) => end === undefined)) return fallback(symbol, days);
     const to = Math.max(...(ends as number[])) + MINUTE_MS;
     const from = to - days * DAY_MS;
@@ -115,12 +101,7 @@ export class ContractCloses {
     const id = `${contract ?? key}:${from}:${to}`;
     const cached = this.recent.get(id);
     if (cached) return cached;
-    const { store } = this.options;
-    // Column reads: no object per stored minute of a 20-day window read at every start (a
-    // first start's peak memory, docs/operations.md, "The first start").
-    const read = contract
-      ? store.contractCandles.closes(contract, from, to)
-      : store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to });
+    const read = legCloses(this.options.store, key, contract, from, to);
     this.recent.set(id, read);
     const forget = setTimeout(() => this.recent.delete(id), SHARED_MS);
     forget.unref();
@@ -130,9 +111,47 @@ export class ContractCloses {
 
   /** The contract a key quotes now, else the one of its stored past quoted last. */
   private async contractOf(key: string): Promise<string | undefined> {
-    return (
-      this.options.contractNow(key) ??
-      (await this.options.store.contractCandles.latestContract(key))
-    );
+    return legContract(this.options.store, this.options.contractNow, key);
   }
+}
+
+/** The contract a key quotes now, else the one its stored past quoted last. */
+export async function legContract(
+  store: Store,
+  contractNow: (key: string) => string | undefined,
+  key: string,
+): Promise<string | undefined> {
+  return contractNow(key) ?? (await store.contractCandles.latestContract(key));
+}
+
+/**
+ * Where a leg's past ends: its contract's last minute, whichever key quoted it (right after a
+ * roll the new contract's past may all be under the @next key: the instance reading it may not
+ * be the one recording its first minute as the near), else its mids' last minute.
+ */
+export async function legEnd(
+  store: Store,
+  key: string,
+  contract: string | undefined,
+): Promise<number | undefined> {
+  if (contract) return store.contractCandles.lastMinute(contract);
+  const [last] = await store.instrumentCandles.recent({ symbol: key, timeframe: "1m", limit: 1 });
+  return last?.timestamp;
+}
+
+/**
+ * A leg's closes in [from, to): its contract's own series, else its mids. Column reads: no
+ * object per stored minute of a 20-day window read at every start (a first start's peak memory,
+ * docs/operations.md, "The first start").
+ */
+export function legCloses(
+  store: Store,
+  key: string,
+  contract: string | undefined,
+  from: number,
+  to: number,
+): Promise<CloseColumns> {
+  return contract
+    ? store.contractCandles.closes(contract, from, to)
+    : store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to });
 }

@@ -1,8 +1,13 @@
-import { alignCloses, evaluateSide, type LegBook, type MinuteClose } from "@spreadwatch/core";
+import {
+  evaluateSide,
+  forEachAlignedMinute,
+  type LegBook,
+  type MinuteClose,
+} from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import type { SpreadRegistry } from "../spreads/registry.ts";
+import { legCloses, legContract, legEnd } from "./contract-closes.ts";
 import type { StoredCloses } from "./spread-stats-service.ts";
-import { minuteCloses } from "./stored-closes.ts";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -23,7 +28,7 @@ export interface DefinitionContractClosesOptions {
  * (docs/history.md, "Statistics of the contracts held"), as the built-in spreads' are: each leg
  * with a contract its own contract series (contract_candles, under its key or, right after a
  * roll, its @next key), a leg without one (spot, an index) its mid series, aligned minute by
- * minute by core's alignCloses (a leg's close carried at most 5 minutes) and valued with the
+ * minute by core's forEachAlignedMinute (a leg's close carried at most 5 minutes) and valued with the
  * definition's formula at the legs' mids. So after GOLD rolls to February the window is February's
  * own past, not December's glued to it, and the roll moves no z. A definition none of whose legs
  * names a contract (a feed that names none) keeps `fallback`. Empty for a symbol that is not a
@@ -37,71 +42,27 @@ export function definitionContractCloses(options: DefinitionContractClosesOption
     if (!found || found.spread.builtin || !checked) return [];
     await options.flush();
     const keys = checked.legs.map((leg) => leg.instrument);
-    const contracts = await Promise.all(keys.map((key) => contractOf(options, key)));
+    const contracts = await Promise.all(
+      keys.map((key) => legContract(store, options.contractNow, key)),
+    );
     if (contracts.every((c) => c === undefined)) return options.fallback(symbol, days);
-    const ends = await Promise.all(keys.map((key, i) => endOf(store, key, contracts[i])));
+    const ends = await Promise.all(keys.map((key, i) => legEnd(store, key, contracts[i])));
     if (ends.some((end) => end === undefined)) return options.fallback(symbol, days);
     const to = Math.max(...(ends as number[])) + MINUTE_MS;
     const from = to - days * DAY_MS;
     const series = await Promise.all(
-      keys.map((key, i) => closesOf(store, key, contracts[i], from, to)),
+      keys.map((key, i) => legCloses(store, key, contracts[i], from, to)),
     );
     const books: LegBook[] = keys.map(() => ({}));
     const out: MinuteClose[] = [];
-    for (const minute of alignCloses(series)) {
-      minute.closes.forEach((mid, i) => {
-        const book = books[i] as LegBook;
-        book.bid = mid;
-        book.ask = mid;
+    forEachAlignedMinute(series, (timestamp, closes) => {
+      books.forEach((book, i) => {
+        book.bid = closes[i];
+        book.ask = closes[i];
       });
       const close = evaluateSide(checked.compiled, books, "MID")?.value;
-      if (close !== undefined && Number.isFinite(close))
-        out.push({ timestamp: minute.timestamp, close });
-    }
+      if (close !== undefined && Number.isFinite(close)) out.push({ timestamp, close });
+    });
     return out;
   };
-}
-
-/** The contract a key quotes now, else the one of its stored past quoted last. */
-async function contractOf(
-  options: DefinitionContractClosesOptions,
-  key: string,
-): Promise<string | undefined> {
-  return (
-    options.contractNow(key) ?? (await options.store.contractCandles.coverage(key)).at(-1)?.contract
-  );
-}
-
-/** Where a leg's past ends: its contract's last minute (under the key or its @next), else its mids'. */
-async function endOf(
-  store: Store,
-  key: string,
-  contract: string | undefined,
-): Promise<number | undefined> {
-  if (contract) {
-    const spans = [
-      ...(await store.contractCandles.coverage(key)),
-      ...(await store.contractCandles.coverage(`${key}@next`)),
-    ];
-    return spans.find((c) => c.contract === contract)?.to;
-  }
-  const [last] = await store.instrumentCandles.recent({ symbol: key, timeframe: "1m", limit: 1 });
-  return last?.timestamp;
-}
-
-async function closesOf(
-  store: Store,
-  key: string,
-  contract: string | undefined,
-  from: number,
-  to: number,
-): Promise<MinuteClose[]> {
-  if (contract)
-    return (await store.contractCandles.range(contract, from, to)).map(({ timestamp, close }) => ({
-      timestamp,
-      close,
-    }));
-  return minuteCloses(
-    await store.instrumentCandles.closes({ symbol: key, timeframe: "1m", from, to }),
-  );
 }

@@ -97,14 +97,18 @@ describe("the simulator's rolls leave a spread's z where it was", () => {
     [11, "CL_BUY", "CL"],
     [3, "NG_SELL", "NATURALGAS"],
   ];
-  it.each(cases)("seed %i, %s across %s's roll: |Δz| < 0.1", async (seed, symbol, key) => {
-    const { gap, zBefore, zAfter, zFirst } = await zAcrossRoll(seed, symbol, key);
-    expect(Number.isFinite(zBefore) && Number.isFinite(zAfter)).toBe(true);
-    // The spread jumps by the calendar spread between the months (GOLD's: ~₹800)…
-    expect(Math.abs(gap)).toBeGreaterThan(0);
-    // …and its z, judged against the new months' own past, stays where it was.
-    const note = `z ${zBefore} → ${zAfter} (first minute after: ${zFirst}), gap ${gap}`;
-    expect(Math.abs(zAfter - zBefore), note).toBeLessThan(0.1);
-    // Three days backfilled per case: generous on a loaded machine.
-  }, 120_000);
+  it.each(cases)(
+    "seed %i, %s across %s's roll: |Δz| < 0.1",
+    async (seed, symbol, key) => {
+      const { gap, zBefore, zAfter, zFirst } = await zAcrossRoll(seed, symbol, key);
+      expect(Number.isFinite(zBefore) && Number.isFinite(zAfter)).toBe(true);
+      // The spread jumps by the calendar spread between the months (GOLD's: ~₹800)…
+      expect(Math.abs(gap)).toBeGreaterThan(0);
+      // …and its z, judged against the new months' own past, stays where it was.
+      const note = `z ${zBefore} → ${zAfter} (first minute after: ${zFirst}), gap ${gap}`;
+      expect(Math.abs(zAfter - zBefore), note).toBeLessThan(0.1);
+      // Three days backfilled per case: generous on a loaded machine.
+    },
+    120_000,
+  );
 });
