@@ -60,24 +60,32 @@ const RULES: Record<BacktestMetric, Record<string, number>> = {
 
 for (const metric of ["spread", "z", "percentile"] as const) {
   const times: number[] = [];
+  const cpu: number[] = [];
   let trades = 0;
   for (let i = 0; i < 3 + CORE_RUNS; i++) {
     const t = performance.now();
+    const used = process.cpuUsage();
     const result = backtestSpread(
       minutes,
       { metric, lots: 1, ...RULES[metric] },
       { units: 100, costsPerLotInr: 1800 },
     );
-    if (i >= 3) times.push(performance.now() - t);
+    const { user, system } = process.cpuUsage(used);
+    if (i >= 3) {
+      times.push(performance.now() - t);
+      cpu.push((user + system) / 1000);
+    }
     trades = result.summary.trades;
   }
   const s = summarize(times);
+  const c = summarize(cpu);
   console.log(
     `backtestSpread ${metric.padEnd(10)} ${minutes.length.toLocaleString("en-US")} minutes, ${trades} trades: ` +
       `${describe(s)}; goal ≤ ${CORE_GOAL_MS} ms: ${s.p50 <= CORE_GOAL_MS ? "met" : "NOT met"} (p50)`,
   );
+  console.log(`  CPU a run (all threads, GC included): ${describe(c)}; load ${loadAverage()}`);
   console.log(
-    `RESULT ${JSON.stringify({ bench: "backtest-core", metric, minutes: minutes.length, ...s })}`,
+    `RESULT ${JSON.stringify({ bench: "backtest-core", metric, minutes: minutes.length, ...s, cpu: c })}`,
   );
 }
 

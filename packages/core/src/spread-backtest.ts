@@ -218,7 +218,8 @@ function minutesOf({ times, buy, sell, mid }: BacktestColumns): BacktestMinute[]
 
 function seriesOfColumns(columns: BacktestColumns, halfSpread: number): BacktestSeries {
   const n = columns.times.length;
-  const times = Float64Array.from(columns.times);
+  // A copy by the constructor: Float64Array.from walks an iterator (~10 ms for a year).
+  const times = new Float64Array(columns.times);
   const buy = new Float64Array(n);
   const sell = new Float64Array(n);
   const estimated = new Uint8Array(n);
