@@ -165,4 +165,25 @@ describe("denseRanks", () => {
       }),
     );
   });
+
+  it("orders distinct doubles that round to one float32, in short runs and long ones", () => {
+    // 1000 + k × 2⁻³⁰ are distinct doubles, all one float32: only the run's own ordering
+    // tells them apart (insertion for a few, a comparison sort past 64).
+    const near = fc.integer({ min: 0, max: 40 }).map((k) => 1000 + k * 2 ** -30);
+    const value = fc.oneof(
+      near,
+      near.map((v) => -v),
+      fc.constantFrom(0, -0, Number.NaN),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 400, size: "max" }), (values) => {
+        const { ranks, size } = denseRanks(Float64Array.from(values));
+        const distinct = [...new Set(values.filter((v) => !Number.isNaN(v)).map((v) => v + 0))];
+        distinct.sort((a, b) => a - b);
+        expect(size).toBe(distinct.length);
+        expect([...ranks]).toEqual(values.map((v) => distinct.indexOf(v + 0) + 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

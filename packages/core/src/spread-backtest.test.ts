@@ -6,6 +6,7 @@ import {
   backtestSpread,
   backtestTradesCsv,
   joinSides,
+  kthSmallest,
   ruleProblem,
   sweepBacktest,
   typicalHalfSpread,
@@ -102,6 +103,48 @@ describe("backtestSpread on the spread", () => {
       { ...options, tickPoints: 0.5 },
     );
     expect(result.trades[0]).toMatchObject({ entry: 609, exit: 301, grossInr: 30_800 });
+  });
+
+  it("takes the typical bid-ask as the median half-spread: what sorting them would give", () => {
+    // Few distinct values (ties), sorted and reversed runs, and a side missing now and then.
+    const price = fc.oneof(
+      fc.integer({ min: 0, max: 8 }).map((v) => v / 4),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => v + 0),
+    );
+    const side = fc.oneof(
+      { weight: 6, arbitrary: price },
+      { weight: 1, arbitrary: fc.constant(NaN) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(side, side), { maxLength: 300, size: "max" }),
+        fc.constantFrom("shuffled", "ascending", "descending"),
+        (pairs, order) => {
+          const halves = pairs.map(([b, s]) => (b - s) / 2).filter(Number.isFinite);
+          if (order !== "shuffled") {
+            halves.sort((a, b) => a - b);
+            if (order === "descending") halves.reverse();
+          }
+          const sorted = [...halves].sort((a, b) => a - b);
+          const k = Math.floor((halves.length - 1) / 2);
+          // −0 and 0 are one half-spread (a difference can underflow to either).
+          if (halves.length > 0)
+            expect(kthSmallest(Float64Array.from(halves), k) + 0).toBe((sorted[k] as number) + 0);
+          const columns = {
+            times: Float64Array.from(pairs, (_, i) => i * 60_000),
+            buy: Float64Array.from(pairs, ([b]) => b),
+            sell: Float64Array.from(pairs, ([, s]) => s),
+          };
+          const median = [...pairs.map(([b, s]) => (b - s) / 2).filter(Number.isFinite)].sort(
+            (a, b) => a - b,
+          );
+          expect(typicalHalfSpread(columns, 0.5) + 0).toBe(
+            median.length === 0 ? 0.5 : (median[Math.floor((median.length - 1) / 2)] as number) + 0,
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it("fills mid-only minutes at the mid ± half the typical bid-ask and counts them", () => {

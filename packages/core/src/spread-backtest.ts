@@ -218,7 +218,8 @@ function minutesOf({ times, buy, sell, mid }: BacktestColumns): BacktestMinute[]
 
 function seriesOfColumns(columns: BacktestColumns, halfSpread: number): BacktestSeries {
   const n = columns.times.length;
-  const times = Float64Array.from(columns.times);
+  // A copy by the constructor: Float64Array.from walks an iterator (~10 ms for a year).
+  const times = new Float64Array(columns.times);
   const buy = new Float64Array(n);
   const sell = new Float64Array(n);
   const estimated = new Uint8Array(n);
@@ -266,7 +267,8 @@ export function joinSides(
       n++;
     }
   }
-  return { times: times.slice(0, n), buy: buys.slice(0, n), sell: sells.slice(0, n) };
+  // Views, not copies: the columns are at most the shorter side long.
+  return { times: times.subarray(0, n), buy: buys.subarray(0, n), sell: sells.subarray(0, n) };
 }
 
 /** Each side's z or percentile per minute, computed once per series and window. */
@@ -567,8 +569,42 @@ export function typicalHalfSpread(
     if (Number.isFinite(half)) halves[n++] = half;
   }
   if (n === 0) return fallback;
-  const sorted = halves.subarray(0, n).sort();
-  return sorted[Math.floor((n - 1) / 2)] as number;
+  return kthSmallest(halves.subarray(0, n), Math.floor((n - 1) / 2));
+}
+
+/**
+ * The value sorting `values` would put at index k (values reordered, none NaN): Hoare's
+ * selection, O(n) on average, where sorting a year of minutes to read its median cost a third
+ * of a backtest's CPU on the server.
+ */
+export function kthSmallest(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    // The median of three as the pivot: sorted or constant runs stay O(n).
+    const mid = (lo + hi) >>> 1;
+    const a = values[lo] as number;
+    const b = values[mid] as number;
+    const c = values[hi] as number;
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++;
+      while ((values[j] as number) > pivot) j--;
+      if (i <= j) {
+        const swap = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k] as number;
 }
 
 /** Why a rule cannot run, as [field, sentence]; undefined when it can. */

@@ -178,7 +178,17 @@ export const spreadCandles = pgTable(
     low: doublePrecision("low").notNull(),
     close: doublePrecision("close").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] })],
+  (table) => [
+    primaryKey({ columns: [table.symbol, table.timeframe, table.timestamp] }),
+    // A backtest's read of a year of closes from the index alone, no row lookups
+    // (docs/backtest.md, "Speed").
+    index("spread_candles_closes_idx").on(
+      table.symbol,
+      table.timeframe,
+      table.timestamp,
+      table.close,
+    ),
+  ],
 );
 
 /** Instruments' mid candles, as in the SQLite schema. */

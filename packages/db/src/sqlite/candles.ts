@@ -44,25 +44,103 @@ function saveCandles(db: Database, table: string, candles: readonly StoredCandle
   })();
 }
 
-/** [timestamp, close] rows as two columns, grown by doubling. */
-export function closeColumns(rows: Iterable<readonly [number, number]>): CloseColumns {
-  let times = new Float64Array(1024);
-  let closes = new Float64Array(1024);
-  let n = 0;
-  for (const [t, close] of rows) {
-    if (n === times.length) {
-      const grownTimes = new Float64Array(n * 2);
-      grownTimes.set(times);
-      times = grownTimes;
-      const grownCloses = new Float64Array(n * 2);
-      grownCloses.set(closes);
-      closes = grownCloses;
+/** Two columns filled row by row, grown by doubling. */
+class ColumnSink {
+  times = new Float64Array(1024);
+  closes = new Float64Array(1024);
+  n = 0;
+
+  push(t: number, close: number): void {
+    const n = this.n;
+    if (n === this.times.length) {
+      const times = new Float64Array(n * 2);
+      times.set(this.times);
+      this.times = times;
+      const closes = new Float64Array(n * 2);
+      closes.set(this.closes);
+      this.closes = closes;
     }
-    times[n] = t;
-    closes[n] = close;
-    n++;
+    this.times[n] = t;
+    this.closes[n] = close;
+    this.n = n + 1;
   }
-  return { times: times.slice(0, n), closes: closes.slice(0, n) };
+
+  /**
+   * The columns, oldest first (sorted here only if SQLite handed the rows out of order): views
+   * of the buffers, at most twice the rows long, rather than copies.
+   */
+  columns(): CloseColumns {
+    const times = this.times.subarray(0, this.n);
+    const closes = this.closes.subarray(0, this.n);
+    for (let i = 1; i < times.length; i++)
+      if ((times[i] as number) < (times[i - 1] as number)) return sortedColumns(times, closes);
+    return { times, closes };
+  }
+}
+
+function sortedColumns(times: Float64Array, closes: Float64Array): CloseColumns {
+  const order = Array.from(times.keys()).sort(
+    (a, b) => (times[a] as number) - (times[b] as number),
+  );
+  return {
+    times: Float64Array.from(order, (i) => times[i] as number),
+    closes: Float64Array.from(order, (i) => closes[i] as number),
+  };
+}
+
+/** The SQL function a range read calls once per row; it writes into the connection's sink. */
+const TAKE_CLOSE = "spreadwatch_take_close";
+const sinks = new WeakMap<object, { current: ColumnSink }>();
+
+/**
+ * The connection's sink, `spreadwatch_take_close(timestamp, close)` registered on it once. A row
+ * handed to a SQL function costs a call with two numbers; a row handed back by a statement costs
+ * an array and an iterator step: a year of minutes is ~35 against ~170 ms of CPU (docs/backtest.md,
+ * "Speed"). better-sqlite3 runs a statement to its end synchronously, so one sink a connection is
+ * never shared by two reads at once.
+ */
+function sinkOf(db: Database): { current: ColumnSink } {
+  let sink = sinks.get(db.$client);
+  if (!sink) {
+    const created = { current: new ColumnSink() };
+    db.$client.function(TAKE_CLOSE, { directOnly: true }, (t, close) => {
+      created.current.push(t as number, close as number);
+      return null;
+    });
+    sinks.set(db.$client, created);
+    sink = created;
+  }
+  return sink;
+}
+
+/** The range read of closes: one row back, its count; the rows themselves go to the sink. */
+export function closesSql(table: string, where = "symbol = ? AND timeframe = ?"): string {
+  return `SELECT count(${TAKE_CLOSE}(timestamp, close)) FROM (
+    SELECT timestamp, close FROM ${table}
+    WHERE ${where} AND timestamp >= ? AND timestamp < ?
+    ORDER BY timestamp)`;
+}
+
+/** A statement of closesSql, prepared once its SQL function is on the connection. */
+export function prepareCloses(db: Database, sql: string): BetterSqlite3.Statement {
+  sinkOf(db);
+  return db.$client.prepare(sql);
+}
+
+/** Runs a statement of prepareCloses with `params` and returns the columns its rows filled. */
+export function readCloses(
+  db: Database,
+  statement: BetterSqlite3.Statement,
+  params: readonly unknown[],
+): CloseColumns {
+  const sink = sinkOf(db);
+  sink.current = new ColumnSink();
+  try {
+    statement.run(...params);
+    return sink.current.columns();
+  } finally {
+    sink.current = new ColumnSink();
+  }
 }
 
 /** Spread candles, or (given `instrumentCandles`) the instruments' mid candles: one shape. */
@@ -84,24 +162,17 @@ export function sqliteCandles(
   return {
     save: (candles) => run(() => saveCandles(db, name, candles)),
     recent,
-    // Raw rows of a prepared statement, iterated into typed arrays: no row outlives its step,
-    // so a year of minutes is ~2× faster than .all() and ~12× faster than the builder's objects.
+    // Each row handed to a SQL function that fills typed arrays, none handed back (sinkOf).
+    // The range is read from the covering index (symbol, timeframe, timestamp, close) alone.
     closes: (query) =>
       run(() => {
-        closesStatement ??= db.$client
-          .prepare(
-            `SELECT timestamp, close FROM ${name}
-             WHERE symbol = ? AND timeframe = ? AND timestamp >= ? AND timestamp < ?
-             ORDER BY timestamp`,
-          )
-          .raw(true);
-        const rows = closesStatement.iterate(
+        closesStatement ??= prepareCloses(db, closesSql(name));
+        return readCloses(db, closesStatement, [
           query.symbol,
           query.timeframe,
           query.from,
           query.to,
-        ) as IterableIterator<[number, number]>;
-        return closeColumns(rows);
+        ]);
       }),
     first: (symbol, timeframe) =>
       run(

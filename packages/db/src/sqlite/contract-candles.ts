@@ -1,7 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { and, asc, desc, gte, lt, sql } from "drizzle-orm";
 import type { ContractCandleStore } from "../store/store.ts";
-import { closeColumns } from "./candles.ts";
+import { closesSql, prepareCloses, readCloses } from "./candles.ts";
 import { changed, type Database } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
@@ -81,22 +81,15 @@ export function sqliteContractCandles({ db, run }: Sqlite): ContractCandleStore 
           .orderBy(asc(contractCandles.timestamp))
           .all(),
       ),
-    // Raw rows into typed arrays, as the spread candles' closes (sqlite/candles.ts).
+    // Rows into typed arrays through a SQL function, as the spread candles' closes.
     closes: (contract, from, to) =>
       run(() => {
         let statement = closesStatements.get(db.$client);
         if (!statement) {
-          statement = db.$client
-            .prepare(
-              `SELECT timestamp, close FROM contract_candles
-               WHERE contract = ? AND timestamp >= ? AND timestamp < ? ORDER BY timestamp`,
-            )
-            .raw(true);
+          statement = prepareCloses(db, closesSql("contract_candles", "contract = ?"));
           closesStatements.set(db.$client, statement);
         }
-        return closeColumns(
-          statement.iterate(contract, from, to) as IterableIterator<[number, number]>,
-        );
+        return readCloses(db, statement, [contract, from, to]);
       }),
     lastMinute: (contract) =>
       run(

@@ -1,0 +1,1 @@
+CREATE INDEX `spread_candles_closes_idx` ON `spread_candles` (`symbol`,`timeframe`,`timestamp`,`close`);

@@ -1,0 +1,45 @@
+import { afterEach, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing.ts";
+import { closesSql } from "./candles.ts";
+import { sqliteStore } from "./store.ts";
+
+let database: TestDatabase | undefined;
+afterEach(() => {
+  database?.cleanup();
+  database = undefined;
+});
+
+it("reads a range of closes from the covering index alone, oldest first and exact", async () => {
+  database = createTestDatabase();
+  const store = sqliteStore(database);
+  // Doubles that need all 17 digits, written newest first.
+  const closes = Array.from({ length: 3000 }, (_, i) => (i + 1) / 3 - 0.1 * i);
+  await store.candles.save(
+    closes
+      .map((close, i) => ({
+        symbol: "GC_BUY",
+        timeframe: "1m",
+        timestamp: i * 60_000,
+        open: 0,
+        high: 0,
+        low: 0,
+        close,
+      }))
+      .reverse(),
+  );
+  const read = await store.candles.closes({
+    symbol: "GC_BUY",
+    timeframe: "1m",
+    from: 0,
+    to: 3000 * 60_000,
+  });
+  expect([...read.times]).toEqual(closes.map((_, i) => i * 60_000));
+  expect([...read.closes]).toEqual(closes);
+  // The plan: SQLite never visits the table's rows for this read (docs/backtest.md, "Speed").
+  const plan = database.sqlite
+    .prepare(`EXPLAIN QUERY PLAN ${closesSql("spread_candles")}`)
+    .all("GC_BUY", "1m", 0, 1) as { detail: string }[];
+  expect(plan.map((step) => step.detail).join("\n")).toMatch(
+    /USING COVERING INDEX spread_candles_closes_idx/,
+  );
+});
