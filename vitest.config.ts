@@ -47,8 +47,9 @@ export default defineConfig({
             "packages/web/e2e/simulator-template-setup.ts",
           ],
           testTimeout: 60_000,
-          // A simulator app's first start (30 days backfilled) may take minutes on a loaded box.
-          hookTimeout: 200_000,
+          // A simulator app's first start (30 days backfilled) may take minutes on a loaded box,
+          // and a file's beforeAll may wait for the shared one (harness.ts, TEMPLATE_WAIT_MS).
+          hookTimeout: 480_000,
         },
       },
     ],

@@ -12,6 +12,8 @@ const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
 // A simulator app backfills 30 days on its first start: ~20 s on a quiet machine, over a minute
 // on a loaded one. A safety net for a hung start, not a measure of speed.
 const START_TIMEOUT_MS = 180_000;
+/** Past simulator-template-setup.ts's limit for the shared first start (300 s). */
+const TEMPLATE_WAIT_MS = 330_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The first admin every test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
@@ -127,7 +129,8 @@ async function copySimulatorTemplate(env: Record<string, string>, dataDir: strin
   const { inject } = await import("vitest");
   const template = inject("simulatorTemplate");
   if (!template) return;
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  // The template's maker gives up after its own limit and says so ("failed"): wait that long.
+  const deadline = Date.now() + TEMPLATE_WAIT_MS;
   for (;;) {
     if (existsSync(join(template, "data"))) break;
     if (existsSync(join(template, "failed"))) {

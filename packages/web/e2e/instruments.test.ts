@@ -254,7 +254,7 @@ describe("a trader (not an admin)", () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 120_000);
 });
 
 describe("the Prices table on a phone", () => {
