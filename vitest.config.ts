@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./scripts/test-order.ts";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
@@ -7,6 +8,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     maxWorkers: 3,
+    // Longest files first, whatever their project: see scripts/test-order.ts.
+    sequence: { sequencer: LongestFirst },
     // expect.poll's own default (1 s) is a timed assertion in disguise: a loaded machine misses it.
     // vi.waitFor has no such setting; its calls pass a timeout of their own.
     expect: { poll: { timeout: 15_000 } },
