@@ -35,8 +35,11 @@ export default defineConfig({
           include: ["packages/api/{src,test}/**/*.test.ts"],
           // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
           globalSetup: ["packages/api/test/production-build-setup.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // Safety nets for a hung test, not measures of speed: on a loaded box (load 30 on two
+          // cores) a per-test server start with two logins took over 30 s, and a test whose
+          // assertions all held failed on the net instead (docs/architecture.md, "Tests").
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
