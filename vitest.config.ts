@@ -14,7 +14,15 @@ export default defineConfig({
     // vi.waitFor has no such setting; its calls pass a timeout of their own.
     expect: { poll: { timeout: 15_000 } },
     projects: [
-      { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
+      {
+        test: {
+          name: "core",
+          include: ["packages/core/{src,test}/**/*.test.ts"],
+          // A safety net, not a measure: at load 29 on two cores six property and exactness tests
+          // ran past vitest's default 5 s and failed on it (docs/architecture.md, "Tests").
+          testTimeout: 60_000,
+        },
+      },
       // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
       {
         test: { name: "web", include: ["packages/web/src/**/*.test.ts"], environment: "node" },
