@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./scripts/test-order.ts";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
@@ -7,11 +8,21 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     maxWorkers: 3,
+    // Longest files first, whatever their project: see scripts/test-order.ts.
+    sequence: { sequencer: LongestFirst },
     // expect.poll's own default (1 s) is a timed assertion in disguise: a loaded machine misses it.
     // vi.waitFor has no such setting; its calls pass a timeout of their own.
     expect: { poll: { timeout: 15_000 } },
     projects: [
-      { test: { name: "core", include: ["packages/core/{src,test}/**/*.test.ts"] } },
+      {
+        test: {
+          name: "core",
+          include: ["packages/core/{src,test}/**/*.test.ts"],
+          // A safety net, not a measure: at load 29 on two cores six property and exactness tests
+          // ran past vitest's default 5 s and failed on it (docs/architecture.md, "Tests").
+          testTimeout: 60_000,
+        },
+      },
       // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
       {
         test: { name: "web", include: ["packages/web/src/**/*.test.ts"], environment: "node" },
@@ -32,8 +43,11 @@ export default defineConfig({
           include: ["packages/api/{src,test}/**/*.test.ts"],
           // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
           globalSetup: ["packages/api/test/production-build-setup.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // Safety nets for a hung test, not measures of speed: on a loaded box (load 30 on two
+          // cores) a per-test server start with two logins took over 30 s, and a test whose
+          // assertions all held failed on the net instead (docs/architecture.md, "Tests").
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

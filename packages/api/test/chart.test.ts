@@ -49,15 +49,15 @@ function expectCandles(actual: unknown[], expected: typeof ONE_MINUTE) {
   });
 }
 
-beforeEach(async () => {
-  server = await startTestServer({
-    env: { FEED: "replay", REPLAY_FILE: join(FIXTURES, "chart-minutes.csv"), REPLAY_SPEED: "0" },
-  });
-  client = await signedIn(server);
-});
-afterEach(() => server.stop());
-
 describe("GET /api/chart-data/{commodity}", () => {
+  beforeEach(async () => {
+    server = await startTestServer({
+      env: { FEED: "replay", REPLAY_FILE: join(FIXTURES, "chart-minutes.csv"), REPLAY_SPEED: "0" },
+    });
+    client = await signedIn(server);
+  });
+  afterEach(() => server.stop());
+
   it("returns the hand-worked 1-minute candles, oldest first, the forming one last", async () => {
     const res = await client.get(`/api/chart-data/GC_BUY?timeframe=1m&t=${Date.now()}`);
     expect(res.status).toBe(200);
@@ -149,71 +149,5 @@ describe("GET /api/chart-data/{commodity}", () => {
     feed.push({ source: "mcx", key: "GOLD", bid: 57320, ask: 57340, ts: at("09:21") + 45_000 });
     const after = (await client.get("/api/chart-data/GC_BUY?timeframe=1m")).body.data;
     expectCandles(after, [...ONE_MINUTE.slice(0, 4), candle("09:21", 57250, 57340, 57250, 57340)]);
-  });
-});
-
-describe("simulator backfill", () => {
-  // The first start writes ~560,000 spread candles, ~840,000 of the instruments and each
-  // contract's own minutes: ~20 s on a quiet machine, over a minute on a busy one; it starts twice.
-  it("fills 30 days of 1-minute history on first start (the instruments' too), once, consistent across timeframes", {
-    timeout: 300_000,
-  }, async () => {
-    const sim = await startTestServer({ env: { FEED: "simulator" } });
-    try {
-      expect(sim.startLog.join("\n")).toMatch(
-        /Backfilled 30 days of simulated history \([\d,]+ one-minute candles, \d+ contract rolls\) in [\d.]+ s\./,
-      );
-      const c = await signedIn(sim);
-      // The rolls the backfill crossed are recorded (crude oil and gas roll every month, so a
-      // 30-day past holds at least one, whatever the date), each in its 30 days.
-      const { rolls } = (await c.get("/api/rolls")).body;
-      expect(rolls.length).toBeGreaterThan(0);
-      const started = Date.now() - 31 * 86_400_000;
-      expect(rolls.every((r: { at: number }) => r.at > started)).toBe(true);
-      expect(rolls.some((r: { key: string }) => r.key === "CL" || r.key === "CRUDEOIL")).toBe(true);
-      const minutes = (await c.get("/api/chart-data/GC_BUY?timeframe=1m")).body.data;
-      expect(minutes).toHaveLength(1500);
-      const hours = (await c.get("/api/chart-data/GC_BUY?timeframe=1h")).body.data;
-      expect(hours.length).toBeGreaterThanOrEqual(30 * 24);
-      expect(hours.length).toBeLessThanOrEqual(30 * 24 + 2);
-      // Every hour starts at :30 UTC (an IST hour) and spans its minutes' extremes.
-      for (const h of hours) expect(new Date(h.timestamp).getUTCMinutes()).toBe(30);
-      const lastHour = hours.at(-2);
-      const inIt = minutes.filter(
-        (m: { timestamp: number }) =>
-          m.timestamp >= lastHour.timestamp && m.timestamp < lastHour.timestamp + 3_600_000,
-      );
-      expect(inIt).toHaveLength(60);
-      expect(lastHour.high).toBe(Math.max(...inIt.map((m: { high: number }) => m.high)));
-      expect(lastHour.low).toBe(Math.min(...inIt.map((m: { low: number }) => m.low)));
-      expect(lastHour.open).toBe(inIt[0].open);
-      expect(lastHour.close).toBe(inIt.at(-1).close);
-      // Every instrument's mid over the same 30 days (docs/formulas.md, "History from the legs"),
-      // so a calendar defined now charts and ranks a month at once.
-      for (const key of ["GOLD", "SILVER", "GC", "USDINR", "NIFTY50"]) {
-        const legMinutes = await sim.services.store.instrumentCandles.all(key, "1m");
-        expect(legMinutes.length, key).toBeGreaterThanOrEqual(30 * 1440 - 1);
-      }
-      const ratio = await c.post("/api/spreads", {
-        name: "Gold/silver",
-        legs: [
-          { name: "g", instrument: "GOLD" },
-          { name: "s", instrument: "SILVER" },
-        ],
-        formula: "g / s",
-      });
-      const spreadMinutes = await c.get(`/api/chart-data/${ratio.body.symbol}_BUY?timeframe=1m`);
-      expect(spreadMinutes.body.data).toHaveLength(1500);
-      const spreadDays = await c.get(`/api/chart-data/${ratio.body.symbol}_BUY?timeframe=1d`);
-      expect(spreadDays.body.data.length).toBeGreaterThanOrEqual(30);
-      const stats = await c.get(`/api/spread-stats/${ratio.body.symbol}_SELL?days=20`);
-      expect(stats.body.n).toBeGreaterThanOrEqual(20 * 1440 - 2);
-      expect(stats.body.percentile).toEqual(expect.any(Number));
-      const again = await sim.restart({ env: { FEED: "simulator" } });
-      expect(again.startLog).toEqual([]);
-      await again.stop();
-    } finally {
-      await sim.stop().catch(() => undefined);
-    }
   });
 });

@@ -51,6 +51,16 @@ export class HttpClient {
   ): Promise<JsonResponse> {
     const url = new URL(path, this.baseUrl);
     const payload = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    return this.attempt(method, url, payload, extraHeaders, true);
+  }
+
+  private attempt(
+    method: string,
+    url: URL,
+    payload: string | undefined,
+    extraHeaders: Record<string, string>,
+    mayRetry: boolean,
+  ): Promise<JsonResponse> {
     return new Promise((resolve, reject) => {
       const req = request(
         url,
@@ -81,7 +91,17 @@ export class HttpClient {
           });
         },
       );
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // Node's agent keeps connections alive; one idle past the server's keep-alive timeout may
+        // be closed by the server just as a request goes out on it (likelier when the test's own
+        // event loop is busy, as in-process tests on a loaded box are). The server had closed that
+        // connection, so the request is sent once more on a new one, as a browser does.
+        if (mayRetry && req.reusedSocket && error.code === "ECONNRESET") {
+          this.attempt(method, url, payload, extraHeaders, false).then(resolve, reject);
+          return;
+        }
+        reject(error);
+      });
       req.end(payload);
     });
   }

@@ -1,0 +1,47 @@
+import { relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The order a run starts its test files in: longest first, so the minutes-long browser files are
+ * not the last to start while two workers sit idle (docs/architecture.md, "Tests").
+ *
+ * Vitest's own order runs the projects one after another by name (api, core, db, docs, e2e, web)
+ * and, on a clean clone with no timings cached, keeps each project's files in glob order: the e2e
+ * files, the longest of all, started last, and a run ended with one of them alone on the machine.
+ * Here a file's expected length is its last run's (vitest's cache, after a local run) or, on a
+ * clean clone, the table below, else a typical length for its project; ties go to the larger file.
+ */
+
+/** Seconds, from the "Slowest test files" list `pnpm test` prints; refresh it when that changes. */
+const MEASURED: Readonly<Record<string, number>> = {
+  "packages/web/e2e/accessibility.test.ts": 148,
+  "packages/web/e2e/instruments.test.ts": 118,
+  "packages/web/e2e/my-spreads.test.ts": 110,
+  "packages/api/test/positions-crash.test.ts": 98,
+  "packages/web/e2e/positions-figures.test.ts": 96,
+  "packages/api/test/chart.test.ts": 57,
+  "packages/web/e2e/alert-tabs.test.ts": 47,
+  "packages/api/test/simulator-restart.test.ts": 46,
+  "packages/api/test/telegram.test.ts": 38,
+  "packages/api/test/alerts.test.ts": 38,
+};
+
+/** A file's typical length in its project, when neither the cache nor the table knows it. */
+const TYPICAL: Readonly<Record<string, number>> = { e2e: 30, api: 8, db: 5 };
+const OTHERWISE = 1;
+
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const expected = (spec: TestSpecification) => {
+      const path = relative(root, spec.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+      const seconds = cached ? cached.duration / 1000 : MEASURED[path];
+      return seconds ?? TYPICAL[spec.project.name] ?? OTHERWISE;
+    };
+    const size = (spec: TestSpecification) =>
+      this.ctx.cache.getFileStats(`${spec.project.name}:${relative(root, spec.moduleId)}`)?.size ??
+      0;
+    return [...files].sort((a, b) => expected(b) - expected(a) || size(b) - size(a));
+  }
+}
