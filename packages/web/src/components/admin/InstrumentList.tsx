@@ -6,8 +6,20 @@ import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Message } from "../ui/Message.tsx";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 
 const DASH = "—";
+
+const COLUMNS: readonly Column[] = [
+  { label: "Key" },
+  { label: "Name" },
+  { label: "Exchange" },
+  { label: "Contract" },
+  { label: "Expiry" },
+  { label: "Lot", num: true },
+  { label: "Provider" },
+  { label: <span className="visually-hidden">Actions</span>, className: "actions" },
+];
 
 const MONTH_ORDER = ["near", "next", "far"];
 
@@ -68,22 +80,7 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
       {flash.success && <Message tone="success">{flash.success}</Message>}
       <ScrollRegion label="Instruments in use">
         <table className="data-table instruments-table" aria-label="Instruments in use">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Exchange</th>
-              <th scope="col">Contract</th>
-              <th scope="col">Expiry</th>
-              <th scope="col" className="num">
-                Lot
-              </th>
-              <th scope="col">Provider</th>
-              <th scope="col" className="actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} />
           <tbody>
             {byRoot(instruments).map((inst) => (
               <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>
