@@ -4,7 +4,7 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { formatExpiry } from "../../market/priceRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages } from "../ui/Message.tsx";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
 import { type Column, TableHead } from "../ui/TableHead.tsx";
 
@@ -76,8 +76,7 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
   const busyKey = remove.isPending ? remove.variables?.key : undefined;
   return (
     <>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <ScrollRegion label="Instruments in use">
         <table className="data-table instruments-table" aria-label="Instruments in use">
           <TableHead columns={COLUMNS} />

@@ -3,7 +3,7 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import type { SessionUser } from "../../session/cache.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages, Message } from "../ui/Message.tsx";
 import { type Column, TableHead } from "../ui/TableHead.tsx";
 
 type ListedUser = RouterOutputs["users"]["list"]["users"][number];
@@ -79,8 +79,7 @@ export function UserList({ me }: { me: SessionUser }) {
   const togglingId = (setPermission.isPending && setPermission.variables?.id) || undefined;
   return (
     <>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <div className="panel__scroll">
         <table className="data-table users-table" aria-label="Users">
           <TableHead columns={COLUMNS} />

@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import { useBacktest } from "../../hooks/positions/useBacktest.ts";
 import type { TradeMark } from "../chart/plugins/trades.ts";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
+import { FormActions } from "../ui/SubmitButton.tsx";
 import { EquityCurve } from "./EquityCurve.tsx";
 import { backtestRequest, EMPTY_RULE, PERIOD_DAYS, type RuleForm } from "./rule-form.ts";
 import { SweepSection } from "./SweepSection.tsx";
@@ -165,11 +166,9 @@ export function BacktestPanel({ spread, initial, onTrades }: BacktestPanelProps)
             />
           </div>
         ))}
-        <div className="backtest__actions">
-          <button type="submit" className="button button--primary" disabled={run.isPending}>
-            {run.isPending ? "Running…" : "Run backtest"}
-          </button>
-        </div>
+        <FormActions className="backtest__actions" busy={run.isPending} busyLabel="Running…">
+          Run backtest
+        </FormActions>
       </form>
       <p className="muted backtest__note">
         Sell when the SELL side reaches "Sell above", buy back when the BUY side falls to "Buy back
