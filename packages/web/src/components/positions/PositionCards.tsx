@@ -1,21 +1,22 @@
 import type { ReactNode } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
-import { plainRupees } from "./format.ts";
 import { PlaceForReal } from "./PlaceForReal.tsx";
-import {
-  LiveBadge,
-  LiveFills,
-  NetFigure,
-  ReturnPercent,
-  Rupees,
-  targetStopText,
-} from "./PositionFigures.tsx";
+import { LiveBadge, LiveFills, NetFigure, targetStopText } from "./PositionFigures.tsx";
 import {
   ExpiryBadge,
   headingOf,
   POSITION_FIGURES,
   type PositionActions,
+  TOTAL_FIGURES,
 } from "./PositionsTable.tsx";
+
+/** The totals card's figures: what a phone has room for, in the table's order. */
+const CARD_TOTALS = [
+  ["net", "Net ₹"],
+  ["today", "Today"],
+  ["margin", "Margin"],
+  ["return", "Return"],
+] as const;
 
 /** A phone: the totals first, then a card per position with every figure the table has. */
 export function PositionCards({
@@ -30,16 +31,11 @@ export function PositionCards({
   return (
     <div className="position-cards">
       <dl className="position-card position-card--totals row-details__facts" data-row="totals">
-        <Fact label="Net ₹">
-          <Rupees value={totals.netInr} field="total-net" />
-        </Fact>
-        <Fact label="Today">
-          <Rupees value={totals.changeTodayInr} field="total-today" />
-        </Fact>
-        <Fact label="Margin">{plainRupees(totals.marginInr)}</Fact>
-        <Fact label="Return">
-          <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
-        </Fact>
+        {CARD_TOTALS.map(([column, label]) => (
+          <Fact key={column} label={label}>
+            {TOTAL_FIGURES[column](totals)}
+          </Fact>
+        ))}
       </dl>
       <ul className="position-cards__list" aria-label="Open positions">
         {positions.map((position) => (

@@ -185,20 +185,11 @@ export function PositionsTable({
           </th>
           <td />
           <td />
-          <td className="num">
-            <Rupees value={totals.grossInr} field="total-gross" />
-          </td>
-          <td className="num">{plainRupees(totals.costsInr)}</td>
-          <td className="num">
-            <Rupees value={totals.netInr} field="total-net" />
-          </td>
-          <td className="num">
-            <Rupees value={totals.changeTodayInr} field="total-today" />
-          </td>
-          <td className="num">{plainRupees(totals.marginInr)}</td>
-          <td className="num">
-            <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
-          </td>
+          {TOTAL_COLUMNS.map((column) => (
+            <td key={column} className="num">
+              {TOTAL_FIGURES[column](totals)}
+            </td>
+          ))}
           <td colSpan={3} />
         </tr>
       </tfoot>
@@ -232,6 +223,22 @@ export const POSITION_FIGURES: readonly {
   { column: "return", card: "Return on margin", render: (p) => <ReturnFigure position={p} /> },
   { column: "held", field: "held", render: (p) => daysText(p.daysHeld) },
 ];
+
+/**
+ * The totals' figures by column: the cells of the table's footer and the facts of the phone's
+ * totals card draw the same figures.
+ */
+export const TOTAL_FIGURES = {
+  gross: (t: PositionTotals) => <Rupees value={t.grossInr} field="total-gross" />,
+  costs: (t: PositionTotals) => plainRupees(t.costsInr),
+  net: (t: PositionTotals) => <Rupees value={t.netInr} field="total-net" />,
+  today: (t: PositionTotals) => <Rupees value={t.changeTodayInr} field="total-today" />,
+  margin: (t: PositionTotals) => plainRupees(t.marginInr),
+  return: (t: PositionTotals) => <ReturnPercent fraction={t.returnOnMargin} field="total-return" />,
+} satisfies Partial<Record<Column, (totals: PositionTotals) => ReactNode>>;
+
+/** The footer's figures, in the table's column order (entry and mark have no total). */
+const TOTAL_COLUMNS = ["gross", "costs", "net", "today", "margin", "return"] as const;
 
 /** A column's heading. */
 export function headingOf(column: Column): string {
