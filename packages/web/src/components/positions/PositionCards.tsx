@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
-import { PlaceForReal } from "./PlaceForReal.tsx";
 import { LiveBadge, LiveFills, NetFigure, targetStopText } from "./PositionFigures.tsx";
 import {
+  CloseAndPlace,
   ExpiryBadge,
   headingOf,
   POSITION_FIGURES,
@@ -88,14 +88,7 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
         >
           Target / stop: {targetStopText(view)}
         </button>
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => actions.onClose(position)}
-        >
-          Close
-        </button>
-        <PlaceForReal view={view} />
+        <CloseAndPlace position={position} actions={actions} />
       </div>
     </li>
   );

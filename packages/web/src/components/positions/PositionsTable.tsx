@@ -240,6 +240,28 @@ export const TOTAL_FIGURES = {
 /** The footer's figures, in the table's column order (entry and mark have no total). */
 const TOTAL_COLUMNS = ["gross", "costs", "net", "today", "margin", "return"] as const;
 
+/** A position's own actions, in its table row and on its phone card: Close, and placing it for real. */
+export function CloseAndPlace({
+  position,
+  actions,
+}: {
+  position: LivePosition;
+  actions: PositionActions;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => actions.onClose(position)}
+      >
+        Close
+      </button>
+      <PlaceForReal view={position.view} />
+    </>
+  );
+}
+
 /** A column's heading. */
 export function headingOf(column: Column): string {
   return HEADERS.find((header) => header.column === column)?.label ?? column;
@@ -288,14 +310,7 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         </button>
       </td>
       <td className="positions-table__actions">
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => actions.onClose(position)}
-        >
-          Close
-        </button>
-        <PlaceForReal view={view} />
+        <CloseAndPlace position={position} actions={actions} />
       </td>
     </tr>
   );
