@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
+import type { LivePosition } from "../../hooks/positions/usePositions.ts";
 import { LiveBadge, LiveFills, NetFigure, targetStopText } from "./PositionFigures.tsx";
 import {
   CloseAndPlace,
   ExpiryBadge,
   headingOf,
+  type OpenPositionsProps,
   POSITION_FIGURES,
   type PositionActions,
   TOTAL_FIGURES,
@@ -19,15 +20,7 @@ const CARD_TOTALS = [
 ] as const;
 
 /** A phone: the totals first, then a card per position with every figure the table has. */
-export function PositionCards({
-  positions,
-  totals,
-  actions,
-}: {
-  positions: readonly LivePosition[];
-  totals: PositionTotals;
-  actions: PositionActions;
-}) {
+export function PositionCards({ positions, totals, actions }: OpenPositionsProps) {
   return (
     <div className="position-cards">
       <dl className="position-card position-card--totals row-details__facts" data-row="totals">

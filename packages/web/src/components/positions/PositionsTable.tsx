@@ -126,16 +126,15 @@ const HEADERS: { column: Column; label: string; title?: string; numeric: boolean
   { column: "held", label: "Held", numeric: true },
 ];
 
-/** Desktop: one row per open position, sortable by any figure, with the totals under them. */
-export function PositionsTable({
-  positions,
-  totals,
-  actions,
-}: {
+/** What the open positions' two views draw: the table on a desktop, the cards on a phone. */
+export interface OpenPositionsProps {
   positions: readonly LivePosition[];
   totals: PositionTotals;
   actions: PositionActions;
-}) {
+}
+
+/** Desktop: one row per open position, sortable by any figure, with the totals under them. */
+export function PositionsTable({ positions, totals, actions }: OpenPositionsProps) {
   const sorting = useSort<Column, LivePosition>(positions, sortValue);
   return (
     <table className="data-table positions-table" aria-label="Open positions">
