@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
 import type { LivePosition } from "../../hooks/positions/usePositions.ts";
+import { Term } from "../ui/Term.tsx";
 import { LiveBadge, LiveFills, NetFigure, targetStopText } from "./PositionFigures.tsx";
 import {
   CloseAndPlace,
@@ -25,9 +25,9 @@ export function PositionCards({ positions, totals, actions }: OpenPositionsProps
     <div className="position-cards">
       <dl className="position-card position-card--totals row-details__facts" data-row="totals">
         {CARD_TOTALS.map(([column, label]) => (
-          <Fact key={column} label={label}>
+          <Term key={column} label={label}>
             {TOTAL_FIGURES[column](totals)}
-          </Fact>
+          </Term>
         ))}
       </dl>
       <ul className="position-cards__list" aria-label="Open positions">
@@ -63,13 +63,13 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
       <ExpiryBadge position={position} actions={actions} />
       <dl className="row-details__facts position-card__facts">
         {POSITION_FIGURES.filter((figure) => figure.column !== "net").map((figure) => (
-          <Fact key={figure.column} label={figure.card ?? headingOf(figure.column)}>
+          <Term key={figure.column} label={figure.card ?? headingOf(figure.column)}>
             {figure.field ? (
               <span data-field={figure.field}>{figure.render(position)}</span>
             ) : (
               figure.render(position)
             )}
-          </Fact>
+          </Term>
         ))}
       </dl>
       <div className="position-card__actions">
@@ -84,14 +84,5 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
         <CloseAndPlace position={position} actions={actions} />
       </div>
     </li>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
