@@ -8,7 +8,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config/index.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { dutiesFrom } from "../src/server.ts";

@@ -3,7 +3,7 @@
 // stamping quotes with a precise wall clock so the client can compute quote → arrival latency.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config/index.ts";
 import { createSimulatorFeed } from "../src/feeds/simulator.ts";
 import { dutiesFrom, startServer } from "../src/server.ts";
 import { createPreciseClock } from "./clock.ts";

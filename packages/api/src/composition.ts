@@ -9,7 +9,7 @@ import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import { loadSessionSecret } from "./auth/session-secret.ts";
 import { LoginThrottle } from "./auth/throttle.ts";
 import { type Bus, connectRedisBus, createInProcessBus } from "./bus/index.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 import type { AppServices } from "./context.ts";
 import { ExecutionEngine } from "./executions/engine.ts";
 import { KiteLinks } from "./executions/kite-link.ts";

@@ -3,7 +3,7 @@ import type { AlertEngine } from "./alerts/engine.ts";
 import type { AuthSettings, RequestInfo, SessionState } from "./auth/session.ts";
 import type { LoginThrottle } from "./auth/throttle.ts";
 import type { Bus } from "./bus/index.ts";
-import type { KiteSettings } from "./config.ts";
+import type { KiteSettings } from "./config/index.ts";
 import type { ExecutionEngine } from "./executions/engine.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
 import type { InstrumentCoverage } from "./history/coverage.ts";

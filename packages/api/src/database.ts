@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { openStore, type Store } from "@spreadwatch/db";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 
 export const DATABASE_FILE = "spreadwatch.db";
 

@@ -1,5 +1,5 @@
+import { ConfigError, loadConfig } from "./config/index.ts";
 import { checkReachable } from "./config/reachable.ts";
-import { ConfigError, loadConfig } from "./config.ts";
 import { createFeed, type FeedSources } from "./feeds/index.ts";
 import { ReplayFileError } from "./feeds/replay-file.ts";
 import { log } from "./log.ts";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import { compose, type Services } from "./composition.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 import { openConfiguredStore } from "./database.ts";
 import type { Feed } from "./feeds/feed.ts";
 import type { FeedSources } from "./feeds/index.ts";

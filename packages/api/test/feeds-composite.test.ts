@@ -9,7 +9,7 @@ import {
 } from "@spreadwatch/core";
 import { openStore, type Store } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config/index.ts";
 import type { Feed } from "../src/feeds/feed.ts";
 import { createMarketDataFeed } from "../src/feeds/providers/index.ts";
 import { kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultDuties } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/index.ts";
 import { createFeed } from "../src/feeds/index.ts";
 import {
   loadMarketDataConfig,

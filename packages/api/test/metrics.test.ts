@@ -4,7 +4,7 @@
 // refusing Telegram and a held webhook, a throttled login.
 import { get } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/index.ts";
 import { FakeTelegram } from "./fake-telegram.ts";
 import { startCluster } from "./fakes/cluster.ts";
 import { pushCrossings } from "./fakes/crossing-feed.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/index.ts";
 import { FIXTURES, startTestServer, type TestServer } from "./server.ts";
 
 // fixtures/hand-worked.csv, default rates (core's defaultCostRates), USDINR 84, worked by hand.

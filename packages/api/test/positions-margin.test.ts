@@ -12,7 +12,7 @@ import {
 } from "@spreadwatch/core";
 import { openStore, type Store, type StoredPosition } from "@spreadwatch/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/index.ts";
 import { type KiteSessions, kiteSessionsIn } from "../src/feeds/providers/kite/session.ts";
 import { log } from "../src/log.ts";
 import { type MarginPosition, marginPosition } from "../src/positions/margin.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Quote } from "@spreadwatch/core";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config/index.ts";
 import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";

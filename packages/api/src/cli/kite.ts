@@ -7,7 +7,7 @@
 // instance's Kite provider picks it up within seconds.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.ts";
+import { ConfigError, loadConfig } from "../config/index.ts";
 import { openConfiguredStore } from "../database.ts";
 import {
   exchangeRequestToken,

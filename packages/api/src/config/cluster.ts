@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { z } from "zod";
 
-// Kept free of imports from ../config.ts: that file spreads this fragment into its schema, and a
+// Kept free of imports from ./index.ts: that file spreads this fragment into its schema, and a
 // cycle between the two would leave one of them undefined at load time.
 
 /** Unset, or an empty value (DATABASE_URL=), means "not set", as in the rest of the settings. */

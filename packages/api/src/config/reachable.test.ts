@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, RedisServer } from "../../test/fakes/redis-server.ts";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "./index.ts";
 import { checkReachable } from "./reachable.ts";
 
 const redis = new RedisServer();

@@ -12,7 +12,7 @@ import {
   TERMINAL_STATUSES,
 } from "@spreadwatch/core";
 import type { Store, StoredExecution } from "@spreadwatch/db";
-import type { KiteSettings } from "../config.ts";
+import type { KiteSettings } from "../config/index.ts";
 import type { Auth } from "../feeds/providers/kite/credentials.ts";
 import { warnEvery } from "../log.ts";
 import type { MarketHub } from "../market/hub.ts";

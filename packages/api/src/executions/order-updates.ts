@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import type { KiteSettings } from "../config.ts";
+import type { KiteSettings } from "../config/index.ts";
 
 /**
  * Kite's order updates on the ticker WebSocket of each trader's own session (a text message

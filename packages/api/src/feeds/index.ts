@@ -1,5 +1,5 @@
 import type { Duties } from "@spreadwatch/core";
-import { type Config, ConfigError } from "../config.ts";
+import { type Config, ConfigError } from "../config/index.ts";
 import type { Feed } from "./feed.ts";
 import { MarketDataConfigError } from "./providers/config-file.ts";
 import { createMarketDataFeed, type FeedSources } from "./providers/index.ts";

@@ -5,7 +5,7 @@
 // crashed mid-fetch carries on where the last written window ended.
 import type { InstrumentSpec } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
-import type { KiteSettings } from "../config.ts";
+import type { KiteSettings } from "../config/index.ts";
 import { routeInstruments } from "../feeds/providers/composite.ts";
 import type { MarketDataConfig, ProviderConfig } from "../feeds/providers/config-file.ts";
 import { keysOf } from "../feeds/providers/config-file.ts";

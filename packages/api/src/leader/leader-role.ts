@@ -1,5 +1,5 @@
 import { acquireLeadership, type Leadership } from "@spreadwatch/db";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/index.ts";
 import { log } from "../log.ts";
 
 /** What only the leader runs (composition.ts builds it): started on winning, stopped on losing. */

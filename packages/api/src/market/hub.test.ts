@@ -10,7 +10,7 @@ import {
   symbolsAffectedBy,
 } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/index.ts";
 import { seededRandom } from "../feeds/random.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";

@@ -9,7 +9,7 @@ import {
   totalCosts,
 } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
-import type { KiteSettings } from "../config.ts";
+import type { KiteSettings } from "../config/index.ts";
 import { type Auth, kiteCredentials } from "../feeds/providers/kite/credentials.ts";
 import { type KiteSessions, kiteSessionsIn } from "../feeds/providers/kite/session.ts";
 import { log, warnEvery } from "../log.ts";

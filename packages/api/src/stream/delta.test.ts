@@ -1,6 +1,6 @@
 import { QUOTE_KEYS, QUOTE_SOURCES, type Quote } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/index.ts";
 import { seededRandom } from "../feeds/random.ts";
 import { MarketHub } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";

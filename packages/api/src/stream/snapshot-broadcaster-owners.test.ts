@@ -4,7 +4,7 @@ import { constants, createGunzip, inflateRawSync } from "node:zlib";
 import type { Quote, SpreadDefinition } from "@spreadwatch/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyMessage, dataEvents } from "../../test/stream-state.ts";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/index.ts";
 import { MarketHub, type MarketHubOptions, type MarketSnapshot } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";

@@ -4,7 +4,7 @@ import { constants, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openPausedStream } from "../../test/fakes/paused-stream.ts";
 import { applyMessage, dataEvents } from "../../test/stream-state.ts";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/index.ts";
 import { MarketHub, type MarketSnapshot } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import type { MarketStreamMessage } from "./delta.ts";

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { FUTURES } from "@spreadwatch/core";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { KiteSettings } from "../../src/config.ts";
+import type { KiteSettings } from "../../src/config/index.ts";
 import { KiteOrderBook } from "./fake-kite-orders.ts";
 import { GOLD_FEB } from "./kite-packets.ts";
 

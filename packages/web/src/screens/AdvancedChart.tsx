@@ -17,9 +17,8 @@ import {
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { useHistoryState } from "wouter/use-browser-location";
-import { displayName } from "../components/app/AccountMenu.tsx";
+import { ScreenAccount } from "../components/app/AccountMenu.tsx";
 import { AppHeader } from "../components/app/AppHeader.tsx";
-import { LogoutButton } from "../components/app/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { BacktestPanel } from "../components/backtest/BacktestPanel.tsx";
@@ -152,11 +151,7 @@ export function AdvancedChart({ user }: { user: SessionUser }) {
     <div className="page">
       <AppHeader title="Advanced Spread Chart">
         <Link href="/">Back to Dashboard</Link>
-        <Link href="/profile">Profile</Link>
-        <span className="account__user" data-testid="account-user">
-          {displayName(user.username)}
-        </span>
-        <LogoutButton />
+        <ScreenAccount user={user} />
       </AppHeader>
       <main className="screen chart-screen">
         <div className="chart-screen__top">

@@ -181,24 +181,15 @@ function MarketTables({ snapshot, alerts, health, unreachable, mySpreads }: Mark
   const providers = useMemo(() => providersByKey(health.data?.providers), [health.data]);
   const freshness = useMemo(() => ({ now, providers }), [now, providers]);
   const instruments = useInstrumentInfo(prices);
+  // What both spread tables read of the market.
+  const market = { prices, calculations, alerts, freshness };
   const spotRows = spotSpreadRows(prices);
   const indexRow = indexSpreadRow(prices);
   return (
     <div className="dashboard__grid">
       <div className="dashboard__main">
-        <SpreadTable
-          prices={prices}
-          calculations={calculations}
-          alerts={alerts}
-          freshness={freshness}
-        />
-        <MySpreadsTable
-          {...mySpreads}
-          prices={prices}
-          calculations={calculations}
-          alerts={alerts}
-          freshness={freshness}
-        />
+        <SpreadTable {...market} />
+        <MySpreadsTable {...mySpreads} {...market} />
       </div>
       <div className="dashboard__side">
         {spotRows.length > 0 && (

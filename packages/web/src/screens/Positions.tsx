@@ -1,8 +1,7 @@
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
-import { displayName } from "../components/app/AccountMenu.tsx";
+import { ScreenAccount } from "../components/app/AccountMenu.tsx";
 import { AppHeader } from "../components/app/AppHeader.tsx";
-import { LogoutButton } from "../components/app/LogoutButton.tsx";
 import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
@@ -47,11 +46,7 @@ export function Positions({ user }: { user: SessionUser }) {
       <AppHeader title="Positions">
         <Link href="/">Back to Dashboard</Link>
         <Link href="/advanced-chart">Advanced Charts</Link>
-        <Link href="/profile">Profile</Link>
-        <span className="account__user" data-testid="account-user">
-          {displayName(user.username)}
-        </span>
-        <LogoutButton />
+        <ScreenAccount user={user} />
       </AppHeader>
       <main className="screen positions-screen">
         <PositionsToolbar market={market} />

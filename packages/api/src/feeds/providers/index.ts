@@ -1,4 +1,4 @@
-import type { Config } from "../../config.ts";
+import type { Config } from "../../config/index.ts";
 import type { Feed } from "../feed.ts";
 import { createCompositeFeed } from "./composite.ts";
 import {

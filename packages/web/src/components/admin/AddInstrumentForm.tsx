@@ -4,7 +4,8 @@ import { type FormEvent, useMemo, useRef, useState } from "react";
 import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages } from "../ui/Message.tsx";
+import { FormActions } from "../ui/SubmitButton.tsx";
 import { CatalogueFields } from "./CatalogueFields.tsx";
 import { CUSTOM_EMPTY, CustomFields, type CustomForm, customInput } from "./CustomFields.tsx";
 import { fieldNamed, resolvePick, rootChoices } from "./catalogueChoices.ts";
@@ -101,13 +102,10 @@ export function AddInstrumentForm({ available }: AddInstrumentFormProps) {
       ) : (
         <CustomFields form={custom} onChange={setCustom} invalid={invalid} />
       )}
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={add.isPending}>
-          {add.isPending ? "Adding..." : "Add Instrument"}
-        </button>
-      </div>
+      <FlashMessages flash={flash} />
+      <FormActions busy={add.isPending} busyLabel="Adding...">
+        Add Instrument
+      </FormActions>
     </form>
   );
 }

@@ -4,7 +4,8 @@ import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Checkbox, Field } from "../ui/Field.tsx";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages } from "../ui/Message.tsx";
+import { FormActions } from "../ui/SubmitButton.tsx";
 
 const EMPTY = { username: "", password: "", is_admin: false, alerts_enabled: false };
 
@@ -78,13 +79,10 @@ export function AddUserForm() {
           onChange={set("alerts_enabled")}
         />
       </div>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={create.isPending}>
-          {create.isPending ? "Adding..." : "Add User"}
-        </button>
-      </div>
+      <FlashMessages flash={flash} />
+      <FormActions busy={create.isPending} busyLabel="Adding...">
+        Add User
+      </FormActions>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
 import type { InstrumentCoverage } from "../../hooks/market/useHistoryCoverage.ts";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 
 const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
   kite: "Kite",
@@ -8,6 +9,18 @@ const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
   recorded: "Recorded",
   simulated: "Simulated",
 };
+
+const COLUMNS: readonly Column[] = [
+  { label: "Instrument" },
+  { label: "Contract" },
+  { label: "Source" },
+  { label: "From" },
+  { label: "To" },
+  { label: "Minutes", num: true },
+  { label: "Gaps" },
+  { label: "Last fetch" },
+  { label: <span className="visually-hidden">Actions</span> },
+];
 
 interface CoverageTableProps {
   instruments: readonly InstrumentCoverage[];
@@ -24,23 +37,7 @@ export function CoverageTable({ instruments, onFetch }: CoverageTableProps) {
   return (
     <ScrollRegion label="History coverage">
       <table className="data-table coverage-table" aria-label="History coverage">
-        <thead>
-          <tr>
-            <th scope="col">Instrument</th>
-            <th scope="col">Contract</th>
-            <th scope="col">Source</th>
-            <th scope="col">From</th>
-            <th scope="col">To</th>
-            <th scope="col" className="num">
-              Minutes
-            </th>
-            <th scope="col">Gaps</th>
-            <th scope="col">Last fetch</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} />
         <tbody>
           {instruments.map((row) => (
             <CoverageRow key={row.key} row={row} onFetch={onFetch} />

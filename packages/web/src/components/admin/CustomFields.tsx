@@ -64,6 +64,8 @@ export function customInput(form: CustomForm): AddInput {
   return input as AddInput;
 }
 
+type TextKey = "key" | "name" | "unit" | "lotUnits" | "tick" | "decimals" | "symbol";
+
 interface CustomFieldsProps {
   form: CustomForm;
   onChange: (form: CustomForm) => void;
@@ -80,6 +82,13 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
       onChange({ ...form, [key]: value });
   const marks = (name: string) =>
     invalid === name ? { "aria-invalid": true, "aria-describedby": hint } : {};
+  // A text field bound to its key of the form, marked when the server's refusal names it.
+  const bound = (key: TextKey, refusalName: string = key) => ({
+    name: key,
+    value: form[key],
+    onChange: set(key),
+    ...marks(refusalName),
+  });
   return (
     <div className="add-instrument__custom">
       <p id={hint} className="muted add-instrument__hint">
@@ -88,13 +97,10 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
       <div className="form__row">
         <Field
           label="Key"
-          name="key"
           autoCapitalize="characters"
           autoComplete="off"
           spellCheck={false}
-          value={form.key}
-          onChange={set("key")}
-          {...marks("key")}
+          {...bound("key")}
         />
         <SelectField
           label="Exchange"
@@ -103,16 +109,9 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
           onChange={set("exchange")}
         />
       </div>
-      <Field label="Name" name="name" value={form.name} onChange={set("name")} {...marks("name")} />
+      <Field label="Name" {...bound("name")} />
       <div className="form__row">
-        <Field
-          label="Quote unit"
-          name="unit"
-          placeholder="INR / kg"
-          value={form.unit}
-          onChange={set("unit")}
-          {...marks("unit")}
-        />
+        <Field label="Quote unit" placeholder="INR / kg" {...bound("unit")} />
         <SelectField
           label="Currency"
           options={CURRENCIES}
@@ -121,30 +120,9 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
         />
       </div>
       <div className="form__row form__row--three">
-        <Field
-          label="Units per lot"
-          name="lotUnits"
-          inputMode="decimal"
-          value={form.lotUnits}
-          onChange={set("lotUnits")}
-          {...marks("lotUnits")}
-        />
-        <Field
-          label="Tick"
-          name="tick"
-          inputMode="decimal"
-          value={form.tick}
-          onChange={set("tick")}
-          {...marks("tick")}
-        />
-        <Field
-          label="Decimals"
-          name="decimals"
-          inputMode="numeric"
-          value={form.decimals}
-          onChange={set("decimals")}
-          {...marks("decimals")}
-        />
+        <Field label="Units per lot" inputMode="decimal" {...bound("lotUnits")} />
+        <Field label="Tick" inputMode="decimal" {...bound("tick")} />
+        <Field label="Decimals" inputMode="numeric" {...bound("decimals")} />
       </div>
       <SelectField
         label="Contract month"
@@ -163,14 +141,11 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
         />
         <Field
           label="Provider symbol"
-          name="symbol"
           autoComplete="off"
           spellCheck={false}
           placeholder="GOLDM, GC=F"
           disabled={form.provider === "none"}
-          value={form.symbol}
-          onChange={set("symbol")}
-          {...marks("source.symbol")}
+          {...bound("symbol", "source.symbol")}
         />
       </div>
     </div>

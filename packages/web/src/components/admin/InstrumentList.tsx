@@ -4,10 +4,22 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { formatExpiry } from "../../market/priceRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages } from "../ui/Message.tsx";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 
 const DASH = "—";
+
+const COLUMNS: readonly Column[] = [
+  { label: "Key" },
+  { label: "Name" },
+  { label: "Exchange" },
+  { label: "Contract" },
+  { label: "Expiry" },
+  { label: "Lot", num: true },
+  { label: "Provider" },
+  { label: <span className="visually-hidden">Actions</span>, className: "actions" },
+];
 
 const MONTH_ORDER = ["near", "next", "far"];
 
@@ -64,26 +76,10 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
   const busyKey = remove.isPending ? remove.variables?.key : undefined;
   return (
     <>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <ScrollRegion label="Instruments in use">
         <table className="data-table instruments-table" aria-label="Instruments in use">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Exchange</th>
-              <th scope="col">Contract</th>
-              <th scope="col">Expiry</th>
-              <th scope="col" className="num">
-                Lot
-              </th>
-              <th scope="col">Provider</th>
-              <th scope="col" className="actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} />
           <tbody>
             {byRoot(instruments).map((inst) => (
               <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>

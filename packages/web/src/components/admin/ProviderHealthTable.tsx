@@ -6,6 +6,18 @@ import {
   STATE_HINT,
   STATE_TEXT,
 } from "../../market/feedHealth.ts";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
+
+const COLUMNS: readonly Column[] = [
+  { label: "Provider" },
+  { label: "State" },
+  { label: "Last quote" },
+  { label: "Reconnects", num: true },
+  { label: "Last error" },
+  { label: "Keys" },
+];
+/** Shown only when a provider reports its contracts. */
+const CONTRACTS: Column = { label: "Contracts" };
 
 interface ProviderHealthTableProps {
   report: FeedHealth;
@@ -25,22 +37,11 @@ export function ProviderHealthTable({
   kiteLoginHref,
 }: ProviderHealthTableProps) {
   const withContracts = report.providers.some((p) => p.contracts !== undefined);
+  const columns = withContracts ? [...COLUMNS, CONTRACTS] : COLUMNS;
   return (
     <div className="panel__scroll">
       <table className="data-table health-table" aria-label="Providers">
-        <thead>
-          <tr>
-            <th scope="col">Provider</th>
-            <th scope="col">State</th>
-            <th scope="col">Last quote</th>
-            <th scope="col" className="num">
-              Reconnects
-            </th>
-            <th scope="col">Last error</th>
-            <th scope="col">Keys</th>
-            {withContracts && <th scope="col">Contracts</th>}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {report.providers.map((provider) => (
             <ProviderRow

@@ -3,9 +3,17 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import type { SessionUser } from "../../session/cache.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages, Message } from "../ui/Message.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 
 type ListedUser = RouterOutputs["users"]["list"]["users"][number];
+
+const COLUMNS: readonly Column[] = [
+  { label: "Username" },
+  { label: "Role" },
+  { label: "Alerts" },
+  { label: "Actions", className: "actions" },
+];
 
 const PERMISSION = "alerts_enabled";
 
@@ -71,20 +79,10 @@ export function UserList({ me }: { me: SessionUser }) {
   const togglingId = (setPermission.isPending && setPermission.variables?.id) || undefined;
   return (
     <>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <div className="panel__scroll">
         <table className="data-table users-table" aria-label="Users">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Alerts</th>
-              <th scope="col" className="actions">
-                Actions
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} />
           <tbody>
             {(users as ListedUser[]).map((user) => (
               <tr key={user.id} data-username={user.username}>

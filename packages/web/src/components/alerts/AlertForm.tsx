@@ -23,6 +23,7 @@ import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Checkbox, SelectField } from "../ui/Field.tsx";
+import { SubmitButton } from "../ui/SubmitButton.tsx";
 import { MetricField } from "./MetricField.tsx";
 import { metricRangeText, thresholdRangeError } from "./metric.ts";
 import { LimitField, SoundField } from "./SoundField.tsx";
@@ -162,9 +163,7 @@ export function AlertForm({ alert, onDone, onError }: AlertFormProps) {
         />
       )}
       <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={pending}>
-          {alert ? "Update Alert" : "Create Alert"}
-        </button>
+        <SubmitButton busy={pending}>{alert ? "Update Alert" : "Create Alert"}</SubmitButton>
       </div>
     </form>
   );

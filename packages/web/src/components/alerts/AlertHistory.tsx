@@ -3,7 +3,18 @@ import { type HistoryEntry, useAlertHistory } from "../../hooks/alerts/useAlertH
 import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
 import { failureText } from "../../session/errors.ts";
 import { Message } from "../ui/Message.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 import { formatMetricThreshold, formatMetricValue } from "./metric.ts";
+
+const COLUMNS: readonly Column[] = [
+  { label: "Time (IST)" },
+  { label: "Symbol" },
+  { label: "Metric" },
+  { label: "Value" },
+  { label: "Threshold" },
+  { label: "Direction" },
+  { label: "Channels" },
+];
 
 const CHANNEL_LABELS: Record<string, string> = {
   telegram: "Telegram",
@@ -127,17 +138,7 @@ export function AlertHistory() {
     <div className="history">
       <div className="history__scroll">
         <table className="history__table" aria-label="Alert history">
-          <thead>
-            <tr>
-              <th scope="col">Time (IST)</th>
-              <th scope="col">Symbol</th>
-              <th scope="col">Metric</th>
-              <th scope="col">Value</th>
-              <th scope="col">Threshold</th>
-              <th scope="col">Direction</th>
-              <th scope="col">Channels</th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} />
           <tbody>
             {entries.map((entry) => (
               <HistoryRow key={entry.id} entry={entry} />

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { type AlertView, alertSoundLabel, serverChannels } from "../../alerts/texts.ts";
 import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
+import { Term } from "../ui/Term.tsx";
 import { formatMetricThreshold } from "./metric.ts";
 
 interface AlertListItemProps {
@@ -115,52 +116,37 @@ export function AlertListItem({
         </p>
       )}
       <dl className="alert-item__facts">
-        <div>
-          <dt>Sound</dt>
-          <dd data-field="sound">{alertSoundLabel(alert.soundId)}</dd>
-        </div>
-        <div>
-          <dt>Telegram</dt>
-          <dd data-field="telegram">{telegramState(alert, telegram)}</dd>
-        </div>
+        <Term label="Sound" field="sound">
+          {alertSoundLabel(alert.soundId)}
+        </Term>
+        <Term label="Telegram" field="telegram">
+          {telegramState(alert, telegram)}
+        </Term>
         {alert.hysteresis != null && (
-          <div>
-            <dt>Re-arm after</dt>
-            <dd data-field="hysteresis">
-              {formatMetricThreshold(alert.metric, alert.commodityType, alert.hysteresis)}
-            </dd>
-          </div>
+          <Term label="Re-arm after" field="hysteresis">
+            {formatMetricThreshold(alert.metric, alert.commodityType, alert.hysteresis)}
+          </Term>
         )}
         {alert.webhookNotify && (
-          <div>
-            <dt>Webhook</dt>
-            <dd data-field="webhook">{webhookSet === false ? "On (no webhook set)" : "On"}</dd>
-          </div>
+          <Term label="Webhook" field="webhook">
+            {webhookSet === false ? "On (no webhook set)" : "On"}
+          </Term>
         )}
         {labels && (
           <>
-            <div>
-              <dt>{labels.limit}</dt>
-              <dd data-field="telegram-limit">
-                {alert.telegramNotificationCount}/{alert.telegramMaxNotifications}
-              </dd>
-            </div>
-            <div>
-              <dt>{labels.last}</dt>
-              <dd data-field="last-telegram">
-                {alert.lastTelegramTriggered
-                  ? formatIstTimestamp(alert.lastTelegramTriggered)
-                  : "Never"}
-              </dd>
-            </div>
+            <Term label={labels.limit} field="telegram-limit">
+              {alert.telegramNotificationCount}/{alert.telegramMaxNotifications}
+            </Term>
+            <Term label={labels.last} field="last-telegram">
+              {alert.lastTelegramTriggered
+                ? formatIstTimestamp(alert.lastTelegramTriggered)
+                : "Never"}
+            </Term>
           </>
         )}
-        <div>
-          <dt>Last browser alert</dt>
-          <dd data-field="last-browser">
-            {alert.lastTriggered ? formatIstTimestamp(alert.lastTriggered) : "Never"}
-          </dd>
-        </div>
+        <Term label="Last browser alert" field="last-browser">
+          {alert.lastTriggered ? formatIstTimestamp(alert.lastTriggered) : "Never"}
+        </Term>
       </dl>
       <div className="alert-item__actions">
         <button type="button" className="button button--small" onClick={onToggle} disabled={busy}>

@@ -11,6 +11,8 @@ import { useEffect, useState } from "react";
 import { useBacktest } from "../../hooks/positions/useBacktest.ts";
 import type { TradeMark } from "../chart/plugins/trades.ts";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
+import { FormActions } from "../ui/SubmitButton.tsx";
+import { Term } from "../ui/Term.tsx";
 import { EquityCurve } from "./EquityCurve.tsx";
 import { backtestRequest, EMPTY_RULE, PERIOD_DAYS, type RuleForm } from "./rule-form.ts";
 import { SweepSection } from "./SweepSection.tsx";
@@ -165,11 +167,9 @@ export function BacktestPanel({ spread, initial, onTrades }: BacktestPanelProps)
             />
           </div>
         ))}
-        <div className="backtest__actions">
-          <button type="submit" className="button button--primary" disabled={run.isPending}>
-            {run.isPending ? "Running…" : "Run backtest"}
-          </button>
-        </div>
+        <FormActions className="backtest__actions" busy={run.isPending} busyLabel="Running…">
+          Run backtest
+        </FormActions>
       </form>
       <p className="muted backtest__note">
         Sell when the SELL side reaches "Sell above", buy back when the BUY side falls to "Buy back
@@ -184,51 +184,28 @@ export function BacktestPanel({ spread, initial, onTrades }: BacktestPanelProps)
       {s && result && (
         <div className="backtest__result" data-testid="backtest-result">
           <dl className="backtest__summary">
-            <div>
-              <dt>Trades</dt>
-              <dd data-field="trades">{s.trades}</dd>
-            </div>
-            <div>
-              <dt>Win rate</dt>
-              <dd>{percent(s.winRate)}</dd>
-            </div>
-            <div>
-              <dt>Net</dt>
-              <dd
-                data-field="net"
-                className={s.netInr < 0 ? "negative" : s.netInr > 0 ? "positive" : ""}
-              >
-                {formatInr(s.netInr)}
-              </dd>
-            </div>
-            <div>
-              <dt>Costs</dt>
-              <dd>{formatInr(s.costsInr)}</dd>
-            </div>
-            <div>
-              <dt>Max drawdown</dt>
-              <dd>{formatInr(s.maxDrawdownInr)}</dd>
-            </div>
-            <div>
-              <dt>Avg hold</dt>
-              <dd>{hours(s.averageHoldingMs)}</dd>
-            </div>
-            <div>
-              <dt>Exposure</dt>
-              <dd>{percent(s.exposure)}</dd>
-            </div>
-            <div>
-              <dt>Sharpe (daily)</dt>
-              <dd>{s.sharpeDaily === null ? "—" : s.sharpeDaily.toFixed(2)}</dd>
-            </div>
-            <div>
-              <dt>Return on margin</dt>
-              <dd>{s.returnOnMargin === null ? "—" : percent(s.returnOnMargin)}</dd>
-            </div>
-            <div>
-              <dt>Estimated fills</dt>
-              <dd>{s.estimatedFills}</dd>
-            </div>
+            <Term label="Trades" field="trades">
+              {s.trades}
+            </Term>
+            <Term label="Win rate">{percent(s.winRate)}</Term>
+            <Term
+              label="Net"
+              field="net"
+              className={s.netInr < 0 ? "negative" : s.netInr > 0 ? "positive" : ""}
+            >
+              {formatInr(s.netInr)}
+            </Term>
+            <Term label="Costs">{formatInr(s.costsInr)}</Term>
+            <Term label="Max drawdown">{formatInr(s.maxDrawdownInr)}</Term>
+            <Term label="Avg hold">{hours(s.averageHoldingMs)}</Term>
+            <Term label="Exposure">{percent(s.exposure)}</Term>
+            <Term label="Sharpe (daily)">
+              {s.sharpeDaily === null ? "—" : s.sharpeDaily.toFixed(2)}
+            </Term>
+            <Term label="Return on margin">
+              {s.returnOnMargin === null ? "—" : percent(s.returnOnMargin)}
+            </Term>
+            <Term label="Estimated fills">{s.estimatedFills}</Term>
           </dl>
           <EquityCurve points={result.equity} />
           {result.trades.length > 0 && (

@@ -6,10 +6,9 @@ import {
   SPREAD_TABLE_GROUPS,
   type SpreadSymbol,
 } from "@spreadwatch/core";
-import { useState } from "react";
 import { useLocation } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
-import { useMediaQuery, useTapForDetails } from "../../hooks/ui/useMediaQuery.ts";
+import { useSpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { spreadInputs } from "../../market/inputMarks.ts";
 import { legProblems } from "../../market/legProblems.ts";
@@ -21,18 +20,14 @@ import { type Column, TableHead } from "../ui/TableHead.tsx";
 import { RowDetails, rowDetailsTitle } from "./RowDetails.tsx";
 import { cannotComputeTitle, SpreadTableRow } from "./SpreadTableRow.tsx";
 
-interface SpreadTableProps {
+/** What the Spread table reads of the market: the same for its rows and its details sheet. */
+export interface SpreadTableProps {
   prices: Prices;
   calculations: Calculations;
   /** The Alerts column's bells; absent for users without alerts_enabled. */
   alerts?: RowAlerts;
   freshness: FreshnessContext;
 }
-
-/** Phones: CME, MCX (and any other wide column) move into the row's details sheet. */
-const COMPACT_TABLE = "(max-width: 480px)";
-/** Narrow tablets keep every column, with room for one alert button: more fold into a count. */
-const FEW_BELLS = "(max-width: 640px)";
 
 const SPREAD_COLUMNS: readonly Column[] = [
   { label: "Symbol" },
@@ -45,11 +40,9 @@ const SPREAD_COLUMNS: readonly Column[] = [
 ];
 
 /** docs/spec.md §2 "Spread table": a group per commodity, a BUY and a SELL row in each. */
-export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadTableProps) {
-  const tapForDetails = useTapForDetails();
-  const compact = useMediaQuery(COMPACT_TABLE);
-  const maxBells = useMediaQuery(FEW_BELLS) ? 1 : MAX_BELLS;
-  const [details, setDetails] = useState<SpreadSymbol>();
+export function SpreadTable(props: SpreadTableProps) {
+  const { prices, calculations, alerts, freshness } = props;
+  const { details, closeDetails, row } = useSpreadRowLayout<SpreadSymbol>(MAX_BELLS);
   return (
     <Panel title="Spread" className="panel--spread">
       <table className="data-table" aria-label="Spread">
@@ -71,36 +64,20 @@ export function SpreadTable({ prices, calculations, alerts, freshness }: SpreadT
                   prices={prices}
                   alerts={alerts}
                   freshness={freshness}
-                  onDetails={tapForDetails ? setDetails : undefined}
-                  onAlertList={setDetails}
-                  maxBells={maxBells}
-                  compact={compact}
+                  {...row}
                 />
               );
             })}
           </tbody>
         ))}
       </table>
-      {details && (
-        <RowDetailsSheet
-          symbol={details}
-          prices={prices}
-          calculations={calculations}
-          alerts={alerts}
-          freshness={freshness}
-          onClose={() => setDetails(undefined)}
-        />
-      )}
+      {details && <RowDetailsSheet {...props} symbol={details} onClose={closeDetails} />}
     </Panel>
   );
 }
 
-interface RowDetailsSheetProps {
+interface RowDetailsSheetProps extends SpreadTableProps {
   symbol: SpreadSymbol;
-  prices: Prices;
-  calculations: Calculations;
-  alerts?: RowAlerts;
-  freshness: FreshnessContext;
   onClose: () => void;
 }
 

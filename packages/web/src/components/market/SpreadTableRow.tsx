@@ -8,6 +8,7 @@ import {
 } from "@spreadwatch/core";
 import { Link } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
@@ -22,20 +23,12 @@ import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
 import { ZScoreCell } from "./ZScoreCell.tsx";
 
-interface SpreadTableRowProps {
+interface SpreadTableRowProps extends SpreadRowLayout<SpreadSymbol> {
   symbol: SpreadSymbol;
   entry: CalculationEntry | undefined;
   prices: Prices;
   alerts?: RowAlerts;
   freshness: FreshnessContext;
-  /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
-  onDetails?: (symbol: SpreadSymbol) => void;
-  /** Shows the row's details on any screen: a row with more alerts than bells opens its list. */
-  onAlertList: (symbol: SpreadSymbol) => void;
-  /** Alert buttons the Alerts cell shows before its plus (AlertBells' `max`). */
-  maxBells: number;
-  /** Phones: the compact row (CME and MCX move into the details, one bell with a count). */
-  compact: boolean;
 }
 
 /** "Cannot compute: no MCX NATURALGAS bid", or the crossed book that stopped the server. */

@@ -1,5 +1,6 @@
 import { type ClosedSummary, formatIstTimestamp, formatNumber } from "@spreadwatch/core";
 import { type Column, TableHead } from "../ui/TableHead.tsx";
+import { Term } from "../ui/Term.tsx";
 import { holdingText } from "./format.ts";
 import { LiveBadge, Rupees, spreadText } from "./PositionFigures.tsx";
 
@@ -26,38 +27,22 @@ export function ClosedSummaryLine({ summary }: { summary: ClosedSummary | undefi
   if (!summary || summary.trades === 0) return null;
   return (
     <dl className="row-details__facts positions-summary" data-field="closed-summary">
-      <div>
-        <dt>Net</dt>
-        <dd>
-          <Rupees value={summary.netInr} field="summary-net" />
-        </dd>
-      </div>
-      <div>
-        <dt>Trades</dt>
-        <dd data-field="summary-trades">{formatNumber(summary.trades, 0)}</dd>
-      </div>
-      <div>
-        <dt>Win rate</dt>
-        <dd data-field="summary-win-rate">
-          {summary.winRate === null ? "—" : `${formatNumber(summary.winRate * 100, 0)} %`}
-        </dd>
-      </div>
-      <div>
-        <dt>Avg held</dt>
-        <dd>{holdingText(summary.averageHoldingMs)}</dd>
-      </div>
-      <div>
-        <dt>Best</dt>
-        <dd>
-          <Rupees value={summary.best} field="summary-best" />
-        </dd>
-      </div>
-      <div>
-        <dt>Worst</dt>
-        <dd>
-          <Rupees value={summary.worst} field="summary-worst" />
-        </dd>
-      </div>
+      <Term label="Net">
+        <Rupees value={summary.netInr} field="summary-net" />
+      </Term>
+      <Term label="Trades" field="summary-trades">
+        {formatNumber(summary.trades, 0)}
+      </Term>
+      <Term label="Win rate" field="summary-win-rate">
+        {summary.winRate === null ? "—" : `${formatNumber(summary.winRate * 100, 0)} %`}
+      </Term>
+      <Term label="Avg held">{holdingText(summary.averageHoldingMs)}</Term>
+      <Term label="Best">
+        <Rupees value={summary.best} field="summary-best" />
+      </Term>
+      <Term label="Worst">
+        <Rupees value={summary.worst} field="summary-worst" />
+      </Term>
     </dl>
   );
 }

@@ -1,45 +1,34 @@
-import type { ReactNode } from "react";
-import type { LivePosition, PositionTotals } from "../../hooks/positions/usePositions.ts";
-import { plainRupees } from "./format.ts";
-import { PlaceForReal } from "./PlaceForReal.tsx";
+import type { LivePosition } from "../../hooks/positions/usePositions.ts";
+import { Term } from "../ui/Term.tsx";
+import { LiveBadge, LiveFills, NetFigure, targetStopText } from "./PositionFigures.tsx";
 import {
-  LiveBadge,
-  LiveFills,
-  NetFigure,
-  ReturnPercent,
-  Rupees,
-  targetStopText,
-} from "./PositionFigures.tsx";
-import {
+  CloseAndPlace,
   ExpiryBadge,
   headingOf,
+  type OpenPositionsProps,
   POSITION_FIGURES,
   type PositionActions,
+  TOTAL_FIGURES,
 } from "./PositionsTable.tsx";
 
+/** The totals card's figures: what a phone has room for, in the table's order. */
+const CARD_TOTALS = [
+  ["net", "Net ₹"],
+  ["today", "Today"],
+  ["margin", "Margin"],
+  ["return", "Return"],
+] as const;
+
 /** A phone: the totals first, then a card per position with every figure the table has. */
-export function PositionCards({
-  positions,
-  totals,
-  actions,
-}: {
-  positions: readonly LivePosition[];
-  totals: PositionTotals;
-  actions: PositionActions;
-}) {
+export function PositionCards({ positions, totals, actions }: OpenPositionsProps) {
   return (
     <div className="position-cards">
       <dl className="position-card position-card--totals row-details__facts" data-row="totals">
-        <Fact label="Net ₹">
-          <Rupees value={totals.netInr} field="total-net" />
-        </Fact>
-        <Fact label="Today">
-          <Rupees value={totals.changeTodayInr} field="total-today" />
-        </Fact>
-        <Fact label="Margin">{plainRupees(totals.marginInr)}</Fact>
-        <Fact label="Return">
-          <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
-        </Fact>
+        {CARD_TOTALS.map(([column, label]) => (
+          <Term key={column} label={label}>
+            {TOTAL_FIGURES[column](totals)}
+          </Term>
+        ))}
       </dl>
       <ul className="position-cards__list" aria-label="Open positions">
         {positions.map((position) => (
@@ -74,13 +63,13 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
       <ExpiryBadge position={position} actions={actions} />
       <dl className="row-details__facts position-card__facts">
         {POSITION_FIGURES.filter((figure) => figure.column !== "net").map((figure) => (
-          <Fact key={figure.column} label={figure.card ?? headingOf(figure.column)}>
+          <Term key={figure.column} label={figure.card ?? headingOf(figure.column)}>
             {figure.field ? (
               <span data-field={figure.field}>{figure.render(position)}</span>
             ) : (
               figure.render(position)
             )}
-          </Fact>
+          </Term>
         ))}
       </dl>
       <div className="position-card__actions">
@@ -92,24 +81,8 @@ function PositionCard({ position, actions }: { position: LivePosition; actions: 
         >
           Target / stop: {targetStopText(view)}
         </button>
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => actions.onClose(position)}
-        >
-          Close
-        </button>
-        <PlaceForReal view={view} />
+        <CloseAndPlace position={position} actions={actions} />
       </div>
     </li>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }

@@ -126,16 +126,15 @@ const HEADERS: { column: Column; label: string; title?: string; numeric: boolean
   { column: "held", label: "Held", numeric: true },
 ];
 
-/** Desktop: one row per open position, sortable by any figure, with the totals under them. */
-export function PositionsTable({
-  positions,
-  totals,
-  actions,
-}: {
+/** What the open positions' two views draw: the table on a desktop, the cards on a phone. */
+export interface OpenPositionsProps {
   positions: readonly LivePosition[];
   totals: PositionTotals;
   actions: PositionActions;
-}) {
+}
+
+/** Desktop: one row per open position, sortable by any figure, with the totals under them. */
+export function PositionsTable({ positions, totals, actions }: OpenPositionsProps) {
   const sorting = useSort<Column, LivePosition>(positions, sortValue);
   return (
     <table className="data-table positions-table" aria-label="Open positions">
@@ -185,20 +184,11 @@ export function PositionsTable({
           </th>
           <td />
           <td />
-          <td className="num">
-            <Rupees value={totals.grossInr} field="total-gross" />
-          </td>
-          <td className="num">{plainRupees(totals.costsInr)}</td>
-          <td className="num">
-            <Rupees value={totals.netInr} field="total-net" />
-          </td>
-          <td className="num">
-            <Rupees value={totals.changeTodayInr} field="total-today" />
-          </td>
-          <td className="num">{plainRupees(totals.marginInr)}</td>
-          <td className="num">
-            <ReturnPercent fraction={totals.returnOnMargin} field="total-return" />
-          </td>
+          {TOTAL_COLUMNS.map((column) => (
+            <td key={column} className="num">
+              {TOTAL_FIGURES[column](totals)}
+            </td>
+          ))}
           <td colSpan={3} />
         </tr>
       </tfoot>
@@ -232,6 +222,44 @@ export const POSITION_FIGURES: readonly {
   { column: "return", card: "Return on margin", render: (p) => <ReturnFigure position={p} /> },
   { column: "held", field: "held", render: (p) => daysText(p.daysHeld) },
 ];
+
+/**
+ * The totals' figures by column: the cells of the table's footer and the facts of the phone's
+ * totals card draw the same figures.
+ */
+export const TOTAL_FIGURES = {
+  gross: (t: PositionTotals) => <Rupees value={t.grossInr} field="total-gross" />,
+  costs: (t: PositionTotals) => plainRupees(t.costsInr),
+  net: (t: PositionTotals) => <Rupees value={t.netInr} field="total-net" />,
+  today: (t: PositionTotals) => <Rupees value={t.changeTodayInr} field="total-today" />,
+  margin: (t: PositionTotals) => plainRupees(t.marginInr),
+  return: (t: PositionTotals) => <ReturnPercent fraction={t.returnOnMargin} field="total-return" />,
+} satisfies Partial<Record<Column, (totals: PositionTotals) => ReactNode>>;
+
+/** The footer's figures, in the table's column order (entry and mark have no total). */
+const TOTAL_COLUMNS = ["gross", "costs", "net", "today", "margin", "return"] as const;
+
+/** A position's own actions, in its table row and on its phone card: Close, and placing it for real. */
+export function CloseAndPlace({
+  position,
+  actions,
+}: {
+  position: LivePosition;
+  actions: PositionActions;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => actions.onClose(position)}
+      >
+        Close
+      </button>
+      <PlaceForReal view={position.view} />
+    </>
+  );
+}
 
 /** A column's heading. */
 export function headingOf(column: Column): string {
@@ -281,14 +309,7 @@ function PositionRow({ position, actions }: { position: LivePosition; actions: P
         </button>
       </td>
       <td className="positions-table__actions">
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => actions.onClose(position)}
-        >
-          Close
-        </button>
-        <PlaceForReal view={view} />
+        <CloseAndPlace position={position} actions={actions} />
       </td>
     </tr>
   );

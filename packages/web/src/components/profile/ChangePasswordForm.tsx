@@ -3,7 +3,8 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field } from "../ui/Field.tsx";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages } from "../ui/Message.tsx";
+import { FormActions } from "../ui/SubmitButton.tsx";
 
 /** The first check that fails, in docs/spec.md §5's order; undefined when the form may be sent. */
 function checkPasswords(current: string, next: string, confirm: string): string | undefined {
@@ -50,8 +51,7 @@ export function ChangePasswordForm() {
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Change Password">
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <Field
         label="Current Password"
         name="currentPassword"
@@ -76,11 +76,9 @@ export function ChangePasswordForm() {
         value={confirm}
         onChange={setConfirm}
       />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={change.isPending}>
-          {change.isPending ? "Updating..." : "Update Password"}
-        </button>
-      </div>
+      <FormActions busy={change.isPending} busyLabel="Updating...">
+        Update Password
+      </FormActions>
     </form>
   );
 }

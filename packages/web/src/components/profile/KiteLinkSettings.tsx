@@ -3,7 +3,7 @@ import { useKiteLink } from "../../hooks/positions/useKiteLink.ts";
 import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages, Message } from "../ui/Message.tsx";
 import { KiteSessionBanner } from "./KiteSessionBanner.tsx";
 
 /**
@@ -33,8 +33,7 @@ export function KiteLinkSettings() {
   return (
     <div className="kite-link" data-testid="kite-link">
       <KiteSessionBanner onProfile />
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       {data.linked && !data.expired ? (
         <p data-testid="kite-link-status">
           Connected as <strong>{data.kiteUserId}</strong> until{" "}

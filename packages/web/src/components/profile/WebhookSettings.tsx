@@ -9,7 +9,8 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field } from "../ui/Field.tsx";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages, Message } from "../ui/Message.tsx";
+import { SubmitButton } from "../ui/SubmitButton.tsx";
 
 /** 32 random bytes as hex: 64 characters, well inside the server's 16–256. */
 export function generateSecret(): string {
@@ -127,8 +128,7 @@ export function WebhookSettings() {
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Webhook">
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
       <p
         className={saved ? "telegram-state telegram-state--on" : "telegram-state"}
         data-webhook={saved ? "set" : "unset"}
@@ -173,9 +173,9 @@ export function WebhookSettings() {
         body with this secret, and an <code>Idempotency-Key</code> that stays the same on retries.
       </p>
       <div className="form__actions form__actions--wrap">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save"}
-        </button>
+        <SubmitButton busy={save.isPending} busyLabel="Saving...">
+          Save
+        </SubmitButton>
         <button
           type="button"
           className="button"

@@ -5,6 +5,15 @@ import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { type DefinitionEntry, definitionDecimals } from "../../market/definitionRows.ts";
 import { formatNetInr } from "../market/NetPerLotCell.tsx";
 import { DetailsActions, Fact, ZFacts } from "../market/RowDetails.tsx";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
+
+const LEG_COLUMNS: readonly Column[] = [
+  { label: "Leg" },
+  { label: "Instrument" },
+  { label: "Price", num: true },
+  { label: "Side" },
+  { label: "Lots", num: true },
+];
 
 interface DefinitionDetailsProps {
   spread: SpreadDefinitionView;
@@ -39,19 +48,7 @@ export function DefinitionDetails(props: DefinitionDetailsProps) {
           Legs · <code>{spread.formula}</code>
         </h3>
         <table className="data-table definition-legs" data-field="legs">
-          <thead>
-            <tr>
-              <th scope="col">Leg</th>
-              <th scope="col">Instrument</th>
-              <th scope="col" className="num">
-                Price
-              </th>
-              <th scope="col">Side</th>
-              <th scope="col" className="num">
-                Lots
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={LEG_COLUMNS} />
           <tbody>
             {spread.legs.map((leg) => {
               const value = entry?.legs[leg.name];

@@ -1,7 +1,15 @@
 import { MAX_LEGS } from "@spreadwatch/core";
+import { type Column, TableHead } from "../ui/TableHead.tsx";
 import type { InstrumentChoice } from "./templates.ts";
 
 /** A leg as the form holds it: lots as typed, read when the form is sent. */
+const COLUMNS: readonly Column[] = [
+  { label: "Name", className: "legs-editor__col" },
+  { label: "Instrument", className: "legs-editor__col" },
+  { label: "Lots", className: "legs-editor__col" },
+  { label: <span className="visually-hidden">Remove</span>, className: "legs-editor__col" },
+];
+
 export interface LegDraft {
   name: string;
   instrument: string;
@@ -47,22 +55,7 @@ export function LegsEditor({ legs, instruments, onChange, error }: LegsEditorPro
     <fieldset className="legs-editor">
       <legend className="field__label">Legs</legend>
       <table className="legs-editor__table">
-        <thead>
-          <tr>
-            <th scope="col" className="legs-editor__col">
-              Name
-            </th>
-            <th scope="col" className="legs-editor__col">
-              Instrument
-            </th>
-            <th scope="col" className="legs-editor__col">
-              Lots
-            </th>
-            <th scope="col" className="legs-editor__col">
-              <span className="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} />
         <tbody>
           {legs.map((leg, index) => (
             // The index is the leg's identity here: legs have no id until saved.

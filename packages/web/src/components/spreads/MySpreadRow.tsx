@@ -3,6 +3,7 @@ import { Fragment } from "react";
 import { Link } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
+import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import {
@@ -21,20 +22,15 @@ import { DefinitionNetPerLotCell } from "../market/NetPerLotCell.tsx";
 import { SpreadValue } from "../market/SpreadValue.tsx";
 import { ZScoreCell } from "../market/ZScoreCell.tsx";
 
-interface MySpreadRowProps {
+interface MySpreadRowProps extends SpreadRowLayout<string> {
   spread: SpreadDefinitionView;
   side: "BUY" | "SELL";
   entry: DefinitionEntry | undefined;
   prices: Prices;
   alerts?: RowAlerts;
   freshness: FreshnessContext;
-  /** Phones and touch screens: a tap shows the row's details instead of opening the chart. */
-  onDetails?: (symbol: string) => void;
-  onAlertList: (symbol: string) => void;
   /** Desk screens: the row's details (legs, statistics, Open position) on a button of its own. */
   onShowDetails: (symbol: string) => void;
-  maxBells: number;
-  compact: boolean;
   /** Some spread of the table has lots: the Net / lot column is shown. */
   withLots: boolean;
 }

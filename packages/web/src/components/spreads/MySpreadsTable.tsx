@@ -1,9 +1,8 @@
 import { type Prices, parseExecutableSymbol } from "@spreadwatch/core";
-import { useState } from "react";
 import { useLocation } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
-import { useMediaQuery, useTapForDetails } from "../../hooks/ui/useMediaQuery.ts";
+import { useSpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { MAX_BELLS } from "../alerts/AlertBells.tsx";
@@ -23,8 +22,6 @@ interface MySpreadsTableProps {
   onEdit: (spread: SpreadDefinitionView) => void;
 }
 
-const COMPACT_TABLE = "(max-width: 480px)";
-const FEW_BELLS = "(max-width: 640px)";
 const SIDES = ["BUY", "SELL"] as const;
 
 /**
@@ -34,10 +31,7 @@ const SIDES = ["BUY", "SELL"] as const;
 export function MySpreadsTable(props: MySpreadsTableProps) {
   const { spreads, prices, alerts, freshness } = props;
   const calculations = props.calculations as Record<string, unknown>;
-  const tapForDetails = useTapForDetails();
-  const compact = useMediaQuery(COMPACT_TABLE);
-  const maxBells = useMediaQuery(FEW_BELLS) ? 1 : MAX_BELLS;
-  const [details, setDetails] = useState<string>();
+  const { details, setDetails, closeDetails, row } = useSpreadRowLayout<string>(MAX_BELLS);
   // Net / lot only when some spread here has lots: the Legs column keeps its room otherwise.
   const withLots = spreads.some((spread) => spread.legs.some((leg) => leg.lots != null));
   const newButton = (
@@ -117,11 +111,8 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
                   prices={prices}
                   alerts={alerts}
                   freshness={freshness}
-                  onDetails={tapForDetails ? setDetails : undefined}
-                  onAlertList={setDetails}
+                  {...row}
                   onShowDetails={setDetails}
-                  maxBells={maxBells}
-                  compact={compact}
                   withLots={withLots}
                 />
               ))}
@@ -136,7 +127,7 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
           calculations={calculations}
           alerts={alerts}
           onEdit={props.onEdit}
-          onClose={() => setDetails(undefined)}
+          onClose={closeDetails}
         />
       )}
     </Panel>

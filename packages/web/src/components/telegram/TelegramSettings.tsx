@@ -4,7 +4,8 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 import { Field } from "../ui/Field.tsx";
-import { Message } from "../ui/Message.tsx";
+import { FlashMessages, Message } from "../ui/Message.tsx";
+import { SubmitButton } from "../ui/SubmitButton.tsx";
 
 export const NOT_CONFIGURED = "Telegram is not configured on this server";
 const STATUS_FAILED = "Failed to check Telegram status. Please try again.";
@@ -74,8 +75,7 @@ export function TelegramSettings() {
 
   const messages = (
     <>
-      {flash.error && <Message tone="error">{flash.error}</Message>}
-      {flash.success && <Message tone="success">{flash.success}</Message>}
+      <FlashMessages flash={flash} />
     </>
   );
 
@@ -150,9 +150,7 @@ export function TelegramSettings() {
             onChange={setChatId}
           />
           <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={connect.isPending}>
-              Connect Telegram
-            </button>
+            <SubmitButton busy={connect.isPending}>Connect Telegram</SubmitButton>
             <button
               type="button"
               className="button"

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { SubmitButton } from "./SubmitButton.tsx";
 
 interface DialogActionsProps {
   /** The submit button's text. */
@@ -34,9 +35,7 @@ export function DialogActions({
               Cancel
             </button>
           ))}
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {submit}
-        </button>
+        <SubmitButton busy={busy}>{submit}</SubmitButton>
       </div>
     </div>
   );

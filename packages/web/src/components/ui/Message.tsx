@@ -19,3 +19,13 @@ export function Message({ tone, children, onDismiss }: MessageProps) {
     </div>
   );
 }
+
+/** A form's last answer (hooks/ui/useFlash.ts): its error, or its success while it is shown. */
+export function FlashMessages({ flash }: { flash: { error?: string; success?: string } }) {
+  return (
+    <>
+      {flash.error && <Message tone="error">{flash.error}</Message>}
+      {flash.success && <Message tone="success">{flash.success}</Message>}
+    </>
+  );
+}

@@ -9,6 +9,8 @@ export interface Column {
   wide?: boolean;
   /** What the heading means, when its label is short. */
   title?: string;
+  /** A class of the table's own stylesheet, beside the ones above. */
+  className?: string;
 }
 
 /** A data table's heading row, each heading a column header (scope="col"). */
@@ -22,8 +24,9 @@ export function TableHead({ columns }: { columns: readonly Column[] }) {
             key={i}
             scope="col"
             className={
-              [column.num && "num", column.wide && "col--wide"].filter(Boolean).join(" ") ||
-              undefined
+              [column.num && "num", column.wide && "col--wide", column.className]
+                .filter(Boolean)
+                .join(" ") || undefined
             }
             title={column.title}
           >

@@ -1,4 +1,4 @@
-import type { KiteSettings } from "../../../config.ts";
+import type { KiteSettings } from "../../../config/index.ts";
 import type { StoredSession } from "./session.ts";
 
 export interface Auth {

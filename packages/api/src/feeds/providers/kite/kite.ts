@@ -1,6 +1,6 @@
 import type { InstrumentSpec, Quote } from "@spreadwatch/core";
 import WebSocket from "ws";
-import type { KiteSettings } from "../../../config.ts";
+import type { KiteSettings } from "../../../config/index.ts";
 import { callOutbound } from "../../../outbound/policy.ts";
 import { describeError, HealthTracker } from "../health.ts";
 import { HttpError } from "../http.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@spreadwatch/db";
-import type { KiteSettings } from "../../../config.ts";
+import type { KiteSettings } from "../../../config/index.ts";
 import { callOutbound, isOutboundTimeout } from "../../../outbound/policy.ts";
 
 /** Where releases before the database held the token kept it (imported once, see below). */

@@ -6,10 +6,10 @@ import {
   clusterEnvShape,
   redactUrl,
   toClusterConfig,
-} from "./config/cluster.ts";
-import { ConfigError } from "./config/config-error.ts";
-import { costEnvShape, costRatesFrom } from "./config/costs.ts";
-import { marginEnvShape, marginRatesFrom, unknownMarginNames } from "./config/margins.ts";
+} from "./cluster.ts";
+import { ConfigError } from "./config-error.ts";
+import { costEnvShape, costRatesFrom } from "./costs.ts";
+import { marginEnvShape, marginRatesFrom, unknownMarginNames } from "./margins.ts";
 
 const port = z.coerce
   .number({ error: "must be a whole number from 0 to 65535" })
