@@ -321,7 +321,16 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
     onSettled: async (row, doc) => {
       const fields = livePositionFields(positions, spreads, row, doc, Date.now());
       if (!fields) return;
-      await store.positions.openLive(row.ownerId, fields);
+      const into = doc.ticket.positionId;
+      if (into === undefined) await store.positions.openLive(row.ownerId, fields);
+      else {
+        // Opposite-side lots close at the campaign's spread, costs at its real leg fills.
+        const exitLegs = Object.fromEntries(
+          Object.entries(fields.legs).map(([name, leg]) => [name, leg.price]),
+        );
+        const realise = positions.realiser(spreads.bySymbolName(row.spread), exitLegs);
+        await store.positions.applyLive(row.ownerId, into, fields, realise);
+      }
       positions.announce(row.ownerId);
     },
   });

@@ -139,6 +139,56 @@ describe("a live campaign", () => {
     expect(position.netInr).toEqual(expect.any(Number));
   });
 
+  it("adds to the live position it was opened from at the real fills; the opposite side reduces it", async () => {
+    const opening = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    await fillBoth(opening.id);
+    const held = await livePosition(opening.id);
+    expect(held).toMatchObject({ lots: 1, entry: 541 });
+    const adding = await t.ticket({
+      side: "BUY",
+      lots: 2,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      positionId: held.id,
+    });
+    // Filled two ticks better on the next month: 127538 − 126999 = 539.
+    await fillBoth(adding.id, 127_538);
+    const added = await vi.waitFor(
+      async () => {
+        const found = await positionById(held.id);
+        expect(found.lots).toBe(3);
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    // (1 × 541 + 2 × 539) / 3; each leg's fill averaged by lots the same way.
+    expect(added).toMatchObject({ live: true, executionId: opening.id, status: "open" });
+    expect(added.entry).toBeCloseTo(1619 / 3, 9);
+    expect(added.legs.b.price).toBeCloseTo((127_540 + 2 * 127_538) / 3, 9);
+    expect(added.legs.a.price).toBe(126_999);
+    // Its own row would be a second position: none was opened.
+    expect(await campaignPosition(adding.id)).toBeUndefined();
+    const reducing = await t.ticket({
+      side: "SELL",
+      lots: 1,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      positionId: held.id,
+    });
+    await fillBoth(reducing.id);
+    const reduced = await vi.waitFor(
+      async () => {
+        const found = await positionById(held.id);
+        expect(found.lots).toBe(2);
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(reduced.entry).toBeCloseTo(1619 / 3, 9);
+    expect(reduced.realisedInr).toEqual(expect.any(Number));
+    expect(await campaignPosition(reducing.id)).toBeUndefined();
+  });
+
   it("flattens the filled leg when Kite rejects the hedge", async () => {
     t.kite.book.policy = (order) =>
       order.tradingsymbol === NEAR ? { reject: "Insufficient funds" } : "rest";
@@ -281,6 +331,24 @@ async function livePosition(id: string) {
     },
     { timeout: 15_000, interval: 100 },
   );
+}
+
+/** Fills campaign `id`'s working order (at `workPrice` if given), then its hedge. */
+async function fillBoth(id: string, workPrice?: number) {
+  const work = await t.order(`${id}w1`);
+  t.kite.book.fill(work.order_id, undefined, workPrice);
+  t.kite.book.fill((await t.order(`${id}h2`)).order_id);
+  await t.until(id, "done");
+}
+
+async function positionById(id: number) {
+  const positions = (await t.trader.get("/api/positions")).body.positions;
+  return positions.find((p: { id: number }) => p.id === id);
+}
+
+async function campaignPosition(id: string) {
+  const positions = (await t.trader.get("/api/positions")).body.positions;
+  return positions.find((p: { executionId: string }) => p.executionId === id);
 }
 
 /** The naked leg of `id` reached Telegram and the webhook, and the trader's History lists it. */
