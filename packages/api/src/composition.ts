@@ -17,6 +17,7 @@ import { LiveOrders } from "./executions/live-orders.ts";
 import { livePositionFields } from "./executions/live-position.ts";
 import { alertNakedLeg } from "./executions/naked-alert.ts";
 import { OrderRate } from "./executions/order-rate.ts";
+import { KiteSessionReminders } from "./executions/session-reminder.ts";
 import type { Feed } from "./feeds/feed.ts";
 import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
@@ -310,11 +311,13 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
   });
   const sessionPassword = loadSessionSecret(config.dataDir, config.sessionSecret);
   // Leader only: live-order campaigns through each trader's own Kite.
+  const links = new KiteLinks(store, sessionPassword);
   const executions = new ExecutionEngine({
     store,
     hub,
     kite: config.kite,
-    links: new KiteLinks(store, sessionPassword),
+    links,
+    reminders: new KiteSessionReminders(store, links, senders.wake),
     liveOrders: new LiveOrders(store),
     rate: new OrderRate(),
     onAlert: (row, doc, text) => alertNakedLeg(store, row, doc, text, Date.now(), senders.wake),

@@ -31,6 +31,7 @@ import type { LiveOrders } from "./live-orders.ts";
 import { legAverages } from "./live-position.ts";
 import { OrderLimitReached, type OrderRate } from "./order-rate.ts";
 import { OrderUpdates } from "./order-updates.ts";
+import { type KiteSessionReminders, REMINDER_CHECK_MS } from "./session-reminder.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
 /** How often the leader reads each working account's orderbook. */
@@ -56,6 +57,8 @@ export interface ExecutionEngineOptions {
   /** A campaign settled: its hedged lots open the trader's live position (live-position.ts). */
   onSettled?: (row: StoredExecution, doc: CampaignDoc) => Promise<void>;
   now?: () => number;
+  /** Traders with live work reminded of their Kite session's end; looked at once a minute. */
+  reminders?: KiteSessionReminders;
 }
 
 interface Account {
@@ -76,6 +79,7 @@ export class ExecutionEngine {
   readonly hedgeLatencies: number[] = [];
 
   private readonly updates: OrderUpdates;
+  private remindedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: ExecutionEngineOptions) {
     this.now = options.now ?? Date.now;
@@ -113,12 +117,28 @@ export class ExecutionEngine {
       this.woken = false;
       this.wakeUp = undefined;
       if (!this.running) break;
+      this.remindNow();
       try {
         await this.cycle();
       } catch (error) {
         warnEvery("executions-cycle", 60_000, { err: error }, "an execution cycle failed");
       }
     }
+  }
+
+  /** Not awaited: a reminder's writes never hold up a campaign's next look. */
+  private remindNow(): void {
+    const reminders = this.options.reminders;
+    const now = this.now();
+    if (!reminders || now - this.remindedAt < REMINDER_CHECK_MS) return;
+    this.remindedAt = now;
+    reminders.remind(now).catch((error) => {
+      warnEvery("executions-reminders", 60_000, { err: error }, "could not remind of Kite's end");
+    });
+  }
+
+  get sessionReminders(): KiteSessionReminders | undefined {
+    return this.options.reminders;
   }
 
   /** One look at every open campaign. */
