@@ -17,6 +17,7 @@ import { LiveOrders } from "./executions/live-orders.ts";
 import { livePositionFields } from "./executions/live-position.ts";
 import { alertNakedLeg } from "./executions/naked-alert.ts";
 import { OrderRate } from "./executions/order-rate.ts";
+import { KiteSessionReminders } from "./executions/session-reminder.ts";
 import type { Feed } from "./feeds/feed.ts";
 import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
@@ -321,18 +322,29 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
   });
   const sessionPassword = loadSessionSecret(config.dataDir, config.sessionSecret);
   // Leader only: live-order campaigns through each trader's own Kite.
+  const links = new KiteLinks(store, sessionPassword);
   const executions = new ExecutionEngine({
     store,
     hub,
     kite: config.kite,
-    links: new KiteLinks(store, sessionPassword),
+    links,
+    reminders: new KiteSessionReminders(store, links, senders.wake),
     liveOrders: new LiveOrders(store),
     rate: new OrderRate(),
     onAlert: (row, doc, text) => alertNakedLeg(store, row, doc, text, Date.now(), senders.wake),
     onSettled: async (row, doc) => {
       const fields = livePositionFields(positions, spreads, row, doc, Date.now());
       if (!fields) return;
-      await store.positions.openLive(row.ownerId, fields);
+      const into = doc.ticket.positionId;
+      if (into === undefined) await store.positions.openLive(row.ownerId, fields);
+      else {
+        // Opposite-side lots close at the campaign's spread, costs at its real leg fills.
+        const exitLegs = Object.fromEntries(
+          Object.entries(fields.legs).map(([name, leg]) => [name, leg.price]),
+        );
+        const realise = positions.realiser(spreads.bySymbolName(row.spread), exitLegs);
+        await store.positions.applyLive(row.ownerId, into, fields, realise);
+      }
       positions.announce(row.ownerId);
     },
   });

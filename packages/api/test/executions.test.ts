@@ -3,9 +3,15 @@
 // a rejected hedge flattened or alerted, a lost answer looked up by tag, a 429, the kill switch
 // and a restart mid-campaign. Each asserts what Kite received, not only what the API says.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ExecutionEngine } from "../src/executions/engine.ts";
+import { KiteLinks } from "../src/executions/kite-link.ts";
 import { type LiveOrdersContext, NEAR, NEXT, startLiveOrders } from "./fakes/live-orders.ts";
 import { addTrader } from "./fakes/signed-in-trader.ts";
 import { CHAT } from "./telegram-trader.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 let t: LiveOrdersContext;
 
@@ -137,6 +143,96 @@ describe("a live campaign", () => {
     });
     expect(position.mark).toEqual(expect.any(Number));
     expect(position.netInr).toEqual(expect.any(Number));
+  });
+
+  it("adds to the live position it was opened from at the real fills; the opposite side reduces it", async () => {
+    const opening = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    await fillBoth(opening.id);
+    const held = await livePosition(opening.id);
+    expect(held).toMatchObject({ lots: 1, entry: 541 });
+    const adding = await t.ticket({
+      side: "BUY",
+      lots: 2,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      positionId: held.id,
+    });
+    // Filled two ticks better on the next month: 127538 − 126999 = 539.
+    await fillBoth(adding.id, 127_538);
+    const added = await vi.waitFor(
+      async () => {
+        const found = await positionById(held.id);
+        expect(found.lots).toBe(3);
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    // (1 × 541 + 2 × 539) / 3; each leg's fill averaged by lots the same way.
+    expect(added).toMatchObject({ live: true, executionId: opening.id, status: "open" });
+    expect(added.entry).toBeCloseTo(1619 / 3, 9);
+    expect(added.legs.b.price).toBeCloseTo((127_540 + 2 * 127_538) / 3, 9);
+    expect(added.legs.a.price).toBe(126_999);
+    // Its own row would be a second position: none was opened.
+    expect(await campaignPosition(adding.id)).toBeUndefined();
+    const reducing = await t.ticket({
+      side: "SELL",
+      lots: 1,
+      onHedgeFail: "flatten",
+      dryRun: false,
+      positionId: held.id,
+    });
+    await fillBoth(reducing.id);
+    const reduced = await vi.waitFor(
+      async () => {
+        const found = await positionById(held.id);
+        expect(found.lots).toBe(2);
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(reduced.entry).toBeCloseTo(1619 / 3, 9);
+    expect(reduced.realisedInr).toEqual(expect.any(Number));
+    expect(await campaignPosition(reducing.id)).toBeUndefined();
+  });
+
+  it("reminds a trader with live work once, half an hour before their Kite session ends", async () => {
+    const opening = await t.ticket({ side: "BUY", lots: 1, onHedgeFail: "flatten", dryRun: false });
+    await fillBoth(opening.id);
+    await livePosition(opening.id);
+    // A session of the trader's ending at 06:00 IST on a fixed day; the clock is set against it.
+    // The day is past, so the leader's own once-a-minute look never reminds of it, and the
+    // Telegram row it queues is due at once.
+    const { services } = t.server;
+    const ends = Date.UTC(2025, 0, 15, 0, 30);
+    await new KiteLinks(services.store, services.auth.password).save(2, {
+      accessToken: "tok-trader",
+      userId: "TR0001",
+      savedAt: ends - 20 * HOUR,
+      expiresAt: ends,
+    });
+    const reminders = (services.executions as ExecutionEngine).sessionReminders;
+    if (!reminders) throw new Error("the server composes no session reminders");
+    const reminded = () => t.telegram.textsTo(CHAT).filter((m) => m.includes("Kite session ends"));
+    expect(await reminders.remind(ends - 31 * MINUTE)).toEqual([]);
+    expect(await reminders.remind(ends - 29 * MINUTE)).toEqual([2]);
+    // The next looks within the same session tell nobody again.
+    expect(await reminders.remind(ends - 28 * MINUTE)).toEqual([]);
+    expect(await reminders.remind(ends - MINUTE)).toEqual([]);
+    await t.kite.until(() => reminded().length > 0, "the reminder on Telegram", 15_000);
+    expect(reminded()).toEqual([expect.stringMatching(/ends at 06:00 IST, in 29 min/)]);
+    const history = await t.trader.get("/api/alerts/history");
+    expect(JSON.stringify(history.body)).toContain("Your Kite session ends at 06:00 IST");
+    // A trader without live work (user 3 has none) is not told, even with a session ending.
+    await new KiteLinks(services.store, services.auth.password).save(3, {
+      accessToken: "tok-other",
+      userId: "OT0001",
+      savedAt: ends - 20 * HOUR,
+      expiresAt: ends + DAY,
+    });
+    expect(await reminders.remind(ends + DAY - 10 * MINUTE)).toEqual([]);
+    // The trader's session of today again, for the tests after this one.
+    const linked = await t.trader.put("/api/profile/kite", { requestToken: "req-trader" });
+    expect(linked.body).toMatchObject({ linked: true, expired: false });
   });
 
   it("flattens the filled leg when Kite rejects the hedge", async () => {
@@ -281,6 +377,24 @@ async function livePosition(id: string) {
     },
     { timeout: 15_000, interval: 100 },
   );
+}
+
+/** Fills campaign `id`'s working order (at `workPrice` if given), then its hedge. */
+async function fillBoth(id: string, workPrice?: number) {
+  const work = await t.order(`${id}w1`);
+  t.kite.book.fill(work.order_id, undefined, workPrice);
+  t.kite.book.fill((await t.order(`${id}h2`)).order_id);
+  await t.until(id, "done");
+}
+
+async function positionById(id: number) {
+  const positions = (await t.trader.get("/api/positions")).body.positions;
+  return positions.find((p: { id: number }) => p.id === id);
+}
+
+async function campaignPosition(id: string) {
+  const positions = (await t.trader.get("/api/positions")).body.positions;
+  return positions.find((p: { executionId: string }) => p.executionId === id);
 }
 
 /** The naked leg of `id` reached Telegram and the webhook, and the trader's History lists it. */

@@ -156,6 +156,52 @@ describe("the order ticket", () => {
         }
   });
 
+  it("adds to the live position from its Add to live: one position with both campaigns' lots", async () => {
+    const { page, app } = suite;
+    const book = (kite as FakeKite).book;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${app.url}/positions`);
+    const row = page.locator(`[data-spread="${calendar}"]`);
+    await expect.poll(() => row.locator('[data-field="live"]').textContent(), WAIT).toBe("Live");
+    const before = await rest(page, "GET", "/api/positions");
+    const held = (before.json.positions as Array<{ id: number; live: boolean }>).find(
+      (p) => p.live,
+    );
+    await row.getByRole("link", { name: "Add to live" }).click();
+    await page.waitForURL(`**/ticket/${calendar}_BUY?lots=1&position=${held?.id}`);
+    const into = page.getByRole("checkbox", { name: "Add to live position (BUY 1 lots)" });
+    await into.waitFor(WAIT);
+    expect(await into.isChecked()).toBe(true);
+    if (process.env.SHOTS_DIR)
+      for (const width of [1400, 390])
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((s) => {
+            document.documentElement.dataset.theme = s;
+          }, scheme);
+          await page.screenshot({
+            path: `${process.env.SHOTS_DIR}/ticket-add-${width}-${scheme}.png`,
+            fullPage: true,
+          });
+        }
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();
+    await page.getByRole("button", { name: "Send to Kite" }).click();
+    const status = page.getByTestId("campaign-status");
+    await expect.poll(() => status.textContent(), WAIT).toBe("working");
+    const sent = book.placements().length;
+    await kite?.until(() => book.open().length === 1, "the first leg");
+    book.fill(book.open()[0]?.order_id ?? "");
+    await kite?.until(() => book.placements().length === sent + 1, "the hedge");
+    await kite?.until(() => book.open().length === 1, "the hedge resting");
+    book.fill(book.open()[0]?.order_id ?? "");
+    await expect.poll(() => status.textContent(), WAIT).toBe("done");
+    await page.goto(`${app.url}/positions`);
+    await expect.poll(() => row.locator('[data-field="lots"]').textContent(), WAIT).toBe("2");
+    // Still one position on the calendar: the campaign's fills went into it.
+    expect(await row.count()).toBe(1);
+  });
+
   it("pops a toast on the dashboard when the hedge is rejected and the ticket chose alert", async () => {
     const { page, app } = suite;
     const book = (kite as FakeKite).book;

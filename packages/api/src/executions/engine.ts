@@ -31,6 +31,7 @@ import type { LiveOrders } from "./live-orders.ts";
 import { legAverages } from "./live-position.ts";
 import { OrderLimitReached, type OrderRate } from "./order-rate.ts";
 import { OrderUpdates } from "./order-updates.ts";
+import { type KiteSessionReminders, REMINDER_CHECK_MS } from "./session-reminder.ts";
 import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
 /** How often the leader reads each working account's orderbook. */
@@ -56,12 +57,19 @@ export interface ExecutionEngineOptions {
   /** A campaign settled: its hedged lots open the trader's live position (live-position.ts). */
   onSettled?: (row: StoredExecution, doc: CampaignDoc) => Promise<void>;
   now?: () => number;
+  /** Traders with live work reminded of their Kite session's end; looked at once a minute. */
+  reminders?: KiteSessionReminders;
 }
 
 interface Account {
   auth: Auth;
   /** The orderbook this cycle, or undefined when Kite could not be read. */
   book: KiteOrderRow[] | undefined;
+  /**
+   * The book is only the orders Kite's updates told since the last look: an order it lacks is
+   * not missing, so nothing is sent again on its account.
+   */
+  partial?: boolean;
 }
 
 export class ExecutionEngine {
@@ -69,17 +77,30 @@ export class ExecutionEngine {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  /** The next cycle reads every account's orderbook (a poll, a new campaign, a cancel). */
+  private lookAtBooks = true;
   /** Tags whose request is on the wire now: never looked up, never sent again meanwhile. */
   private readonly inFlight = new Set<string>();
   private readonly now: () => number;
   /** Fill seen → hedge sent, per hedge (the bench reads it). */
   readonly hedgeLatencies: number[] = [];
+  /**
+   * Per hedge sent on an order update: the update's arrival → the hedge's POST, wall and this
+   * process's CPU time (the bench reads it; on a loaded machine the CPU time is the path's own).
+   */
+  readonly updatePaths: Array<{ wallMs: number; cpuMs: number }> = [];
+  private updateArrived: { at: number; cpu: NodeJS.CpuUsage } | undefined;
 
   private readonly updates: OrderUpdates;
+  private remindedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: ExecutionEngineOptions) {
     this.now = options.now ?? Date.now;
-    this.updates = new OrderUpdates(options.kite, () => this.wake());
+    this.updates = new OrderUpdates(
+      options.kite,
+      () => this.nudge(),
+      () => this.wake(),
+    );
   }
 
   /** Reconciles every open campaign with Kite's orderbook, then works them until `stop`. */
@@ -99,34 +120,105 @@ export class ExecutionEngine {
 
   /** A campaign was created or cancelled here: look now rather than at the next poll. */
   wake(): void {
+    this.lookAtBooks = true;
+    this.nudge();
+  }
+
+  /** An order update: act on what it says now, the orderbook is read at the next poll. */
+  private nudge(): void {
+    this.updateArrived ??= { at: performance.now(), cpu: process.cpuUsage() };
     this.woken = true;
     this.wakeUp?.();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      if (!this.woken)
-        await new Promise<void>((resolve) => {
-          this.wakeUp = resolve;
-          setTimeout(resolve, this.options.pollMs ?? EXECUTION_POLL_MS).unref();
+      if (!this.woken) {
+        const polled = await new Promise<boolean>((resolve) => {
+          this.wakeUp = () => resolve(false);
+          setTimeout(() => resolve(true), this.options.pollMs ?? EXECUTION_POLL_MS).unref();
         });
+        if (polled) this.lookAtBooks = true;
+      }
       this.woken = false;
       this.wakeUp = undefined;
       if (!this.running) break;
+      this.remindNow();
+      const books = this.lookAtBooks;
+      this.lookAtBooks = false;
       try {
-        await this.cycle();
+        await (books ? this.cycle() : this.updatesCycle());
       } catch (error) {
         warnEvery("executions-cycle", 60_000, { err: error }, "an execution cycle failed");
       }
     }
   }
 
+  /** Not awaited: a reminder's writes never hold up a campaign's next look. */
+  private remindNow(): void {
+    const reminders = this.options.reminders;
+    const now = this.now();
+    if (!reminders || now - this.remindedAt < REMINDER_CHECK_MS) return;
+    this.remindedAt = now;
+    reminders.remind(now).catch((error) => {
+      warnEvery("executions-reminders", 60_000, { err: error }, "could not remind of Kite's end");
+    });
+  }
+
+  get sessionReminders(): KiteSessionReminders | undefined {
+    return this.options.reminders;
+  }
+
+  /**
+   * The campaigns Kite's order updates name, worked on what the updates say, without reading
+   * the orderbook first: a fill's hedge goes out one SQLite write after the update arrives.
+   */
+  private async updatesCycle(): Promise<void> {
+    const rows = this.updates.take();
+    const arrived = this.updateArrived;
+    this.updateArrived = undefined;
+    if (rows.size === 0) return;
+    const { store, liveOrders } = this.options;
+    const tags = new Set<string>();
+    for (const list of rows.values()) for (const row of list) if (row.tag) tags.add(row.tag);
+    const open = (await store.executions.listOpen()).filter((row) =>
+      (row.doc as CampaignDoc).state.orders.some((o) => tags.has(o.tag)),
+    );
+    if (open.length === 0) return;
+    const globallyOn = await liveOrders.enabled();
+    const accounts = new Map<number, Account | undefined>();
+    for (const row of open) {
+      if (accounts.has(row.ownerId)) continue;
+      const auth = await this.auth(row.ownerId);
+      accounts.set(
+        row.ownerId,
+        auth && { auth, book: rows.get(auth.accessToken) ?? [], partial: true },
+      );
+    }
+    await Promise.all(
+      open.map(async (row) => {
+        const allowed = globallyOn && (await liveOrders.of(row.ownerId)).enabled;
+        await this.work(row, accounts.get(row.ownerId), allowed, arrived);
+      }),
+    );
+  }
+
+  private async auth(ownerId: number): Promise<Auth | undefined> {
+    const { kite, links } = this.options;
+    const accessToken = await links.accessToken(ownerId, this.now());
+    if (!accessToken || !kite.apiKey) return undefined;
+    return { apiKey: kite.apiKey, accessToken };
+  }
+
   /** One look at every open campaign. */
   async cycle(): Promise<void> {
     const { store, liveOrders } = this.options;
+    // What updates told before this look is in the books it reads now.
+    this.updates.take();
     const open = await store.executions.listOpen();
     const tokens = new Set<string>();
     if (open.length === 0) return this.updates.watch(tokens);
+    this.updateArrived = undefined;
     const globallyOn = await liveOrders.enabled();
     const accounts = new Map<number, Account | undefined>();
     for (const row of open)
@@ -143,10 +235,9 @@ export class ExecutionEngine {
   }
 
   private async account(ownerId: number): Promise<Account | undefined> {
-    const { kite, links } = this.options;
-    const accessToken = await links.accessToken(ownerId, this.now());
-    if (!accessToken || !kite.apiKey) return undefined;
-    const auth = { apiKey: kite.apiKey, accessToken };
+    const { kite } = this.options;
+    const auth = await this.auth(ownerId);
+    if (!auth) return undefined;
     if (this.options.rate.held(accountId(auth))) return { auth, book: undefined };
     try {
       const book = await listOrders(kite.apiRoot, auth);
@@ -160,7 +251,12 @@ export class ExecutionEngine {
     }
   }
 
-  private async work(row: StoredExecution, account: Account | undefined, allowed: boolean) {
+  private async work(
+    row: StoredExecution,
+    account: Account | undefined,
+    allowed: boolean,
+    arrived?: { at: number; cpu: NodeJS.CpuUsage },
+  ) {
     const id = row.id;
     const doc = row.doc as CampaignDoc;
     const now = this.now();
@@ -177,11 +273,15 @@ export class ExecutionEngine {
     const orders = doc.state.orders.map((order) => {
       if (this.inFlight.has(order.tag)) return order;
       const rows = account.book?.filter((r) => r.tag === order.tag) ?? [];
-      if (rows.length > 1)
-        this.event(doc, now, `Kite lists ${rows.length} orders tagged ${order.tag}`);
-      const known = rows.find((r) => r.order_id === order.orderId) ?? rows[0];
-      if (known) return mergeKiteRow(order, known);
-      if (order.state === "sending" || order.state === "unknown") absent.add(order.tag);
+      const ids = new Set(rows.map((r) => r.order_id));
+      if (ids.size > 1) this.event(doc, now, `Kite lists ${ids.size} orders tagged ${order.tag}`);
+      const id =
+        order.orderId !== null && ids.has(order.orderId) ? order.orderId : rows[0]?.order_id;
+      // An order's updates in the order they came: merging never rewinds one (mergeKiteRow).
+      const known = rows.filter((r) => r.order_id === id);
+      if (known.length > 0) return known.reduce(mergeKiteRow, order);
+      if (!account.partial && (order.state === "sending" || order.state === "unknown"))
+        absent.add(order.tag);
       return order;
     });
     const filledBefore = sumFilled(doc.state.orders, "work");
@@ -241,7 +341,9 @@ export class ExecutionEngine {
     if (toSend.length === 0 && cancelling.size === 0) return;
     const sentAt = this.now();
     await Promise.all([
-      ...toSend.map((o) => this.send(doc, o, account.auth, newFill ? now : undefined, sentAt)),
+      ...toSend.map((o) =>
+        this.send(doc, o, account.auth, newFill ? now : undefined, sentAt, arrived),
+      ),
       ...[...cancelling].map((tag) => this.cancel(doc, tag, account.auth)),
     ]);
     await this.save(id, doc);
@@ -253,6 +355,7 @@ export class ExecutionEngine {
     auth: Auth,
     fillSeenAt: number | undefined,
     _sentAt: number,
+    arrived?: { at: number; cpu: NodeJS.CpuUsage },
   ): Promise<void> {
     const { kite, rate } = this.options;
     const request = placeRequest(order, doc.legs[order.leg] as OrderLeg);
@@ -269,8 +372,16 @@ export class ExecutionEngine {
         if (!told) this.event(doc, this.now(), `${order.tag}: ${reason}`);
         told = true;
       });
-      if (order.role === "hedge" && fillSeenAt !== undefined)
+      if (order.role === "hedge" && fillSeenAt !== undefined) {
         this.hedgeLatencies.push(this.now() - fillSeenAt);
+        if (arrived) {
+          const cpu = process.cpuUsage(arrived.cpu);
+          this.updatePaths.push({
+            wallMs: performance.now() - arrived.at,
+            cpuMs: (cpu.user + cpu.system) / 1_000,
+          });
+        }
+      }
       const orderId = await placeOrder(kite.apiRoot, auth, request);
       update({ orderId, state: "open" });
     } catch (error) {

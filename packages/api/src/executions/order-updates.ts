@@ -1,11 +1,14 @@
 import WebSocket from "ws";
 import type { KiteSettings } from "../config/index.ts";
+import type { KiteOrderRow } from "./kite-orders.ts";
 
 /**
  * Kite's order updates on the ticker WebSocket of each trader's own session (a text message
  * `{"type":"order","data":{…}}` per change; kite.trade/docs/connect/v3/websocket). They are only
- * a nudge: updates can come out of order or not at all and none comes on placement, so on each
- * the engine reads the orderbook at once instead of at its next poll; the book stays the truth.
+ * a nudge and a shortcut: updates can come out of order or not at all and none comes on
+ * placement, so the engine folds an update's order into its campaign at once (a fill never
+ * shrinks, a settled order never reopens: kite-orders.ts mergeKiteRow) and acts on it without
+ * waiting for the orderbook, but only the book, read at every poll, can show an order missing.
  */
 const IDLE_MS = 60_000;
 
@@ -14,10 +17,14 @@ export class OrderUpdates {
   private readonly retryAt = new Map<string, number>();
   private readonly wantedAt = new Map<string, number>();
   private closed = false;
+  /** Orders as the updates told them since the engine last took them, per access token. */
+  private readonly rows = new Map<string, KiteOrderRow[]>();
 
   constructor(
     private readonly kite: KiteSettings,
     private readonly onUpdate: () => void,
+    /** Connected: updates from now on; what changed while connecting is in the orderbook. */
+    private readonly onOpen: () => void = () => {},
   ) {}
 
   /**
@@ -40,6 +47,13 @@ export class OrderUpdates {
         this.connect(token, this.kite.apiKey);
   }
 
+  /** The updates' orders since the last call, per access token; cleared. */
+  take(): Map<string, KiteOrderRow[]> {
+    const taken = new Map(this.rows);
+    this.rows.clear();
+    return taken;
+  }
+
   close(): void {
     this.closed = true;
     for (const socket of this.sockets.values()) socket.terminate();
@@ -52,10 +66,19 @@ export class OrderUpdates {
     url.searchParams.set("access_token", token);
     const socket = new WebSocket(url, { headers: { "X-Kite-Version": "3" } });
     this.sockets.set(token, socket);
+    socket.on("open", () => this.onOpen());
     socket.on("message", (data, binary) => {
       if (binary) return; // market ticks and heartbeats
       try {
-        if ((JSON.parse(data.toString()) as { type?: string }).type === "order") this.onUpdate();
+        const message = JSON.parse(data.toString()) as { type?: string; data?: KiteOrderRow };
+        if (message.type !== "order") return;
+        const row = message.data;
+        if (row && typeof row.order_id === "string" && typeof row.tag === "string") {
+          const held = this.rows.get(token);
+          if (held) held.push(row);
+          else this.rows.set(token, [row]);
+        }
+        this.onUpdate();
       } catch {
         // Not JSON: nothing for us.
       }

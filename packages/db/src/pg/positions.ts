@@ -1,5 +1,11 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { lotsToClose, newPositionRow, storedPosition } from "../store/position-rows.ts";
+import {
+  liveApplication,
+  liveAppliedKey,
+  lotsToClose,
+  newPositionRow,
+  storedPosition,
+} from "../store/position-rows.ts";
 import type { PositionStore } from "../store/store.ts";
 import type {
   PositionCloseRequest,
@@ -8,7 +14,7 @@ import type {
   StoredPosition,
 } from "../store/types.ts";
 import type { PgDb } from "./connection.ts";
-import { positionCloses, positions } from "./schema.ts";
+import { keyValues, positionCloses, positions } from "./schema.ts";
 
 export function pgPositions(db: PgDb): PositionStore {
   const mine = (ownerId: number, id: number) =>
@@ -119,6 +125,52 @@ export function pgPositions(db: PgDb): PositionStore {
           .from(positions)
           .where(eq(positions.executionId, fields.executionId));
         return existing ? storedPosition(existing) : insert(tx, ownerId, fields);
+      }),
+    applyLive: (ownerId, positionId, fields, realise) =>
+      db.transaction(async (tx) => {
+        // One campaign's application queues here, so an old and a new leader cannot both apply.
+        await tx.execute(
+          sql`SELECT pg_advisory_xact_lock(hashtextextended(${`live:${fields.executionId}`}, 0))`,
+        );
+        const [opened] = await tx
+          .select()
+          .from(positions)
+          .where(eq(positions.executionId, fields.executionId));
+        if (opened) return storedPosition(opened);
+        const key = liveAppliedKey(fields.executionId);
+        const [applied] = await tx.select().from(keyValues).where(eq(keyValues.key, key));
+        const id = applied ? (JSON.parse(applied.value) as number) : positionId;
+        // Locked: a trader's close of the same position waits for this change, and the other way.
+        const target = await find(tx, ownerId, id, true);
+        if (applied) return target;
+        const change = liveApplication(target, fields);
+        if (change.kind === "open" || !target) return insert(tx, ownerId, fields);
+        const mark = () =>
+          tx
+            .insert(keyValues)
+            .values({ key, value: JSON.stringify(target.id), updatedAt: fields.openedAt });
+        if (change.kind === "add") {
+          await mark();
+          const [row] = await tx
+            .update(positions)
+            .set(change.set)
+            .where(eq(positions.id, target.id))
+            .returning();
+          if (!row) throw new Error("the live add wrote no row");
+          return storedPosition(row);
+        }
+        const request = {
+          lots: change.lots,
+          exit: fields.entry,
+          closedAt: fields.openedAt,
+          reason: "close" as const,
+        };
+        const closed = await closeNow(tx, ownerId, target.id, request, realise);
+        if (closed.kind !== "closed") throw new Error("the live close closed nothing");
+        await mark();
+        return change.rest > 0
+          ? insert(tx, ownerId, { ...fields, lots: change.rest })
+          : closed.position;
       }),
     update: async (ownerId, id, patch) => {
       const set = Object.fromEntries(

@@ -1,5 +1,11 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
-import { lotsToClose, newPositionRow, storedPosition } from "../store/position-rows.ts";
+import {
+  liveApplication,
+  liveAppliedKey,
+  lotsToClose,
+  newPositionRow,
+  storedPosition,
+} from "../store/position-rows.ts";
 import type { PositionStore } from "../store/store.ts";
 import type {
   PositionCloseRequest,
@@ -7,7 +13,7 @@ import type {
   Realise,
   StoredPosition,
 } from "../store/types.ts";
-import { positionCloses, positions } from "./schema.ts";
+import { keyValues, positionCloses, positions } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
 export function sqlitePositions({ db, run }: Sqlite): PositionStore {
@@ -126,6 +132,54 @@ export function sqlitePositions({ db, run }: Sqlite): PositionStore {
             .where(eq(positions.executionId, fields.executionId))
             .get();
           return existing ? storedPosition(existing) : insert(ownerId, fields);
+        }),
+      ),
+    applyLive: (ownerId, positionId, fields, realise) =>
+      run(() =>
+        // One writer at a time: the check for an earlier application and the change are one.
+        db.transaction(() => {
+          const opened = db
+            .select()
+            .from(positions)
+            .where(eq(positions.executionId, fields.executionId))
+            .get();
+          if (opened) return storedPosition(opened);
+          const key = liveAppliedKey(fields.executionId);
+          const applied = db.select().from(keyValues).where(eq(keyValues.key, key)).get();
+          const target = find(
+            ownerId,
+            applied ? (JSON.parse(applied.value) as number) : positionId,
+          );
+          if (applied) return target;
+          const change = liveApplication(target, fields);
+          if (change.kind === "open" || !target) return insert(ownerId, fields);
+          const mark = () =>
+            db
+              .insert(keyValues)
+              .values({ key, value: JSON.stringify(target.id), updatedAt: fields.openedAt })
+              .run();
+          if (change.kind === "add") {
+            mark();
+            const row = db
+              .update(positions)
+              .set(change.set)
+              .where(eq(positions.id, target.id))
+              .returning()
+              .get();
+            return storedPosition(row as NonNullable<typeof row>);
+          }
+          const request = {
+            lots: change.lots,
+            exit: fields.entry,
+            closedAt: fields.openedAt,
+            reason: "close" as const,
+          };
+          const closed = closeNow(ownerId, target.id, request, realise);
+          if (closed.kind !== "closed") throw new Error("the live close closed nothing");
+          mark();
+          return change.rest > 0
+            ? insert(ownerId, { ...fields, lots: change.rest })
+            : closed.position;
         }),
       ),
     update: (ownerId, id, patch) =>

@@ -52,3 +52,56 @@ export function lotsToClose(position: StoredPosition, asked: number | undefined)
   const lots = asked ?? position.lots;
   return lots > position.lots ? null : lots;
 }
+
+/** The key_values row that says a campaign's fills were applied to a live position already. */
+export const liveAppliedKey = (executionId: string) => `positions.live-applied.${executionId}`;
+
+/** Lots-weighted mean of two figures (an entry, a leg's fill, a slippage). */
+const weighted = (a: number, aLots: number, b: number, bLots: number) =>
+  (a * aLots + b * bLots) / (aLots + bLots);
+
+/**
+ * What a settled campaign does to the live position its ticket named (docs/user-guide.md "Live
+ * orders"): the same side adds its lots, with the entry, each leg's fill and the slippage
+ * averaged by lots (paper positions never add, so this defines it); the opposite side closes up
+ * to the open lots at the campaign's spread and opens any lots beyond as a new live position;
+ * a position that is not an open live one on the same spread leaves the campaign its own.
+ */
+export function liveApplication(
+  target: StoredPosition | undefined,
+  fields: PositionFields,
+):
+  | { kind: "open" }
+  | {
+      kind: "add";
+      set: { lots: number; entry: number; legs: string; slippageTicks: number | null };
+    }
+  | { kind: "reduce"; lots: number; rest: number } {
+  if (target?.status !== "open" || target.executionId === null || target.spread !== fields.spread)
+    return { kind: "open" };
+  if (target.side !== fields.side) {
+    const lots = Math.min(fields.lots, target.lots);
+    return { kind: "reduce", lots, rest: fields.lots - lots };
+  }
+  const legs: Record<string, PositionLeg> = { ...target.legs };
+  for (const [name, leg] of Object.entries(fields.legs)) {
+    const before = target.legs[name];
+    legs[name] = {
+      ...leg,
+      price: before ? weighted(before.price, target.lots, leg.price, fields.lots) : leg.price,
+    };
+  }
+  const slippage =
+    target.slippageTicks === null || fields.slippageTicks == null
+      ? (target.slippageTicks ?? fields.slippageTicks ?? null)
+      : weighted(target.slippageTicks, target.lots, fields.slippageTicks, fields.lots);
+  return {
+    kind: "add",
+    set: {
+      lots: target.lots + fields.lots,
+      entry: weighted(target.entry, target.lots, fields.entry, fields.lots),
+      legs: positionLegsJson(legs),
+      slippageTicks: slippage,
+    },
+  };
+}

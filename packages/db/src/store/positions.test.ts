@@ -45,6 +45,77 @@ describe.each(STORE_KINDS)("positions (%s)", (kind) => {
     expect(paper).toMatchObject({ executionId: null, slippageTicks: null });
   });
 
+  it("adds a same-side campaign to a live position at lots-weighted fills, once", async () => {
+    const { store, alice } = await twoTraders();
+    const other = await current().openAnother();
+    const first = await store.positions.openLive(alice.id, {
+      ...GC_BUY,
+      lots: 1,
+      entry: 1000,
+      executionId: "sw000000000001",
+      slippageTicks: 2,
+    });
+    const more = {
+      ...GC_BUY,
+      lots: 3,
+      entry: 1040,
+      legs: { ...GC_BUY.legs, m: { instrument: "GOLD", price: 76_400, contract: "GOLD26FEBFUT" } },
+      executionId: "sw000000000002",
+      slippageTicks: 0,
+      openedAt: 5_000,
+    };
+    const added = await store.positions.applyLive(alice.id, first.id, more, realise);
+    // (1 × 1000 + 3 × 1040) / 4; the gold leg (1 × 76000 + 3 × 76400) / 4; slippage (2 + 0) / 4.
+    expect(added).toMatchObject({ id: first.id, lots: 4, entry: 1030, slippageTicks: 0.5 });
+    expect(added?.legs.m).toEqual({ instrument: "GOLD", price: 76_300, contract: "GOLD26FEBFUT" });
+    expect(added?.executionId).toBe("sw000000000001");
+    // The same campaign again (a restart, another leader) changes nothing.
+    expect(await other.positions.applyLive(alice.id, first.id, more, realise)).toEqual(added);
+    expect(await store.positions.list(alice.id, "open")).toEqual([added]);
+  });
+
+  it("closes a live position's lots with an opposite campaign and opens what is beyond", async () => {
+    const { store, alice } = await twoTraders();
+    const held = await store.positions.openLive(alice.id, {
+      ...GC_BUY,
+      lots: 2,
+      entry: 1000,
+      executionId: "sw000000000003",
+    });
+    const sell = {
+      ...GC_BUY,
+      side: "SELL" as const,
+      lots: 3,
+      entry: 1010,
+      executionId: "sw000000000004",
+      openedAt: 6_000,
+    };
+    const rest = await store.positions.applyLive(alice.id, held.id, sell, realise);
+    expect(rest).toMatchObject({ side: "SELL", lots: 1, entry: 1010, status: "open" });
+    expect(rest?.executionId).toBe("sw000000000004");
+    expect(await store.positions.find(alice.id, held.id)).toMatchObject({
+      status: "closed",
+      lots: 0,
+    });
+    // (1010 − 1000) × 100 × 2 − 20.
+    expect(await store.positions.closes(alice.id, [held.id])).toMatchObject([
+      { lots: 2, exit: 1010, realisedInr: 1980, closedAt: 6_000, reason: "close" },
+    ]);
+    expect(await store.positions.applyLive(alice.id, held.id, sell, realise)).toEqual(rest);
+    expect(await store.positions.closes(alice.id)).toHaveLength(1);
+    // A paper position is never changed by a campaign: the campaign opens its own.
+    const paper = await store.positions.create(alice.id, GC_BUY);
+    const own = await store.positions.applyLive(
+      alice.id,
+      paper.id,
+      { ...GC_BUY, lots: 1, executionId: "sw000000000005" },
+      realise,
+    );
+    expect(own).toMatchObject({ lots: 1, executionId: "sw000000000005" });
+    expect(own?.id).not.toBe(paper.id);
+    expect(await store.positions.find(alice.id, paper.id)).toEqual(paper);
+  });
+
   it("opens, lists, finds and patches a position only for its owner; another instance sees it", async () => {
     const { store, alice, bob } = await twoTraders();
     const other = await current().openAnother();

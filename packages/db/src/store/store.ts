@@ -525,6 +525,21 @@ export interface PositionStore {
     ownerId: number,
     fields: PositionFields & { executionId: string },
   ): Promise<StoredPosition>;
+  /**
+   * Applies campaign `fields.executionId`'s fills to the owner's live position `positionId`, once
+   * (a restart or a new leader calling again changes nothing): the same side adds its lots at
+   * lots-weighted averages, the opposite side closes lots at `fields.entry` (`realise` as for a
+   * close) and opens any beyond; a position that is not an open live one on the same spread is
+   * left alone and the campaign opens its own (position-rows.ts `liveApplication`). Answers the
+   * position the campaign's lots went into (or came out of); undefined when that one was
+   * deleted since the campaign was applied.
+   */
+  applyLive(
+    ownerId: number,
+    positionId: number,
+    fields: PositionFields & { executionId: string },
+    realise: Realise,
+  ): Promise<StoredPosition | undefined>;
   update(ownerId: number, id: number, patch: PositionPatch): Promise<StoredPosition | undefined>;
   /** Deletes the position and its closes; whether it existed. */
   delete(ownerId: number, id: number): Promise<boolean>;

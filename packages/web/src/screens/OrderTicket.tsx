@@ -28,6 +28,13 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   const [payUp, setPayUp] = useState("1");
   const [onHedgeFail, setOnHedgeFail] = useState<"flatten" | "alert">("flatten");
   const [dryRun, setDryRun] = useState(true);
+  // Opened from a live position: the fills go into it unless the trader unticks it.
+  const position = trpc.positions.get.useQuery(
+    { id: fromPosition ?? 0 },
+    { enabled: fromPosition !== undefined },
+  );
+  const liveFrom = position.data?.live ? position.data : undefined;
+  const [intoLive, setIntoLive] = useState(true);
   const [requests, setRequests] = useState<Request[] | undefined>(undefined);
   const [campaignId, setCampaignId] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -46,7 +53,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
       payUpTicks: Number(payUp),
       onHedgeFail,
       dryRun,
-      ...(fromPosition !== undefined && { positionId: fromPosition }),
+      ...(fromPosition !== undefined && (!liveFrom || intoLive) && { positionId: fromPosition }),
     };
     create.mutate(
       { ...input, idempotencyKey: submission.keyFor(input) },
@@ -86,6 +93,17 @@ export function OrderTicket({ symbol }: { symbol: string }) {
               format={(o) => (o === "flatten" ? "Flatten the filled leg" : "Leave it and alert me")}
             />
             <OpenPreview spread={spread} side={side} lots={lots} />
+            {liveFrom && (
+              <Checkbox
+                label={
+                  liveFrom.side === side
+                    ? `Add to live position (${liveFrom.side} ${liveFrom.lots} lots)`
+                    : `Reduce live position (${liveFrom.side} ${liveFrom.lots} lots)`
+                }
+                checked={intoLive}
+                onChange={setIntoLive}
+              />
+            )}
             <Checkbox label="Dry run (send nothing)" checked={dryRun} onChange={setDryRun} />
             {error && <Message tone="error">{error}</Message>}
             <div className="form__actions">
