@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { QuoteSource } from "@spreadwatch/core";
 import { clientAddress } from "../client-address.ts";
@@ -49,6 +50,8 @@ export type FanoutCommand =
       selection: string | undefined;
       gzip: boolean;
       address: string;
+      /** States sent before it: it is served once the process has read that many. */
+      afterStates: number;
     }
   | { t: "close" };
 
@@ -71,6 +74,8 @@ interface FanoutChild {
   clients: Map<number, string>;
   messagesSent: number;
   bytesSent: number;
+  /** States written to its pipe. */
+  statesSent: number;
 }
 
 /**
@@ -190,6 +195,7 @@ export class StreamFanout implements LiveStream {
       selection: selection?.id,
       gzip,
       address,
+      afterStates: child.statesSent,
     };
     // keepOpen: this process's copy of the socket is closed once sent, without touching the
     // connection (the fan-out process holds it then), so the HTTP server forgets it cleanly.
@@ -240,7 +246,7 @@ export class StreamFanout implements LiveStream {
   private publish(): void {
     const command = this.stateCommand();
     this.touched = new Touched();
-    for (const child of this.children) this.send(child, command);
+    for (const child of this.children) sendState(child, command);
     this.publishHeldBack();
   }
 
@@ -283,7 +289,8 @@ export class StreamFanout implements LiveStream {
     const proc = fork(entry.file, [], {
       execArgv: entry.execArgv,
       serialization: "advanced",
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // fd 4: the states (see sendState).
+      stdio: ["ignore", "inherit", "inherit", "ipc", "pipe"],
     });
     const child: FanoutChild = {
       proc,
@@ -291,6 +298,7 @@ export class StreamFanout implements LiveStream {
       clients: new Map(),
       messagesSent: 0,
       bytesSent: 0,
+      statesSent: 0,
     };
     proc.on("message", (report: FanoutReport) => {
       if (report.t === "closed") this.ended(child, report.id);
@@ -306,7 +314,9 @@ export class StreamFanout implements LiveStream {
     proc.unref();
     proc.channel?.unref();
     this.send(child, { t: "start", options: { ...this.options, limitPerAddress: 0 } });
-    this.send(child, this.stateCommand(true));
+    // Neither the pipe nor a failed write to it stops the server; the exit handles the rest.
+    (proc.stdio[4] as Writable | null)?.on("error", () => {});
+    sendState(child, this.stateCommand(true));
     return child;
   }
 
@@ -339,6 +349,22 @@ export class StreamFanout implements LiveStream {
       this.restartTimer.unref();
     }
   }
+}
+
+/**
+ * States go on a pipe of their own, not the IPC channel: a socket sent over IPC holds every later
+ * message there until the process acknowledges it, and a crowd connecting at once (10,000
+ * reconnecting browsers) then held the stream's states back by seconds. Each is a 4-byte length
+ * and the command's JSON.
+ */
+function sendState(child: FanoutChild, command: FanoutCommand): void {
+  const pipe = child.proc.stdio[4] as Writable | null;
+  if (!pipe || pipe.destroyed || !pipe.writable) return;
+  const body = Buffer.from(JSON.stringify(command));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  pipe.write(Buffer.concat([length, body]));
+  child.statesSent++;
 }
 
 /**
