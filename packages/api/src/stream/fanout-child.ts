@@ -125,6 +125,9 @@ function end(): void {
   broadcaster?.close();
   broadcaster = undefined;
   if (process.connected) process.disconnect();
+  // Whatever else may hold the loop (a loader's thread, a socket slow to close), this process
+  // has no server any more: it leaves once the streams' last chunks had time to go.
+  setTimeout(() => process.exit(0), 2000).unref();
 }
 
 // The server went away: so do its streams.
