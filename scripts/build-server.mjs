@@ -81,6 +81,8 @@ await build({
     main: join(api, "src/main.ts"),
     users: join(api, "src/cli/users.ts"),
     kite: join(api, "src/cli/kite.ts"),
+    // The live stream's fan-out process (packages/api/src/stream/stream-fanout.ts).
+    "stream-fanout": join(api, "src/stream/fanout-child.ts"),
   },
   outdir,
   outExtension: { ".js": ".mjs" },

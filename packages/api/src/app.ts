@@ -11,7 +11,7 @@ import { TRPC_BASE_PATH, trpcHandler } from "./http/trpc.ts";
 import { marketViewer } from "./market/viewer.ts";
 import { METRICS_PATH, type MetricsEndpoint, metricsRoute } from "./metrics/route.ts";
 import { restRoutes } from "./rest/adapter.ts";
-import type { SnapshotBroadcaster } from "./stream/snapshot-broadcaster.ts";
+import type { LiveStream } from "./stream/stream-fanout.ts";
 import { streamSelection } from "./stream/stream-selection-input.ts";
 
 const SNAPSHOT_STREAM_PATH = `${TRPC_BASE_PATH}/market.onSnapshot`;
@@ -19,7 +19,7 @@ const SNAPSHOT_STREAM_PATH = `${TRPC_BASE_PATH}/market.onSnapshot`;
 export interface AppOptions {
   services: AppServices;
   webDist: string;
-  snapshots: SnapshotBroadcaster;
+  snapshots: LiveStream;
   /** How many reverse proxies append to X-Forwarded-For (config.trustedProxies). */
   trustedProxies: number;
   /** Set when METRICS_TOKEN is: GET /metrics for Prometheus. */

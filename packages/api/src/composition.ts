@@ -49,7 +49,7 @@ import { ContractCloses } from "./stats/contract-closes.ts";
 import { definitionContractCloses } from "./stats/definition-contract-closes.ts";
 import { SpreadStatsService } from "./stats/spread-stats-service.ts";
 import { definitionCloses, storedCloses } from "./stats/stored-closes.ts";
-import { SnapshotBroadcaster } from "./stream/snapshot-broadcaster.ts";
+import { StreamFanout } from "./stream/stream-fanout.ts";
 import { createNotifier } from "./telegram/notifier.ts";
 import { TelegramDelivery } from "./telegram/telegram-delivery.ts";
 import { SSE_PING_INTERVAL_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./trpc.ts";
@@ -85,7 +85,7 @@ export interface Services extends AppServices {
 /** A composed server: its services, its stream, the leader's work, and how to stop them. */
 export interface Composition {
   services: Services;
-  snapshots: SnapshotBroadcaster;
+  snapshots: StreamFanout;
   /** Started and stopped by LeaderRole as leadership comes and goes. */
   leaderWork: LeaderWork;
   /** After the leader's work has stopped: the stream, the sweeper, the bus. */
@@ -210,7 +210,7 @@ async function sweepSessionsInBackground(services: AppServices): Promise<void> {
 /** Every part built, none yet listening to another. */
 interface Parts {
   services: Services;
-  snapshots: SnapshotBroadcaster;
+  snapshots: StreamFanout;
   /** The leader's senders of the current term (the alert engines wake them). */
   senders: LeaderSenders;
   shutdown: AbortController;
@@ -288,7 +288,8 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
     metrics: stats,
     legs: { silenceMs: config.feedSilenceMs, providers: () => monitor.report().providers },
   });
-  const snapshots = new SnapshotBroadcaster(hub, {
+  const snapshots = new StreamFanout(hub, {
+    processes: config.streamProcesses,
     minIntervalMs: SNAPSHOT_MIN_INTERVAL_MS,
     pingIntervalMs: SSE_PING_INTERVAL_MS,
     reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS,

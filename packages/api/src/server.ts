@@ -13,6 +13,7 @@ import { createHttpServer } from "./http/node-server.ts";
 import { LeaderRole } from "./leader/leader-role.ts";
 import type { MarketHub } from "./market/hub.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
+import type { StreamFanout } from "./stream/stream-fanout.ts";
 
 export { DATABASE_FILE, dutiesFrom } from "./composition.ts";
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -35,6 +36,8 @@ export interface RunningServer {
   hub: MarketHub;
   services: Services;
   feed: Feed;
+  /** The live stream (its fan-out processes: stream/stream-fanout.ts). */
+  snapshots: StreamFanout;
   /** Stops the feed, ends subscriptions, closes the port and the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -128,6 +131,7 @@ export async function startServer({
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    snapshots,
     hub: services.hub,
     services,
     feed,

@@ -27,11 +27,15 @@ export function openRawStream(url: string, options: RawStreamOptions = {}) {
   let text = "";
   let wireBytes = 0;
   let encoding: string | undefined;
+  let ended = false;
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
   if (options.gzip) headers["accept-encoding"] = "gzip, deflate, br";
   const request = get(`${url}${options.path ?? STREAM_PATH}`, { agent: false, headers }, (res) => {
     encoding = res.headers["content-encoding"];
+    res.on("close", () => {
+      ended = true;
+    });
     res.on("data", (chunk: Buffer) => {
       wireBytes += chunk.length;
     });
@@ -53,6 +57,8 @@ export function openRawStream(url: string, options: RawStreamOptions = {}) {
     state,
     wireBytes: () => wireBytes,
     encoding: () => encoding,
+    /** The server ended the response (or the connection went). */
+    ended: () => ended,
     destroy: () => request.destroy(),
   };
 }

@@ -116,6 +116,12 @@ const envSchema = z
       .int("must be a whole number ≥ 0 (0 = no limit)")
       .min(0, "must be a whole number ≥ 0 (0 = no limit)")
       .default(20),
+    STREAM_PROCESSES: z.coerce
+      .number({ error: "must be 0, 1 or 2" })
+      .int("must be 0, 1 or 2")
+      .min(0, "must be 0, 1 or 2")
+      .max(2, "must be 0, 1 or 2")
+      .default(1),
     STREAM_BLOCKED_DROP_SECONDS: z.coerce
       .number({ error: "must be a number of seconds > 0" })
       .positive("must be a number of seconds > 0")
@@ -276,6 +282,8 @@ function toConfig(env: Env) {
     trustedProxies: env.TRUST_PROXY,
     /** Live streams one client address may hold; 0 = no limit. */
     streamLimitPerAddress: env.STREAM_LIMIT_PER_ADDRESS,
+    /** Fan-out processes writing the live stream's frames (0: the server's own loop does). */
+    streamProcesses: env.STREAM_PROCESSES,
     /** A live stream whose client has not read for this long is dropped. */
     streamBlockedDropMs: env.STREAM_BLOCKED_DROP_SECONDS * 1000,
     /** Set: GET /metrics serves Prometheus text to `Authorization: Bearer <token>`; unset: no such path. */

@@ -1,7 +1,7 @@
 import type { Store } from "@spreadwatch/db";
 import type { LoginThrottle } from "../auth/throttle.ts";
 import type { FeedMonitor } from "../feeds/providers/monitor.ts";
-import type { SnapshotBroadcaster } from "../stream/snapshot-broadcaster.ts";
+import type { LiveStream } from "../stream/stream-fanout.ts";
 import type { DeliveryCounts } from "./delivery-counts.ts";
 import { createMetricsRegistry } from "./registry.ts";
 import type { MetricsEndpoint } from "./route.ts";
@@ -16,7 +16,7 @@ export function metricsEndpoint(
       instance: { id: string; isLeader: () => boolean };
       loginThrottle: LoginThrottle;
     };
-    snapshots: SnapshotBroadcaster;
+    snapshots: LiveStream;
     monitor: FeedMonitor;
   },
 ): MetricsEndpoint | undefined {

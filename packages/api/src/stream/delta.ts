@@ -43,6 +43,13 @@ export class Touched {
     this.sections.add("contracts");
   }
 
+  /** Sections and symbols by name, as `sections` and `symbols` list them (another process's). */
+  addNamed(sections: Iterable<string>, symbols: Iterable<ExecutableSymbol>): void {
+    for (const section of sections)
+      if ((SECTIONS as readonly string[]).includes(section)) this.sections.add(section as Section);
+    for (const symbol of symbols) this.symbols.add(symbol);
+  }
+
   addAll(other: Touched): void {
     for (const section of other.sections) this.sections.add(section);
     for (const symbol of other.symbols) this.symbols.add(symbol);

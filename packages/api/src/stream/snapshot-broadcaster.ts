@@ -69,7 +69,8 @@ interface View {
 const NOTHING: Frame = { plain: Buffer.alloc(0) };
 
 interface Client extends ChainPosition {
-  res: ServerResponse;
+  /** Node's response; undefined for a socket handed over by another process (see `adopt`). */
+  res: ServerResponse | undefined;
   /** The signed-in user the stream is for, who also receives their private spreads' entries. */
   ownerId: number | undefined;
   /** What it asked to receive. */
@@ -98,6 +99,20 @@ interface Client extends ChainPosition {
    * client turned busy (see `write`), and with every write still going through `res.write`.
    */
   flushed: () => void;
+  /** Told once when the client is removed (an adopted stream's owner counts it, see `adopt`). */
+  onClose?: (() => void) | undefined;
+}
+
+/** A stream whose request was read elsewhere (see `adopt`). */
+export interface AdoptedStream {
+  /** The response head, ending in the blank line; chunked transfer encoding. */
+  head: string;
+  ownerId: number | undefined;
+  selection: StreamSelection | undefined;
+  gzip: boolean;
+  address: string;
+  /** Called once when the stream ends for any reason. */
+  onClose?: () => void;
 }
 
 export interface BroadcasterOptions {
@@ -133,6 +148,8 @@ const frame = {
 };
 
 const CRLF = Buffer.from("\r\n");
+/** A chunked response's end. */
+const LAST_CHUNK = Buffer.from("0\r\n\r\n");
 /** Nothing on the wire: written only for its callback (see `write`). */
 const EMPTY = Buffer.alloc(0);
 /**
@@ -289,14 +306,7 @@ export class SnapshotBroadcaster {
       return;
     }
     const gzip = acceptsGzip(req.headers["accept-encoding"]);
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-      connection: "keep-alive",
-      vary: "accept-encoding",
-      ...(gzip && { "content-encoding": "gzip" }),
-    });
+    res.writeHead(200, streamHeaders(gzip));
     const view = this.view(selection);
     const client: Client = {
       res,
@@ -325,6 +335,52 @@ export class SnapshotBroadcaster {
     if (res.socket && res.chunkedEncoding) client.socket = res.socket;
   }
 
+  /**
+   * Serves one stream on a bare socket whose request another process read and checked (the
+   * fan-out process, docs/architecture.md "Live stream"): `head` is the response head it made,
+   * chunked. The per-address limit was counted there too.
+   */
+  adopt(socket: Socket, stream: AdoptedStream): void {
+    const view = this.view(stream.selection);
+    const client: Client = {
+      res: undefined,
+      ownerId: stream.ownerId,
+      view,
+      lane: view.lane,
+      socket,
+      gzip: stream.gzip,
+      chainSeq: -1,
+      runStart: 0,
+      address: stream.address,
+      sentVersion: -1,
+      lastSentAt: Number.NEGATIVE_INFINITY,
+      busySince: undefined,
+      flushed: () => this.flushed(client),
+      onClose: stream.onClose,
+    };
+    // A reset peer is a closed stream, never an uncaught error.
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => this.remove(client));
+    // Nothing a client sends after its request matters; reading finds its end of stream.
+    socket.resume();
+    if (socket.destroyed) return;
+    socket.write(stream.head);
+    if (stream.gzip) socket.write(chunkOf(GZIP_HEADER));
+    socket.write(chunkOf(this.encode(client, this.connected)));
+    this.add(client);
+    this.publish();
+    this.send(client, performance.now());
+  }
+
+  /**
+   * What changed since the last call, as another process's hub reported it (the fan-out
+   * process's feed, see stream-fanout.ts): the same as the quotes' `onUpdate` calls would add.
+   */
+  touch(sections: Iterable<string>, symbols: Iterable<ExecutableSymbol>): void {
+    this.touched.addNamed(sections, symbols);
+    this.changed();
+  }
+
   private atLimit(address: string): boolean {
     const limit = this.options.limitPerAddress;
     return limit > 0 && (this.streamsByAddress.get(address) ?? 0) >= limit;
@@ -349,6 +405,7 @@ export class SnapshotBroadcaster {
 
   private remove(client: Client): void {
     if (!this.clients.delete(client)) return;
+    client.onClose?.();
     this.busy.delete(client);
     const ownerKey = client.ownerId === undefined ? undefined : ownerKeyOf(client);
     const owner = ownerKey === undefined ? undefined : this.owners.get(ownerKey);
@@ -366,7 +423,11 @@ export class SnapshotBroadcaster {
     clearInterval(this.dropSweep);
     clearTimeout(this.timer);
     clearTimeout(this.heldBackTimer);
-    for (const client of this.clients) client.res.end();
+    for (const client of this.clients) {
+      if (client.res) client.res.end();
+      // The last chunk, as res.end() writes it: the browser sees a clean end and reconnects.
+      else client.socket?.end(LAST_CHUNK);
+    }
     this.clients.clear();
     this.owners.clear();
     this.busy.clear();
@@ -540,7 +601,7 @@ export class SnapshotBroadcaster {
 
   /** Bytes of ours Node still holds for this client (the kernel did not take them yet). */
   private pending(client: Client): number {
-    return (client.socket ?? client.res).writableLength;
+    return (client.socket ?? (client.res as ServerResponse)).writableLength;
   }
 
   private send(client: Client, now: number): void {
@@ -577,7 +638,7 @@ export class SnapshotBroadcaster {
   private write(client: Client, bytes: Buffer): void {
     const socket = client.socket;
     this.bytesSent += bytes.length;
-    if (socket === undefined) client.res.write(bytes, client.flushed);
+    if (socket === undefined) client.res?.write(bytes, client.flushed);
     // A socket already ended or gone (its close event not yet run) takes nothing.
     else if (socket.writable) socket.write(chunkOf(bytes));
     else return;
@@ -611,9 +672,9 @@ export class SnapshotBroadcaster {
     this.remove(client);
     // A reset, not a FIN: a closed socket would keep its unsent snapshots in the kernel until the
     // peer read them, which it will not.
-    const socket = client.res.socket;
+    const socket = client.res ? client.res.socket : client.socket;
     if (socket) socket.resetAndDestroy();
-    else client.res.destroy();
+    else client.res?.destroy();
   }
 
   private ping(): void {
@@ -668,8 +729,20 @@ function joined(shared: Frame, own: Frame): Frame {
   return { plain: Buffer.concat([shared.plain, own.plain]) };
 }
 
+/** A stream response's own headers. */
+export function streamHeaders(gzip: boolean): Record<string, string> {
+  return {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache, no-transform",
+    "x-accel-buffering": "no",
+    connection: "keep-alive",
+    vary: "accept-encoding",
+    ...(gzip && { "content-encoding": "gzip" }),
+  };
+}
+
 /** 429 with a JSON body, as every other error of the API (docs/design.md §3). */
-function refuseOverLimit(res: ServerResponse, limit: number): void {
+export function refuseOverLimit(res: ServerResponse, limit: number): void {
   const body = JSON.stringify({
     error: `Too many live streams from this address (at most ${limit}); close one and try again.`,
   });

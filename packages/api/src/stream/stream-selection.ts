@@ -65,6 +65,12 @@ export class StreamSelection {
     this.symbols = new Set(symbols);
   }
 
+  /** The selection an `id` names (another process's, see stream-fanout.ts). */
+  static fromId(id: string): StreamSelection {
+    const [sections, keys, symbols] = JSON.parse(id) as [PriceSection[], string[], string[]];
+    return new StreamSelection({ sections, keys, symbols });
+  }
+
   /** The part of `message` this selection wants; undefined for a delta with nothing of it. */
   select(message: MarketStreamMessage): MarketStreamMessage | undefined {
     let any = false;
