@@ -12,6 +12,7 @@ import type {
   OwnedEntries,
 } from "../market/hub.ts";
 import { diffEntries, diffTouched, type MarketStreamMessage, Touched } from "./delta.ts";
+import { HeldBackTimer } from "./held-back.ts";
 import {
   acceptsGzip,
   type ChainPosition,
@@ -30,9 +31,6 @@ const STREAM_LIMIT_RETRY_AFTER_SECONDS = 30;
  * client further behind than that (a long-blocked socket) gets a full snapshot instead.
  */
 const RING_VERSIONS = 64;
-
-/** How long after the hub's held-back entries are due the stream publishes them itself. */
-const HELD_BACK_GRACE_MS = 60;
 
 /** A frame's bytes, and the same compressed alone for gzip clients (made on first use). */
 interface Frame {
@@ -217,7 +215,7 @@ export class SnapshotBroadcaster {
   >();
   private readonly connected: Frame;
   private timer: NodeJS.Timeout | undefined;
-  private heldBackTimer: NodeJS.Timeout | undefined;
+  private readonly heldBack: HeldBackTimer;
   private flushQueued = false;
   private readonly pinger: NodeJS.Timeout;
   /** Snapshots and deltas sent, and every byte written to clients, for /metrics. */
@@ -241,6 +239,7 @@ export class SnapshotBroadcaster {
     this.dropSweep = setInterval(() => this.sweep(), sweepEvery);
     this.dropSweep.unref();
     this.window = new StreamWindow(options.minIntervalMs);
+    this.heldBack = new HeldBackTimer(hub, () => this.changed());
   }
 
   /** Every accepted quote, on every instance (composition.ts wires the hub to it). */
@@ -422,7 +421,7 @@ export class SnapshotBroadcaster {
     clearInterval(this.pinger);
     clearInterval(this.dropSweep);
     clearTimeout(this.timer);
-    clearTimeout(this.heldBackTimer);
+    this.heldBack.clear();
     for (const client of this.clients) {
       if (client.res) client.res.end();
       // The last chunk, as res.end() writes it: the browser sees a clean end and reconnects.
@@ -442,29 +441,11 @@ export class SnapshotBroadcaster {
     const { snapshot, owned, released } = this.hub.state();
     this.touched.recomputed(released);
     this.ring.push({ version: this.version, snapshot, owned, touched: this.touched });
-    this.publishHeldBack();
+    this.heldBack.schedule();
     this.touched = new Touched();
     if (this.ring.length > RING_VERSIONS) this.ring.shift();
     for (const view of this.views.values()) view.frames.clear();
     for (const owner of this.owners.values()) owner.frames.clear();
-  }
-
-  /**
-   * The hub holds back a definition's newest value until it is due (definitionEveryMs): a
-   * snapshot then publishes it, though no quote may come by then.
-   */
-  private publishHeldBack(): void {
-    const due = this.hub.heldBackUntil;
-    if (due === undefined || this.heldBackTimer !== undefined) return;
-    this.heldBackTimer = setTimeout(
-      () => {
-        this.heldBackTimer = undefined;
-        this.changed();
-      },
-      // A little after: a quote's version then carries them, with no message of their own.
-      Math.max(0, due - performance.now()) + HELD_BACK_GRACE_MS,
-    );
-    this.heldBackTimer.unref();
   }
 
   private owner(client: Client) {

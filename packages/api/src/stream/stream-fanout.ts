@@ -10,6 +10,7 @@ import { clientAddress } from "../client-address.ts";
 import { log } from "../log.ts";
 import type { ExecutableSymbol, HubUpdate, MarketHub } from "../market/hub.ts";
 import { Touched } from "./delta.ts";
+import { HeldBackTimer } from "./held-back.ts";
 import {
   type BroadcasterOptions,
   refuseOverLimit,
@@ -62,8 +63,6 @@ export type FanoutReport =
 
 /** Every price section: a new process starts from a state in which all of them changed. */
 const ALL_SECTIONS = ["cme", "mcx", "spot", "zerodha", "fx", "contracts"];
-/** As the broadcaster's own held-back grace (snapshot-broadcaster.ts). */
-const HELD_BACK_GRACE_MS = 60;
 /** A process that died sooner than this after its start is restarted only after this long. */
 const RESTART_AFTER_MS = 1000;
 
@@ -97,7 +96,7 @@ export class StreamFanout implements LiveStream {
   private readonly children: FanoutChild[] = [];
   private touched = new Touched();
   private queued = false;
-  private heldBackTimer: NodeJS.Timeout | undefined;
+  private readonly heldBack: HeldBackTimer;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly streamsByAddress = new Map<string, number>();
   private nextId = 1;
@@ -112,6 +111,7 @@ export class StreamFanout implements LiveStream {
   ) {
     // The limit is counted here for every stream, local or handed over.
     this.local = new SnapshotBroadcaster(hub, { ...options, limitPerAddress: 0 });
+    this.heldBack = new HeldBackTimer(hub, () => this.changed());
     for (let i = 0; i < options.processes; i++) this.children.push(this.start());
   }
 
@@ -207,7 +207,7 @@ export class StreamFanout implements LiveStream {
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.heldBackTimer);
+    this.heldBack.clear();
     clearTimeout(this.restartTimer);
     this.local.close();
     for (const child of this.children.splice(0)) {
@@ -247,7 +247,7 @@ export class StreamFanout implements LiveStream {
     const command = this.stateCommand();
     this.touched = new Touched();
     for (const child of this.children) sendState(child, command);
-    this.publishHeldBack();
+    this.heldBack.schedule();
   }
 
   private stateCommand(all = false): FanoutCommand {
@@ -263,20 +263,6 @@ export class StreamFanout implements LiveStream {
         ? (Object.keys(snapshot.calculations) as ExecutableSymbol[])
         : [...touched.symbols],
     };
-  }
-
-  /** As SnapshotBroadcaster's: a held-back definition's value is published when due. */
-  private publishHeldBack(): void {
-    const due = this.hub.heldBackUntil;
-    if (due === undefined || this.heldBackTimer !== undefined) return;
-    this.heldBackTimer = setTimeout(
-      () => {
-        this.heldBackTimer = undefined;
-        this.changed();
-      },
-      Math.max(0, due - performance.now()) + HELD_BACK_GRACE_MS,
-    );
-    this.heldBackTimer.unref();
   }
 
   private send(child: FanoutChild, command: FanoutCommand): void {

@@ -3,6 +3,14 @@ import type { ContractCandleStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
 
+/** A contract's minutes with open times in [from, to). */
+const minutesOf = (contract: string, from: number, to: number) =>
+  and(
+    eq(contractCandles.contract, contract),
+    gte(contractCandles.timestamp, from),
+    lt(contractCandles.timestamp, to),
+  );
+
 /** Rows per statement, as pg/candles.ts. */
 const ROWS_PER_INSERT = 5_000;
 
@@ -54,25 +62,13 @@ export function pgContractCandles(db: PgDb): ContractCandleStore {
           source: contractCandles.source,
         })
         .from(contractCandles)
-        .where(
-          and(
-            eq(contractCandles.contract, contract),
-            gte(contractCandles.timestamp, from),
-            lt(contractCandles.timestamp, to),
-          ),
-        )
+        .where(minutesOf(contract, from, to))
         .orderBy(asc(contractCandles.timestamp)),
     async closes(contract, from, to) {
       const rows = await db
         .select({ timestamp: contractCandles.timestamp, close: contractCandles.close })
         .from(contractCandles)
-        .where(
-          and(
-            eq(contractCandles.contract, contract),
-            gte(contractCandles.timestamp, from),
-            lt(contractCandles.timestamp, to),
-          ),
-        )
+        .where(minutesOf(contract, from, to))
         .orderBy(asc(contractCandles.timestamp));
       return {
         times: Float64Array.from(rows, (row) => row.timestamp),
