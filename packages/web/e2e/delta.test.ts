@@ -7,6 +7,7 @@ import { signedInSuite } from "./suite.ts";
 const WAIT = { timeout: 60_000 };
 const STEP_MS = 50;
 const STEPS = 300;
+const LEAD_IN_MS = 45_000;
 
 /**
  * 15 s of quotes, played at their own pace (REPLAY_SPEED 1) so the page, signed in first, gets
@@ -38,12 +39,15 @@ function movingCsv(startMs: number): { csv: string; lastTs: number } {
   }
   // Every step's last line carries that step's time: the newest quote's is the last line's.
   const lastTs = Number(lines.at(-1)?.split(",")[0]);
-  return { csv: ["ts,source,key,bid,ask,price", ...lines, ""].join("\n"), lastTs };
+  const leadIn = `${startMs - LEAD_IN_MS},fx,USDINR,,,83.2`;
+  return { csv: ["ts,source,key,bid,ask,price", leadIn, ...lines, ""].join("\n"), lastTs };
 }
 
-// The quotes start 15 s after this file loads: the app starts and the page signs in first, also on
-// a loaded machine (a page that connects late gets the early quotes in its snapshot instead).
-const { csv, lastTs } = movingCsv(Date.now() + 15_000);
+// The replay plays from the feed's start at the quotes' own pace (feeds/replay.ts): one quote, then
+// LEAD_IN_MS of nothing, then the moving quotes, so the app starts and the page signs in first,
+// also on a loaded machine (a page that connects late gets the early quotes in its snapshot
+// instead: in CI at load ~12 a signed-in page once took over 15 s, and saw no delta at all).
+const { csv, lastTs } = movingCsv(Date.now() + LEAD_IN_MS);
 
 /** Records the kind of every stream message the page receives, before any script runs. */
 function recordStreamKinds(page: Page) {
