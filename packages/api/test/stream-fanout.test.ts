@@ -27,7 +27,10 @@ const xau = (stream: ReturnType<typeof openStream>) =>
 describe("the stream's fan-out process", () => {
   it("holds the streams: when it dies they end, and a new process serves the next ones", async () => {
     const feed = manualFeed();
-    server = await startTestServer({ feed, env: { STREAM_LIMIT_PER_ADDRESS: "2" } });
+    server = await startTestServer({
+      feed,
+      env: { STREAM_LIMIT_PER_ADDRESS: "2", STREAM_PROCESSES: "1" },
+    });
     const { snapshots } = server;
     feed.push({ source: "spot", key: "XAUUSD", price: 2640, ts: 1 });
     const first = openStream(server.url, true);

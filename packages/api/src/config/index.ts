@@ -121,7 +121,9 @@ const envSchema = z
       .int("must be 0, 1 or 2")
       .min(0, "must be 0, 1 or 2")
       .max(2, "must be 0, 1 or 2")
-      .default(1),
+      // Off by default: on a quiet machine the fan-out process was 2.2–2.8× the floor's p99 at
+      // 100–1,000 clients but 36× at 10,000 with half the clients connected (BENCHMARKS.md §22).
+      .default(0),
     STREAM_BLOCKED_DROP_SECONDS: z.coerce
       .number({ error: "must be a number of seconds > 0" })
       .positive("must be a number of seconds > 0")
