@@ -24,16 +24,13 @@ describe("the statistics after an instrument got a past (docs/history.md)", () =
     await stats.start();
     expect(readsOf(reads)).toEqual([...CHART_SYMBOLS]);
 
-    // An instrument no built-in spread is made of (an admin put Zinc in use): nothing to read.
+    // An instrument no built-in spread is made of (an admin put Zinc in use), then MCX gold: only
+    // the two gold parities are read, of the default window (the others were never asked). A
+    // reload on Zinc would have started first and read before or among them.
     reads.length = 0;
     stats.legHistoryAdded(new Set(["ZINC"]));
-    // Many turns of the event loop: a reload, were one started, would have read by then.
-    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(reads).toEqual([]);
-
-    // MCX gold: the two gold parities, of the default window only (the others were never asked).
     stats.legHistoryAdded(new Set(["GOLD"]));
-    await vi.waitFor(() => expect(reads).toHaveLength(2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(reads.length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     expect(reads).toEqual([`GC_BUY:${DEFAULT_STATS_DAYS}`, `GC_SELL:${DEFAULT_STATS_DAYS}`]);
   });
 
