@@ -1,4 +1,5 @@
 import { formatNumber } from "@spreadwatch/core";
+import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
@@ -71,6 +72,22 @@ const suite = signedInSuite({
   as: DANA,
 });
 
+/** With SHOTS_DIR set, the page at 1400 and 390 px, light and dark, for a person to look at. */
+async function screenshotsIfAsked(page: Page, name: string): Promise<void> {
+  if (!process.env.SHOTS_DIR) return;
+  for (const width of [1400, 390])
+    for (const scheme of ["light", "dark"] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate((s) => {
+        document.documentElement.dataset.theme = s;
+      }, scheme);
+      await page.screenshot({
+        path: `${process.env.SHOTS_DIR}/${name}-${width}-${scheme}.png`,
+        fullPage: true,
+      });
+    }
+}
+
 describe("the order ticket", () => {
   it("shows the dry run's requests, then works both legs live to done", async () => {
     const { page, app } = suite;
@@ -105,18 +122,7 @@ describe("the order ticket", () => {
       }, WAIT)
       .toMatch(/POST \/orders\/regular.*tradingsymbol=GOLD.*transaction_type=BUY/s);
     expect(book.placements()).toEqual([]);
-    if (process.env.SHOTS_DIR)
-      for (const width of [1400, 390])
-        for (const scheme of ["light", "dark"] as const) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.evaluate((s) => {
-            document.documentElement.dataset.theme = s;
-          }, scheme);
-          await page.screenshot({
-            path: `${process.env.SHOTS_DIR}/ticket-${width}-${scheme}.png`,
-            fullPage: true,
-          });
-        }
+    await screenshotsIfAsked(page, "ticket");
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();
     await page.getByRole("button", { name: "Send to Kite" }).click();
@@ -142,18 +148,7 @@ describe("the order ticket", () => {
     expect(filled).toContain(`GOLD26FEBFUT ${formatNumber(fills[1] ?? 0, 2)}`);
     expect(filled).toMatch(/slippage \d/);
     expect(await row.locator('[data-field="entry"]').textContent()).toMatch(/\d/);
-    if (process.env.SHOTS_DIR)
-      for (const width of [1400, 390])
-        for (const scheme of ["light", "dark"] as const) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.evaluate((s) => {
-            document.documentElement.dataset.theme = s;
-          }, scheme);
-          await page.screenshot({
-            path: `${process.env.SHOTS_DIR}/live-position-${width}-${scheme}.png`,
-            fullPage: true,
-          });
-        }
+    await screenshotsIfAsked(page, "live-position");
   });
 
   it("adds to the live position from its Add to live: one position with both campaigns' lots", async () => {
@@ -172,18 +167,7 @@ describe("the order ticket", () => {
     const into = page.getByRole("checkbox", { name: "Add to live position (BUY 1 lots)" });
     await into.waitFor(WAIT);
     expect(await into.isChecked()).toBe(true);
-    if (process.env.SHOTS_DIR)
-      for (const width of [1400, 390])
-        for (const scheme of ["light", "dark"] as const) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.evaluate((s) => {
-            document.documentElement.dataset.theme = s;
-          }, scheme);
-          await page.screenshot({
-            path: `${process.env.SHOTS_DIR}/ticket-add-${width}-${scheme}.png`,
-            fullPage: true,
-          });
-        }
+    await screenshotsIfAsked(page, "ticket-add");
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();
     await page.getByRole("button", { name: "Send to Kite" }).click();
@@ -257,17 +241,6 @@ describe("the order ticket", () => {
       .toMatch(/^Margin .* · costs ₹[\d,]+ round trip$/);
     const costs = page.locator('[data-field="costs-preview"]');
     expect(await costs.getAttribute("data-value")).toMatch(/^\d/);
-    if (process.env.SHOTS_DIR)
-      for (const width of [1400, 390])
-        for (const scheme of ["light", "dark"] as const) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.evaluate((s) => {
-            document.documentElement.dataset.theme = s;
-          }, scheme);
-          await page.screenshot({
-            path: `${process.env.SHOTS_DIR}/ticket-prefill-${width}-${scheme}.png`,
-            fullPage: true,
-          });
-        }
+    await screenshotsIfAsked(page, "ticket-prefill");
   });
 });
