@@ -9,14 +9,11 @@
 //   BENCH_CAMPAIGNS=200 BENCH_SEED=1
 import { loadavg } from "node:os";
 import { initialGuardState } from "@spreadwatch/core";
-import { createTestStore } from "@spreadwatch/db/testing";
 import { ExecutionEngine } from "../src/executions/engine.ts";
-import { KiteLinks } from "../src/executions/kite-link.ts";
-import { LiveOrders } from "../src/executions/live-orders.ts";
 import { OrderRate } from "../src/executions/order-rate.ts";
 import type { CampaignDoc } from "../src/executions/ticket.ts";
-import type { MarketHub } from "../src/market/hub.ts";
 import { FakeKite } from "../test/fakes/fake-kite.ts";
+import { liveOrderDesk } from "./live-order-desk.ts";
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 200);
 let seed = Number(process.env.BENCH_SEED ?? 1);
@@ -29,30 +26,11 @@ const TERMINAL = new Set(["done", "flattened", "naked", "cancelled", "failed"]);
 
 const kite = await new FakeKite().start();
 const TRADERS = 10;
-const { store, cleanup } = createTestStore();
-const links = new KiteLinks(store, "soak-secret-soak-secret-soak-secret");
-const liveOrders = new LiveOrders(store);
-const now = Date.now();
-for (let i = 1; i <= TRADERS; i++) {
-  const user = await store.users.create({ username: `trader${i}`, passwordHash: "h" });
-  const token = `tok-${i}`;
-  kite.validTokens.add(token);
-  kite.book.addAccount(token, `TR${i}`);
-  await links.save(user.id, {
-    accessToken: token,
-    userId: `TR${i}`,
-    savedAt: now,
-    expiresAt: now + 6 * 3_600_000,
-  });
-  await liveOrders.update(user.id, { enabled: true }, now);
-}
-const prices = {
-  mcx: {
-    GOLD: { bid: 127_000, ask: 127_010, timestamp: now },
-    "GOLD@next": { bid: 127_500, ask: 127_540, timestamp: now },
-  },
-};
-const hub = { snapshot: () => ({ prices }) } as unknown as MarketHub;
+const { store, cleanup, links, liveOrders, hub } = await liveOrderDesk(kite, {
+  traders: TRADERS,
+  secret: "soak-secret-soak-secret-soak-secret",
+  expiresAt: (t) => t + 6 * 3_600_000,
+});
 const alerted = new Set<string>();
 const newEngine = () =>
   new ExecutionEngine({

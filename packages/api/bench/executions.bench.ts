@@ -10,15 +10,12 @@
 //   BENCH_CAMPAIGNS=1000
 import { loadavg } from "node:os";
 import { initialGuardState } from "@spreadwatch/core";
-import { createTestStore } from "@spreadwatch/db/testing";
 import { ExecutionEngine } from "../src/executions/engine.ts";
-import { KiteLinks } from "../src/executions/kite-link.ts";
-import { LiveOrders } from "../src/executions/live-orders.ts";
 import { OrderRate } from "../src/executions/order-rate.ts";
 import type { CampaignDoc } from "../src/executions/ticket.ts";
 import { kiteSessionExpiry } from "../src/feeds/providers/kite/session.ts";
-import type { MarketHub } from "../src/market/hub.ts";
 import { FakeKite } from "../test/fakes/fake-kite.ts";
+import { liveOrderDesk } from "./live-order-desk.ts";
 import { summarize } from "./stats.ts";
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 1_000);
@@ -27,30 +24,11 @@ const P99_GOAL_MS = 50;
 const kite = await new FakeKite().start();
 // Kite's 10 orders/s per account: a campaign is two orders, so the traders take turns.
 const TRADERS = 20;
-const { store, cleanup } = createTestStore();
-const links = new KiteLinks(store, "bench-secret-bench-secret-bench-secret");
-const liveOrders = new LiveOrders(store);
-const now = Date.now();
-for (let i = 1; i <= TRADERS; i++) {
-  const user = await store.users.create({ username: `trader${i}`, passwordHash: "h" });
-  const token = `tok-${i}`;
-  kite.validTokens.add(token);
-  kite.book.addAccount(token, `TR${i}`);
-  await links.save(user.id, {
-    accessToken: token,
-    userId: `TR${i}`,
-    savedAt: now,
-    expiresAt: kiteSessionExpiry(now),
-  });
-  await liveOrders.update(user.id, { enabled: true }, now);
-}
-const prices = {
-  mcx: {
-    GOLD: { bid: 127_000, ask: 127_010, timestamp: now },
-    "GOLD@next": { bid: 127_500, ask: 127_540, timestamp: now },
-  },
-};
-const hub = { snapshot: () => ({ prices }) } as unknown as MarketHub;
+const { store, cleanup, links, liveOrders, hub } = await liveOrderDesk(kite, {
+  traders: TRADERS,
+  secret: "bench-secret-bench-secret-bench-secret",
+  expiresAt: kiteSessionExpiry,
+});
 const engine = new ExecutionEngine({
   store,
   hub,
