@@ -297,13 +297,8 @@ export class SnapshotBroadcaster {
     ownerId?: number,
     selection?: StreamSelection,
   ): void {
-    // Gone while its session was being read: nothing to serve.
-    if (res.destroyed || req.socket.destroyed) return;
-    const address = clientAddress(req, this.options.trustedProxies);
-    if (this.atLimit(address)) {
-      refuseOverLimit(res, this.options.limitPerAddress);
-      return;
-    }
+    const address = admitStream(req, res, this.options, this.streamsByAddress);
+    if (address === undefined) return;
     const gzip = acceptsGzip(req.headers["accept-encoding"]);
     res.writeHead(200, streamHeaders(gzip));
     const view = this.view(selection);
@@ -378,11 +373,6 @@ export class SnapshotBroadcaster {
   touch(sections: Iterable<string>, symbols: Iterable<ExecutableSymbol>): void {
     this.touched.addNamed(sections, symbols);
     this.changed();
-  }
-
-  private atLimit(address: string): boolean {
-    const limit = this.options.limitPerAddress;
-    return limit > 0 && (this.streamsByAddress.get(address) ?? 0) >= limit;
   }
 
   private view(selection: StreamSelection | undefined): View {
@@ -722,8 +712,29 @@ export function streamHeaders(gzip: boolean): Record<string, string> {
   };
 }
 
+/**
+ * The address a new stream is counted under, or undefined when it is not served: gone while its
+ * session was being read, or its address already holds `limitPerAddress` streams (answered 429).
+ * The server's own broadcaster and the fan-out processes' front (stream-fanout.ts) admit alike.
+ */
+export function admitStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: Pick<BroadcasterOptions, "trustedProxies" | "limitPerAddress">,
+  streamsByAddress: ReadonlyMap<string, number>,
+): string | undefined {
+  if (res.destroyed || req.socket.destroyed) return undefined;
+  const address = clientAddress(req, options.trustedProxies);
+  const limit = options.limitPerAddress;
+  if (limit > 0 && (streamsByAddress.get(address) ?? 0) >= limit) {
+    refuseOverLimit(res, limit);
+    return undefined;
+  }
+  return address;
+}
+
 /** 429 with a JSON body, as every other error of the API (docs/design.md §3). */
-export function refuseOverLimit(res: ServerResponse, limit: number): void {
+function refuseOverLimit(res: ServerResponse, limit: number): void {
   const body = JSON.stringify({
     error: `Too many live streams from this address (at most ${limit}); close one and try again.`,
   });

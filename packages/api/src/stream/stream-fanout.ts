@@ -6,14 +6,13 @@ import { join } from "node:path";
 import type { Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { QuoteSource } from "@spreadwatch/core";
-import { clientAddress } from "../client-address.ts";
 import { log } from "../log.ts";
 import type { ExecutableSymbol, HubUpdate, MarketHub } from "../market/hub.ts";
 import { Touched } from "./delta.ts";
 import { HeldBackTimer } from "./held-back.ts";
 import {
+  admitStream,
   type BroadcasterOptions,
-  refuseOverLimit,
   SnapshotBroadcaster,
   streamHeaders,
 } from "./snapshot-broadcaster.ts";
@@ -163,13 +162,8 @@ export class StreamFanout implements LiveStream {
     ownerId?: number,
     selection?: StreamSelection,
   ): void {
-    if (res.destroyed || req.socket.destroyed) return;
-    const address = clientAddress(req, this.options.trustedProxies);
-    const limit = this.options.limitPerAddress;
-    if (limit > 0 && (this.streamsByAddress.get(address) ?? 0) >= limit) {
-      refuseOverLimit(res, limit);
-      return;
-    }
+    const address = admitStream(req, res, this.options, this.streamsByAddress);
+    if (address === undefined) return;
     this.count(address, 1);
     const child = this.leastBusy();
     const socket = req.socket;
