@@ -27,7 +27,7 @@ import { openStore, type Store, sqliteStore } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { createDatabase } from "@spreadwatch/db/testing/postgres";
 import { AlertEngine } from "../src/alerts/engine.ts";
-import { seededRandom } from "../src/feeds/random.ts";
+import { seededRandom } from "../src/feeds/simulator/random.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { type BenchPostgres, startDurablePostgres } from "./durable-postgres.ts";
 import { pgClient } from "./pg-client.ts";

@@ -15,7 +15,7 @@ import {
 import { sqliteStore } from "@spreadwatch/db";
 import { createTestDatabase } from "@spreadwatch/db/testing";
 import { AlertEngine } from "../src/alerts/engine.ts";
-import { gaussian, seededRandom } from "../src/feeds/random.ts";
+import { gaussian, seededRandom } from "../src/feeds/simulator/random.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { FakeTelegram } from "../test/fake-telegram.ts";
 import { HttpClient } from "../test/http-client.ts";

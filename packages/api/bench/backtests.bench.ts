@@ -14,7 +14,7 @@ import {
 } from "@spreadwatch/core";
 import { type StoredCandle, sqliteStore } from "@spreadwatch/db";
 import { openDatabase } from "@spreadwatch/db/testing";
-import { gaussian, seededRandom } from "../src/feeds/random.ts";
+import { gaussian, seededRandom } from "../src/feeds/simulator/random.ts";
 import { DATABASE_FILE } from "../src/server.ts";
 import { HttpClient } from "../test/http-client.ts";
 import { ADMIN, manualFeed, startTestServer } from "../test/server.ts";

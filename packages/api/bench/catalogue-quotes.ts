@@ -11,7 +11,7 @@ import {
   type SpreadDefinition,
 } from "@spreadwatch/core";
 import type { Store, StoredInstrument } from "@spreadwatch/db";
-import { seededRandom } from "../src/feeds/random.ts";
+import { seededRandom } from "../src/feeds/simulator/random.ts";
 import { InstrumentCatalogue } from "../src/instruments/catalogue.ts";
 import { builtInDefinitions } from "../src/spreads/built-ins.ts";
 import { SpreadRegistry } from "../src/spreads/registry.ts";

@@ -19,7 +19,7 @@ import {
 import { type StoredCandle, sqliteStore } from "@spreadwatch/db";
 import { openDatabase } from "@spreadwatch/db/testing";
 import { createContext } from "../src/context.ts";
-import { gaussian, seededRandom } from "../src/feeds/random.ts";
+import { gaussian, seededRandom } from "../src/feeds/simulator/random.ts";
 import { createCaller } from "../src/router.ts";
 import { DATABASE_FILE } from "../src/server.ts";
 import { HttpClient } from "../test/http-client.ts";

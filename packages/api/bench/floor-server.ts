@@ -9,7 +9,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig } from "../src/config/index.ts";
-import { createSimulatorFeed } from "../src/feeds/simulator.ts";
+import { createSimulatorFeed } from "../src/feeds/simulator/simulator.ts";
 import { MarketHub } from "../src/market/hub.ts";
 import { dutiesFrom } from "../src/server.ts";
 import { diffSnapshots } from "../src/stream/delta.ts";

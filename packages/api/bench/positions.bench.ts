@@ -20,7 +20,7 @@ import {
 } from "@spreadwatch/core";
 import type { PositionCrossing, RecordedPositionCrossing } from "@spreadwatch/db";
 import { LegWatch } from "../src/alerts/leg-watch.ts";
-import { seededRandom } from "../src/feeds/random.ts";
+import { seededRandom } from "../src/feeds/simulator/random.ts";
 import { log } from "../src/log.ts";
 import { DEFINITION_EVERY_MS, type LiveEntry, MarketHub } from "../src/market/hub.ts";
 import type { WatchedPosition } from "../src/positions/position-alert-source.ts";

@@ -1,7 +1,7 @@
 import { defaultDuties, type Quote } from "@spreadwatch/core";
-import { seededRandom } from "../src/feeds/random.ts";
-import { quoteMakers } from "../src/feeds/simulator.ts";
-import { SimulatorModel } from "../src/feeds/simulator-model.ts";
+import { SimulatorModel } from "../src/feeds/simulator/model.ts";
+import { seededRandom } from "../src/feeds/simulator/random.ts";
+import { quoteMakers } from "../src/feeds/simulator/simulator.ts";
 
 /**
  * The simulator's quote mix (hub.bench.ts): CME, MCX, spot, index and FX, 50 ms steps, each

@@ -17,7 +17,7 @@ import {
   type QuoteSource,
   type SpreadDefinition,
 } from "@spreadwatch/core";
-import { seededRandom } from "../src/feeds/random.ts";
+import { seededRandom } from "../src/feeds/simulator/random.ts";
 import { DEFINITION_EVERY_MS, MarketHub } from "../src/market/hub.ts";
 import {
   catalogueInUse,

@@ -5,7 +5,7 @@
 // repeated without one. The closes come from memory, not the database, so the figure is the
 // service's own. Printed, never asserted.
 import { CHART_SYMBOLS } from "@spreadwatch/core";
-import { gaussian, seededRandom } from "../src/feeds/random.ts";
+import { gaussian, seededRandom } from "../src/feeds/simulator/random.ts";
 import { type MinuteClose, SpreadStatsService } from "../src/stats/spread-stats-service.ts";
 import { describe, summarize } from "./stats.ts";
 

@@ -4,7 +4,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
 import { loadConfig } from "../src/config/index.ts";
-import { createSimulatorFeed } from "../src/feeds/simulator.ts";
+import { createSimulatorFeed } from "../src/feeds/simulator/simulator.ts";
 import { dutiesFrom, startServer } from "../src/server.ts";
 import { createPreciseClock } from "./clock.ts";
 

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from "./config/index.ts";
 import { checkReachable } from "./config/reachable.ts";
 import { createFeed, type FeedSources } from "./feeds/index.ts";
-import { ReplayFileError } from "./feeds/replay-file.ts";
+import { ReplayFileError } from "./feeds/replay/replay-file.ts";
 import { log } from "./log.ts";
 import { dutiesFrom, startServer } from "./server.ts";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultDuties, isKnownQuoteKey, type QuoteSource } from "@spreadwatch/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { createReplayFeed } from "../src/feeds/replay.ts";
-import { ReplayFileError, readReplayFile } from "../src/feeds/replay-file.ts";
+import { createReplayFeed } from "../src/feeds/replay/replay.ts";
+import { ReplayFileError, readReplayFile } from "../src/feeds/replay/replay-file.ts";
 import { MarketHub } from "../src/market/hub.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "spreadwatch-replay-"));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GIFT_PREMIUM, MCX_DEVIATIONS } from "../src/feeds/simulator-params.ts";
+import { GIFT_PREMIUM, MCX_DEVIATIONS } from "../src/feeds/simulator/params.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, startTestServer, type TestServer } from "./server.ts";
 

@@ -43,7 +43,7 @@ function movingCsv(startMs: number): { csv: string; lastTs: number } {
   return { csv: ["ts,source,key,bid,ask,price", leadIn, ...lines, ""].join("\n"), lastTs };
 }
 
-// The replay plays from the feed's start at the quotes' own pace (feeds/replay.ts): one quote, then
+// The replay plays from the feed's start at the quotes' own pace (feeds/replay/replay.ts): one quote, then
 // LEAD_IN_MS of nothing, then the moving quotes, so the app starts and the page signs in first,
 // also on a loaded machine (a page that connects late gets the early quotes in its snapshot
 // instead: in CI at load ~12 a signed-in page once took over 15 s, and saw no delta at all).

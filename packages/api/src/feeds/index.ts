@@ -3,9 +3,9 @@ import { type Config, ConfigError } from "../config/index.ts";
 import type { Feed } from "./feed.ts";
 import { MarketDataConfigError } from "./providers/config-file.ts";
 import { createMarketDataFeed, type FeedSources } from "./providers/index.ts";
-import { createReplayFeed } from "./replay.ts";
-import { readReplayFile } from "./replay-file.ts";
-import { createSimulatorFeed } from "./simulator.ts";
+import { createReplayFeed } from "./replay/replay.ts";
+import { readReplayFile } from "./replay/replay-file.ts";
+import { createSimulatorFeed } from "./simulator/simulator.ts";
 
 export type { Feed } from "./feed.ts";
 export type { FeedSources } from "./providers/index.ts";

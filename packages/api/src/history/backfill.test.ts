@@ -1,7 +1,7 @@
 import { BUILT_IN_INSTRUMENTS, defaultDuties } from "@spreadwatch/core";
 import { createTestStore } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { backfillCandles, backfillIfEmpty } from "./backfill.ts";
 
 const duties = defaultDuties();

@@ -1,7 +1,7 @@
 import { defaultDuties, type InstrumentSpec, shippedInstrument } from "@spreadwatch/core";
 import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { LegHistoryBackfill } from "./leg-backfill.ts";
 
 const M = 60_000;

@@ -9,7 +9,7 @@ import {
 } from "@spreadwatch/core";
 import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { MarketHub } from "../market/hub.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";

@@ -11,7 +11,7 @@ import {
 } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.ts";
-import { seededRandom } from "../feeds/random.ts";
+import { seededRandom } from "../feeds/simulator/random.ts";
 import { dutiesFrom } from "../server.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
 import { userDefinition } from "../spreads/definition-fixture.ts";

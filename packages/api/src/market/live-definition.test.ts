@@ -6,7 +6,7 @@ import {
   type SpreadDefinition,
 } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../feeds/random.ts";
+import { seededRandom } from "../feeds/simulator/random.ts";
 import type { RegisteredSpread } from "../spreads/registry.ts";
 import { type DefinitionEntry, LiveDefinition } from "./live-definition.ts";
 

@@ -1,7 +1,7 @@
 import { BUILT_IN_INSTRUMENTS, defaultDuties } from "@spreadwatch/core";
 import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { backfillCandles } from "../history/backfill.ts";
 import { ContractCloses } from "./contract-closes.ts";
 import { SpreadStatsService } from "./spread-stats-service.ts";

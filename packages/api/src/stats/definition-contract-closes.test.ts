@@ -6,7 +6,7 @@ import {
 } from "@spreadwatch/core";
 import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { backfillCandles } from "../history/backfill.ts";
 import { builtInDefinitions } from "../spreads/built-ins.ts";
 import { SpreadRegistry } from "../spreads/registry.ts";

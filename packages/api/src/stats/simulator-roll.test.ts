@@ -7,9 +7,9 @@ import {
 } from "@spreadwatch/core";
 import { createTestStore } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../feeds/random.ts";
-import { createSimulatorFeed } from "../feeds/simulator.ts";
-import { SimulatorModel } from "../feeds/simulator-model.ts";
+import { SimulatorModel } from "../feeds/simulator/model.ts";
+import { seededRandom } from "../feeds/simulator/random.ts";
+import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
 import { backfillCandles } from "../history/backfill.ts";
 import { ContractCloses } from "./contract-closes.ts";
 import { SpreadStatsService } from "./spread-stats-service.ts";

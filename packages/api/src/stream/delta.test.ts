@@ -1,7 +1,7 @@
 import { QUOTE_KEYS, QUOTE_SOURCES, type Quote } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.ts";
-import { seededRandom } from "../feeds/random.ts";
+import { seededRandom } from "../feeds/simulator/random.ts";
 import { MarketHub } from "../market/hub.ts";
 import { dutiesFrom } from "../server.ts";
 import { diffSnapshots, diffTouched, Touched } from "./delta.ts";

@@ -11,10 +11,10 @@ import {
   type Quote,
   quotesBook,
 } from "@spreadwatch/core";
+import { CatalogueCurves, type CatalogueMid } from "./curves.ts";
+import { BOOKS, PRICE_TICKS, UNKNOWN_WIDTH_TICKS, WIDTH_TICKS } from "./params.ts";
+import { MarketPath, type PathLevels } from "./path.ts";
 import { roundToTick } from "./random.ts";
-import { CatalogueCurves, type CatalogueMid } from "./simulator-curves.ts";
-import { BOOKS, PRICE_TICKS, UNKNOWN_WIDTH_TICKS, WIDTH_TICKS } from "./simulator-params.ts";
-import { MarketPath, type PathLevels } from "./simulator-path.ts";
 
 /**
  * The path's seed when none is given. Fixed, not the start time: every start of the simulator
@@ -49,7 +49,7 @@ export class SimulatorModel {
   /** The levels at the current time: a backfill asks for them ~15 times per moment. */
   private cached: MarketLevels | undefined;
   private pathLevels: PathLevels | undefined;
-  /** Every other catalogue instrument, on curves over this path (simulator-curves.ts). */
+  /** Every other catalogue instrument, on curves over this path (curves.ts). */
   private readonly curves: CatalogueCurves;
 
   constructor(

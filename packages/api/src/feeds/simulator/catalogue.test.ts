@@ -12,10 +12,10 @@ import {
   shippedInstrument,
 } from "@spreadwatch/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SimulatorModel } from "./model.ts";
+import { ROLL_DAYS } from "./params.ts";
 import { seededRandom } from "./random.ts";
 import { createSimulatorFeed } from "./simulator.ts";
-import { SimulatorModel } from "./simulator-model.ts";
-import { ROLL_DAYS } from "./simulator-params.ts";
 
 const T = Date.UTC(2026, 10, 23, 4, 0);
 const HOUR = 3_600_000;

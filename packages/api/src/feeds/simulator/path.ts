@@ -1,4 +1,3 @@
-import { gaussian, hashGaussian } from "./random.ts";
 import {
   LEG_IDS,
   LEGS,
@@ -11,7 +10,8 @@ import {
   OUS,
   type OuId,
   type OuParams,
-} from "./simulator-params.ts";
+} from "./params.ts";
+import { gaussian, hashGaussian } from "./random.ts";
 
 /**
  * The simulated market as one fixed path in time: every value at minute k is a function of the
@@ -116,7 +116,7 @@ const STREAM = {
 /**
  * The series one path moves: legs (log-price processes) and OU deviations, each with its own
  * hash streams. The fifteen built-in keys' path is `BUILT_IN_PATH`; the catalogue's other
- * instruments run on paths of their own (simulator-curves.ts), with new streams, so adding them
+ * instruments run on paths of their own (curves.ts), with new streams, so adding them
  * leaves every built-in draw where it was.
  */
 export interface PathSpec<L extends string = string, O extends string = string> {

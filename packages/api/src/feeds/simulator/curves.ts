@@ -7,7 +7,6 @@ import {
   parity,
   parseInstrumentKey,
 } from "@spreadwatch/core";
-import { hashGaussian, hashString, seededRandom } from "./random.ts";
 import {
   BRENT_WTI,
   CURVE_ROOTS,
@@ -29,8 +28,9 @@ import {
   type SlowOuParams,
   UNKNOWN_ANNUAL_VOL,
   UNKNOWN_LEVEL,
-} from "./simulator-params.ts";
-import { MarketPath, ouDecay, ouStep, type PathLevels, type PathSpec } from "./simulator-path.ts";
+} from "./params.ts";
+import { MarketPath, ouDecay, ouStep, type PathLevels, type PathSpec } from "./path.ts";
+import { hashGaussian, hashString, seededRandom } from "./random.ts";
 
 /**
  * The catalogue beyond the fifteen built-in keys (docs/simulator.md, "Every instrument"): term

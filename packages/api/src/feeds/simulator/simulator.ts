@@ -8,9 +8,9 @@ import {
   parseInstrumentKey,
   type Quote,
 } from "@spreadwatch/core";
-import type { Feed } from "./feed.ts";
+import type { Feed } from "../feed.ts";
+import { DEFAULT_SEED, SimulatorModel } from "./model.ts";
 import { hashString, seededRandom } from "./random.ts";
-import { DEFAULT_SEED, SimulatorModel } from "./simulator-model.ts";
 
 const STEP_MS = 50;
 /**

@@ -14,17 +14,11 @@ import {
 } from "@spreadwatch/core";
 import { createTestStore } from "@spreadwatch/db/testing";
 import { describe, expect, it } from "vitest";
-import { BACKFILL_DAYS, backfillCandles } from "../history/backfill.ts";
+import { BACKFILL_DAYS, backfillCandles } from "../../history/backfill.ts";
+import { SimulatorModel } from "./model.ts";
+import { GIFT_PREMIUM, LEGS, MCX_DEVIATIONS, MINUTES_PER_YEAR, SPOT_BASIS } from "./params.ts";
 import { seededRandom } from "./random.ts";
 import { createSimulatorFeed } from "./simulator.ts";
-import { SimulatorModel } from "./simulator-model.ts";
-import {
-  GIFT_PREMIUM,
-  LEGS,
-  MCX_DEVIATIONS,
-  MINUTES_PER_YEAR,
-  SPOT_BASIS,
-} from "./simulator-params.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -166,7 +160,9 @@ describe("simulator backfill", () => {
     } finally {
       await cleanup();
     }
-  }, 120_000);
+    // A safety net, not a measure: 30 days of every instrument is CPU work, 45 s in a CI run and
+    // 135 s at load 21 beside three other test workers.
+  }, 360_000);
 });
 
 /** How far a chart symbol typically strays from its mean: its OU's stationary sd. */

@@ -1,5 +1,5 @@
 import type { Quote } from "@spreadwatch/core";
-import type { Feed } from "./feed.ts";
+import type { Feed } from "../feed.ts";
 
 /** Quotes handed over per turn of the event loop at speed 0, so HTTP stays responsive. */
 const BATCH = 5_000;

@@ -67,7 +67,7 @@ export function hashGaussian(seed: number, stream: number, index: number): numbe
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-/** FNV-1a of a string: a key's own seed and streams (simulator-curves.ts), the same in every process. */
+/** FNV-1a of a string: a key's own seed and streams (curves.ts), the same in every process. */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

@@ -1,8 +1,8 @@
 import { defaultDuties, type InstrumentSpec, shippedInstrument } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
+import { SimulatorModel } from "./model.ts";
+import { BRENT_WTI, CURVES, EXTRA_LEGS, MINI_BASES, MINUTES_PER_YEAR } from "./params.ts";
 import { seededRandom } from "./random.ts";
-import { SimulatorModel } from "./simulator-model.ts";
-import { BRENT_WTI, CURVES, EXTRA_LEGS, MINI_BASES, MINUTES_PER_YEAR } from "./simulator-params.ts";
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 0, 1);

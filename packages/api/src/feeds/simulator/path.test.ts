@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { LEG_IDS, LEGS, OU_IDS, OUS } from "./params.ts";
+import { bridgeAt, bridgeStep, MarketPath, MINUTE_MS, ouDecay, ouSigma, ouStep } from "./path.ts";
 import { hashGaussian, seededRandom } from "./random.ts";
-import { LEG_IDS, LEGS, OU_IDS, OUS } from "./simulator-params.ts";
-import {
-  bridgeAt,
-  bridgeStep,
-  MarketPath,
-  MINUTE_MS,
-  ouDecay,
-  ouSigma,
-  ouStep,
-} from "./simulator-path.ts";
 
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
