@@ -35,7 +35,7 @@ import type { LeaderWork } from "./leader/leader-role.ts";
 import { warnEvery } from "./log.ts";
 import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
-import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbox/outbox-sender.ts";
+import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbound/outbox-sender.ts";
 import { serverMarginSource } from "./positions/margin-source.ts";
 import { storedPositionAlerts } from "./positions/position-alert-source.ts";
 import { PositionAlerts } from "./positions/position-alerts.ts";

@@ -1,5 +1,5 @@
 import type { OutboxChannel } from "@spreadwatch/db";
-import type { ChannelDelivery, DeliveryOutcome } from "../outbox/outbox-sender.ts";
+import type { ChannelDelivery, DeliveryOutcome } from "../outbound/outbox-sender.ts";
 
 /** Every outbox channel, so each one's series exists (at 0) before its first event. */
 export const OUTBOX_CHANNELS = ["telegram", "webhook"] as const satisfies readonly OutboxChannel[];

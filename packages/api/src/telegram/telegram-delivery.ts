@@ -1,6 +1,10 @@
 import type { OutboxMessage } from "@spreadwatch/db";
 import { log } from "../log.ts";
-import { type ChannelDelivery, type DeliveryOutcome, retryDelay } from "../outbox/outbox-sender.ts";
+import {
+  type ChannelDelivery,
+  type DeliveryOutcome,
+  retryDelay,
+} from "../outbound/outbox-sender.ts";
 import {
   BACKGROUND_SEND,
   type TelegramNotifier,

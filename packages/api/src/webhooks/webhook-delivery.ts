@@ -1,6 +1,10 @@
 import type { OutboxMessage, Store } from "@spreadwatch/db";
 import { log } from "../log.ts";
-import { type ChannelDelivery, type DeliveryOutcome, retryDelay } from "../outbox/outbox-sender.ts";
+import {
+  type ChannelDelivery,
+  type DeliveryOutcome,
+  retryDelay,
+} from "../outbound/outbox-sender.ts";
 import type { WebhookEvent } from "./webhook-signature.ts";
 import type { Webhooks } from "./webhooks.ts";
 
