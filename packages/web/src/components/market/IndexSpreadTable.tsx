@@ -1,12 +1,8 @@
 import type { IndexSpreadRow, Prices } from "@spreadwatch/core";
 import type { FreshnessContext } from "../../market/freshness.ts";
-import { indexSpreadInputs, inputMarks } from "../../market/inputMarks.ts";
-import { legProblems } from "../../market/legProblems.ts";
-import { Panel } from "../ui/Panel.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
-import { LegWarning } from "./LegWarning.tsx";
-import { PriceCell } from "./PriceCell.tsx";
-import { SpreadValue } from "./SpreadValue.tsx";
+import { indexSpreadInputs } from "../../market/inputMarks.ts";
+import type { Column } from "../ui/TableHead.tsx";
+import { FutureSpotRow, FutureSpotTable } from "./FutureSpotTable.tsx";
 
 const DECIMALS = 2;
 
@@ -25,30 +21,17 @@ const INDEX_COLUMNS: readonly Column[] = [
 ];
 
 export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTableProps) {
-  const inputs = indexSpreadInputs(prices);
-  const marks = inputMarks(inputs);
-  const problems = legProblems(inputs, freshness);
   return (
-    <Panel title="Index Spread" className="panel--index">
-      <table className="data-table" aria-label="Index Spread">
-        <TableHead columns={INDEX_COLUMNS} />
-        <tbody>
-          <tr
-            data-symbol="NIFTY"
-            data-delayed={marks.delayed !== undefined || undefined}
-            data-greyed={problems.length > 0 || undefined}
-            className={problems.length > 0 ? "row--greyed" : undefined}
-          >
-            <th scope="row" className="symbol">
-              NIFTY
-              <LegWarning problems={problems} />
-            </th>
-            <SpreadValue value={row.spread} decimals={DECIMALS} marks={marks} />
-            <PriceCell col="future" value={row.future} decimals={DECIMALS} />
-            <PriceCell col="spot" value={row.spot} decimals={DECIMALS} />
-          </tr>
-        </tbody>
-      </table>
-    </Panel>
+    <FutureSpotTable title="Index Spread" columns={INDEX_COLUMNS} className="panel--index">
+      <FutureSpotRow
+        symbol="NIFTY"
+        name="NIFTY"
+        {...row}
+        inputs={indexSpreadInputs(prices)}
+        freshness={freshness}
+        spreadDecimals={DECIMALS}
+        priceDecimals={DECIMALS}
+      />
+    </FutureSpotTable>
   );
 }
