@@ -190,19 +190,14 @@ export function AlertModal({
         submit={alert ? "Update Alert" : "Create Alert"}
         onCancel={onClose}
         busy={busy}
+        // Deleting belongs to editing: a new alert's dialog offers no Delete (All).
+        onDelete={alert && deleteOne}
         aside={
-          // Deleting belongs to editing: a new alert's dialog offers no Delete All.
-          alert && (
-            <>
-              <DangerButton onClick={deleteOne} busy={busy}>
-                Delete
-              </DangerButton>
-              {symbolAlerts.length > 1 && (
-                <DangerButton onClick={() => void deleteAll()} busy={busy}>
-                  Delete All
-                </DangerButton>
-              )}
-            </>
+          alert &&
+          symbolAlerts.length > 1 && (
+            <DangerButton onClick={() => void deleteAll()} busy={busy}>
+              Delete All
+            </DangerButton>
           )
         }
       />

@@ -8,6 +8,16 @@ import { LegWarning } from "./LegWarning.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
 
+/** The columns of a future − spot table: the row's name, the spread, then the two prices. */
+export function futureSpotColumns(name: string, future: string, spot: string): readonly Column[] {
+  return [
+    { label: name },
+    { label: "Spread", num: true },
+    { label: future, num: true },
+    { label: spot, num: true },
+  ];
+}
+
 interface FutureSpotTableProps {
   /** The panel's title, which also names the table. */
   title: string;

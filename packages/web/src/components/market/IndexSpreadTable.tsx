@@ -1,8 +1,7 @@
 import type { IndexSpreadRow, Prices } from "@spreadwatch/core";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { indexSpreadInputs } from "../../market/inputMarks.ts";
-import type { Column } from "../ui/TableHead.tsx";
-import { FutureSpotRow, FutureSpotTable } from "./FutureSpotTable.tsx";
+import { FutureSpotRow, FutureSpotTable, futureSpotColumns } from "./FutureSpotTable.tsx";
 
 const DECIMALS = 2;
 
@@ -13,12 +12,11 @@ interface IndexSpreadTableProps {
   freshness: FreshnessContext;
 }
 
-const INDEX_COLUMNS: readonly Column[] = [
-  { label: "NIFTY" },
-  { label: "Spread", num: true },
-  { label: "Future Price (GIFT NIFTY)", num: true },
-  { label: "Spot Price (NIFTY 50)", num: true },
-];
+const INDEX_COLUMNS = futureSpotColumns(
+  "NIFTY",
+  "Future Price (GIFT NIFTY)",
+  "Spot Price (NIFTY 50)",
+);
 
 export function IndexSpreadTable({ row, prices, freshness }: IndexSpreadTableProps) {
   return (

@@ -2,8 +2,7 @@ import { type Prices, type SpotSpreadRow, spreadDecimals } from "@spreadwatch/co
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { spotSpreadInputs } from "../../market/inputMarks.ts";
 import type { LegProblem } from "../../market/legProblems.ts";
-import type { Column } from "../ui/TableHead.tsx";
-import { FutureSpotRow, FutureSpotTable } from "./FutureSpotTable.tsx";
+import { FutureSpotRow, FutureSpotTable, futureSpotColumns } from "./FutureSpotTable.tsx";
 
 const PRICE_DECIMALS = 2;
 
@@ -19,12 +18,7 @@ function cannotComputeTitle(id: string, problems: LegProblem[]): string {
   return `Cannot compute: ${crossed ? crossed.text : `no CME ${id} bid and ask`}`;
 }
 
-const SPOT_COLUMNS: readonly Column[] = [
-  { label: "Symbol" },
-  { label: "Spread", num: true },
-  { label: "Future Price", num: true },
-  { label: "Spot Price", num: true },
-];
+const SPOT_COLUMNS = futureSpotColumns("Symbol", "Future Price", "Spot Price");
 
 /** docs/spec.md §2 "Spot Spread table": CME future mid − spot, in USD. */
 export function SpotSpreadTable({ rows, prices, freshness }: SpotSpreadTableProps) {

@@ -7,7 +7,7 @@ import {
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
-import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
 import { Checkbox, Field } from "../ui/Field.tsx";
 import { ModalForm } from "../ui/ModalForm.tsx";
 import { type BuilderError, builderError, localErrors } from "./builderErrors.ts";
@@ -331,13 +331,7 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
         submit={spread ? "Save spread" : "Create spread"}
         onCancel={onClose}
         busy={busy}
-        aside={
-          spread && (
-            <DangerButton onClick={remove} busy={busy}>
-              Delete
-            </DangerButton>
-          )
-        }
+        onDelete={spread && remove}
       />
     </ModalForm>
   );
