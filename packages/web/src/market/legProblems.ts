@@ -1,7 +1,7 @@
 import { type BookEntry, formatNumber, rawPriceDecimals } from "@spreadwatch/core";
 import { providerLabel, STATE_TEXT } from "./feedHealth.ts";
 import { type FreshnessContext, freshness, isCrossed } from "./freshness.ts";
-import type { SpreadInput } from "./inputMarks.ts";
+import { type InputMarks, inputMarks, type SpreadInput } from "./inputMarks.ts";
 
 /** `rolled`: a position's leg now quotes another contract than the one it holds. */
 export type LegProblemKind = "missing" | "crossed" | "stale" | "rolled";
@@ -54,4 +54,34 @@ export function legProblems(inputs: SpreadInput[], context: FreshnessContext): L
   return inputs
     .flatMap((input) => problemOf(input, context) ?? [])
     .sort((a, b) => SEVERITY[a.kind] - SEVERITY[b.kind]);
+}
+
+/** What a spread row shows of its legs: its problems, its inputs' marks, and the row's flags. */
+export interface LegsState {
+  problems: LegProblem[];
+  marks: InputMarks;
+  /** A leg cannot be trusted: the row is greyed (class row--greyed, data-greyed). */
+  greyed: boolean;
+  /** The row's data attributes: data-delayed only on a spread computed from a delayed input. */
+  data: { "data-delayed": true | undefined; "data-greyed": true | undefined };
+}
+
+/** The state of a spread row's legs; `computed` says whether the row has a spread at all. */
+export function legsState(
+  inputs: SpreadInput[],
+  context: FreshnessContext,
+  computed: boolean,
+): LegsState {
+  const problems = legProblems(inputs, context);
+  const marks = inputMarks(inputs);
+  const greyed = problems.length > 0;
+  return {
+    problems,
+    marks,
+    greyed,
+    data: {
+      "data-delayed": (computed && marks.delayed !== undefined) || undefined,
+      "data-greyed": greyed || undefined,
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { ComponentType } from "react";
 import { Link } from "wouter";
 import { AppHeader } from "../components/app/AppHeader.tsx";
 import { DarkModeSwitch } from "../components/app/DarkModeSwitch.tsx";
@@ -9,6 +10,15 @@ import { WebhookSettings } from "../components/profile/WebhookSettings.tsx";
 import { TelegramSettings } from "../components/telegram/TelegramSettings.tsx";
 import { Section } from "../components/ui/Section.tsx";
 import type { SessionUser } from "../session/cache.ts";
+
+/** The profile's settings, each its own section, in this order. */
+const SETTINGS: readonly (readonly [title: string, settings: ComponentType])[] = [
+  ["Change Password", ChangePasswordForm],
+  ["Lot size", LotSizeSettings],
+  ["Telegram Notifications", TelegramSettings],
+  ["Webhook", WebhookSettings],
+  ["Kite (live orders)", KiteLinkSettings],
+];
 
 export function Profile({ user }: { user: SessionUser }) {
   return (
@@ -27,21 +37,11 @@ export function Profile({ user }: { user: SessionUser }) {
             <dd data-testid="profile-role">{user.is_admin ? "Administrator" : "User"}</dd>
           </dl>
         </Section>
-        <Section title="Change Password">
-          <ChangePasswordForm />
-        </Section>
-        <Section title="Lot size">
-          <LotSizeSettings />
-        </Section>
-        <Section title="Telegram Notifications">
-          <TelegramSettings />
-        </Section>
-        <Section title="Webhook">
-          <WebhookSettings />
-        </Section>
-        <Section title="Kite (live orders)">
-          <KiteLinkSettings />
-        </Section>
+        {SETTINGS.map(([title, Settings]) => (
+          <Section key={title} title={title}>
+            <Settings />
+          </Section>
+        ))}
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 import { EXCHANGES } from "@spreadwatch/core";
-import { useId } from "react";
+import { OptionsField } from "../ui/Field.tsx";
 import { monthChoiceLabel, type RootChoice } from "./catalogueChoices.ts";
 
 interface CatalogueFieldsProps {
@@ -18,57 +18,39 @@ export function CatalogueFields({
   pickedKey,
   onPick,
 }: CatalogueFieldsProps) {
-  const rootId = useId();
-  const monthId = useId();
   if (loading) return <p className="muted">Loading the catalogue...</p>;
   if (!choice) return <p className="muted">Every shipped instrument is in use.</p>;
   const spec = choice.months.find((m) => m.spec.key === pickedKey)?.spec;
   const futures = choice.months[0]?.month !== null;
   return (
     <>
-      <div className="field">
-        <label className="field__label" htmlFor={rootId}>
-          Instrument
-        </label>
-        <select
-          id={rootId}
-          className="field__input"
-          value={choice.root}
-          onChange={(event) => onPick({ root: event.target.value })}
-        >
-          {EXCHANGES.map((exchange) => {
-            const here = choices.filter((c) => c.exchange === exchange);
-            if (here.length === 0) return null;
-            return (
-              <optgroup key={exchange} label={exchange}>
-                {here.map((c) => (
-                  <option key={c.root} value={c.root}>
-                    {`${c.root} — ${c.name}`}
-                  </option>
-                ))}
-              </optgroup>
-            );
-          })}
-        </select>
-      </div>
+      <OptionsField label="Instrument" value={choice.root} onChange={(root) => onPick({ root })}>
+        {EXCHANGES.map((exchange) => {
+          const here = choices.filter((c) => c.exchange === exchange);
+          if (here.length === 0) return null;
+          return (
+            <optgroup key={exchange} label={exchange}>
+              {here.map((c) => (
+                <option key={c.root} value={c.root}>
+                  {`${c.root} — ${c.name}`}
+                </option>
+              ))}
+            </optgroup>
+          );
+        })}
+      </OptionsField>
       {futures && (
-        <div className="field">
-          <label className="field__label" htmlFor={monthId}>
-            Contract month
-          </label>
-          <select
-            id={monthId}
-            className="field__input"
-            value={pickedKey}
-            onChange={(event) => onPick({ root: choice.root, key: event.target.value })}
-          >
-            {choice.months.map(({ month, spec: s }) => (
-              <option key={s.key} value={s.key}>
-                {month ? monthChoiceLabel(month, s.key) : s.key}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OptionsField
+          label="Contract month"
+          value={pickedKey}
+          onChange={(key) => onPick({ root: choice.root, key })}
+        >
+          {choice.months.map(({ month, spec: s }) => (
+            <option key={s.key} value={s.key}>
+              {month ? monthChoiceLabel(month, s.key) : s.key}
+            </option>
+          ))}
+        </OptionsField>
       )}
       {spec && (
         <p className="add-instrument__summary" data-testid="catalogue-summary">

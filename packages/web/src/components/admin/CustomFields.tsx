@@ -65,6 +65,7 @@ export function customInput(form: CustomForm): AddInput {
 }
 
 type TextKey = "key" | "name" | "unit" | "lotUnits" | "tick" | "decimals" | "symbol";
+type ChoiceKey = Exclude<keyof CustomForm, TextKey>;
 
 interface CustomFieldsProps {
   form: CustomForm;
@@ -89,6 +90,8 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
     onChange: set(key),
     ...marks(refusalName),
   });
+  // A select bound to its key of the form.
+  const chosen = <K extends ChoiceKey>(key: K) => ({ value: form[key], onChange: set(key) });
   return (
     <div className="add-instrument__custom">
       <p id={hint} className="muted add-instrument__hint">
@@ -102,22 +105,12 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
           spellCheck={false}
           {...bound("key")}
         />
-        <SelectField
-          label="Exchange"
-          options={EXCHANGES}
-          value={form.exchange}
-          onChange={set("exchange")}
-        />
+        <SelectField label="Exchange" options={EXCHANGES} {...chosen("exchange")} />
       </div>
       <Field label="Name" {...bound("name")} />
       <div className="form__row">
         <Field label="Quote unit" placeholder="INR / kg" {...bound("unit")} />
-        <SelectField
-          label="Currency"
-          options={CURRENCIES}
-          value={form.currency}
-          onChange={set("currency")}
-        />
+        <SelectField label="Currency" options={CURRENCIES} {...chosen("currency")} />
       </div>
       <div className="form__row form__row--three">
         <Field label="Units per lot" inputMode="decimal" {...bound("lotUnits")} />
@@ -127,16 +120,14 @@ export function CustomFields({ form, onChange, invalid }: CustomFieldsProps) {
       <SelectField
         label="Contract month"
         options={["none", ...MONTH_SELECTORS] as const}
-        value={form.month}
-        onChange={set("month")}
+        {...chosen("month")}
         format={(m) => (m === "none" ? "None (spot, index, FX)" : m)}
       />
       <div className="form__row">
         <SelectField
           label="Provider"
           options={["none", ...PROVIDER_KINDS] as const}
-          value={form.provider}
-          onChange={set("provider")}
+          {...chosen("provider")}
           format={(p) => (p === "none" ? "By exchange" : p)}
         />
         <Field

@@ -87,19 +87,20 @@ function ProviderRow({
           <span className="health-table__kind">{provider.kind}</span>
         )}
       </th>
-      <td data-col="state">
+      <td data-label="State" data-col="state">
         <StateCell provider={provider} kiteLoginHref={kiteLoginHref} />
       </td>
       <td
+        data-label="Last quote"
         data-col="last-quote"
         title={provider.lastQuoteAt === null ? undefined : formatIstTimestamp(provider.lastQuoteAt)}
       >
         {formatAge(lastQuoteAge)}
       </td>
-      <td data-col="reconnects" className="num">
+      <td data-label="Reconnects" data-col="reconnects" className="num">
         {provider.reconnects}
       </td>
-      <td data-col="last-error" className="health-table__wrap">
+      <td data-label="Last error" data-col="last-error" className="health-table__wrap">
         {provider.lastError === null ? (
           <span className="muted">none</span>
         ) : (
@@ -113,11 +114,11 @@ function ProviderRow({
           </>
         )}
       </td>
-      <td data-col="keys" className="health-table__wrap">
+      <td data-label="Keys" data-col="keys" className="health-table__wrap">
         {provider.keys.length > 0 ? provider.keys.join(", ") : "—"}
       </td>
       {withContracts && (
-        <td data-col="contracts" className="health-table__wrap">
+        <td data-label="Contracts" data-col="contracts" className="health-table__wrap">
           {Object.entries(provider.contracts ?? {}).map(([key, contract]) => (
             <div key={key}>{`${key}: ${contract}`}</div>
           ))}

@@ -11,16 +11,16 @@ import {
   type SoundId,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { AlertView } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/alerts/useAlerts.ts";
 import { useSymbolLabel } from "../../hooks/market/useSpreadDefinitions.ts";
-import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
 import { Checkbox } from "../ui/Field.tsx";
+import { ModalForm } from "../ui/ModalForm.tsx";
 import { flashMessage } from "./flashMessage.ts";
 import { MetricField } from "./MetricField.tsx";
 import { metricRangeText, thresholdRangeError } from "./metric.ts";
@@ -56,8 +56,6 @@ export function AlertModal({
   initialThreshold,
   onClose,
 }: AlertModalProps) {
-  const titleId = useId();
-  const dialog = useModalDialog();
   const changes = useAlertChanges();
   const label = useSymbolLabel()(symbol);
   const submission = useSubmissionKey();
@@ -148,71 +146,61 @@ export function AlertModal({
   const placeholder =
     currentSpread === undefined ? "e.g. 100" : formatNumber(currentSpread, spreadDecimals(symbol));
   return (
-    <dialog
-      ref={dialog}
-      className="modal"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      <form className="modal__form" onSubmit={submit} noValidate>
-        <h2 id={titleId} className="modal__title">
+    <ModalForm
+      title={
+        <>
           {alert ? "Edit Alert" : "Create Alert"} for{" "}
           {/* A definition's SP7_BUY says little: its name goes first. */}
           {!isSpreadSymbol(symbol) && label !== symbol && `${label} `}
           <span className="modal__symbol">{symbol}</span>
-        </h2>
-        {/* The same choice as the Alerts section's form (README "Spread alerts"). */}
-        <MetricField value={metric} onChange={setMetric} />
-        <ThresholdField
-          label={`Alert me when ${ALERT_METRIC_LABELS[metric]} reaches`}
-          value={threshold}
-          onChange={setThreshold}
-          placeholder={metric === "spread" ? placeholder : metricRangeText(metric)}
-          autoFocus
+        </>
+      }
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      {/* The same choice as the Alerts section's form (README "Spread alerts"). */}
+      <MetricField value={metric} onChange={setMetric} />
+      <ThresholdField
+        label={`Alert me when ${ALERT_METRIC_LABELS[metric]} reaches`}
+        value={threshold}
+        onChange={setThreshold}
+        placeholder={metric === "spread" ? placeholder : metricRangeText(metric)}
+        autoFocus
+      />
+      <SoundField
+        label="Alert Sound"
+        options={MODAL_SOUND_IDS}
+        value={soundId}
+        onChange={setSoundId}
+      />
+      <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
+      <Checkbox label="Send to Webhook" checked={webhook} onChange={setWebhook} />
+      {/* One limit for the server's channels, counted per firing (docs/user-guide.md). */}
+      {(telegram || webhook) && (
+        <LimitField
+          label="Notification Limit"
+          options={MODAL_LIMIT_OPTIONS}
+          value={limit}
+          onChange={setLimit}
+          format={(n) => `${n} ${n === 1 ? "notification" : "notifications"}`}
         />
-        <SoundField
-          label="Alert Sound"
-          options={MODAL_SOUND_IDS}
-          value={soundId}
-          onChange={setSoundId}
-        />
-        <Checkbox label="Send Telegram Notification" checked={telegram} onChange={setTelegram} />
-        <Checkbox label="Send to Webhook" checked={webhook} onChange={setWebhook} />
-        {/* One limit for the server's channels, counted per firing (docs/user-guide.md). */}
-        {(telegram || webhook) && (
-          <LimitField
-            label="Notification Limit"
-            options={MODAL_LIMIT_OPTIONS}
-            value={limit}
-            onChange={setLimit}
-            format={(n) => `${n} ${n === 1 ? "notification" : "notifications"}`}
-          />
-        )}
-        <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
-        <DialogActions
-          submit={alert ? "Update Alert" : "Create Alert"}
-          onCancel={onClose}
-          busy={busy}
-          aside={
-            // Deleting belongs to editing: a new alert's dialog offers no Delete All.
-            alert && (
-              <>
-                <DangerButton onClick={deleteOne} busy={busy}>
-                  Delete
-                </DangerButton>
-                {symbolAlerts.length > 1 && (
-                  <DangerButton onClick={() => void deleteAll()} busy={busy}>
-                    Delete All
-                  </DangerButton>
-                )}
-              </>
-            )
-          }
-        />
-      </form>
-    </dialog>
+      )}
+      <Checkbox label="Enable Alert" checked={enabled} onChange={setEnabled} />
+      <DialogActions
+        submit={alert ? "Update Alert" : "Create Alert"}
+        onCancel={onClose}
+        busy={busy}
+        // Deleting belongs to editing: a new alert's dialog offers no Delete (All).
+        onDelete={alert && deleteOne}
+        aside={
+          alert &&
+          symbolAlerts.length > 1 && (
+            <DangerButton onClick={() => void deleteAll()} busy={busy}>
+              Delete All
+            </DangerButton>
+          )
+        }
+      />
+    </ModalForm>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { sanitizeThreshold } from "../../alerts/threshold.ts";
+import { LabelledField } from "../ui/Field.tsx";
 
 interface ThresholdFieldProps {
   label: string;
@@ -21,7 +22,6 @@ export function ThresholdField({
   placeholder,
   autoFocus,
 }: ThresholdFieldProps) {
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -40,24 +40,24 @@ export function ThresholdField({
   }, []);
 
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        ref={input}
-        id={id}
-        className="field__input field__input--num"
-        type="text"
-        inputMode="decimal"
-        autoComplete="off"
-        spellCheck={false}
-        placeholder={placeholder}
-        // biome-ignore lint/a11y/noAutofocus: the modal opens to type a threshold
-        autoFocus={autoFocus}
-        value={value}
-        onChange={(event) => onChange(sanitizeThreshold(event.target.value))}
-      />
-    </div>
+    <LabelledField
+      label={label}
+      control={(id) => (
+        <input
+          ref={input}
+          id={id}
+          className="field__input field__input--num"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={placeholder}
+          // biome-ignore lint/a11y/noAutofocus: the modal opens to type a threshold
+          autoFocus={autoFocus}
+          value={value}
+          onChange={(event) => onChange(sanitizeThreshold(event.target.value))}
+        />
+      )}
+    />
   );
 }

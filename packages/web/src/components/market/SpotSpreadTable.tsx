@@ -1,12 +1,8 @@
 import { type Prices, type SpotSpreadRow, spreadDecimals } from "@spreadwatch/core";
 import type { FreshnessContext } from "../../market/freshness.ts";
-import { inputMarks, spotSpreadInputs } from "../../market/inputMarks.ts";
-import { type LegProblem, legProblems } from "../../market/legProblems.ts";
-import { Panel } from "../ui/Panel.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
-import { LegWarning } from "./LegWarning.tsx";
-import { PriceCell } from "./PriceCell.tsx";
-import { SpreadValue } from "./SpreadValue.tsx";
+import { spotSpreadInputs } from "../../market/inputMarks.ts";
+import type { LegProblem } from "../../market/legProblems.ts";
+import { FutureSpotRow, FutureSpotTable, futureSpotColumns } from "./FutureSpotTable.tsx";
 
 const PRICE_DECIMALS = 2;
 
@@ -22,51 +18,27 @@ function cannotComputeTitle(id: string, problems: LegProblem[]): string {
   return `Cannot compute: ${crossed ? crossed.text : `no CME ${id} bid and ask`}`;
 }
 
-const SPOT_COLUMNS: readonly Column[] = [
-  { label: "Symbol" },
-  { label: "Spread", num: true },
-  { label: "Future Price", num: true },
-  { label: "Spot Price", num: true },
-];
+const SPOT_COLUMNS = futureSpotColumns("Symbol", "Future Price", "Spot Price");
 
 /** docs/spec.md §2 "Spot Spread table": CME future mid − spot, in USD. */
 export function SpotSpreadTable({ rows, prices, freshness }: SpotSpreadTableProps) {
   return (
-    <Panel title="Spot Spread">
-      <table className="data-table" aria-label="Spot Spread">
-        <TableHead columns={SPOT_COLUMNS} />
-        <tbody>
-          {rows.map((row) => {
-            const inputs = spotSpreadInputs(row.id, row.spotKey, prices);
-            const marks = inputMarks(inputs);
-            const problems = legProblems(inputs, freshness);
-            return (
-              <tr
-                key={row.id}
-                data-symbol={row.spotKey}
-                data-delayed={
-                  (row.spread !== undefined && marks.delayed !== undefined) || undefined
-                }
-                data-greyed={problems.length > 0 || undefined}
-                className={problems.length > 0 ? "row--greyed" : undefined}
-              >
-                <th scope="row" className="symbol">
-                  {row.name}
-                  <LegWarning problems={problems} />
-                </th>
-                <SpreadValue
-                  value={row.spread}
-                  decimals={spreadDecimals(row.id)}
-                  missingTitle={cannotComputeTitle(row.id, problems)}
-                  marks={marks}
-                />
-                <PriceCell col="future" value={row.future} decimals={PRICE_DECIMALS} />
-                <PriceCell col="spot" value={row.spot} decimals={PRICE_DECIMALS} />
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </Panel>
+    <FutureSpotTable title="Spot Spread" columns={SPOT_COLUMNS}>
+      {rows.map((row) => (
+        <FutureSpotRow
+          key={row.id}
+          symbol={row.spotKey}
+          name={row.name}
+          spread={row.spread}
+          future={row.future}
+          spot={row.spot}
+          inputs={spotSpreadInputs(row.id, row.spotKey, prices)}
+          freshness={freshness}
+          spreadDecimals={spreadDecimals(row.id)}
+          priceDecimals={PRICE_DECIMALS}
+          missingTitle={(problems) => cannotComputeTitle(row.id, problems)}
+        />
+      ))}
+    </FutureSpotTable>
   );
 }

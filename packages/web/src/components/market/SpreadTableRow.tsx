@@ -12,8 +12,8 @@ import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
-import { inputMarks, spreadInputs } from "../../market/inputMarks.ts";
-import { type LegProblem, legProblems } from "../../market/legProblems.ts";
+import { spreadInputs } from "../../market/inputMarks.ts";
+import { type LegProblem, legsState } from "../../market/legProblems.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
@@ -61,19 +61,17 @@ export function SpreadTableRow({
   // Without an entry the book may still hold one leg; showing it tells the trader which is absent.
   const shown = entry ?? rowPrices(symbol, prices);
   const inputs = spreadInputs(symbol, prices);
-  const marks = inputMarks(inputs);
   // A stale, crossed or missing leg greys the row: its spread is not one to act on.
-  const problems = legProblems(inputs, freshness);
+  const { problems, marks, greyed, data } = legsState(inputs, freshness, entry !== undefined);
   const missing = entry ? undefined : cannotComputeTitle(symbol, prices, problems);
   const chart: ChartNavigationState = { commodity: symbol };
   const open = useRowOpen(symbol, onDetails);
   return (
     <tr
       data-symbol={symbol}
-      data-delayed={(entry !== undefined && marks.delayed !== undefined) || undefined}
-      data-greyed={problems.length > 0 || undefined}
+      {...data}
       title={onDetails ? undefined : entry ? parityBreakdown(entry) : missing}
-      className={problems.length > 0 ? "row--chart row--greyed" : "row--chart"}
+      className={greyed ? "row--chart row--greyed" : "row--chart"}
       onClick={open}
     >
       <th scope="row" className="symbol">

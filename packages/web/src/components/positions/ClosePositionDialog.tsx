@@ -9,19 +9,13 @@ import { Message } from "../ui/Message.tsx";
 import { checkLots, errorAfterLots, parsePrice } from "./checks.ts";
 import { signedRupees } from "./format.ts";
 import { positionTitle, Rupees, spreadText } from "./PositionFigures.tsx";
-import { PositionModal } from "./PositionModal.tsx";
+import { type PositionDialogProps, PositionModal } from "./PositionModal.tsx";
 
 /**
  * Closing all or some lots at the live exit (the server's, when the request lands) or a typed
  * price; the answer's realised ₹ stays on screen until Done.
  */
-export function ClosePositionDialog({
-  position,
-  onClose,
-}: {
-  position: LivePosition;
-  onClose: () => void;
-}) {
+export function ClosePositionDialog({ position, onClose }: PositionDialogProps) {
   const { view } = position;
   const [lots, setLots] = useState(String(view.lots));
   const [typedMode, setTypedMode] = useState(false);

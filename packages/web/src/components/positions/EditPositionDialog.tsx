@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { usePositionChanges } from "../../hooks/positions/usePositions.ts";
 import { failureText } from "../../session/errors.ts";
-import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
 import { Field, TextAreaField } from "../ui/Field.tsx";
 import { Message } from "../ui/Message.tsx";
 import { checkNote, parsePrice } from "./checks.ts";
 import { positionTitle } from "./PositionFigures.tsx";
-import { PositionModal } from "./PositionModal.tsx";
+import { type PositionDialogProps, PositionModal } from "./PositionModal.tsx";
 
 /** An optional ₹ figure: blank is none, else a finite number; a string says what is wrong. */
 function optionalInr(text: string, label: string): number | null | string {
@@ -20,13 +20,7 @@ function optionalInr(text: string, label: string): number | null | string {
  * Target and stop on the position's net ₹ (they fire through the alert channels, docs/user-guide.md
  * "Positions (paper)"), the note, and deleting a position opened by mistake.
  */
-export function EditPositionDialog({
-  position,
-  onClose,
-}: {
-  position: LivePosition;
-  onClose: () => void;
-}) {
+export function EditPositionDialog({ position, onClose }: PositionDialogProps) {
   const { view } = position;
   const [target, setTarget] = useState(view.targetInr === null ? "" : String(view.targetInr));
   const [stop, setStop] = useState(view.stopInr === null ? "" : String(view.stopInr));
@@ -101,16 +95,7 @@ export function EditPositionDialog({
       </p>
       <TextAreaField label="Note" rows={2} maxLength={500} value={note} onChange={setNote} />
       {error && <Message tone="error">{error}</Message>}
-      <DialogActions
-        submit="Save"
-        onCancel={onClose}
-        busy={pending}
-        aside={
-          <DangerButton onClick={remove} busy={pending}>
-            Delete
-          </DangerButton>
-        }
-      />
+      <DialogActions submit="Save" onCancel={onClose} busy={pending} onDelete={remove} />
     </PositionModal>
   );
 }

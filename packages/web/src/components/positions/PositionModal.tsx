@@ -1,5 +1,6 @@
-import { type FormEvent, type ReactNode, useId } from "react";
-import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
+import type { FormEvent, ReactNode } from "react";
+import type { LivePosition } from "../../hooks/positions/usePositions.ts";
+import { ModalForm } from "../ui/ModalForm.tsx";
 
 interface PositionModalProps {
   title: ReactNode;
@@ -10,27 +11,13 @@ interface PositionModalProps {
   name: string;
 }
 
-/** The alert modal's native <dialog> shell, for the position forms (open, close, target/stop). */
-export function PositionModal({ title, onClose, onSubmit, children, name }: PositionModalProps) {
-  const titleId = useId();
-  const dialog = useModalDialog();
-  return (
-    <dialog
-      ref={dialog}
-      className="modal position-modal"
-      aria-labelledby={titleId}
-      data-dialog={name}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      <form className="modal__form" onSubmit={onSubmit} noValidate>
-        <h2 id={titleId} className="modal__title">
-          {title}
-        </h2>
-        {children}
-      </form>
-    </dialog>
-  );
+/** The modal form of the position dialogs (open, close, roll, target/stop), in their layout. */
+export function PositionModal(props: PositionModalProps) {
+  return <ModalForm {...props} className="position-modal" />;
+}
+
+/** What every dialog on one position is given: the position, and how to close the dialog. */
+export interface PositionDialogProps {
+  position: LivePosition;
+  onClose: () => void;
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { type LivePosition, usePositionChanges } from "../../hooks/positions/usePositions.ts";
+import { usePositionChanges } from "../../hooks/positions/usePositions.ts";
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { DialogActions } from "../ui/DialogActions.tsx";
@@ -9,7 +9,7 @@ import { parsePrice } from "./checks.ts";
 import { type EntryMode, EntryModeChoice } from "./EntryModeChoice.tsx";
 import { signedRupees } from "./format.ts";
 import { positionTitle, spreadText } from "./PositionFigures.tsx";
-import { PositionModal } from "./PositionModal.tsx";
+import { type PositionDialogProps, PositionModal } from "./PositionModal.tsx";
 
 /** The server's refusal while a leg of the next contract has no fresh price (positions/roll.ts). */
 const NO_LIVE_NEXT = /No live value on the next contract/;
@@ -25,11 +25,7 @@ export function RollPositionDialog({
   position,
   onClose,
   onRolled,
-}: {
-  position: LivePosition;
-  onClose: () => void;
-  onRolled: (text: string) => void;
-}) {
+}: PositionDialogProps & { onRolled: (text: string) => void }) {
   const { view, moved } = position;
   // The feed already quotes the next contract: the one held has no live exit any more.
   const exit = moved && position.mark !== null ? position.mark : undefined;

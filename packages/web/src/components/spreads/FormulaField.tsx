@@ -1,5 +1,6 @@
 import { MAX_FORMULA_LENGTH } from "@spreadwatch/core";
-import { type RefObject, useId } from "react";
+import type { RefObject } from "react";
+import { LabelledField } from "../ui/Field.tsx";
 
 interface FormulaFieldProps {
   value: string;
@@ -17,41 +18,42 @@ interface FormulaFieldProps {
  * mistake is found without counting.
  */
 export function FormulaField({ value, onChange, error, position, inputRef }: FormulaFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className="field formula-field">
-      <label className="field__label" htmlFor={id}>
-        Formula
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        className="field__input formula-field__input"
-        value={value}
-        maxLength={MAX_FORMULA_LENGTH}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoComplete="off"
-        placeholder="e.g. a - b, a / b, m - c * (10 / TROY_OUNCE_GRAMS) * fx * 1.06"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : `${id}-hint`}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {error ? (
-        <div className="formula-field__error" id={errorId} role="alert">
-          <p className="formula-field__message" data-field="formula-error">
-            {error}
-          </p>
-          {position !== undefined && <MarkedFormula text={value} position={position} />}
-        </div>
-      ) : (
-        <p className="field__hint" id={`${id}-hint`}>
-          The legs' names, numbers, + − * /, parentheses, min, max, abs and the constants
-          TROY_OUNCE_GRAMS, GRAMS_PER_KG, POUNDS_PER_KG.
-        </p>
+    <LabelledField
+      label="Formula"
+      className="formula-field"
+      control={(id) => (
+        <>
+          <input
+            ref={inputRef}
+            id={id}
+            className="field__input formula-field__input"
+            value={value}
+            maxLength={MAX_FORMULA_LENGTH}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            placeholder="e.g. a - b, a / b, m - c * (10 / TROY_OUNCE_GRAMS) * fx * 1.06"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : `${id}-hint`}
+            onChange={(event) => onChange(event.target.value)}
+          />
+          {error ? (
+            <div className="formula-field__error" id={`${id}-error`} role="alert">
+              <p className="formula-field__message" data-field="formula-error">
+                {error}
+              </p>
+              {position !== undefined && <MarkedFormula text={value} position={position} />}
+            </div>
+          ) : (
+            <p className="field__hint" id={`${id}-hint`}>
+              The legs' names, numbers, + − * /, parentheses, min, max, abs and the constants
+              TROY_OUNCE_GRAMS, GRAMS_PER_KG, POUNDS_PER_KG.
+            </p>
+          )}
+        </>
       )}
-    </div>
+    />
   );
 }
 

@@ -1,15 +1,15 @@
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useInstrumentList } from "../../hooks/market/useInstruments.ts";
 import {
   type SpreadDefinitionView,
   useSpreadChanges,
 } from "../../hooks/market/useSpreadDefinitions.ts";
-import { useModalDialog } from "../../hooks/ui/useModalDialog.ts";
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { errorNumberOf, failureText, httpStatusOf } from "../../session/errors.ts";
 import { flashMessage } from "../alerts/flashMessage.ts";
-import { DangerButton, DialogActions } from "../ui/DialogActions.tsx";
+import { DialogActions } from "../ui/DialogActions.tsx";
 import { Checkbox, Field } from "../ui/Field.tsx";
+import { ModalForm } from "../ui/ModalForm.tsx";
 import { type BuilderError, builderError, localErrors } from "./builderErrors.ts";
 import { FormulaField } from "./FormulaField.tsx";
 import { type LegDraft, LegsEditor } from "./LegsEditor.tsx";
@@ -80,8 +80,6 @@ export function alertsDeleteQuestion(name: string, alerts: number, yours: number
  * formula error with its position marked. One submission is one request, whatever the clicking.
  */
 export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBuilderProps) {
-  const titleId = useId();
-  const dialog = useModalDialog();
   const formulaInput = useRef<HTMLInputElement>(null);
   const changes = useSpreadChanges();
   const submission = useSubmissionKey();
@@ -112,6 +110,13 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
   // A second click (or Enter) before React re-renders the disabled button: one request only.
   const inFlight = useRef(false);
   const busy = changes.create.isPending || changes.update.isPending || changes.remove.isPending;
+  // A field's change handler: the new value, and the server's word on that field gone.
+  const edited =
+    <T,>(field: BuilderError["field"], set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      clearError(field);
+    };
 
   // After a formula error, the caret goes to the place it names.
   useEffect(() => {
@@ -257,97 +262,77 @@ export function SpreadBuilder({ spread, isAdmin, alertCount, onClose }: SpreadBu
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="modal spread-builder"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+    <ModalForm
+      className="spread-builder"
+      title={
+        spread ? (
+          <>
+            Edit spread <span className="modal__symbol">{spread.symbol}</span>
+          </>
+        ) : (
+          "New spread"
+        )
+      }
+      onClose={onClose}
+      onSubmit={submit}
+      namedForm
     >
-      <form className="modal__form" onSubmit={submit} noValidate aria-labelledby={titleId}>
-        <h2 id={titleId} className="modal__title">
-          {spread ? (
-            <>
-              Edit spread <span className="modal__symbol">{spread.symbol}</span>
-            </>
-          ) : (
-            "New spread"
-          )}
-        </h2>
-        <details className="spread-builder__templates" open={!spread}>
-          <summary>Start from a template</summary>
-          <TemplatePicker
-            kind={kind}
-            choices={choices}
-            instruments={instruments}
-            onKind={(k) => {
-              setKind(k);
-              setTemplateProblem(undefined);
-            }}
-            onChoices={(c) => {
-              setChoices(c);
-              setTemplateProblem(undefined);
-            }}
-            onApply={applyTemplate}
-            problem={templateProblem}
-          />
-        </details>
-        <Field
-          label="Name"
-          value={name}
-          onChange={(text) => {
-            setName(text);
-            clearError("name");
-          }}
-          maxLength={60}
-          aria-invalid={errorOf("name") ? true : undefined}
-        />
-        {errorOf("name") && (
-          <p className="field__error" role="alert" data-field="name-error">
-            {errorOf("name")?.text}
-          </p>
-        )}
-        <LegsEditor
-          legs={legs}
+      <details className="spread-builder__templates" open={!spread}>
+        <summary>Start from a template</summary>
+        <TemplatePicker
+          kind={kind}
+          choices={choices}
           instruments={instruments}
-          onChange={(next) => {
-            setLegs(next);
-            clearError("legs");
+          onKind={(k) => {
+            setKind(k);
+            setTemplateProblem(undefined);
           }}
-          error={errorOf("legs")}
-        />
-        <FormulaField
-          inputRef={formulaInput}
-          value={formula}
-          onChange={(text) => {
-            setFormula(text);
-            // The marked position is of the formula as sent: an edit makes it stale.
-            clearError("formula");
+          onChoices={(c) => {
+            setChoices(c);
+            setTemplateProblem(undefined);
           }}
-          error={formulaError?.text}
-          position={formulaError?.position}
+          onApply={applyTemplate}
+          problem={templateProblem}
         />
-        {isAdmin && <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />}
-        {errorOf("form") && (
-          <p className="field__error" role="alert" data-field="form-error">
-            {errorOf("form")?.text}
-          </p>
-        )}
-        <DialogActions
-          submit={spread ? "Save spread" : "Create spread"}
-          onCancel={onClose}
-          busy={busy}
-          aside={
-            spread && (
-              <DangerButton onClick={remove} busy={busy}>
-                Delete
-              </DangerButton>
-            )
-          }
-        />
-      </form>
-    </dialog>
+      </details>
+      <Field
+        label="Name"
+        value={name}
+        onChange={edited("name", setName)}
+        maxLength={60}
+        aria-invalid={errorOf("name") ? true : undefined}
+      />
+      {errorOf("name") && (
+        <p className="field__error" role="alert" data-field="name-error">
+          {errorOf("name")?.text}
+        </p>
+      )}
+      <LegsEditor
+        legs={legs}
+        instruments={instruments}
+        onChange={edited("legs", setLegs)}
+        error={errorOf("legs")}
+      />
+      <FormulaField
+        inputRef={formulaInput}
+        value={formula}
+        // The marked position is of the formula as sent: an edit makes it stale.
+        onChange={edited("formula", setFormula)}
+        error={formulaError?.text}
+        position={formulaError?.position}
+      />
+      {isAdmin && <Checkbox label="Share with everyone" checked={shared} onChange={setShared} />}
+      {errorOf("form") && (
+        <p className="field__error" role="alert" data-field="form-error">
+          {errorOf("form")?.text}
+        </p>
+      )}
+      <DialogActions
+        submit={spread ? "Save spread" : "Create spread"}
+        onCancel={onClose}
+        busy={busy}
+        onDelete={spread && remove}
+      />
+    </ModalForm>
   );
 }

@@ -6,9 +6,11 @@ interface DialogActionsProps {
   submit: ReactNode;
   /** Cancel's handler; without it (and `secondary`) the dialog offers its submit button alone. */
   onCancel?: (() => void) | undefined;
-  /** While a request is under way the submit button (and the `aside` buttons) wait. */
+  /** While a request is under way the submit button (and Delete) wait. */
   busy?: boolean;
-  /** Buttons kept apart on the left: Delete, Delete All. */
+  /** Delete's handler: a Delete button apart on the left (editing, not creating, offers it). */
+  onDelete?: (() => void) | undefined;
+  /** More buttons kept apart on the left, after Delete: Delete All. */
   aside?: ReactNode;
   /** In Cancel's place: e.g. a link on after a dialog has done its work. */
   secondary?: ReactNode;
@@ -22,12 +24,22 @@ export function DialogActions({
   submit,
   onCancel,
   busy = false,
+  onDelete,
   aside,
   secondary,
 }: DialogActionsProps) {
   return (
     <div className="modal__actions">
-      {aside && <div className="modal__action-group">{aside}</div>}
+      {(onDelete || aside) && (
+        <div className="modal__action-group">
+          {onDelete && (
+            <DangerButton onClick={onDelete} busy={busy}>
+              Delete
+            </DangerButton>
+          )}
+          {aside}
+        </div>
+      )}
       <div className="modal__action-group modal__action-group--main">
         {secondary ??
           (onCancel && (
