@@ -4,7 +4,9 @@
 //       (BENCHMARKS.md §16)
 //   1c. position alerts: time per quote with 10,000 open positions across 1,000 users on the
 //       built-in spreads and 100 definitions (BENCHMARKS.md §17)
-//   1d. live orders: fill event → hedge order sent over 1,000 campaigns, fake Kite on loopback
+//   1d. live orders: fill event → hedge order sent over 1,000 campaigns, fake Kite on loopback;
+//       200 campaigns with faults in-process, and 200 against the production server killed with
+//       SIGKILL at random moments (doubled orders and unnoticed naked legs, goal 0)
 //   2. alert engine: time per hub update with 100,000 alerts; crossing tick → Telegram request
 //   2b. alert engine with 100,000 alerts on SQLite and on PostgreSQL (BENCHMARKS.md §12): load, quiet
 //       quotes, a crossing storm
@@ -127,6 +129,10 @@ section("position alerts: 10,000 open positions, 1,000 users, time per quote");
 await tsx("bench/positions.bench.ts");
 // Live orders: fill event → hedge order sent over 1,000 campaigns against the fake Kite.
 await tsx("bench/executions.bench.ts");
+section("live orders: 200 campaigns with lost answers, 429s, rejected hedges, leader replaced");
+await tsx("bench/executions-soak.bench.ts");
+section("live orders: 200 campaigns against the production server, kill -9 at random moments");
+await tsx("bench/executions-kill.bench.ts");
 section("alert engine: 100,000 alerts, crossing tick → Telegram");
 await tsx("bench/alert-engine.bench.ts");
 section(
@@ -204,6 +210,12 @@ for (const r of results) {
     console.log(
       `position alerts      ${fmt(r.positions)} positions, ${fmt(r.users)} users, ${r.spreads} spreads: per quote p50 ${ms(r.p50Ms)}, ` +
         `p99 ${ms(r.p99Ms)} (goal p99 ≤ 0.2 ms; CPU time p99 ${ms(r.cpuP99Ms)}, load ${fmt(r.load, 1)}), ${fmt(r.fired)} fired`,
+    );
+  if (r.bench === "executions-soak" || r.bench === "executions-kill")
+    console.log(
+      `${r.bench === "executions-kill" ? "live orders, kill -9" : "live orders, faults "} ${fmt(r.campaigns)} campaigns` +
+        `${r.killed === undefined ? "" : `, ${fmt(r.killed)} kills`}: doubled ${r.doubled}, over quantity ` +
+        `${r.overQuantity}, naked ${r.naked} (unnoticed ${r.unnoticed}), unsettled ${r.unsettled} (goal 0 doubled, 0 unnoticed)`,
     );
   if (r.bench === "alert-engine")
     console.log(

@@ -5,7 +5,7 @@
 // new engine on the same store reconciles from Kite's orderbook, as a new leader does). Counted
 // from the fake Kite's own record: doubled orders (a tag placed twice) and unnoticed naked legs
 // (a first leg's fill neither hedged nor flattened, with no alert raised). Both must be 0.
-// Not covered here: kill -9 of the production server (the api's restart test covers one).
+// kill -9 of the production server: executions-kill.bench.ts, beside this one.
 //   BENCH_CAMPAIGNS=200 BENCH_SEED=1
 import { loadavg } from "node:os";
 import { initialGuardState } from "@spreadwatch/core";
@@ -13,7 +13,7 @@ import { ExecutionEngine } from "../src/executions/engine.ts";
 import { OrderRate } from "../src/executions/order-rate.ts";
 import type { CampaignDoc } from "../src/executions/ticket.ts";
 import { FakeKite } from "../test/fakes/fake-kite.ts";
-import { liveOrderDesk } from "./live-order-desk.ts";
+import { deskPolicy, kiteRecord, liveOrderDesk } from "./live-order-desk.ts";
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 200);
 let seed = Number(process.env.BENCH_SEED ?? 1);
@@ -48,13 +48,7 @@ let engine = newEngine();
 await engine.start();
 
 const rejectHedgeOf = new Set<string>();
-kite.book.policy = (order) => {
-  const tag = order.tag ?? "";
-  const id = tag.slice(0, 14);
-  if (/h\d+$/.test(tag)) return rejectHedgeOf.has(id) ? { reject: "Insufficient funds" } : "fill";
-  if (/f\d+$/.test(tag)) return "fill";
-  return "rest";
-};
+kite.book.policy = deskPolicy(rejectHedgeOf);
 
 function doc(onHedgeFail: "flatten" | "alert"): CampaignDoc {
   const leg = (instrument: string, tradingsymbol: string) => ({
@@ -140,29 +134,16 @@ for (let i = 0; i < CAMPAIGNS; i++) {
 await engine.stop();
 
 // Counted from what the fake Kite holds, not from what the engine says.
-const byTag = new Map<string, number>();
-for (const order of kite.book.orders.values())
-  if (order.tag) byTag.set(order.tag, (byTag.get(order.tag) ?? 0) + 1);
-const doubled = [...byTag.values()].filter((n) => n > 1).length;
-let naked = 0;
-let unnoticed = 0;
-for (let i = 0; i < CAMPAIGNS; i++) {
-  const id = `sw${(0xa00000 + i).toString(16).padStart(12, "0")}`;
-  const filled = (role: string) =>
-    [...kite.book.orders.values()]
-      .filter((o) => o.tag?.startsWith(id) && o.tag.slice(14, 15) === role)
-      .reduce((t, o) => t + o.filled_quantity, 0);
-  const open = filled("w") - filled("f") - filled("h");
-  if (open > 0) {
-    naked++;
-    if (!alerted.has(id)) unnoticed++;
-  }
-}
+const record = kiteRecord(kite.book, () => 1);
+const { doubled } = record;
+const naked = record.naked.length;
+const unnoticed = record.naked.filter((id) => !alerted.has(id)).length;
+const overQuantity = record.overQuantity.length;
 await kite.stop();
 await cleanup();
 console.log(
-  `live orders soak: ${CAMPAIGNS} campaigns in ${((Date.now() - started) / 1000).toFixed(0)} s with faults ${JSON.stringify(faults)}: doubled orders ${doubled}, naked legs ${naked} (unnoticed ${unnoticed}), unsettled ${stuck}; load ${loadavg()[0]?.toFixed(2)}`,
+  `live orders soak: ${CAMPAIGNS} campaigns in ${((Date.now() - started) / 1000).toFixed(0)} s with faults ${JSON.stringify(faults)}: doubled orders ${doubled}, over quantity ${overQuantity}, naked legs ${naked} (unnoticed ${unnoticed}), unsettled ${stuck}; load ${loadavg()[0]?.toFixed(2)}`,
 );
 console.log(
-  `RESULT ${JSON.stringify({ bench: "executions-soak", campaigns: CAMPAIGNS, ...faults, doubled, naked, unnoticed, unsettled: stuck })}`,
+  `RESULT ${JSON.stringify({ bench: "executions-soak", campaigns: CAMPAIGNS, ...faults, doubled, overQuantity, naked, unnoticed, unsettled: stuck })}`,
 );

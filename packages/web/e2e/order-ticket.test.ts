@@ -42,10 +42,12 @@ async function enableLiveOrders(url: string, username: string) {
 
 /**
  * GOLD near and next with Kite's contracts, a quote of each every 500 ms for ten minutes played
- * at their own pace, so both legs stay fresh once the calendar puts GOLD@next in use.
+ * at their own pace, so both legs stay fresh once the calendar puts GOLD@next in use. Stamped a
+ * minute ahead (as fixtures.ts freshFixture): the replay keeps the stamps' spacing from its start,
+ * so quotes stamped "now" are as old as the start-up took, stale all along after a 10 s start.
  */
 function calendarQuotes(): string {
-  const start = Date.now();
+  const start = Date.now() + 60_000;
   const rows = ["ts,source,key,bid,ask,price,contract,expiry"];
   for (let i = 0; i < 1_200; i++) {
     const ts = start + i * 500;
@@ -122,6 +124,29 @@ describe("the order ticket", () => {
       }, WAIT)
       .toMatch(/POST \/orders\/regular.*tradingsymbol=GOLD.*transaction_type=BUY/s);
     expect(book.placements()).toEqual([]);
+    // The margin is Kite's for the basket of both legs, asked with Dana's own session: every
+    // basket the fake was asked holds the two legs together, and the ticket shows its answer.
+    const fake = kite as FakeKite;
+    const shown = page.locator('[data-field="ticket-margin"]');
+    await expect.poll(() => shown.getAttribute("data-value"), WAIT).toMatch(/^\d/);
+    expect(fake.marginRequests.length).toBeGreaterThan(0);
+    for (const basket of fake.marginRequests) {
+      expect(basket.authorization).toMatch(/:tok-dana$/);
+      expect(basket.orders.map((o) => [o.tradingsymbol, o.transaction_type])).toEqual([
+        ["GOLD26APRFUT", "BUY"],
+        ["GOLD26FEBFUT", "SELL"],
+      ]);
+    }
+    const last = fake.marginRequests.at(-1)?.orders ?? [];
+    const value = (i: number) =>
+      Number(last[i]?.price) * Number(last[i]?.quantity) * 100 * fake.marginRate;
+    const final = Math.max(value(0), value(1)) * fake.spreadKeeps;
+    await expect
+      .poll(async () => Number(await shown.getAttribute("data-value")), WAIT)
+      .toBeCloseTo(final, 2);
+    expect(await shown.textContent()).toMatch(
+      /^Kite's margin for both legs together: ₹[\d,.]+ \(₹[\d,.]+ before the spread benefit\)$/,
+    );
     await screenshotsIfAsked(page, "ticket");
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();

@@ -7,8 +7,10 @@ import { callOutbound, isOutboundTimeout, type OutboundOptions } from "../outbou
  * is ordered: both endpoints price hypothetical orders.
  */
 
-/** One hypothetical MCX order: `lots` is Kite's MCX quantity (lots, not units). */
+/** One hypothetical order: `lots` is Kite's MCX quantity (lots, not units). */
 export interface KiteOrder {
+  /** Kite's exchange segment; MCX when absent (positions' legs). */
+  exchange?: string;
   tradingsymbol: string;
   side: "BUY" | "SELL";
   lots: number;
@@ -116,7 +118,7 @@ async function postJson(
 
 function orderBody(order: KiteOrder) {
   return {
-    exchange: "MCX",
+    exchange: order.exchange ?? "MCX",
     tradingsymbol: order.tradingsymbol,
     transaction_type: order.side,
     variety: "regular",

@@ -435,9 +435,10 @@ export class PositionsService {
     position: MarginPosition,
     usdinr: number | undefined,
   ): Promise<Margin | null> {
-    if (usdinr === undefined) return null;
     try {
-      return (await this.marginSource.marginFor(position, usdinr)) ?? null;
+      // Without USDINR only the US legs cannot be margined (core's configuredMargin says so);
+      // an all-MCX calendar needs no rate, so no USDINR quote must not hide its margin.
+      return (await this.marginSource.marginFor(position, usdinr ?? Number.NaN)) ?? null;
     } catch (error) {
       warnEvery("positions-margin", 60_000, { err: error }, "could not get a position's margin");
       return null;

@@ -4,6 +4,7 @@ import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
 import { buildCampaign, ExecutionRefusal, ticketRequests } from "../executions/ticket.ts";
+import { ticketMargin } from "../executions/ticket-margin.ts";
 import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/session.ts";
 import { idempotencyKeySchema, keyedCall, once } from "../idempotency.ts";
@@ -59,7 +60,14 @@ export const executionsRouter = {
         throw new PositionError("bad_request", "positionId: no such position of yours");
       const built = buildCampaign(services, viewer, ticket);
       const requests = ticketRequests(services, built.id, built.doc);
-      if (dryRun) return { id: null, status: "dry-run", dryRun: true, requests };
+      if (dryRun)
+        return {
+          id: null,
+          status: "dry-run",
+          dryRun: true,
+          requests,
+          ...(await ticketMargin(services, viewer.id, requests)),
+        };
       if (!(await liveOrders.enabled()))
         throw new ExecutionRefusal("Live orders are switched off for everyone by an admin");
       if (!trader.enabled)

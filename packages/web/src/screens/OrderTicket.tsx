@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, useSearch } from "wouter";
 import { AppHeader } from "../components/app/AppHeader.tsx";
+import { plainRupees } from "../components/positions/format.ts";
 import { OpenPreview } from "../components/positions/OpenPositionDialog.tsx";
 import { KiteSessionBanner } from "../components/profile/KiteSessionBanner.tsx";
 import { Checkbox, Field, SelectField } from "../components/ui/Field.tsx";
@@ -12,6 +13,10 @@ import { failureText } from "../session/errors.ts";
 import { trpc } from "../trpc.ts";
 
 type Request = { leg: string; method: string; path: string; body: Record<string, string> };
+type TicketMargin = {
+  margin: { inr: number; initialInr: number } | null;
+  note: string | null;
+};
 
 /**
  * The order ticket for a spread (docs/user-guide.md "Live orders"): both legs through the trader's own
@@ -36,6 +41,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   const liveFrom = position.data?.live ? position.data : undefined;
   const [intoLive, setIntoLive] = useState(true);
   const [requests, setRequests] = useState<Request[] | undefined>(undefined);
+  const [margin, setMargin] = useState<TicketMargin | undefined>(undefined);
   const [campaignId, setCampaignId] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const submission = useSubmissionKey();
@@ -61,6 +67,9 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         onSuccess: (reply) => {
           submission.done();
           setRequests(reply.requests);
+          setMargin(
+            "marginNote" in reply ? { margin: reply.margin, note: reply.marginNote } : undefined,
+          );
           if (reply.id) setCampaignId(reply.id);
         },
         onError: (e) => setError(failureText(e, { fallback: "The ticket could not be sent" })),
@@ -125,6 +134,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
                 </li>
               ))}
             </ol>
+            {margin && <BasketMargin {...margin} />}
             <p className="muted">
               The hedge's price is taken again when the first leg fills: its executable side plus
               the pay-up ticks.
@@ -196,6 +206,20 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         )}
       </main>
     </div>
+  );
+}
+
+/**
+ * Kite's basket margin of the dry run's orders, both legs together with the trader's own
+ * account (docs/user-guide.md "Live orders"), or why Kite gave none.
+ */
+function BasketMargin({ margin, note }: TicketMargin) {
+  return (
+    <p data-field="ticket-margin" data-value={margin?.inr ?? ""}>
+      {margin
+        ? `Kite's margin for both legs together: ${plainRupees(margin.inr)} (${plainRupees(margin.initialInr)} before the spread benefit)`
+        : note}
+    </p>
   );
 }
 
