@@ -1,4 +1,4 @@
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
 import { fixtureCsv } from "./fixtures.ts";
@@ -44,6 +44,51 @@ async function open(page: Page, body: Record<string, unknown>): Promise<number> 
 
 const row = (page: Page, spread: string) =>
   openPositions(page).locator(`tr[data-spread='${spread}']`);
+
+/**
+ * Holds the page's positions.preview requests for `lots` (alone or batched) until released, then
+ * lets them through to the server: `asked` settles once the first one is held. The route is in
+ * place when this resolves; `release` removes it only once every call of the handler has passed
+ * its request on (Playwright passes on a request whose route is removed under a running handler,
+ * and the handler's own continue then throws).
+ */
+async function holdPreviews(
+  page: Page,
+  lots: number,
+): Promise<{ asked: Promise<void>; release: () => Promise<void> }> {
+  let asked!: () => void;
+  let release!: () => void;
+  const seen = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const running = new Set<Promise<void>>();
+  const pattern = /\/api\/trpc\/[^?]*positions\.preview/;
+  const pass = async (route: Route) => {
+    const input = new URL(route.request().url()).searchParams.get("input") ?? "";
+    if (input.includes(`"lots":${lots}`)) {
+      asked();
+      await released;
+    }
+    await route.continue();
+  };
+  const handler = (route: Route) => {
+    const call = pass(route);
+    running.add(call);
+    return call.finally(() => running.delete(call));
+  };
+  await page.route(pattern, handler);
+  return {
+    asked: seen,
+    release: async () => {
+      release();
+      while (running.size > 0) await Promise.all(running);
+      await page.unroute(pattern, handler);
+    },
+  };
+}
 
 /** The colour a figure is painted in. */
 const colour = (item: Locator) => item.evaluate((e) => getComputedStyle(e).color);
@@ -220,29 +265,35 @@ describe("the Open and Close forms", () => {
       await sentence.waitFor();
       await lots.fill("0");
       expect(await sentence.count()).toBe(1);
-      await lots.fill("2");
-      await sentence.waitFor({ state: "detached" });
 
+      // The two-lot answer is held at the browser until the form has been read: meanwhile the
+      // figures read "…" with no data-value, never the one-lot answer already in (on a loaded
+      // machine that answer may take seconds, and a one-lot margin read under "2" halves nothing).
       const preview = dialog.locator("[data-field='open-preview']");
       const margin = preview.locator("[data-field='margin-preview']");
       const costs = preview.locator("[data-field='costs-preview']");
-      await expect
-        .poll(
-          async () => `${await margin.getAttribute("data-value")} ${await preview.textContent()}`,
-          WAIT,
-        )
-        .toMatch(/^\d/);
-      await expect.poll(() => costs.getAttribute("data-value"), WAIT).toMatch(/^\d/);
+      await expect.poll(() => margin.getAttribute("data-value"), WAIT).toBe("");
+      const twoLotAnswer = await holdPreviews(page, 2);
+      await lots.fill("2");
+      await sentence.waitFor({ state: "detached" });
+      await twoLotAnswer.asked;
+      expect(await margin.getAttribute("data-value")).toBe("");
+      expect(await costs.getAttribute("data-value")).toBe("");
+      expect(await preview.textContent()).toBe("Margin … · costs … round trip");
+      expect(await preview.getAttribute("data-state")).toBe("updating");
+      await twoLotAnswer.release();
+
+      await expect.poll(() => preview.getAttribute("data-state"), WAIT).toBe("current");
       const twoLots = Number(await margin.getAttribute("data-value"));
+      expect(twoLots).toBeGreaterThan(0);
+      expect(await costs.getAttribute("data-value")).toMatch(/^\d/);
       expect(await preview.textContent()).toMatch(
         /^Margin ₹[\d,]+ \(configured rates\) · costs ₹[\d,]+ round trip$/,
       );
-      // One lot blocks half of two. (Twice in CI the two-lot figure stayed for the poll's whole
-      // minute on a loaded machine: the field is checked first, and the answer gets two minutes.)
+      // One lot blocks half of two: the one-lot answer from when the form opened, or a fresh one.
       await lots.fill("1");
-      await expect.poll(() => lots.inputValue(), WAIT).toBe("1");
       await expect
-        .poll(async () => Number(await margin.getAttribute("data-value")), { timeout: 120_000 })
+        .poll(async () => Number(await margin.getAttribute("data-value")), WAIT)
         .toBeCloseTo(twoLots / 2, 1);
       await lots.fill("2");
       await expect

@@ -1,5 +1,4 @@
 import type { PositionSide } from "@spreadwatch/core";
-import { keepPreviousData } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import {
@@ -247,6 +246,11 @@ const PREVIEW_REFETCH_MS = 10_000;
  * Margin and round-trip costs of these lots before Open (or before a ticket is sent): the
  * server's preview, by the margin source (Kite's basket margins while Kite is linked) and cost
  * model the position is then valued with (README "Positions (paper)").
+ *
+ * Only the answer for these very lots, spread and side is shown. While it is on its way the
+ * figures read "…" with an empty data-value: another lot count's margin kept on screen would
+ * read as this one's (a two-lot margin under "1"), and on a loaded machine that answer can take
+ * seconds (docs/user-guide.md "Positions (paper)").
  */
 export function OpenPreview({
   spread,
@@ -258,25 +262,31 @@ export function OpenPreview({
   lots: string;
 }) {
   const count = checkLots(lots);
+  const valid = typeof count === "number";
   const preview = trpc.positions.preview.useQuery(
-    { spread, side, lots: typeof count === "number" ? count : 1 },
-    {
-      enabled: typeof count === "number",
-      refetchInterval: PREVIEW_REFETCH_MS,
-      placeholderData: keepPreviousData,
-    },
+    { spread, side, lots: valid ? count : 1 },
+    { enabled: valid, refetchInterval: PREVIEW_REFETCH_MS },
   );
-  const data = typeof count === "number" ? preview.data : undefined;
+  // Pending: no answer for this key yet (a refetch keeps the key's own last answer meanwhile).
+  const updating = valid && preview.isPending;
+  const data = valid ? preview.data : undefined;
   const margin = data?.margin;
+  const figure = (value: number | null | undefined) => (updating ? "…" : plainRupees(value));
   return (
-    <p className="position-modal__preview muted" data-field="open-preview" aria-live="polite">
+    <p
+      className="position-modal__preview muted"
+      data-field="open-preview"
+      data-state={updating ? "updating" : "current"}
+      aria-live="polite"
+      aria-busy={updating}
+    >
       Margin{" "}
       <span data-field="margin-preview" data-value={margin?.inr ?? ""}>
-        {plainRupees(margin?.inr)}
+        {figure(margin?.inr)}
       </span>
       {margin && ` (${margin.source === "kite" ? "Kite" : "configured rates"})`} · costs{" "}
       <span data-field="costs-preview" data-value={data?.costsInr ?? ""}>
-        {plainRupees(data?.costsInr)}
+        {figure(data?.costsInr)}
       </span>{" "}
       round trip
     </p>
