@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alertsPanel, rest } from "./alerts.ts";
+import { expectAccessible } from "./axe.ts";
 import { longHistoryCsv, longStart } from "./chart-fixtures.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
@@ -66,17 +67,20 @@ describe("the Backtest panel on the Advanced Spread Chart", () => {
 
   it("sweeps two thresholds: in-sample and out-of-sample heat maps side by side, with the warning", async () => {
     const sweep = page().getByTestId("backtest-sweep");
+    // 11 × 11 cells: more than one frame's worth, so the maps are drawn a few rows at a time.
     await sweep.getByLabel("Sweep x from").fill("-10");
     await sweep.getByLabel("Sweep x to").fill("0");
-    await sweep.getByLabel("Sweep x step").fill("5");
+    await sweep.getByLabel("Sweep x step").fill("1");
     await sweep.getByLabel("Sweep y from").fill("-25");
     await sweep.getByLabel("Sweep y to").fill("-15");
-    await sweep.getByLabel("Sweep y step").fill("5");
+    await sweep.getByLabel("Sweep y step").fill("1");
     await sweep.getByRole("button", { name: "Run sweep" }).click();
     await sweep.getByRole("note").waitFor();
     expect(await sweep.getByRole("note").textContent()).toContain(
       "The best cell of a sweep flatters",
     );
+    // Busy while rows are still being drawn; every row in the end.
+    await sweep.locator(".sweep__maps[aria-busy='false']").waitFor({ timeout: 60_000 });
     const maps = sweep.locator(".sweep__map");
     expect(await maps.count()).toBe(2);
     expect(await maps.nth(0).locator("figcaption").textContent()).toContain(
@@ -85,9 +89,6 @@ describe("the Backtest panel on the Advanced Spread Chart", () => {
     expect(await maps.nth(1).locator("figcaption").textContent()).toContain(
       "Out of sample (last 30 %)",
     );
-    // 3 × 3 cells, every one valid (each exit below each entry), in each map.
-    expect(await maps.nth(0).locator("td[data-net]").count()).toBe(9);
-    expect(await maps.nth(1).locator("td[data-net]").count()).toBe(9);
     // Computed in the browser's worker; the server's sweep of the same request agrees, cell by cell.
     const request = JSON.parse((await sweep.getAttribute("data-request")) ?? "{}");
     expect(request.sweep.x.from).toBe(-10);
@@ -99,15 +100,45 @@ describe("the Backtest panel on the Advanced Spread Chart", () => {
       inSample: { netInr: number };
       outOfSample: { netInr: number };
     }[];
-    expect(cells).toHaveLength(9);
-    const shown = async (map: number) =>
-      (await maps
+    expect(cells).toHaveLength(121);
+    // What a reader of each map gets: a cell's x from its column's header, its y from its row's,
+    // its net ₹ as shown and as data-net, and its colour's direction.
+    const shown = (map: number) =>
+      maps
         .nth(map)
-        .locator("td[data-net]")
-        .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute("data-net"))))) as number[];
-    // Rows are y ascending, columns x ascending: the server's order (y outer, x inner).
-    expect(await shown(0)).toEqual(cells.map((c) => c.inSample.netInr));
-    expect(await shown(1)).toEqual(cells.map((c) => c.outOfSample.netInr));
+        .locator("table")
+        .evaluate((table: HTMLTableElement) => {
+          const xs = [...(table.tHead?.rows[0]?.cells ?? [])]
+            .slice(1)
+            .map((th) => Number(th.textContent));
+          return [...(table.tBodies[0]?.rows ?? [])].flatMap((tr) =>
+            [...tr.cells].slice(1).map((td, i) => ({
+              x: xs[i],
+              y: Number(tr.cells[0]?.textContent),
+              net: Number(td.getAttribute("data-net")),
+              text: td.textContent,
+              tone: /--gain-/.test(td.className) ? 1 : /--loss-/.test(td.className) ? -1 : 0,
+            })),
+          );
+        });
+    const expected = (pick: (c: (typeof cells)[number]) => number) =>
+      cells.map((c) => ({ x: c.x, y: c.y, net: pick(c), text: String(Math.round(pick(c))) }));
+    for (const [map, pick] of [
+      [0, (c: (typeof cells)[number]) => c.inSample.netInr],
+      [1, (c: (typeof cells)[number]) => c.outOfSample.netInr],
+    ] as const) {
+      const table = await shown(map);
+      // Rows are y ascending, columns x ascending: the server's order (y outer, x inner).
+      expect(table.map(({ tone: _, ...cell }) => cell)).toEqual(expected(pick));
+      // Green for a gain, red for a loss (uncoloured when near 0), never the wrong way round.
+      for (const cell of table) expect(cell.tone * Math.sign(cell.net)).toBeGreaterThanOrEqual(0);
+      expect(table.some((cell) => cell.tone !== 0)).toBe(true);
+    }
+    // The corner header names the two swept fields for a screen reader.
+    expect(await maps.nth(0).locator("thead th").first().textContent()).toBe(
+      "Buy back at down, Sell above across",
+    );
+    await expectAccessible(page(), "the sweep's heat maps", { within: sweep });
   });
 
   it('answers "How would this alert have done?" from an alert: its threshold as the entry', async () => {
