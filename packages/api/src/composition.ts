@@ -263,19 +263,17 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
     flush,
     fallback: storedCloses(store, flush),
   });
+  // Users' own spreads from their legs' contracts too; per-key leg history where none names one.
+  const ownCloses = definitionContractCloses({
+    store,
+    spreads,
+    contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
+    flush,
+    fallback: definitionCloses(store, spreads, flush),
+  });
   const stats = new SpreadStatsService(
     contractCloses.closes,
-    {
-      spreads,
-      // Users' own spreads from their legs' contracts too; per-key leg history where none names one.
-      closes: definitionContractCloses({
-        store,
-        spreads,
-        contractNow: (key) => hub.snapshot().prices.contracts?.[key]?.contract,
-        flush,
-        fallback: definitionCloses(store, spreads, flush),
-      }),
-    },
+    { spreads, closes: ownCloses.closes, contractsOf: ownCloses.contractsOf },
     (symbol) => contractCloses.contractsOf(symbol),
   );
   const rolls = new RollRecorder(store, (key) => {

@@ -156,3 +156,54 @@ describe("a spread defined now", () => {
     ]);
   });
 });
+
+describe("a spread on legs that quote exchange contracts", () => {
+  it("says which contract each leg's statistics are of, as the built-ins do", async () => {
+    // Crude oil on both exchanges, each quote naming its contract: five closed minutes of each.
+    const crude = (i: number) => 6000 + 3 * i;
+    const cl = (i: number) => 70 + 0.05 * i;
+    for (let i = 0; i <= 5; i++) {
+      const ts = T0 + 30 * M + i * M;
+      feed.push({
+        source: "mcx",
+        key: "CRUDEOIL",
+        bid: crude(i) - 1,
+        ask: crude(i) + 1,
+        ts,
+        contract: "CRUDEOIL26DECFUT",
+      });
+      feed.push({
+        source: "cme",
+        key: "CL",
+        bid: cl(i) - 0.01,
+        ask: cl(i) + 0.01,
+        ts: ts + 1,
+        contract: "CLF27",
+      });
+    }
+    await vi.waitFor(
+      async () =>
+        expect(await server.services.store.instrumentCandles.all("CL", "1m")).toHaveLength(5),
+      { timeout: 10_000 },
+    );
+    const created = await trader.post("/api/spreads", {
+      name: "Crude per barrel",
+      legs: [
+        { name: "m", instrument: "CRUDEOIL" },
+        { name: "c", instrument: "CL" },
+      ],
+      formula: "m - c * 84",
+    });
+    expect(created.status).toBe(201);
+    const symbol = created.body.symbol as string;
+    const stats = await trader.get(`/api/spread-stats/${symbol}_BUY?days=20`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.n).toBe(5);
+    expect(stats.body.coverage).toEqual({
+      from: stats.body.from,
+      to: stats.body.to,
+      closes: 5,
+      contracts: { CRUDEOIL: "CRUDEOIL26DECFUT", CL: "CLF27" },
+    });
+  });
+});

@@ -65,14 +65,18 @@ describe("an own spread's statistics from the contracts its legs quote now", () 
   it("an own spread of GOLD and GC keeps z across GC's roll: the window moves to February's own past", async () => {
     const now: Record<string, string> = { GC: "GCZ26", GOLD: "GOLD26DECFUT" };
     const flush = async () => {};
-    const closes = definitionContractCloses({
+    const { closes, contractsOf } = definitionContractCloses({
       store: test.store,
       spreads: registry,
       contractNow: (key) => now[key],
       flush,
       fallback: definitionCloses(test.store, registry, flush),
     });
-    const stats = new SpreadStatsService(async () => [], { spreads: registry, closes });
+    const stats = new SpreadStatsService(async () => [], {
+      spreads: registry,
+      closes,
+      contractsOf,
+    });
     const valueAt = async (ts: number) =>
       (await closes("SP7_BUY", 20)).find((c) => c.timestamp === ts)?.close as number;
 
@@ -80,6 +84,7 @@ describe("an own spread's statistics from the contracts its legs quote now", () 
     const window = await stats.stats("SP7_BUY", 20, before);
     // Three days of December's minutes.
     expect(window.n).toBeGreaterThan(3 * 1440 - 10);
+    expect(window.coverage.contracts).toEqual({ GOLD: "GOLD26DECFUT", GC: "GCZ26" });
     const zBefore = stats.liveMetric("SP7_BUY", "zscore", before) as number;
     expect(Number.isFinite(zBefore)).toBe(true);
 
@@ -92,6 +97,7 @@ describe("an own spread's statistics from the contracts its legs quote now", () 
     expect(before - sameMinute).toBeGreaterThan(500);
     const after = await stats.stats("SP7_BUY", 20, sameMinute);
     expect(after.n).toBeGreaterThan(3 * 1440 - 10);
+    expect(after.coverage.contracts).toEqual({ GOLD: "GOLD26DECFUT", GC: "GCG27" });
     const zSame = stats.liveMetric("SP7_BUY", "zscore", sameMinute) as number;
     const zFirst = stats.liveMetric("SP7_BUY", "zscore", first) as number;
     // …and z does not move with it: judged against February's own past, the same minute's z is
@@ -105,7 +111,7 @@ describe("an own spread's statistics from the contracts its legs quote now", () 
   it("keeps the legs' per-key past for a definition whose legs name no contract", async () => {
     const empty = createTestStore();
     try {
-      const closes = definitionContractCloses({
+      const { closes, contractsOf } = definitionContractCloses({
         store: empty.store,
         spreads: registry,
         contractNow: () => undefined,
@@ -113,6 +119,8 @@ describe("an own spread's statistics from the contracts its legs quote now", () 
         fallback: async () => [{ timestamp: 1, close: 42 }],
       });
       expect(await closes("SP7_BUY", 20)).toEqual([{ timestamp: 1, close: 42 }]);
+      // Of no contract: the legs' per-key history.
+      expect(contractsOf("SP7_BUY")).toBeUndefined();
       // Not a user definition's symbol: nothing.
       expect(await closes("GC_BUY", 20)).toEqual([]);
     } finally {

@@ -23,6 +23,16 @@ export interface DefinitionContractClosesOptions {
   fallback: StoredCloses;
 }
 
+/** An own spread's closes, and which contract each leg's past was read from. */
+export interface DefinitionContractCloses {
+  closes: StoredCloses;
+  /**
+   * `symbol`'s legs' contracts (instrument key → contract, as the built-ins' coverage says them)
+   * of its last read; undefined where that read was the legs' per-key history.
+   */
+  contractsOf: (symbol: string) => Record<string, string> | undefined;
+}
+
 /**
  * A user definition's 1-minute closes from the past of the contracts its legs quote now
  * (docs/history.md, "Statistics of the contracts held"), as the built-in spreads' are: each leg
@@ -34,9 +44,16 @@ export interface DefinitionContractClosesOptions {
  * names a contract (a feed that names none) keeps `fallback`. Empty for a symbol that is not a
  * user definition's.
  */
-export function definitionContractCloses(options: DefinitionContractClosesOptions): StoredCloses {
+export function definitionContractCloses(
+  options: DefinitionContractClosesOptions,
+): DefinitionContractCloses {
   const { store, spreads } = options;
-  return async (symbol: string, days: number): Promise<readonly MinuteClose[]> => {
+  const used = new Map<string, Record<string, string>>();
+  const fallback = (symbol: string, days: number) => {
+    used.delete(symbol);
+    return options.fallback(symbol, days);
+  };
+  const closes = async (symbol: string, days: number): Promise<readonly MinuteClose[]> => {
     const found = spreads.executable(symbol);
     const checked = found?.spread.checked;
     if (!found || found.spread.builtin || !checked) return [];
@@ -45,9 +62,15 @@ export function definitionContractCloses(options: DefinitionContractClosesOption
     const contracts = await Promise.all(
       keys.map((key) => legContract(store, options.contractNow, key)),
     );
-    if (contracts.every((c) => c === undefined)) return options.fallback(symbol, days);
+    if (contracts.every((c) => c === undefined)) return fallback(symbol, days);
     const ends = await Promise.all(keys.map((key, i) => legEnd(store, key, contracts[i])));
-    if (ends.some((end) => end === undefined)) return options.fallback(symbol, days);
+    if (ends.some((end) => end === undefined)) return fallback(symbol, days);
+    used.set(
+      symbol,
+      Object.fromEntries(
+        keys.flatMap((key, i) => (contracts[i] === undefined ? [] : [[key, contracts[i]]])),
+      ),
+    );
     const to = Math.max(...(ends as number[])) + MINUTE_MS;
     const from = to - days * DAY_MS;
     const series = await Promise.all(
@@ -65,4 +88,5 @@ export function definitionContractCloses(options: DefinitionContractClosesOption
     });
     return out;
   };
+  return { closes, contractsOf: (symbol) => used.get(symbol) };
 }

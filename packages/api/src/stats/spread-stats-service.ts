@@ -45,7 +45,7 @@ export interface SpreadStatsAnswer {
   max: number | null;
   from: number | null;
   to: number | null;
-  /** What the window covers and, for the built-in spreads, the contracts it is of. */
+  /** What the window covers and the contracts it is of (none for a recorded series). */
   coverage: {
     from: number | null;
     to: number | null;
@@ -72,6 +72,8 @@ type Windows = Map<ChartSymbol, RollingSpreadStats>;
 export interface OwnSpreadStatsOptions {
   spreads: Pick<SpreadRegistry, "executable">;
   closes: StoredCloses;
+  /** The contracts a side's window was read from (stats/definition-contract-closes.ts). */
+  contractsOf?: (symbol: string) => Record<string, string> | undefined;
 }
 
 /** A user definition side's window: loading, or loaded (closes that came meanwhile kept). */
@@ -284,7 +286,13 @@ export class SpreadStatsService {
     const live = liveOf(value);
     if (!isChartSymbol(symbol)) {
       const window = await this.ownWindow(symbol, days);
-      return answerOf(symbol, days, live, window?.stats(live ?? Number.NaN) ?? { n: 0 });
+      return answerOf(
+        symbol,
+        days,
+        live,
+        window?.stats(live ?? Number.NaN) ?? { n: 0 },
+        window ? this.ownSpreads?.contractsOf?.(symbol) : undefined,
+      );
     }
     await this.reloading.get(symbol);
     const windows = await this.windowsFor(days);
