@@ -1,7 +1,8 @@
 import { formatIstTimestamp } from "@spreadwatch/core";
 import type { InstrumentCoverage } from "../../hooks/market/useHistoryCoverage.ts";
+import { DataTable } from "../ui/DataTable.tsx";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
+import type { Column } from "../ui/TableHead.tsx";
 
 const SOURCE_TEXT: Record<InstrumentCoverage["source"], string> = {
   kite: "Kite",
@@ -36,14 +37,11 @@ interface CoverageTableProps {
 export function CoverageTable({ instruments, onFetch }: CoverageTableProps) {
   return (
     <ScrollRegion label="History coverage">
-      <table className="data-table coverage-table" aria-label="History coverage">
-        <TableHead columns={COLUMNS} />
-        <tbody>
-          {instruments.map((row) => (
-            <CoverageRow key={row.key} row={row} onFetch={onFetch} />
-          ))}
-        </tbody>
-      </table>
+      <DataTable label="History coverage" className="coverage-table" columns={COLUMNS}>
+        {instruments.map((row) => (
+          <CoverageRow key={row.key} row={row} onFetch={onFetch} />
+        ))}
+      </DataTable>
     </ScrollRegion>
   );
 }

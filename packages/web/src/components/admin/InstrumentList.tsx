@@ -4,9 +4,10 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import { formatExpiry } from "../../market/priceRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { DataTable } from "../ui/DataTable.tsx";
 import { FlashMessages } from "../ui/Message.tsx";
 import { ScrollRegion } from "../ui/ScrollRegion.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
+import type { Column } from "../ui/TableHead.tsx";
 
 const DASH = "—";
 
@@ -78,52 +79,49 @@ export function InstrumentList({ instruments }: { instruments: readonly Instrume
     <>
       <FlashMessages flash={flash} />
       <ScrollRegion label="Instruments in use">
-        <table className="data-table instruments-table" aria-label="Instruments in use">
-          <TableHead columns={COLUMNS} />
-          <tbody>
-            {byRoot(instruments).map((inst) => (
-              <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>
-                <th scope="row" className="symbol instruments-table__key">
-                  {inst.key}
-                  {inst.builtIn && (
-                    <span className="you-badge" title="A leg of the built-in spreads">
-                      built-in
-                    </span>
-                  )}
-                  {inst.missing && (
-                    <span className="missing-note" data-col="missing">
-                      {inst.missing}
-                    </span>
-                  )}
-                </th>
-                <td data-col="name">{inst.name}</td>
-                <td data-col="exchange">{inst.exchange}</td>
-                <td data-col="contract" className="instruments-table__contract">
-                  {inst.contract ?? DASH}
-                </td>
-                <td data-col="expiry">{inst.expiry ? formatExpiry(inst.expiry) : DASH}</td>
-                <td className="num" data-col="lot" title={`${inst.lotUnits} × ${inst.unit}`}>
-                  {inst.lotUnits}
-                  <span className="instruments-table__unit">{inst.unit}</span>
-                </td>
-                <td data-col="provider">{inst.provider ?? DASH}</td>
-                <td className="actions">
-                  {!inst.builtIn && (
-                    <button
-                      type="button"
-                      className="button button--danger button--small"
-                      aria-label={`Remove ${inst.key}`}
-                      disabled={busyKey === inst.key}
-                      onClick={() => removeInstrument(inst.key)}
-                    >
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Instruments in use" className="instruments-table" columns={COLUMNS}>
+          {byRoot(instruments).map((inst) => (
+            <tr key={inst.key} data-instrument={inst.key} data-missing={inst.missing !== null}>
+              <th scope="row" className="symbol instruments-table__key">
+                {inst.key}
+                {inst.builtIn && (
+                  <span className="you-badge" title="A leg of the built-in spreads">
+                    built-in
+                  </span>
+                )}
+                {inst.missing && (
+                  <span className="missing-note" data-col="missing">
+                    {inst.missing}
+                  </span>
+                )}
+              </th>
+              <td data-col="name">{inst.name}</td>
+              <td data-col="exchange">{inst.exchange}</td>
+              <td data-col="contract" className="instruments-table__contract">
+                {inst.contract ?? DASH}
+              </td>
+              <td data-col="expiry">{inst.expiry ? formatExpiry(inst.expiry) : DASH}</td>
+              <td className="num" data-col="lot" title={`${inst.lotUnits} × ${inst.unit}`}>
+                {inst.lotUnits}
+                <span className="instruments-table__unit">{inst.unit}</span>
+              </td>
+              <td data-col="provider">{inst.provider ?? DASH}</td>
+              <td className="actions">
+                {!inst.builtIn && (
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    aria-label={`Remove ${inst.key}`}
+                    disabled={busyKey === inst.key}
+                    onClick={() => removeInstrument(inst.key)}
+                  >
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </ScrollRegion>
     </>
   );

@@ -6,7 +6,8 @@ import {
   STATE_HINT,
   STATE_TEXT,
 } from "../../market/feedHealth.ts";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
+import { DataTable } from "../ui/DataTable.tsx";
+import type { Column } from "../ui/TableHead.tsx";
 
 const COLUMNS: readonly Column[] = [
   { label: "Provider" },
@@ -40,22 +41,19 @@ export function ProviderHealthTable({
   const columns = withContracts ? [...COLUMNS, CONTRACTS] : COLUMNS;
   return (
     <div className="panel__scroll">
-      <table className="data-table health-table" aria-label="Providers">
-        <TableHead columns={columns} />
-        <tbody>
-          {report.providers.map((provider) => (
-            <ProviderRow
-              key={provider.name}
-              provider={provider}
-              elapsedMs={elapsedMs}
-              // lastErrorAt is on the server's clock, as is the report's own timestamp.
-              serverNow={report.timestamp + elapsedMs}
-              withContracts={withContracts}
-              kiteLoginHref={kiteLoginHref}
-            />
-          ))}
-        </tbody>
-      </table>
+      <DataTable label="Providers" className="health-table" columns={columns}>
+        {report.providers.map((provider) => (
+          <ProviderRow
+            key={provider.name}
+            provider={provider}
+            elapsedMs={elapsedMs}
+            // lastErrorAt is on the server's clock, as is the report's own timestamp.
+            serverNow={report.timestamp + elapsedMs}
+            withContracts={withContracts}
+            kiteLoginHref={kiteLoginHref}
+          />
+        ))}
+      </DataTable>
     </div>
   );
 }

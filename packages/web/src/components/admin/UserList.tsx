@@ -3,8 +3,9 @@ import { useFlash } from "../../hooks/ui/useFlash.ts";
 import type { SessionUser } from "../../session/cache.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { DataTable } from "../ui/DataTable.tsx";
 import { FlashMessages, Message } from "../ui/Message.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
+import type { Column } from "../ui/TableHead.tsx";
 
 type ListedUser = RouterOutputs["users"]["list"]["users"][number];
 
@@ -81,47 +82,44 @@ export function UserList({ me }: { me: SessionUser }) {
     <>
       <FlashMessages flash={flash} />
       <div className="panel__scroll">
-        <table className="data-table users-table" aria-label="Users">
-          <TableHead columns={COLUMNS} />
-          <tbody>
-            {(users as ListedUser[]).map((user) => (
-              <tr key={user.id} data-username={user.username}>
-                <th scope="row" className="users-table__name">
-                  {user.username}
-                  {user.id === me.id && <span className="you-badge">you</span>}
-                </th>
-                <td data-col="role">
-                  <span className={`role role--${user.is_admin ? "admin" : "user"}`}>
-                    {user.is_admin ? "Admin" : "User"}
-                  </span>
-                </td>
-                <td data-col="alerts">
-                  <button
-                    type="button"
-                    role="switch"
-                    aria-checked={user.alerts_enabled}
-                    aria-label={`Alerts for ${user.username}`}
-                    className="toggle"
-                    disabled={togglingId === user.id}
-                    onClick={() => toggleAlerts(user)}
-                  >
-                    {user.alerts_enabled ? "Enabled" : "Disabled"}
-                  </button>
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="button button--danger button--small"
-                    disabled={busyId === user.id}
-                    onClick={() => deleteUser(user)}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Users" className="users-table" columns={COLUMNS}>
+          {(users as ListedUser[]).map((user) => (
+            <tr key={user.id} data-username={user.username}>
+              <th scope="row" className="users-table__name">
+                {user.username}
+                {user.id === me.id && <span className="you-badge">you</span>}
+              </th>
+              <td data-col="role">
+                <span className={`role role--${user.is_admin ? "admin" : "user"}`}>
+                  {user.is_admin ? "Admin" : "User"}
+                </span>
+              </td>
+              <td data-col="alerts">
+                <button
+                  type="button"
+                  role="switch"
+                  aria-checked={user.alerts_enabled}
+                  aria-label={`Alerts for ${user.username}`}
+                  className="toggle"
+                  disabled={togglingId === user.id}
+                  onClick={() => toggleAlerts(user)}
+                >
+                  {user.alerts_enabled ? "Enabled" : "Disabled"}
+                </button>
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  disabled={busyId === user.id}
+                  onClick={() => deleteUser(user)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </>
   );

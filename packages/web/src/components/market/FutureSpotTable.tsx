@@ -2,8 +2,9 @@ import type { ReactNode } from "react";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import type { SpreadInput } from "../../market/inputMarks.ts";
 import { type LegProblem, legsState } from "../../market/legProblems.ts";
+import { DataTable } from "../ui/DataTable.tsx";
 import { Panel } from "../ui/Panel.tsx";
-import { type Column, TableHead } from "../ui/TableHead.tsx";
+import type { Column } from "../ui/TableHead.tsx";
 import { LegWarning } from "./LegWarning.tsx";
 import { PriceCell } from "./PriceCell.tsx";
 import { SpreadValue } from "./SpreadValue.tsx";
@@ -33,10 +34,9 @@ interface FutureSpotTableProps {
 export function FutureSpotTable({ title, columns, className, children }: FutureSpotTableProps) {
   return (
     <Panel title={title} className={className}>
-      <table className="data-table" aria-label={title}>
-        <TableHead columns={columns} />
-        <tbody>{children}</tbody>
-      </table>
+      <DataTable label={title} columns={columns}>
+        {children}
+      </DataTable>
     </Panel>
   );
 }
