@@ -80,7 +80,7 @@ describe("the Backtest panel on the Advanced Spread Chart", () => {
       "The best cell of a sweep flatters",
     );
     // Busy while rows are still being drawn; every row in the end.
-    await sweep.locator(".sweep__maps[aria-busy='false']").waitFor({ timeout: 60_000 });
+    await sweep.locator(".sweep__maps[aria-busy='false']").waitFor({ timeout: 45_000 });
     const maps = sweep.locator(".sweep__map");
     expect(await maps.count()).toBe(2);
     expect(await maps.nth(0).locator("figcaption").textContent()).toContain(
