@@ -7,7 +7,7 @@
 // placed twice, more quantity than a leg allowed, campaigns the traders never asked for, and
 // naked legs (a first leg's fill neither hedged nor flattened) no Telegram message and no webhook
 // told the trader of. Needs the production build (`pnpm build`).
-//   BENCH_CAMPAIGNS=200 BENCH_SEED=1 BENCH_TRADERS=4 BENCH_KILL_MS=1500-6000
+//   BENCH_CAMPAIGNS=200 BENCH_SEED=1 BENCH_TRADERS=4 BENCH_KILL_MS=1500-6000 BENCH_DEADLINE_MS=240000
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -34,7 +34,7 @@ const random = () => {
 const TERMINAL = new Set(["done", "flattened", "naked", "cancelled", "failed"]);
 const ADMIN = { username: "admin", password: "Kill-bench-admin-1" };
 /** Deadlines, not measures: a loaded machine restarting the server many times is slow. */
-const CAMPAIGN_DEADLINE_MS = 240_000;
+const CAMPAIGN_DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 240_000);
 const NEAR = "GOLD26FEBFUT";
 const NEXT = "GOLD26APRFUT";
 

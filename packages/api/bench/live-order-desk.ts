@@ -77,13 +77,11 @@ export function kiteRecord(book: KiteOrderBook, lotsOf: (id: string) => number):
     byTag.set(order.tag, (byTag.get(order.tag) ?? 0) + 1);
     const id = campaignOf(order.tag);
     const role = roleOf(order.tag) as "w" | "h" | "f";
-    const of =
-      sums.get(id) ??
-      ({
-        w: { live: 0, filled: 0 },
-        h: { live: 0, filled: 0 },
-        f: { live: 0, filled: 0 },
-      } as const);
+    const of = sums.get(id) ?? {
+      w: { live: 0, filled: 0 },
+      h: { live: 0, filled: 0 },
+      f: { live: 0, filled: 0 },
+    };
     sums.set(id, of);
     if (!of[role]) continue;
     // What can still fill or did: a rejected or cancelled rest counts for nothing.
