@@ -65,6 +65,42 @@ export interface BackfillOptions {
    * past and nothing else. Every key counts when absent.
    */
   inUse?: ReadonlySet<string>;
+  /**
+   * Told, after each chunk is stored, that everything before `doneTo` is (a resumed backfill
+   * starts there).
+   */
+  onStored?: (doneTo: number) => Promise<void>;
+  /**
+   * Per key, the time of the last roll already stored by an interrupted run of this backfill: a
+   * resumed chunk's contracts up to then were recorded, and observing them again would record a
+   * roll back to the old month.
+   */
+  rolledUntil?: ReadonlyMap<string, number>;
+  /** Stops between slices; what was stored stays, and `onStored` said how far. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The longest the backfill holds the event loop at once: requests wait at most about this long
+ * while a first start fills its month (docs/history.md, "The first start").
+ */
+const SLICE_MS = 20;
+/** Rows written in one statement batch, a turn between: a day of every series is ~100,000. */
+const ROWS_PER_WRITE = 2_000;
+
+/** Resolves on the event loop's next turn, after the I/O (requests) already waiting. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A clock of the slice in hand: `due()` once it has run SLICE_MS, `yield()` gives the turn. */
+function sliceClock() {
+  let started = performance.now();
+  return {
+    due: () => performance.now() - started >= SLICE_MS,
+    async yield() {
+      await nextTurn();
+      started = performance.now();
+    },
+  };
 }
 
 /** A quote's own mid: a whole uncrossed book, or its price. */
@@ -95,7 +131,14 @@ export async function backfillCandles(
   duties: Duties,
   options: BackfillOptions = {},
 ): Promise<BackfillResult> {
-  const { source = "simulated", inUse } = options;
+  const { source = "simulated", inUse, signal } = options;
+  const slice = sliceClock();
+  const inSlices = async (rows: StoredCandle[], save: (part: StoredCandle[]) => Promise<void>) => {
+    for (let i = 0; i < rows.length; i += ROWS_PER_WRITE) {
+      await save(rows.slice(i, i + ROWS_PER_WRITE));
+      await slice.yield();
+    }
+  };
   const prices = emptyPrices();
   const builders = new Map<ChartSymbol, CandleBuilder>(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
@@ -124,13 +167,17 @@ export async function backfillCandles(
       allTimeframes(key, forming ? leg.minutes.concat([forming]) : leg.minutes, legCandles);
       leg.minutes = [];
     }
-    await store.candles.save(candles);
-    await store.instrumentCandles.save(legCandles);
-    for (const { key, contract, candles: rows } of contracts.drain(all))
+    await inSlices(candles, (part) => store.candles.save(part));
+    await inSlices(legCandles, (part) => store.instrumentCandles.save(part));
+    for (const { key, contract, candles: rows } of contracts.drain(all)) {
       await store.contractCandles.write(key, contract, source, rows);
+      await slice.yield();
+    }
     // In time order: the store records a roll where a key's contract differs from the last.
-    for (const { key, contract, expiry, ts } of seen)
+    for (const { key, contract, expiry, ts } of seen) {
+      if (ts <= (options.rolledUntil?.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
       if (await store.contracts.observe(key, contract, expiry, ts)) result.rolls++;
+    }
     seen = [];
   };
 
@@ -164,8 +211,16 @@ export async function backfillCandles(
     // (a first start peaked at 323 MB with day chunks, 356 MB with hour chunks, both under a
     // loaded machine) and writes 24 times fewer chunks: the backfill took 34 s instead of 71 s.
     const day = bucketStart(ts, "1d");
-    if (chunk !== undefined && day !== chunk) await flush(false);
+    if (chunk !== undefined && day !== chunk) {
+      await flush(false);
+      // Everything before this moment is stored: the closed minutes, whose last one ended here.
+      await options.onStored?.(ts);
+    }
     chunk = day;
+    if (slice.due()) {
+      await slice.yield();
+      if (signal?.aborted) return result;
+    }
   }
   await flush(true);
   return result;
@@ -180,29 +235,4 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export function backfillDays(retentionMs = Number.POSITIVE_INFINITY): number {
   return Math.min(BACKFILL_DAYS, retentionMs / DAY_MS);
-}
-
-/** On a first start (no history at all) with a feed that can make history, fills 30 days. */
-export async function backfillIfEmpty(
-  store: Store,
-  history: ((from: number, to: number) => Iterable<Quote[]>) | undefined,
-  duties: Duties,
-  log: (text: string) => void,
-  now = Date.now(),
-  inUse?: ReadonlySet<string>,
-  retentionMs?: number,
-): Promise<void> {
-  if (!history || (await store.candles.has("1m"))) return;
-  const started = performance.now();
-  const days = backfillDays(retentionMs);
-  const { minutes, rolls } = await backfillCandles(
-    store,
-    history(now - Math.round(days * DAY_MS), now),
-    duties,
-    inUse ? { inUse } : {},
-  );
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  log(
-    `Backfilled ${days.toLocaleString("en-US")} days of simulated history (${minutes.toLocaleString("en-US")} one-minute candles, ${rolls} contract rolls) in ${seconds} s.`,
-  );
 }
