@@ -166,7 +166,7 @@ describe("simulator backfill", () => {
     } finally {
       await cleanup();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 /** How far a chart symbol typically strays from its mean: its OU's stationary sd. */
