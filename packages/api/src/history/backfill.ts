@@ -84,9 +84,11 @@ export interface BackfillOptions {
  * The longest the backfill holds the event loop at once: requests wait at most about this long
  * while a first start fills its month (docs/history.md, "The first start").
  */
-const SLICE_MS = 20;
-/** Rows written in one statement batch, a turn between: a day of every series is ~100,000. */
-const ROWS_PER_WRITE = 2_000;
+const SLICE_MS = 10;
+/** Rows written in one transaction, a turn between: a day of every series is ~100,000 rows. */
+const ROWS_PER_WRITE = 500;
+/** A contract's minutes written at once (a day is 1,440; each write reads what is there first). */
+const CONTRACT_MINUTES_PER_WRITE = 240;
 
 /** Resolves on the event loop's next turn, after the I/O (requests) already waiting. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -159,6 +161,7 @@ export async function backfillCandles(
       const series = forming ? closed.concat([forming]) : closed;
       result.minutes += series.length;
       allTimeframes(symbol, series, candles);
+      if (slice.due()) await slice.yield();
     }
     minutes = new Map(CHART_SYMBOLS.map((s) => [s, []]));
     const legCandles: StoredCandle[] = [];
@@ -166,12 +169,21 @@ export async function backfillCandles(
       const forming = all ? leg.builder.forming : undefined;
       allTimeframes(key, forming ? leg.minutes.concat([forming]) : leg.minutes, legCandles);
       leg.minutes = [];
+      if (slice.due()) await slice.yield();
     }
     await inSlices(candles, (part) => store.candles.save(part));
     await inSlices(legCandles, (part) => store.instrumentCandles.save(part));
     for (const { key, contract, candles: rows } of contracts.drain(all)) {
-      await store.contractCandles.write(key, contract, source, rows);
-      await slice.yield();
+      // A contract's day in parts too: each part only fills its absent minutes.
+      for (let i = 0; i < rows.length; i += CONTRACT_MINUTES_PER_WRITE) {
+        await store.contractCandles.write(
+          key,
+          contract,
+          source,
+          rows.slice(i, i + CONTRACT_MINUTES_PER_WRITE),
+        );
+        await slice.yield();
+      }
     }
     // In time order: the store records a roll where a key's contract differs from the last.
     for (const { key, contract, expiry, ts } of seen) {
