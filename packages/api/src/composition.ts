@@ -22,9 +22,9 @@ import type { Feed } from "./feeds/feed.ts";
 import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
-import { backfillIfEmpty } from "./history/backfill.ts";
 import { allSinks, contractCandleSink, instrumentCandleSink } from "./history/candle-sink.ts";
 import { historyCoverage, historyHealth } from "./history/coverage.ts";
+import { FirstStartBackfill } from "./history/first-start.ts";
 import { LegHistoryBackfill } from "./history/leg-backfill.ts";
 import { ProviderHistory } from "./history/provider-history.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
@@ -461,6 +461,7 @@ function leaderWorkOf(
   const { alertEngine, positionAlerts, executions } = services;
   let leaderListeners: Array<() => void> = [];
   let legHistory: LegHistoryBackfill | undefined;
+  let firstStart: FirstStartBackfill | undefined;
   let providerHistory: ProviderHistory | undefined;
   return {
     async start() {
@@ -470,15 +471,18 @@ function leaderWorkOf(
       leaderListeners.push(instruments.onChange(quoteInstruments));
       quoteInstruments();
       rolls.reset();
-      await backfillIfEmpty(
+      // A first start's month of past is made after the server listens, in slices
+      // (docs/history.md, "The first start"); the rest of the leader's work starts at once.
+      const inUseAtStart = instruments.inUse();
+      firstStart = new FirstStartBackfill({
         store,
-        feed.history?.bind(feed),
-        dutiesFrom(config),
+        history: feed.history?.bind(feed),
+        duties: dutiesFrom(config),
+        inUse: new Set(inUseAtStart.map((spec) => spec.key)),
         notice,
-        Date.now(),
-        new Set(instruments.inUse().map((spec) => spec.key)),
-        config.historyRetentionMs,
-      );
+        retentionMs: config.historyRetentionMs,
+      });
+      const backfilling = await firstStart.due();
       // An instrument put in use from now on (or earlier, without a past) gets its past.
       legHistory = new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
         retentionMs: config.historyRetentionMs,
@@ -487,7 +491,6 @@ function leaderWorkOf(
       });
       const filling = legHistory;
       leaderListeners.push(instruments.onChange(({ added }) => void filling.fill(added)));
-      void filling.fill(instruments.inUse());
       // FEED=composite: the providers' past of every instrument in use, in the background.
       if (config.feed === "composite") {
         const fetcher = startProviderHistory(config, services, () => instruments.inUse());
@@ -509,9 +512,16 @@ function leaderWorkOf(
       await positionAlerts.start();
       // Reconciles every open campaign with Kite's orderbook before it sends anything.
       await executions.start();
+      // Rolls are recorded once the backfill is in: it records the rolls it crosses in time
+      // order, and a live quote's contract stored first would be taken for the last one and turn
+      // them into rolls back. In this place still, so a live roll reloads the statistics before
+      // the alert engine hears its quote.
+      let recordingRolls = !backfilling;
       leaderListeners.push(
         hub.subscribe((update) => recorder.onUpdate(update)),
-        hub.subscribe((update) => rolls.onUpdate(update)),
+        hub.subscribe((update) => {
+          if (recordingRolls) rolls.onUpdate(update);
+        }),
         hub.subscribe((update) => alertEngine.onUpdate(update)),
         // After the engine: its LegWatch has seen the quote arrive.
         hub.subscribe((update) => positionAlerts.onUpdate(update)),
@@ -532,8 +542,18 @@ function leaderWorkOf(
       const healthTimer = setInterval(tellHealth, FEED_HEALTH_INTERVAL_MS);
       healthTimer.unref();
       leaderListeners.push(() => clearInterval(healthTimer));
+      const term = leaderListeners;
+      void firstStart.run().then((done) => {
+        // Stepped down meanwhile: the next term starts its own.
+        if (leaderListeners !== term) return;
+        recordingRolls = true;
+        // Every instance's statistics read the month in (docs/history.md, "The first start").
+        if (done) bus.publish("history.added", { keys: inUseAtStart.map((spec) => spec.key) });
+        void filling.fill(instruments.inUse());
+      });
     },
     async stop() {
+      await firstStart?.stop();
       await feed.stop();
       for (const stopListening of leaderListeners) stopListening();
       leaderListeners = [];

@@ -6,7 +6,7 @@ import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config/index.ts";
 import type { ExecutionEngine } from "./executions/engine.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
-import type { InstrumentCoverage } from "./history/coverage.ts";
+import type { historyHealth, InstrumentCoverage } from "./history/coverage.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
@@ -64,7 +64,7 @@ export interface AppServices {
 /** What every instance answers about the fetched past; fetching itself is the leader's. */
 export interface HistoryService {
   coverage(): Promise<InstrumentCoverage[]>;
-  health(): Promise<{ fetching: boolean; errors: Record<string, string> }>;
+  health(): ReturnType<typeof historyHealth>;
   /** Asks the leader (over the bus) to fetch these keys' whole window again; all when null. */
   fetchAgain(keys: string[] | null): Promise<void>;
 }

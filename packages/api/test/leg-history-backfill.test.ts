@@ -5,7 +5,7 @@
 // live minute on. The same for an admin's add.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HttpClient } from "./http-client.ts";
-import { ADMIN, startTestServer, type TestServer } from "./server.ts";
+import { ADMIN, backfilled, startTestServer, type TestServer } from "./server.ts";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -16,9 +16,10 @@ let admin: HttpClient;
 beforeAll(async () => {
   // A fresh server on the simulator: its first start backfills the instruments then in use.
   server = await startTestServer({ env: { FEED: "simulator" } });
+  await backfilled(server);
   admin = new HttpClient(server.url);
   expect((await admin.post("/api/auth/login", ADMIN)).status).toBe(200);
-}, 240_000);
+}, 600_000);
 afterAll(() => server?.stop());
 
 const minutesOf = (key: string) => server.services.store.instrumentCandles.all(key, "1m");

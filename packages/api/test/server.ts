@@ -75,6 +75,21 @@ export async function startTestServer(
   };
 }
 
+/**
+ * Resolves once a simulator's first start has stored its month (it logs "Backfilled …"): the
+ * server listens before it (docs/history.md, "The first start"). Polled, with a deadline for a
+ * loaded machine.
+ */
+export async function backfilled(server: TestServer, timeoutMs = 600_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const said = server.startLog.find((line) => line.startsWith("Backfilled"));
+    if (said) return said;
+    if (Date.now() > deadline) throw new Error("the first start's backfill did not finish");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** A feed the test drives by hand. */
 export function manualFeed(): Feed & { push(quote: Quote): void } {
   let sink: ((quote: Quote) => void) | undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GIFT_PREMIUM, MCX_DEVIATIONS } from "../src/feeds/simulator/params.ts";
 import { HttpClient } from "./http-client.ts";
-import { ADMIN, startTestServer, type TestServer } from "./server.ts";
+import { ADMIN, backfilled, startTestServer, type TestServer } from "./server.ts";
 
 // Waits are generous upper bounds for a busy machine, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 30_000, interval: 100 };
@@ -56,7 +56,7 @@ let firstStart: string;
 beforeAll(async () => {
   started = Date.now();
   server = await startTestServer(SIMULATOR);
-  firstStart = server.startLog.join("\n");
+  firstStart = await backfilled(server);
 }, 600_000);
 afterAll(() => server?.stop());
 

@@ -65,6 +65,44 @@ export interface BackfillOptions {
    * past and nothing else. Every key counts when absent.
    */
   inUse?: ReadonlySet<string>;
+  /**
+   * Told, after each chunk is stored, that everything before `doneTo` is (a resumed backfill
+   * starts there).
+   */
+  onStored?: (doneTo: number) => Promise<void>;
+  /**
+   * Per key, the time of the last roll already stored by an interrupted run of this backfill: a
+   * resumed chunk's contracts up to then were recorded, and observing them again would record a
+   * roll back to the old month.
+   */
+  rolledUntil?: ReadonlyMap<string, number>;
+  /** Stops between slices; what was stored stays, and `onStored` said how far. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The longest the backfill holds the event loop at once: requests wait at most about this long
+ * while a first start fills its month (docs/history.md, "The first start").
+ */
+const SLICE_MS = 10;
+/** Rows written in one transaction, a turn between: a day of every series is ~100,000 rows. */
+const ROWS_PER_WRITE = 500;
+/** A contract's minutes written at once (a day is 1,440; each write reads what is there first). */
+const CONTRACT_MINUTES_PER_WRITE = 240;
+
+/** Resolves on the event loop's next turn, after the I/O (requests) already waiting. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A clock of the slice in hand: `due()` once it has run SLICE_MS, `yield()` gives the turn. */
+function sliceClock() {
+  let started = performance.now();
+  return {
+    due: () => performance.now() - started >= SLICE_MS,
+    async yield() {
+      await nextTurn();
+      started = performance.now();
+    },
+  };
 }
 
 /** A quote's own mid: a whole uncrossed book, or its price. */
@@ -95,7 +133,14 @@ export async function backfillCandles(
   duties: Duties,
   options: BackfillOptions = {},
 ): Promise<BackfillResult> {
-  const { source = "simulated", inUse } = options;
+  const { source = "simulated", inUse, signal } = options;
+  const slice = sliceClock();
+  const inSlices = async (rows: StoredCandle[], save: (part: StoredCandle[]) => Promise<void>) => {
+    for (let i = 0; i < rows.length; i += ROWS_PER_WRITE) {
+      await save(rows.slice(i, i + ROWS_PER_WRITE));
+      await slice.yield();
+    }
+  };
   const prices = emptyPrices();
   const builders = new Map<ChartSymbol, CandleBuilder>(
     CHART_SYMBOLS.map((s) => [s, new CandleBuilder("1m")]),
@@ -116,6 +161,7 @@ export async function backfillCandles(
       const series = forming ? closed.concat([forming]) : closed;
       result.minutes += series.length;
       allTimeframes(symbol, series, candles);
+      if (slice.due()) await slice.yield();
     }
     minutes = new Map(CHART_SYMBOLS.map((s) => [s, []]));
     const legCandles: StoredCandle[] = [];
@@ -123,14 +169,27 @@ export async function backfillCandles(
       const forming = all ? leg.builder.forming : undefined;
       allTimeframes(key, forming ? leg.minutes.concat([forming]) : leg.minutes, legCandles);
       leg.minutes = [];
+      if (slice.due()) await slice.yield();
     }
-    await store.candles.save(candles);
-    await store.instrumentCandles.save(legCandles);
-    for (const { key, contract, candles: rows } of contracts.drain(all))
-      await store.contractCandles.write(key, contract, source, rows);
+    await inSlices(candles, (part) => store.candles.save(part));
+    await inSlices(legCandles, (part) => store.instrumentCandles.save(part));
+    for (const { key, contract, candles: rows } of contracts.drain(all)) {
+      // A contract's day in parts too: each part only fills its absent minutes.
+      for (let i = 0; i < rows.length; i += CONTRACT_MINUTES_PER_WRITE) {
+        await store.contractCandles.write(
+          key,
+          contract,
+          source,
+          rows.slice(i, i + CONTRACT_MINUTES_PER_WRITE),
+        );
+        await slice.yield();
+      }
+    }
     // In time order: the store records a roll where a key's contract differs from the last.
-    for (const { key, contract, expiry, ts } of seen)
+    for (const { key, contract, expiry, ts } of seen) {
+      if (ts <= (options.rolledUntil?.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
       if (await store.contracts.observe(key, contract, expiry, ts)) result.rolls++;
+    }
     seen = [];
   };
 
@@ -164,8 +223,16 @@ export async function backfillCandles(
     // (a first start peaked at 323 MB with day chunks, 356 MB with hour chunks, both under a
     // loaded machine) and writes 24 times fewer chunks: the backfill took 34 s instead of 71 s.
     const day = bucketStart(ts, "1d");
-    if (chunk !== undefined && day !== chunk) await flush(false);
+    if (chunk !== undefined && day !== chunk) {
+      await flush(false);
+      // Everything before this moment is stored: the closed minutes, whose last one ended here.
+      await options.onStored?.(ts);
+    }
     chunk = day;
+    if (slice.due()) {
+      await slice.yield();
+      if (signal?.aborted) return result;
+    }
   }
   await flush(true);
   return result;
@@ -180,29 +247,4 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export function backfillDays(retentionMs = Number.POSITIVE_INFINITY): number {
   return Math.min(BACKFILL_DAYS, retentionMs / DAY_MS);
-}
-
-/** On a first start (no history at all) with a feed that can make history, fills 30 days. */
-export async function backfillIfEmpty(
-  store: Store,
-  history: ((from: number, to: number) => Iterable<Quote[]>) | undefined,
-  duties: Duties,
-  log: (text: string) => void,
-  now = Date.now(),
-  inUse?: ReadonlySet<string>,
-  retentionMs?: number,
-): Promise<void> {
-  if (!history || (await store.candles.has("1m"))) return;
-  const started = performance.now();
-  const days = backfillDays(retentionMs);
-  const { minutes, rolls } = await backfillCandles(
-    store,
-    history(now - Math.round(days * DAY_MS), now),
-    duties,
-    inUse ? { inUse } : {},
-  );
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  log(
-    `Backfilled ${days.toLocaleString("en-US")} days of simulated history (${minutes.toLocaleString("en-US")} one-minute candles, ${rolls} contract rolls) in ${seconds} s.`,
-  );
 }

@@ -1,6 +1,7 @@
 import type { InstrumentSpec } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import { turn } from "./candle-sink.ts";
+import { type BackfillProgress, backfillProgress, readBackfillStatus } from "./first-start.ts";
 import { emptyStatus, FETCH_STATUS_PREFIX, type FetchStatus } from "./provider-history.ts";
 
 const MINUTE_MS = 60_000;
@@ -49,6 +50,8 @@ export async function historyCoverage(
   const now = (options.now ?? Date.now)();
   const windowFrom = Math.floor(now / MINUTE_MS) * MINUTE_MS - options.days * DAY_MS;
   const out: InstrumentCoverage[] = [];
+  // The first start's backfill fills every instrument at once: each row shows its progress.
+  const backfill = backfillProgress(await readBackfillStatus(options.store));
   for (const { key } of instruments) {
     out.push(
       await (async (): Promise<InstrumentCoverage> => {
@@ -64,8 +67,9 @@ export async function historyCoverage(
           resolution: status.resolution ?? "1m",
           ...stored,
           gaps: status.gaps,
-          fetching: status.fetching,
-          progress: { done: status.done, total: status.total },
+          ...(backfill?.running
+            ? { fetching: true, progress: { done: backfill.done, total: backfill.total } }
+            : { fetching: status.fetching, progress: { done: status.done, total: status.total } }),
           lastFetchAt: status.lastFetchAt,
           error: status.error,
         };
@@ -106,15 +110,24 @@ async function storedMinutes(
   return { from: first, to: last, minutes };
 }
 
-/** What /api/health says of the fetch: whether one runs, and each key's last error. */
+/**
+ * What /api/health says of the past: whether a fetch or the first start's backfill runs, each
+ * key's last fetch error, and the backfill's days stored and in all (null where none was made).
+ */
 export async function historyHealth(
   keys: readonly string[],
   store: Pick<Store, "keyValues">,
-): Promise<{ fetching: boolean; errors: Record<string, string> }> {
+): Promise<{
+  fetching: boolean;
+  errors: Record<string, string>;
+  backfill: BackfillProgress | null;
+}> {
   const statuses = await Promise.all(
     keys.map((key) => store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)),
   );
+  const backfill = backfillProgress(await readBackfillStatus(store));
   const errors: Record<string, string> = {};
   for (const status of statuses) if (status?.error) errors[status.key] = status.error;
-  return { fetching: statuses.some((s) => s?.fetching === true), errors };
+  const fetching = statuses.some((s) => s?.fetching === true) || backfill?.running === true;
+  return { fetching, errors, backfill };
 }

@@ -42,8 +42,15 @@ const healthReply = z.object({
   instance: z.object({ id: z.string(), leader: z.boolean() }),
   bus: z.object({ state: z.enum(["connected", "reconnecting", "down"]) }),
   telegram: z.object({ configured: z.boolean() }),
-  /** The providers' past: whether the leader is fetching, and each key's last fetch error. */
-  history: z.object({ fetching: z.boolean(), errors: z.record(z.string(), z.string()) }),
+  /**
+   * The past: whether the leader is fetching (a provider's past or the first start's backfill),
+   * each key's last fetch error, and the first start's backfill in days (null where none ran).
+   */
+  history: z.object({
+    fetching: z.boolean(),
+    errors: z.record(z.string(), z.string()),
+    backfill: z.object({ running: z.boolean(), done: z.number(), total: z.number() }).nullable(),
+  }),
   uptimeSeconds: z.number(),
   version: z.string(),
   timestamp: z.number(),
@@ -74,7 +81,7 @@ async function historyOf(services: AppServices): Promise<HealthReport["history"]
   try {
     return await services.history.health();
   } catch {
-    return { fetching: false, errors: {} };
+    return { fetching: false, errors: {}, backfill: null };
   }
 }
 

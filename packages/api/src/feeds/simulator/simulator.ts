@@ -100,14 +100,14 @@ export function createSimulatorFeed(options: SimulatorOptions): SimulatorFeed {
     return { spec, random: own, make: (ts) => quote(ts, own) };
   }
 
-  /** The @next makers of the near futures in use whose @next key is not in use itself. */
-  function nextMonthMakers(inUse: ReadonlyMap<string, Maker>): Maker[] {
-    const ahead: Maker[] = [];
+  /** The @next specs of the near futures in use whose @next key is not in use itself. */
+  function nextMonthSpecs(inUse: ReadonlyMap<string, Maker>): InstrumentSpec[] {
+    const ahead: InstrumentSpec[] = [];
     for (const { spec } of inUse.values()) {
       if (spec.month !== "near") continue;
       const key = monthKey(parseInstrumentKey(spec.key).root, "next");
       if (!inUse.has(key) && quotable({ ...spec, key }))
-        ahead.push(maker({ ...spec, key, month: "next" }));
+        ahead.push({ ...spec, key, month: "next" });
     }
     return ahead;
   }
@@ -158,13 +158,30 @@ export function createSimulatorFeed(options: SimulatorOptions): SimulatorFeed {
       timer = undefined;
     },
     *history(from, to) {
+      // A model of its own, as historyOf's: the first start's backfill runs beside the live
+      // feed (docs/history.md, "The first start"), and moving the live model back and forth
+      // between the past and now would move the live market. The path comes from the seed and
+      // the time alone, so the past still meets the live quotes where they begin.
+      const past = new SimulatorModel(seededRandom(seed ^ HISTORY_STREAM), options.duties, {
+        seed,
+        start: from,
+      });
+      const pastMaker = (spec: InstrumentSpec): Maker => {
+        const own = seededRandom(seed ^ hashString(spec.key) ^ HISTORY_STREAM);
+        const quote = past.quoterFor(spec);
+        return { spec, random: own, make: (ts) => quote(ts, own) };
+      };
+      const inUse = makers && new Map([...makers].map(([key, m]) => [key, pastMaker(m.spec)]));
       // Each near future's next contract is quoted too (as its @next key) when that key is not
       // in use: the contract a roll inside or after the backfill moves to then has its own past
       // (docs/history.md), and the statistics after the roll have a window at once.
-      const ahead = makers ? nextMonthMakers(makers) : [];
+      const ahead = inUse ? nextMonthSpecs(inUse).map(pastMaker) : [];
+      const builtInPast = quoteMakers(past);
       for (let ts = from; ts < to; ts += HISTORY_STEP_MS) {
-        model.moveTo(ts);
-        const quotes = everyQuote(ts);
+        past.moveTo(ts);
+        const quotes = inUse
+          ? [...inUse.values()].map((m) => m.make(ts))
+          : builtInPast.map((make) => make(ts));
         for (const m of ahead) quotes.push(m.make(ts));
         yield quotes;
       }
