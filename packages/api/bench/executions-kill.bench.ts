@@ -17,7 +17,7 @@ import { FakeKite } from "../test/fakes/fake-kite.ts";
 import { FakeWebhook } from "../test/fakes/fake-webhook.ts";
 import { HttpClient, type JsonResponse } from "../test/http-client.ts";
 import { listeningUrl, type MainProcess, runMain } from "../test/server.ts";
-import { deskPolicy, kiteRecord } from "./live-order-desk.ts";
+import { deskPolicy, kiteRecord, placeFault } from "./live-order-desk.ts";
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 200);
 const TRADERS = Number(process.env.BENCH_TRADERS ?? 4);
@@ -183,13 +183,7 @@ const started = Date.now();
 
 /** One ticket from creation to a final status, across any number of kills. */
 async function campaign(n: number, trader: (typeof traders)[number]): Promise<void> {
-  if (random() < 0.05) {
-    kite.book.placeFaults.push("lost");
-    faults.lost++;
-  } else if (random() < 0.15) {
-    kite.book.placeFaults.push({ status: 429, message: "Too many requests" });
-    faults.throttled++;
-  }
+  placeFault(kite.book, random, faults);
   const reject = random() < 0.2;
   const onHedgeFail = random() < 0.5 ? "flatten" : "alert";
   const lots = 1 + Math.floor(random() * 2);

@@ -13,7 +13,7 @@ import { ExecutionEngine } from "../src/executions/engine.ts";
 import { OrderRate } from "../src/executions/order-rate.ts";
 import type { CampaignDoc } from "../src/executions/ticket.ts";
 import { FakeKite } from "../test/fakes/fake-kite.ts";
-import { deskPolicy, kiteRecord, liveOrderDesk } from "./live-order-desk.ts";
+import { deskPolicy, kiteRecord, liveOrderDesk, placeFault } from "./live-order-desk.ts";
 
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 200);
 let seed = Number(process.env.BENCH_SEED ?? 1);
@@ -88,13 +88,7 @@ const started = Date.now();
 for (let i = 0; i < CAMPAIGNS; i++) {
   const id = `sw${(0xa00000 + i).toString(16).padStart(12, "0")}`;
   const ownerId = (i % TRADERS) + 1;
-  if (random() < 0.05) {
-    kite.book.placeFaults.push("lost");
-    faults.lost++;
-  } else if (random() < 0.15) {
-    kite.book.placeFaults.push({ status: 429, message: "Too many requests" });
-    faults.throttled++;
-  }
+  placeFault(kite.book, random, faults);
   if (random() < 0.2) {
     rejectHedgeOf.add(id);
     faults.rejected++;

@@ -103,3 +103,21 @@ export function kiteRecord(book: KiteOrderBook, lotsOf: (id: string) => number):
     campaigns: new Set(sums.keys()),
   };
 }
+
+/**
+ * The next placement's fault, drawn as both soak benches draw it: its answer lost (5 %: the
+ * engine must find it by tag), else a 429 (15 % of the rest), else none. Counted in `faults`.
+ */
+export function placeFault(
+  book: Pick<KiteOrderBook, "placeFaults">,
+  random: () => number,
+  faults: { lost: number; throttled: number },
+): void {
+  if (random() < 0.05) {
+    book.placeFaults.push("lost");
+    faults.lost++;
+  } else if (random() < 0.15) {
+    book.placeFaults.push({ status: 429, message: "Too many requests" });
+    faults.throttled++;
+  }
+}
