@@ -81,7 +81,9 @@ export async function historyCoverage(
 
 /**
  * The first and last stored minute of a key in [from, to) and how many there are, read a day at
- * a time with a turn of the event loop between, so weeks of minutes never hold the server.
+ * a time with a turn of the event loop between, so weeks of minutes never hold the server. Only
+ * the times are needed: read as a typed column (`closes`), not a row object per minute (15 keys ×
+ * 20 days of row objects took 2–3 s of a loaded server per Admin → Data load).
  */
 async function storedMinutes(
   store: Pick<Store, "instrumentCandles">,
@@ -93,17 +95,16 @@ async function storedMinutes(
   let last: number | null = null;
   let minutes = 0;
   for (let day = from; day < to; day += DAY_MS) {
-    const rows = await store.instrumentCandles.recent({
+    const { times } = await store.instrumentCandles.closes({
       symbol: key,
       timeframe: "1m",
       from: day,
       to: Math.min(to + MINUTE_MS, day + DAY_MS),
-      limit: Number.MAX_SAFE_INTEGER,
     });
-    if (rows.length > 0) {
-      first ??= rows[0]?.timestamp ?? null;
-      last = (rows.at(-1)?.timestamp as number) + MINUTE_MS;
-      minutes += rows.length;
+    if (times.length > 0) {
+      first ??= times[0] ?? null;
+      last = (times[times.length - 1] as number) + MINUTE_MS;
+      minutes += times.length;
     }
     await turn();
   }
