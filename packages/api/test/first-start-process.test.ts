@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, listeningUrl, type MainProcess, runMain } from "./server.ts";
@@ -79,14 +79,13 @@ describe("the simulator's first start", () => {
       expect((await health()).history.backfill?.running).toBe(true);
 
       // Asked once a second: a tight poll would take the CPU the backfill needs.
-      const after = await eventually(
+      const after = await vi.waitFor(
         async () => {
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-          return health();
+          const h = await health();
+          expect(h.history.backfill?.running, "the first start's backfill to finish").toBe(false);
+          return h;
         },
-        (h) => h.history.backfill?.running === false,
-        "the first start's backfill to finish",
-        BACKFILL_LIMIT_MS,
+        { timeout: BACKFILL_LIMIT_MS, interval: 1_000 },
       );
       expect(after.history).toMatchObject({
         fetching: false,

@@ -9,6 +9,7 @@ import { loadConfig } from "../src/config/index.ts";
 import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
+import { until } from "./fakes/wait.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -77,17 +78,12 @@ export async function startTestServer(
 
 /**
  * Resolves once a simulator's first start has stored its month (it logs "Backfilled …"): the
- * server listens before it (docs/history.md, "The first start"). Polled, with a deadline for a
- * loaded machine.
+ * server listens before it (docs/history.md, "The first start"). A deadline for a loaded machine.
  */
 export async function backfilled(server: TestServer, timeoutMs = 600_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const said = server.startLog.find((line) => line.startsWith("Backfilled"));
-    if (said) return said;
-    if (Date.now() > deadline) throw new Error("the first start's backfill did not finish");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const said = () => server.startLog.find((line) => line.startsWith("Backfilled"));
+  await until(() => said() !== undefined, "the first start's backfill", timeoutMs);
+  return said() as string;
 }
 
 /** A feed the test drives by hand. */
