@@ -18,13 +18,38 @@ export function scales(page: Page): Promise<Scales> {
   });
 }
 
-/** Whether a request is a chart.candles call whose decoded input has these fields. */
+/**
+ * The inputs of the chart.candles calls in a request. tRPC batches calls made together into one
+ * GET (`/trpc/a,b?batch=1&input={"0":…,"1":…}`), so the input of a neighbour such as chart.rolls
+ * (which has a `to` of its own) must not be read as the candles'.
+ */
+export function candlesInputs(request: Request): Record<string, unknown>[] {
+  const url = new URL(request.url());
+  const procedures = decodeURIComponent(url.pathname.split("/").pop() ?? "").split(",");
+  const raw = url.searchParams.get("input");
+  if (raw === null) return [];
+  const inputs = JSON.parse(raw) as Record<string, unknown>;
+  const batched = url.searchParams.get("batch") === "1";
+  return procedures.flatMap((name, i) => {
+    if (name !== "chart.candles") return [];
+    const input = batched ? inputs[String(i)] : inputs;
+    return input && typeof input === "object" ? [input as Record<string, unknown>] : [];
+  });
+}
+
+/** Whether a request holds a chart.candles call whose input has these fields. */
 export function isCandlesCall(request: Request, input: Record<string, string>): boolean {
-  const url = decodeURIComponent(request.url());
-  const at = url.indexOf("chart.candles");
-  return (
-    at >= 0 &&
-    Object.entries(input).every(([key, value]) => url.includes(`"${key}":"${value}"`, at))
+  return candlesInputs(request).some((call) =>
+    Object.entries(input).every(([key, value]) => call[key] === value),
+  );
+}
+
+/** The `to` of each chart.candles call in a request that has one and has these fields. */
+export function candlesTos(request: Request, input: Record<string, string>): number[] {
+  return candlesInputs(request).flatMap((call) =>
+    typeof call.to === "number" && Object.entries(input).every(([k, v]) => call[k] === v)
+      ? [call.to]
+      : [],
   );
 }
 

@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { longHistoryCsv, longStart } from "./chart-fixtures.ts";
-import { chartWith, isCandlesCall, plotBox, scales } from "./chart-page.ts";
+import { candlesTos, chartWith, plotBox, scales } from "./chart-page.ts";
 import { ADMIN, login, startApp } from "./harness.ts";
 import { signedOutSuite } from "./suite.ts";
 
@@ -107,9 +107,7 @@ describe("the chart on a phone", () => {
   it("loads older candles when a finger pans past the oldest", async () => {
     await resetZoom();
     const older = page.waitForRequest(
-      (r) =>
-        isCandlesCall(r, { commodity: "GC_BUY", timeframe: "1m" }) &&
-        decodeURIComponent(r.url()).includes('"to":'),
+      (r) => candlesTos(r, { commodity: "GC_BUY", timeframe: "1m" }).length > 0,
     );
     const plot = await plotBox(page);
     const y = plot.y + plot.height / 2;

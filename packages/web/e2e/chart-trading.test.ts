@@ -8,7 +8,7 @@ import {
   longStart,
   longValue,
 } from "./chart-fixtures.ts";
-import { chartWith, isCandlesCall, plotBox, pointAt, scales } from "./chart-page.ts";
+import { candlesTos, chartWith, plotBox, pointAt, scales } from "./chart-page.ts";
 import { ADMIN, login, newPage, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -27,9 +27,7 @@ const suite = signedInSuite({
   app: () => startApp({ feed: "replay", replayCsv: longHistoryCsv(start) }),
   beforeLogin: (page) =>
     page.on("request", (request) => {
-      if (!isCandlesCall(request, { commodity: "GC_BUY" })) return;
-      const to = /"to":(\d+)/.exec(decodeURIComponent(request.url()));
-      if (to?.[1]) olderRequests.push(Number(to[1]));
+      olderRequests.push(...candlesTos(request, { commodity: "GC_BUY" }));
     }),
   users: [{ username: "viewer", password: "viewer-secret-1", alerts_enabled: false }],
   as: ADMIN,
