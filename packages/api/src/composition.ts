@@ -23,7 +23,7 @@ import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { allSinks, contractCandleSink, instrumentCandleSink } from "./history/candle-sink.ts";
-import { historyCoverage, historyHealth } from "./history/coverage.ts";
+import { historyCoverage, historyHealth, historyLoading } from "./history/coverage.ts";
 import { FirstStartBackfill } from "./history/first-start.ts";
 import { LegHistoryBackfill } from "./history/leg-backfill.ts";
 import { ProviderHistory } from "./history/provider-history.ts";
@@ -389,6 +389,13 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
           instruments.inUse().map((s) => s.key),
           store,
         ),
+      // Asked by every statistics poll of every tab: read at most once a second.
+      loading: fresh(1_000, () =>
+        historyLoading(
+          instruments.inUse().map((s) => s.key),
+          store,
+        ),
+      ),
       fetchAgain: async (keys) => bus.publish("history.fetch", { keys }),
     },
     kite: config.kite,
