@@ -1,5 +1,7 @@
 import {
+  aggregateCandles,
   bookIn,
+  bucketStart,
   type Candle,
   CandleBuilder,
   CHART_SYMBOLS,
@@ -7,6 +9,7 @@ import {
   chartSymbolValues,
   TIMEFRAMES,
   type Timeframe,
+  timeframeMs,
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
@@ -17,6 +20,7 @@ import { type ContractBatch, ContractMinutes } from "./contract-minutes.ts";
 /** Closed candles are written in batches, off the quote path. */
 const WRITE_INTERVAL_MS = 1_000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const MINUTE_MS = 60_000;
 
 type Builders = Map<Timeframe, CandleBuilder>;
 
@@ -82,13 +86,21 @@ export class HistoryRecorder {
     if (this.following) this.follow([...change.added, ...change.changed], change.removed);
   }
 
-  /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
+  /**
+   * Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle;
+   * a coarser candle resumes from the stored minutes of its bucket, so one spanning the start
+   * opens where its first stored minute opened, not at the first live value (docs/history.md,
+   * "The first start").
+   */
   async start(): Promise<void> {
     for (const symbol of CHART_SYMBOLS) {
       const perTimeframe: Builders = new Map();
+      const [lastMinute] = await this.store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
       for (const timeframe of TIMEFRAMES) {
         const [latest] = await this.store.candles.recent({ symbol, timeframe, limit: 1 });
-        perTimeframe.set(timeframe, new CandleBuilder(timeframe, latest));
+        const resume =
+          timeframe === "1m" ? latest : await this.resumed(symbol, timeframe, latest, lastMinute);
+        perTimeframe.set(timeframe, new CandleBuilder(timeframe, resume));
       }
       this.builders.set(symbol, perTimeframe);
     }
@@ -107,6 +119,40 @@ export class HistoryRecorder {
       PRUNE_INTERVAL_MS,
     );
     this.pruner.unref();
+  }
+
+  /**
+   * The candle of `timeframe` to resume: the bucket of the latest stored minute, made of that
+   * bucket's stored minutes and merged with its stored candle where there is one (its open the
+   * first minute's, high and low over both). A coarser candle stored later than the last minute
+   * resumes as it is.
+   */
+  private async resumed(
+    symbol: string,
+    timeframe: Timeframe,
+    latest: Candle | undefined,
+    lastMinute: Candle | undefined,
+  ): Promise<Candle | undefined> {
+    if (!lastMinute) return latest;
+    const bucket = bucketStart(lastMinute.timestamp, timeframe);
+    if (bucket === undefined || (latest && latest.timestamp > bucket)) return latest;
+    const minutes = await this.store.candles.recent({
+      symbol,
+      timeframe: "1m",
+      from: bucket,
+      to: lastMinute.timestamp + MINUTE_MS,
+      limit: timeframeMs(timeframe) / MINUTE_MS,
+    });
+    const [fromMinutes] = aggregateCandles(minutes, timeframe);
+    if (!fromMinutes) return latest;
+    if (latest?.timestamp !== bucket) return fromMinutes;
+    return {
+      timestamp: bucket,
+      open: fromMinutes.open,
+      high: Math.max(fromMinutes.high, latest.high),
+      low: Math.min(fromMinutes.low, latest.low),
+      close: fromMinutes.close,
+    };
   }
 
   /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
