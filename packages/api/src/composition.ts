@@ -32,7 +32,7 @@ import { fillSpreadPast } from "./history/spread-past.ts";
 import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
-import { warnEvery } from "./log.ts";
+import { log, warnEvery } from "./log.ts";
 import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbound/outbox-sender.ts";
@@ -550,8 +550,19 @@ function leaderWorkOf(
       healthTimer.unref();
       leaderListeners.push(() => clearInterval(healthTimer));
       const term = leaderListeners;
-      void firstStart.run().then((done) => {
+      const backfill = firstStart;
+      void backfill.run().then(async (done) => {
         // Stepped down meanwhile: the next term starts its own.
+        if (leaderListeners !== term) return;
+        // A 5-minute or hour candle spanning the start, closed before the past under it was
+        // stored, is made again from both parts' minutes (docs/history.md, "The first start").
+        const startMinute = done ? await backfill.startMinute() : undefined;
+        if (startMinute !== undefined)
+          await recorder
+            .pastStored(startMinute)
+            .catch((error) =>
+              log.warn({ err: error }, "could not remake the candles at the start"),
+            );
         if (leaderListeners !== term) return;
         recordingRolls = true;
         // Every instance's statistics read the month in (docs/history.md, "The first start").

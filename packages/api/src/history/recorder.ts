@@ -7,6 +7,7 @@ import {
   CHART_SYMBOLS,
   chartSymbolsAffectedBy,
   chartSymbolValues,
+  isChartSymbol,
   TIMEFRAMES,
   type Timeframe,
   timeframeMs,
@@ -153,6 +154,22 @@ export class HistoryRecorder {
       low: Math.min(fromMinutes.low, latest.low),
       close: fromMinutes.close,
     };
+  }
+
+  /**
+   * The first start's backfill stored the past up to `to`, the minute this server started in
+   * (history/first-start.ts), after this recorder began. A coarser candle spanning `to` that the
+   * recorder closed and wrote meanwhile opened at the first live value, and the backfill's part
+   * merged into it kept that open: it is made again from the bucket's stored minutes (both
+   * parts) and written over. One still forming needs nothing: the backfill's part was stored
+   * first, so the store and the chart keep its open (docs/history.md, "The first start").
+   */
+  async pastStored(to: number): Promise<void> {
+    await this.writePending();
+    // The chart symbols' spreads and the instruments' mids: what the backfill writes.
+    const chartSymbols = [...this.builders].filter(([symbol]) => isChartSymbol(symbol));
+    await remake(this.store.candles, chartSymbols, to);
+    await remake(this.store.instrumentCandles, this.legBuilders, to);
   }
 
   /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
@@ -335,6 +352,38 @@ export class HistoryRecorder {
     await this.store.contractCandles.prune(cutoff);
     this.contractMinutes.forgetIdle(Date.now(), 24 * 60 * 60 * 1000);
   }
+}
+
+/**
+ * The coarser candles spanning `to` that were written (not forming) made again from their
+ * bucket's stored minutes and written over (HistoryRecorder.pastStored).
+ */
+async function remake(
+  table: Store["candles"],
+  series: Iterable<[string, Builders]>,
+  to: number,
+): Promise<void> {
+  const again: StoredCandle[] = [];
+  for (const [symbol, perTimeframe] of series) {
+    for (const [timeframe, builder] of perTimeframe) {
+      if (timeframe === "1m") continue;
+      const bucket = bucketStart(to, timeframe);
+      // A bucket starting at `to` has no backfilled part; one forming holds its own open.
+      if (bucket === undefined || bucket === to || builder.forming?.timestamp === bucket) continue;
+      const minutes = await table.recent({
+        symbol,
+        timeframe: "1m",
+        from: bucket,
+        to: bucket + timeframeMs(timeframe),
+        limit: timeframeMs(timeframe) / MINUTE_MS,
+      });
+      // Only a bucket the recorder wrote: its minutes from `to` on are stored.
+      if (!minutes.some((m) => m.timestamp >= to)) continue;
+      const [whole] = aggregateCandles(minutes, timeframe);
+      if (whole) again.push({ symbol, timeframe, ...whole });
+    }
+  }
+  if (again.length > 0) await table.replace(again);
 }
 
 function freshBuilders(): Builders {
