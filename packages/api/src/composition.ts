@@ -23,7 +23,7 @@ import { loadMarketDataConfig } from "./feeds/providers/config-file.ts";
 import { kiteSessionsIn } from "./feeds/providers/kite/session.ts";
 import type { FeedMonitor } from "./feeds/providers/monitor.ts";
 import { allSinks, contractCandleSink, instrumentCandleSink } from "./history/candle-sink.ts";
-import { historyCoverage, historyHealth } from "./history/coverage.ts";
+import { historyCoverage, historyHealth, historyLoading } from "./history/coverage.ts";
 import { FirstStartBackfill } from "./history/first-start.ts";
 import { LegHistoryBackfill } from "./history/leg-backfill.ts";
 import { ProviderHistory } from "./history/provider-history.ts";
@@ -32,7 +32,7 @@ import { fillSpreadPast } from "./history/spread-past.ts";
 import { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import { RollRecorder } from "./instruments/roll-recorder.ts";
 import type { LeaderWork } from "./leader/leader-role.ts";
-import { warnEvery } from "./log.ts";
+import { log, warnEvery } from "./log.ts";
 import { DEFINITION_EVERY_MS, MarketHub } from "./market/hub.ts";
 import { DeliveryCounts } from "./metrics/delivery-counts.ts";
 import { type ChannelDelivery, OutboxSender, OutboxSenders } from "./outbound/outbox-sender.ts";
@@ -389,6 +389,13 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
           instruments.inUse().map((s) => s.key),
           store,
         ),
+      // Asked by every statistics poll of every tab: read at most once a second.
+      loading: fresh(1_000, () =>
+        historyLoading(
+          instruments.inUse().map((s) => s.key),
+          store,
+        ),
+      ),
       fetchAgain: async (keys) => bus.publish("history.fetch", { keys }),
     },
     kite: config.kite,
@@ -543,8 +550,19 @@ function leaderWorkOf(
       healthTimer.unref();
       leaderListeners.push(() => clearInterval(healthTimer));
       const term = leaderListeners;
-      void firstStart.run().then((done) => {
+      const backfill = firstStart;
+      void backfill.run().then(async (done) => {
         // Stepped down meanwhile: the next term starts its own.
+        if (leaderListeners !== term) return;
+        // A 5-minute or hour candle spanning the start, closed before the past under it was
+        // stored, is made again from both parts' minutes (docs/history.md, "The first start").
+        const startMinute = done ? await backfill.startMinute() : undefined;
+        if (startMinute !== undefined)
+          await recorder
+            .pastStored(startMinute)
+            .catch((error) =>
+              log.warn({ err: error }, "could not remake the candles at the start"),
+            );
         if (leaderListeners !== term) return;
         recordingRolls = true;
         // Every instance's statistics read the month in (docs/history.md, "The first start").

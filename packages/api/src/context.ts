@@ -6,7 +6,7 @@ import type { Bus } from "./bus/index.ts";
 import type { KiteSettings } from "./config/index.ts";
 import type { ExecutionEngine } from "./executions/engine.ts";
 import type { FeedHealthReport } from "./feeds/providers/monitor.ts";
-import type { historyHealth, InstrumentCoverage } from "./history/coverage.ts";
+import type { HistoryLoading, historyHealth, InstrumentCoverage } from "./history/coverage.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { InstrumentCatalogue } from "./instruments/catalogue.ts";
 import type { MarketHub } from "./market/hub.ts";
@@ -65,6 +65,8 @@ export interface AppServices {
 export interface HistoryService {
   coverage(): Promise<InstrumentCoverage[]>;
   health(): ReturnType<typeof historyHealth>;
+  /** Whose past is on the way, for the statistics' `coverage.loading`. */
+  loading(): Promise<HistoryLoading>;
   /** Asks the leader (over the bus) to fetch these keys' whole window again; all when null. */
   fetchAgain(keys: string[] | null): Promise<void>;
 }

@@ -73,6 +73,10 @@ describe("the simulator's first start", () => {
       const gold = rows.find((r) => r.key === "GOLD");
       expect(gold?.fetching).toBe(true);
       expect(gold?.progress.total).toBe(30);
+      // The statistics say they cover only what is stored so far, and that more is coming.
+      const loading = (await admin.get("/api/spread-stats/GC_BUY")).body;
+      expect(loading.coverage.loading).toBe(true);
+      expect(loading.n).toBeLessThan(1_000);
       // The chart shows what is there meanwhile (never an error).
       expect((await admin.get("/api/chart-data/GC_BUY?timeframe=1d")).status).toBe(200);
       // Still under way after all that: these answers did not wait for it.
@@ -101,7 +105,10 @@ describe("the simulator's first start", () => {
       // The statistics read the month in once it was stored: the 20-day window, not a few minutes.
       await eventually(
         async () => (await admin.get("/api/spread-stats/GC_BUY")).body,
-        (stats) => stats.n > 5_000 && stats.coverage.from <= startedAt - 19 * DAY,
+        (stats) =>
+          stats.n > 5_000 &&
+          stats.coverage.from <= startedAt - 19 * DAY &&
+          stats.coverage.loading === false,
         "GC_BUY's statistics of the backfilled 20 days",
         60_000,
       );

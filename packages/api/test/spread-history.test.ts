@@ -202,8 +202,10 @@ describe("a spread on legs that quote exchange contracts", () => {
     expect(stats.body.coverage).toEqual({
       from: stats.body.from,
       to: stats.body.to,
+      first: null,
       closes: 5,
       contracts: { CRUDEOIL: "CRUDEOIL26DECFUT", CL: "CLF27" },
+      loading: false,
     });
   });
 });

@@ -61,7 +61,14 @@ describe("GET /api/spread-stats/:symbol", () => {
     expect(body.to).toBe(LATEST_OPEN + 60_000);
     expect(body.from).toBe(LATEST_OPEN + 60_000 - 20 * DAY);
     // A replay naming no contracts: the recorded spread's own closes, of no contract.
-    expect(body.coverage).toEqual({ from: body.from, to: body.to, closes: 4, contracts: {} });
+    expect(body.coverage).toEqual({
+      from: body.from,
+      to: body.to,
+      first: LATEST_OPEN - 3 * 60_000,
+      closes: 4,
+      contracts: {},
+      loading: false,
+    });
   });
 
   it("is 20 days unless asked, and the 5-day window (loaded on first ask) holds the same minutes", async () => {
@@ -90,7 +97,14 @@ describe("GET /api/spread-stats/:symbol", () => {
       max: null,
       from: null,
       to: null,
-      coverage: { from: null, to: null, closes: 0, contracts: {} },
+      coverage: {
+        from: null,
+        to: null,
+        first: null,
+        closes: 0,
+        contracts: {},
+        loading: false,
+      },
     });
   });
 

@@ -75,6 +75,11 @@ export class RollingSpreadStats {
     return this.times.length - this.head;
   }
 
+  /** The open time of the oldest close in the window, undefined while it is empty. */
+  get first(): number | undefined {
+    return this.size > 0 ? this.times[this.head] : undefined;
+  }
+
   /** [from, to) of the window, or undefined while it is empty. */
   window(): { from: number; to: number } | undefined {
     const latest = this.times[this.times.length - 1];

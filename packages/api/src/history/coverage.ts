@@ -132,3 +132,32 @@ export async function historyHealth(
   const fetching = statuses.some((s) => s?.fetching === true) || backfill?.running === true;
   return { fetching, errors, backfill };
 }
+
+/** Whose past is on the way: every key while the first start's backfill runs, else the fetched. */
+export interface HistoryLoading {
+  backfill: boolean;
+  fetching: ReadonlySet<string>;
+}
+
+/**
+ * What the statistics say of their coverage (`coverage.loading` of GET /api/spread-stats): the
+ * first start's backfill fills every key; a provider's fetch the keys it is fetching.
+ */
+export async function historyLoading(
+  keys: readonly string[],
+  store: Pick<Store, "keyValues">,
+): Promise<HistoryLoading> {
+  const backfill = (await readBackfillStatus(store))?.running === true;
+  if (backfill) return { backfill, fetching: new Set() };
+  const statuses = await Promise.all(
+    keys.map((key) => store.keyValues.get<FetchStatus>(FETCH_STATUS_PREFIX + key)),
+  );
+  const fetching = new Set<string>();
+  for (const status of statuses) if (status?.fetching) fetching.add(status.key);
+  return { backfill, fetching };
+}
+
+/** Whether a spread on `legs` has more of its past on the way. */
+export function legsLoading(loading: HistoryLoading, legs: readonly string[]): boolean {
+  return loading.backfill || legs.some((key) => loading.fetching.has(key));
+}

@@ -90,6 +90,12 @@ export class FirstStartBackfill {
     return this.running;
   }
 
+  /** The minute the backfill's window ends at (the first start's), when one was due. */
+  async startMinute(): Promise<number | undefined> {
+    this.planned ??= this.plan();
+    return (await this.planned)?.to;
+  }
+
   /** Stops between slices and waits for the slice in hand (the leader steps down). */
   async stop(): Promise<void> {
     this.stopping.abort();

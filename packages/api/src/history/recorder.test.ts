@@ -1,4 +1,5 @@
 import {
+  aggregateCandles,
   applyQuote,
   bookIn,
   type Candle,
@@ -218,5 +219,93 @@ describe("backfillCandles: the instruments' history", () => {
       expect(Math.max(...days.map((d) => d.high)), key).toBe(Math.max(...got.map((c) => c.high)));
       expect(days.at(-1)?.close, key).toBe(got.at(-1)?.close);
     }
+  });
+});
+
+describe("HistoryRecorder: a coarse candle spanning a first start (docs/history.md)", () => {
+  it("is made again from both parts' minutes once the backfill stored the part before", async () => {
+    // 09:30 UTC is 15:00 IST: a 5-minute and an hour bucket start there. The server started in
+    // the 09:33 minute; the backfill makes everything before it, and stores it late.
+    const bucket = Date.parse("2026-11-20T09:30:00Z");
+    const start = bucket + 3 * M;
+    const steady = (ts: number): Quote[] => [
+      { source: "fx", key: "USDINR", price: 84, ts },
+      { source: "cme", key: "GC", bid: 2000, ask: 2000.5, ts },
+    ];
+    push(
+      ...steady(start + 10_000),
+      { source: "mcx", key: "GOLD", bid: 57280, ask: 57300, ts: start + 10_000 },
+      { source: "mcx", key: "GOLD", bid: 57310, ask: 57330, ts: start + M + 20_000 },
+      // The next 5 minutes: the recorder closes and writes 09:30–09:35 before the past is in.
+      ...steady(start + 2 * M + 5_000),
+      { source: "mcx", key: "GOLD", bid: 57270, ask: 57290, ts: start + 2 * M + 5_000 },
+    );
+    await recorder.writePending();
+    const live = await test.store.candles.all("GC_BUY", "1m");
+    const liveOpen = live[0]?.open as number;
+    expect(live.map((c) => c.timestamp)).toEqual([start, start + M]);
+
+    // The backfill's minutes of the bucket before the start, and its part of the coarse candles,
+    // stored as backfillCandles stores them (merged into the buckets).
+    const before = [
+      {
+        timestamp: bucket,
+        open: liveOpen - 15,
+        high: liveOpen - 5,
+        low: liveOpen - 20,
+        close: liveOpen - 10,
+      },
+      {
+        timestamp: bucket + M,
+        open: liveOpen - 10,
+        high: liveOpen + 80,
+        low: liveOpen - 12,
+        close: liveOpen,
+      },
+      {
+        timestamp: bucket + 2 * M,
+        open: liveOpen,
+        high: liveOpen + 2,
+        low: liveOpen - 40,
+        close: liveOpen + 1,
+      },
+    ];
+    const backfilled = (symbol: string, minutes: Candle[]) =>
+      ["1m", "5m", "1h"].flatMap((timeframe) =>
+        (timeframe === "1m" ? minutes : aggregateCandles(minutes, timeframe as "5m" | "1h")).map(
+          (c) => ({ symbol, timeframe, ...c }),
+        ),
+      );
+    await test.store.candles.save(backfilled("GC_BUY", before));
+    const goldBefore = before.map((c) => ({
+      ...c,
+      open: 57000,
+      high: 57500,
+      low: 56900,
+      close: 57000,
+    }));
+    await test.store.instrumentCandles.save(backfilled("GOLD", goldBefore));
+    // The store kept the recorder's open: the first live value, not the bucket's.
+    const [stale] = await test.store.candles.recent({
+      symbol: "GC_BUY",
+      timeframe: "5m",
+      limit: 1,
+    });
+    expect(stale?.open).toBe(liveOpen);
+
+    await recorder.pastStored(start);
+    const minutesOfBucket = (await test.store.candles.all("GC_BUY", "1m")).filter(
+      (c) => c.timestamp < bucket + 5 * M,
+    );
+    const [whole] = aggregateCandles(minutesOfBucket, "5m");
+    expect(whole?.open).toBe(liveOpen - 15);
+    expect(await test.store.candles.all("GC_BUY", "5m")).toEqual([whole]);
+    // The instrument's mid candle likewise; the hour is still forming, so the backfill's part
+    // stored first keeps its open in the store and is left alone.
+    const [gold] = await test.store.instrumentCandles.all("GOLD", "5m");
+    expect(gold).toMatchObject({ timestamp: bucket, open: 57000, high: 57500, low: 56900 });
+    const [hour] = await test.store.candles.all("GC_BUY", "1h");
+    expect(hour?.open).toBe(liveOpen - 15);
+    expect(recorder.forming("GC_BUY", "1h")?.timestamp).toBe(bucket);
   });
 });

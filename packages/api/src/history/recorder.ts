@@ -1,12 +1,16 @@
 import {
+  aggregateCandles,
   bookIn,
+  bucketStart,
   type Candle,
   CandleBuilder,
   CHART_SYMBOLS,
   chartSymbolsAffectedBy,
   chartSymbolValues,
+  isChartSymbol,
   TIMEFRAMES,
   type Timeframe,
+  timeframeMs,
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { warnEvery } from "../log.ts";
@@ -17,6 +21,7 @@ import { type ContractBatch, ContractMinutes } from "./contract-minutes.ts";
 /** Closed candles are written in batches, off the quote path. */
 const WRITE_INTERVAL_MS = 1_000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const MINUTE_MS = 60_000;
 
 type Builders = Map<Timeframe, CandleBuilder>;
 
@@ -82,13 +87,21 @@ export class HistoryRecorder {
     if (this.following) this.follow([...change.added, ...change.changed], change.removed);
   }
 
-  /** Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle. */
+  /**
+   * Resumes each symbol's latest stored candle, so a minute split by a restart stays one candle;
+   * a coarser candle resumes from the stored minutes of its bucket, so one spanning the start
+   * opens where its first stored minute opened, not at the first live value (docs/history.md,
+   * "The first start").
+   */
   async start(): Promise<void> {
     for (const symbol of CHART_SYMBOLS) {
       const perTimeframe: Builders = new Map();
+      const [lastMinute] = await this.store.candles.recent({ symbol, timeframe: "1m", limit: 1 });
       for (const timeframe of TIMEFRAMES) {
         const [latest] = await this.store.candles.recent({ symbol, timeframe, limit: 1 });
-        perTimeframe.set(timeframe, new CandleBuilder(timeframe, latest));
+        const resume =
+          timeframe === "1m" ? latest : await this.resumed(symbol, timeframe, latest, lastMinute);
+        perTimeframe.set(timeframe, new CandleBuilder(timeframe, resume));
       }
       this.builders.set(symbol, perTimeframe);
     }
@@ -107,6 +120,56 @@ export class HistoryRecorder {
       PRUNE_INTERVAL_MS,
     );
     this.pruner.unref();
+  }
+
+  /**
+   * The candle of `timeframe` to resume: the bucket of the latest stored minute, made of that
+   * bucket's stored minutes and merged with its stored candle where there is one (its open the
+   * first minute's, high and low over both). A coarser candle stored later than the last minute
+   * resumes as it is.
+   */
+  private async resumed(
+    symbol: string,
+    timeframe: Timeframe,
+    latest: Candle | undefined,
+    lastMinute: Candle | undefined,
+  ): Promise<Candle | undefined> {
+    if (!lastMinute) return latest;
+    const bucket = bucketStart(lastMinute.timestamp, timeframe);
+    if (bucket === undefined || (latest && latest.timestamp > bucket)) return latest;
+    const minutes = await this.store.candles.recent({
+      symbol,
+      timeframe: "1m",
+      from: bucket,
+      to: lastMinute.timestamp + MINUTE_MS,
+      limit: timeframeMs(timeframe) / MINUTE_MS,
+    });
+    const [fromMinutes] = aggregateCandles(minutes, timeframe);
+    if (!fromMinutes) return latest;
+    if (latest?.timestamp !== bucket) return fromMinutes;
+    return {
+      timestamp: bucket,
+      open: fromMinutes.open,
+      high: Math.max(fromMinutes.high, latest.high),
+      low: Math.min(fromMinutes.low, latest.low),
+      close: fromMinutes.close,
+    };
+  }
+
+  /**
+   * The first start's backfill stored the past up to `to`, the minute this server started in
+   * (history/first-start.ts), after this recorder began. A coarser candle spanning `to` that the
+   * recorder closed and wrote meanwhile opened at the first live value, and the backfill's part
+   * merged into it kept that open: it is made again from the bucket's stored minutes (both
+   * parts) and written over. One still forming needs nothing: the backfill's part was stored
+   * first, so the store and the chart keep its open (docs/history.md, "The first start").
+   */
+  async pastStored(to: number): Promise<void> {
+    await this.writePending();
+    // The chart symbols' spreads and the instruments' mids: what the backfill writes.
+    const chartSymbols = [...this.builders].filter(([symbol]) => isChartSymbol(symbol));
+    await remake(this.store.candles, chartSymbols, to);
+    await remake(this.store.instrumentCandles, this.legBuilders, to);
   }
 
   /** Writes what is closed and what is forming; later samples of those buckets start afresh. */
@@ -289,6 +352,38 @@ export class HistoryRecorder {
     await this.store.contractCandles.prune(cutoff);
     this.contractMinutes.forgetIdle(Date.now(), 24 * 60 * 60 * 1000);
   }
+}
+
+/**
+ * The coarser candles spanning `to` that were written (not forming) made again from their
+ * bucket's stored minutes and written over (HistoryRecorder.pastStored).
+ */
+async function remake(
+  table: Store["candles"],
+  series: Iterable<[string, Builders]>,
+  to: number,
+): Promise<void> {
+  const again: StoredCandle[] = [];
+  for (const [symbol, perTimeframe] of series) {
+    for (const [timeframe, builder] of perTimeframe) {
+      if (timeframe === "1m") continue;
+      const bucket = bucketStart(to, timeframe);
+      // A bucket starting at `to` has no backfilled part; one forming holds its own open.
+      if (bucket === undefined || bucket === to || builder.forming?.timestamp === bucket) continue;
+      const minutes = await table.recent({
+        symbol,
+        timeframe: "1m",
+        from: bucket,
+        to: bucket + timeframeMs(timeframe),
+        limit: timeframeMs(timeframe) / MINUTE_MS,
+      });
+      // Only a bucket the recorder wrote: its minutes from `to` on are stored.
+      if (!minutes.some((m) => m.timestamp >= to)) continue;
+      const [whole] = aggregateCandles(minutes, timeframe);
+      if (whole) again.push({ symbol, timeframe, ...whole });
+    }
+  }
+  if (again.length > 0) await table.replace(again);
 }
 
 function freshBuilders(): Builders {

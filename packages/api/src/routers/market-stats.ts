@@ -1,6 +1,7 @@
 import {
   CHART_SYMBOLS,
   type ChartSymbol,
+  chartSymbolLegs,
   chartSymbolValues,
   DEFAULT_STATS_DAYS,
   isChartSymbol,
@@ -9,6 +10,7 @@ import {
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import { type HistoryLoading, legsLoading } from "../history/coverage.ts";
 import { isUserSideSymbol, visibleDefinition } from "../history/definition-history.ts";
 import type {
   SpreadStatsAnswer,
@@ -54,8 +56,10 @@ const statsReply = z.object({
   coverage: z.object({
     from: figure,
     to: figure,
+    first: figure,
     closes: z.number(),
     contracts: z.record(z.string(), z.string()),
+    loading: z.boolean(),
   }),
 } satisfies ShapeOf<SpreadStatsAnswer>);
 
@@ -70,6 +74,27 @@ function liveValues(ctx: Context) {
  */
 function valueNow(ctx: Context, symbol: string): number | undefined {
   return ctx.services.hub.entry(symbol)?.spread;
+}
+
+/** The instrument keys a chart symbol's or a user spread side's statistics are made of. */
+function legKeysOf(ctx: Context, symbol: string): string[] {
+  if (isChartSymbol(symbol)) return chartSymbolLegs(symbol).map((leg) => leg.key);
+  return ctx.services.spreads.executable(symbol)?.spread.legs.map((leg) => leg.instrument) ?? [];
+}
+
+/**
+ * The answer with `coverage.loading` also true while its legs' past is on the way (the first
+ * start's backfill, a provider's fetch): the window then covers only what was stored so far
+ * (docs/history.md, "The first start").
+ */
+function withLoading<T extends SpreadStatsAnswer>(
+  ctx: Context,
+  answer: T,
+  loading: HistoryLoading,
+): T {
+  if (answer.coverage.loading || !legsLoading(loading, legKeysOf(ctx, answer.symbol)))
+    return answer;
+  return { ...answer, coverage: { ...answer.coverage, loading: true } };
 }
 
 /** A user spread's side the caller may see, with its live value; else 404. */
@@ -87,10 +112,11 @@ export const marketStatsProcedures = {
   stats: authedProcedure
     .input(z.strictObject({ symbol, days }))
     .output(statsReply)
-    .query(({ ctx, input }) => {
-      if (!isChartSymbol(input.symbol))
-        return ctx.services.stats.stats(input.symbol, input.days, ownSide(ctx, input.symbol));
-      return ctx.services.stats.stats(input.symbol, input.days, liveValues(ctx)[input.symbol]);
+    .query(async ({ ctx, input }) => {
+      const answer = isChartSymbol(input.symbol)
+        ? ctx.services.stats.stats(input.symbol, input.days, liveValues(ctx)[input.symbol])
+        : ctx.services.stats.stats(input.symbol, input.days, ownSide(ctx, input.symbol));
+      return withLoading(ctx, await answer, await ctx.services.history.loading());
     }),
   /**
    * Every symbol in one answer, so the Spread table's z column is one request a minute; with
@@ -105,6 +131,7 @@ export const marketStatsProcedures = {
         .visibleTo(ctx.user)
         .filter((spread) => !spread.builtin)
         .flatMap((spread) => (["BUY", "SELL"] as const).map((side) => ({ spread, side })));
+      const loading = ctx.services.history.loading();
       const answers = await Promise.all([
         ...CHART_SYMBOLS.map((s) =>
           ctx.services.stats.statsWithQuantiles(s, input.days, values[s]),
@@ -114,12 +141,12 @@ export const marketStatsProcedures = {
           return ctx.services.stats.statsWithQuantiles(symbol, input.days, valueNow(ctx, symbol));
         }),
       ]);
+      const history = await loading;
       return {
         days: input.days,
-        stats: Object.fromEntries(answers.map((a) => [a.symbol, a])) as Record<
-          ChartSymbol,
-          SpreadStatsWithQuantiles
-        > &
+        stats: Object.fromEntries(
+          answers.map((a) => [a.symbol, withLoading(ctx, a, history)]),
+        ) as Record<ChartSymbol, SpreadStatsWithQuantiles> &
           Partial<Record<string, SpreadStatsWithQuantiles>>,
       };
     }),

@@ -68,8 +68,10 @@ describe("statistics of the contracts held", () => {
     expect(answer.coverage).toEqual({
       from: answer.from,
       to: GC_ROLL + 2 * M,
+      first: expect.any(Number),
       closes: answer.n,
       contracts: { GC: "GCG27", GOLD: "GOLD26DECFUT" },
+      loading: false,
     });
     // Three days of minutes, February's own (quoted as GC@next before the roll).
     expect(answer.n).toBeGreaterThan(3 * 1440 - 10);

@@ -63,6 +63,7 @@ describe("the statistics after an instrument got a past (docs/history.md)", () =
     await stats.start();
     const before = await stats.stats("GC_BUY", DEFAULT_STATS_DAYS, 11);
     expect(before.n).toBe(3);
+    expect(before.coverage).toMatchObject({ first: T, to: T + 3 * M, loading: false });
 
     // A fetched past adds two minutes before; a minute closes live while they are read.
     hold = true;
@@ -73,6 +74,9 @@ describe("the statistics after an instrument got a past (docs/history.md)", () =
       async () => expect((await stats.stats("GC_BUY", DEFAULT_STATS_DAYS, 11)).n).toBe(3),
       { timeout: 10_000 },
     );
+    // Meanwhile its coverage says more is on the way; a spread with no leg on GC does not.
+    expect((await stats.stats("GC_BUY", DEFAULT_STATS_DAYS, 11)).coverage.loading).toBe(true);
+    expect((await stats.stats("SI_BUY", DEFAULT_STATS_DAYS, 11)).coverage.loading).toBe(false);
     expect(stats.liveMetric("GC_BUY", "zscore", 11)).toBeDefined();
     stats.minuteClosed("GC_BUY", T + 3 * M, 13);
     release?.();
@@ -81,5 +85,8 @@ describe("the statistics after an instrument got a past (docs/history.md)", () =
       async () => expect((await stats.stats("GC_BUY", DEFAULT_STATS_DAYS, 11)).n).toBe(6),
       { timeout: 10_000 },
     );
+    // Read in: no longer loading, and reaching back to the fetched minutes.
+    const after = await stats.stats("GC_BUY", DEFAULT_STATS_DAYS, 11);
+    expect(after.coverage).toMatchObject({ first: T - 2 * M, loading: false });
   });
 });

@@ -45,12 +45,22 @@ export interface SpreadStatsAnswer {
   max: number | null;
   from: number | null;
   to: number | null;
-  /** What the window covers and the contracts it is of (none for a recorded series). */
+  /**
+   * What the window covers and the contracts it is of (none for a recorded series); `loading`
+   * while more of its past is on the way (the first start's backfill, a provider's fetch of a
+   * leg, or the window being read again after one: docs/history.md, "The first start").
+   */
   coverage: {
     from: number | null;
     to: number | null;
+    /**
+     * The open time of the oldest close in the window (null while empty, and for a user
+     * spread's side, whose window keeps no times): how far back the stored past reaches.
+     */
+    first: number | null;
     closes: number;
     contracts: Record<string, string>;
+    loading: boolean;
   };
 }
 
@@ -95,9 +105,18 @@ function answerOf(
   live: number | null,
   s: SpreadStats,
   contracts: Record<string, string> = {},
+  loading = false,
+  first: number | undefined = undefined,
 ): SpreadStatsAnswer {
   return {
-    coverage: { from: s.from ?? null, to: s.to ?? null, closes: s.n, contracts },
+    coverage: {
+      from: s.from ?? null,
+      to: s.to ?? null,
+      first: first ?? null,
+      closes: s.n,
+      contracts,
+      loading,
+    },
     symbol,
     days,
     n: s.n,
@@ -144,6 +163,11 @@ export class SpreadStatsService {
   private readonly reloading = new Map<ChartSymbol, Promise<void>>();
   /** Closes of a symbol that arrived while its windows are read again after a fetched past. */
   private readonly arrivedBySymbol = new Map<ChartSymbol, Set<MinuteClose[]>>();
+  /**
+   * Chart symbols a past was added for whose windows are not all read again yet: marked at once
+   * when told, so an answer never says "loaded" with the window from before the past landed.
+   */
+  private readonly rereadDue = new Map<ChartSymbol, number>();
 
   constructor(
     private readonly storedCloses: StoredCloses,
@@ -180,11 +204,25 @@ export class SpreadStatsService {
   legHistoryAdded(keys: ReadonlySet<string>): void {
     const symbols = symbolsOn(keys);
     if (symbols.length > 0) {
-      this.reloadChartWindows(symbols).catch((error) =>
-        log.warn({ err: error }, "could not reload the statistics"),
-      );
+      for (const symbol of symbols)
+        this.rereadDue.set(symbol, (this.rereadDue.get(symbol) ?? 0) + 1);
+      const left = new Set(symbols);
+      this.reloadChartWindows(symbols, (symbol) => {
+        left.delete(symbol);
+        this.rereadDone(symbol);
+      })
+        .catch((error) => log.warn({ err: error }, "could not reload the statistics"))
+        .finally(() => {
+          for (const symbol of left) this.rereadDone(symbol);
+        });
     }
     this.forgetOwnWindowsOn(keys);
+  }
+
+  private rereadDone(symbol: ChartSymbol): void {
+    const due = (this.rereadDue.get(symbol) ?? 1) - 1;
+    if (due > 0) this.rereadDue.set(symbol, due);
+    else this.rereadDue.delete(symbol);
   }
 
   /** The users' spreads' windows on `keys`, asked again from the store on their next use. */
@@ -202,9 +240,12 @@ export class SpreadStatsService {
    * written under them: history/spread-past.ts). Each replaces the loaded one once read, with
    * the closes that arrived meanwhile applied.
    */
-  private async reloadChartWindows(symbols: readonly ChartSymbol[]): Promise<void> {
-    for (const days of [...this.windows.keys()]) {
-      for (const symbol of symbols) {
+  private async reloadChartWindows(
+    symbols: readonly ChartSymbol[],
+    read: (symbol: ChartSymbol) => void,
+  ): Promise<void> {
+    for (const symbol of symbols) {
+      for (const days of [...this.windows.keys()]) {
         await nextTurn();
         const arrived: MinuteClose[] = [];
         const pending = this.arrivedBySymbol.get(symbol) ?? new Set<MinuteClose[]>();
@@ -219,6 +260,7 @@ export class SpreadStatsService {
           if (pending.size === 0) this.arrivedBySymbol.delete(symbol);
         }
       }
+      read(symbol);
     }
   }
 
@@ -296,12 +338,15 @@ export class SpreadStatsService {
     }
     await this.reloading.get(symbol);
     const windows = await this.windowsFor(days);
+    const window = windows.get(symbol);
     return answerOf(
       symbol,
       days,
       live,
-      windows.get(symbol)?.stats(live ?? Number.NaN) ?? { n: 0 },
+      window?.stats(live ?? Number.NaN) ?? { n: 0 },
       this.contractsOf(symbol),
+      this.rereadDue.has(symbol),
+      window?.first,
     );
   }
 

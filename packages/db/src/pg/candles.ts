@@ -37,6 +37,35 @@ export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleS
       .orderBy(desc(table.timestamp));
     return (await newest.limit(Math.min(query.limit, Number.MAX_SAFE_INTEGER))).reverse();
   };
+  /** `merge`: open stays, high/low widen, close moves on; `replace`: the candle as given. */
+  const write = async (candles: readonly StoredCandle[], mode: "merge" | "replace") => {
+    const rows = mergeBuckets(candles);
+    if (rows.length === 0) return;
+    const onConflict =
+      mode === "merge"
+        ? sql`high = greatest(${name}.high, excluded.high),
+              low = least(${name}.low, excluded.low),
+              close = excluded.close`
+        : sql`open = excluded.open, high = excluded.high, low = excluded.low,
+              close = excluded.close`;
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        const batch = rows.slice(i, i + ROWS_PER_INSERT);
+        // sql.param: one array parameter (a bare array would be spread into a list of them).
+        const column = <K extends keyof StoredCandle>(key: K) =>
+          sql.param(batch.map((c) => c[key]));
+        // Seven array parameters instead of seven per row: a 30-day backfill is ~700,000 rows,
+        // and building and parsing that many placeholders cost more than the writes.
+        await tx.execute(sql`
+          INSERT INTO ${name} (symbol, timeframe, timestamp, open, high, low, close)
+          SELECT * FROM unnest(${column("symbol")}::text[], ${column("timeframe")}::text[],
+                               ${column("timestamp")}::bigint[], ${column("open")}::float8[],
+                               ${column("high")}::float8[], ${column("low")}::float8[],
+                               ${column("close")}::float8[])
+          ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET ${onConflict}`);
+      }
+    });
+  };
   return {
     async closes(query) {
       const rows = await db
@@ -49,30 +78,8 @@ export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleS
         closes: Float64Array.from(rows, (row) => row.close),
       };
     },
-    async save(candles) {
-      const rows = mergeBuckets(candles);
-      if (rows.length === 0) return;
-      await db.transaction(async (tx) => {
-        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-          const batch = rows.slice(i, i + ROWS_PER_INSERT);
-          // sql.param: one array parameter (a bare array would be spread into a list of them).
-          const column = <K extends keyof StoredCandle>(key: K) =>
-            sql.param(batch.map((c) => c[key]));
-          // Seven array parameters instead of seven per row: a 30-day backfill is ~700,000 rows,
-          // and building and parsing that many placeholders cost more than the writes.
-          await tx.execute(sql`
-            INSERT INTO ${name} (symbol, timeframe, timestamp, open, high, low, close)
-            SELECT * FROM unnest(${column("symbol")}::text[], ${column("timeframe")}::text[],
-                                 ${column("timestamp")}::bigint[], ${column("open")}::float8[],
-                                 ${column("high")}::float8[], ${column("low")}::float8[],
-                                 ${column("close")}::float8[])
-            ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
-              high = greatest(${name}.high, excluded.high),
-              low = least(${name}.low, excluded.low),
-              close = excluded.close`);
-        }
-      });
-    },
+    save: (candles) => write(candles, "merge"),
+    replace: (candles) => write(candles, "replace"),
     recent,
     async first(symbol, timeframe) {
       const [oldest] = await db

@@ -35,9 +35,36 @@ function upsertStatement(db: Database, table: string): BetterSqlite3.Statement {
   return statement;
 }
 
-function saveCandles(db: Database, table: string, candles: readonly StoredCandle[]): void {
+const replaces = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
+
+/** Writes a candle over its bucket's stored one (CandleStore.replace): a bucket made again. */
+function replaceStatement(db: Database, table: string): BetterSqlite3.Statement {
+  let statements = replaces.get(db.$client);
+  if (!statements) {
+    statements = new Map();
+    replaces.set(db.$client, statements);
+  }
+  let statement = statements.get(table);
+  if (!statement) {
+    statement = db.$client.prepare(
+      `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
+         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close`,
+    );
+    statements.set(table, statement);
+  }
+  return statement;
+}
+
+function saveCandles(
+  db: Database,
+  table: string,
+  candles: readonly StoredCandle[],
+  statement: (db: Database, table: string) => BetterSqlite3.Statement = upsertStatement,
+): void {
   if (candles.length === 0) return;
-  const insert = upsertStatement(db, table);
+  const insert = statement(db, table);
   db.$client.transaction(() => {
     for (const c of candles)
       insert.run(c.symbol, c.timeframe, c.timestamp, c.open, c.high, c.low, c.close);
@@ -161,6 +188,7 @@ export function sqliteCandles(
   let closesStatement: BetterSqlite3.Statement | undefined;
   return {
     save: (candles) => run(() => saveCandles(db, name, candles)),
+    replace: (candles) => run(() => saveCandles(db, name, candles, replaceStatement)),
     recent,
     // Each row handed to a SQL function that fills typed arrays, none handed back (sinkOf).
     // The range is read from the covering index (symbol, timeframe, timestamp, close) alone.

@@ -35,6 +35,16 @@ describe.each(CASES)("candles (%s, %s)", (kind, table) => {
     ]);
   });
 
+  it("replaces a bucket as given when asked, other buckets untouched", async () => {
+    const { candles } = use();
+    await candles.save([candle(60_000, 100), candle(120_000, 10)]);
+    await candles.replace([{ ...candle(60_000, 100), open: 90, high: 100.5, low: 89, close: 95 }]);
+    expect(await candles.all("GOLD_SPREAD", "1m")).toEqual([
+      { timestamp: 60_000, open: 90, high: 100.5, low: 89, close: 95 },
+      { timestamp: 120_000, open: 10, high: 11, low: 9, close: 10.5 },
+    ]);
+  });
+
   it("reads every [timestamp, close] of a range oldest first, per symbol and timeframe", async () => {
     const { candles } = use();
     const minutes = Array.from({ length: 10 }, (_, i) => candle(i * 60_000, i));

@@ -325,6 +325,12 @@ export interface CloseQuery {
 export interface CandleStore {
   /** Merges into stored buckets: open stays, high/low widen, close moves on. */
   save(candles: readonly StoredCandle[]): Promise<void>;
+  /**
+   * Writes each candle over its bucket's stored one, as given: a bucket made again from its
+   * minutes (the recorder's candle spanning a first start, once the backfill stored the minutes
+   * before it: docs/history.md).
+   */
+  replace(candles: readonly StoredCandle[]): Promise<void>;
   /** The most recent `limit` candles in [from, to), oldest first. */
   recent(query: CandleQuery): Promise<CandleRow[]>;
   /**

@@ -1,5 +1,6 @@
 import { formulaShape, isSpreadSymbol } from "@spreadwatch/core";
 import { isDefinitionSymbol } from "../../market/chartSymbols.ts";
+import { coverageText, type StatisticsCoverage } from "../../market/statisticsCoverage.ts";
 
 /** docs/spec.md §2's hint beside Reset Zoom. */
 export const ZOOM_HINT =
@@ -88,16 +89,19 @@ function definitionSign(formula: string | undefined): { above: string; below: st
 /**
  * Which series the statistics (bands, z, percentile) are of (docs/history.md "Statistics of the
  * contracts held"): the contracts the legs quote now, or the recorded series where the feed
- * names no contracts; always as quoted, whatever the chart's Back-adjusted toggle shows.
+ * names no contracts; always as quoted, whatever the chart's Back-adjusted toggle shows. While
+ * the past loads it says how much is in so far.
  */
 export function statisticsSourceText(stats: {
   days: number;
-  coverage: { contracts: Readonly<Record<string, string>> };
+  coverage: StatisticsCoverage;
 }): string {
   const contracts = Object.values(stats.coverage.contracts);
   const series =
     contracts.length > 0
       ? `the contracts quoted now (${contracts.join(", ")})`
       : "the recorded series";
+  if (stats.coverage.loading)
+    return `Statistics: ${series}, as quoted, ${coverageText(stats.days, stats.coverage)}`;
   return `Statistics: ${series}, ${stats.days} days as quoted`;
 }

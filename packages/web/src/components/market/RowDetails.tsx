@@ -1,6 +1,7 @@
 import {
   type CalculationEntry,
   cmePriceDecimals,
+  DEFAULT_STATS_DAYS,
   formatNumber,
   formatSigned,
   mcxPriceDecimals,
@@ -13,6 +14,7 @@ import { Link } from "wouter";
 import { type AlertView, alertTooltipLines } from "../../alerts/texts.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
+import { coverageText } from "../../market/statisticsCoverage.ts";
 import { AlertBell } from "../alerts/AlertBells.tsx";
 import { OpenPositionButton } from "../positions/OpenPosition.tsx";
 import type { ZStats } from "./ZScoreCell.tsx";
@@ -155,8 +157,9 @@ export function Fact({
 export function ZFacts({ stats }: { stats: ZStats }) {
   return (
     <section className="row-details__section" aria-label="20-day statistics">
-      <h3 className="row-details__heading">
-        20 days · {formatNumber(stats.n, 0)} one-minute closes
+      <h3 className="row-details__heading" data-field="statistics-coverage">
+        {stats.coverage ? coverageText(DEFAULT_STATS_DAYS, stats.coverage) : "20 days"} ·{" "}
+        {formatNumber(stats.n, 0)} one-minute closes
       </h3>
       {stats.z === null || stats.z === undefined ? (
         <p className="muted row-details__empty" data-field="z">

@@ -1,5 +1,6 @@
-import { formatNumber, formatSigned } from "@spreadwatch/core";
+import { DEFAULT_STATS_DAYS, formatNumber, formatSigned } from "@spreadwatch/core";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
+import { coverageText, type StatisticsCoverage } from "../../market/statisticsCoverage.ts";
 import { TooltipButton } from "../ui/TooltipButton.tsx";
 
 /** |z| < 1 ordinary, 1–2 worth a look, ≥ 2 unusual (coloured by which way). */
@@ -17,6 +18,8 @@ export interface ZStats {
   mean?: number | null;
   std?: number | null;
   n: number;
+  /** What the window covers (absent in a hand-made answer). */
+  coverage?: StatisticsCoverage;
 }
 
 export function zStatsLines(stats: ZStats): string[] {
@@ -24,6 +27,7 @@ export function zStatsLines(stats: ZStats): string[] {
     `20-day percentile ${formatNumber(stats.percentile, 1)}`,
     `mean ${formatNumber(stats.mean, 2)}, σ ${formatNumber(stats.std, 2)}`,
     `${formatNumber(stats.n, 0)} one-minute closes`,
+    ...(stats.coverage?.loading ? [coverageText(DEFAULT_STATS_DAYS, stats.coverage)] : []),
   ];
 }
 
@@ -35,7 +39,11 @@ export function ZScoreCell({ symbol }: { symbol: string }) {
   const stats = useSpreadStats(symbol);
   const z = stats?.z;
   if (!stats || z === null || z === undefined) {
-    const why = stats && `Not enough history (${stats.n} closes in 20 days)`;
+    const why =
+      stats &&
+      `Not enough history (${stats.n} closes in ${
+        stats.coverage ? coverageText(DEFAULT_STATS_DAYS, stats.coverage) : "20 days"
+      })`;
     return (
       <td className="num z muted col--wide" data-col="z">
         {why ? (
