@@ -49,6 +49,8 @@ const GROUP_ORDER: readonly [label: string, exchanges: readonly Exchange[]][] = 
   ["CME", ["CME"]],
   ["CBOT", ["CBOT"]],
   ["MCX", ["MCX"]],
+  ["NFO", ["NFO"]],
+  ["CDS", ["CDS"]],
   ["Spot", ["SPOT"]],
   ["Index", ["NSE", "NSEIX"]],
   ["FX", ["FX"]],
