@@ -3,6 +3,8 @@
 // ticket is refused for is found here, before anything is sent.
 import { randomBytes } from "node:crypto";
 import {
+  type CostRates,
+  definitionCosts,
   type GuardState,
   type GuardTicket,
   guardStep,
@@ -11,7 +13,10 @@ import {
   kiteQuantity,
   type OrderSide,
   onTick,
+  roundPaise,
+  type SpecOf,
   thinnerLeg,
+  totalCosts,
 } from "@spreadwatch/core";
 import type { MarketHub } from "../market/hub.ts";
 import { PositionError } from "../positions/position-error.ts";
@@ -214,6 +219,29 @@ export function ticketLegs(doc: CampaignDoc): TicketLeg[] {
       quantity: guardLeg.quantity,
     };
   });
+}
+
+/**
+ * The round trip's costs of what the ticket sends, ₹: each leg's lots at its order's price, by
+ * the cost rates positions are valued with (core definition-per-lot.ts; MCX and CME Group legs
+ * are charged, other legs cost nothing there). Null when a leg's order has no price.
+ */
+export function ticketCostsInr(
+  doc: CampaignDoc,
+  requests: ReadonlyArray<OrderRequest & { leg: string }>,
+  rates: CostRates,
+  specOf: SpecOf,
+): number | null {
+  const legs = ticketLegs(doc).map((leg) => ({
+    name: leg.leg,
+    instrument: leg.instrument,
+    lots: leg.lots,
+  }));
+  const prices = Object.fromEntries(
+    requests.map((r) => [r.leg, Number(r.body.price)] as const).filter(([, p]) => p > 0),
+  );
+  const breakdown = definitionCosts(legs, prices, Number.NaN, rates, specOf);
+  return breakdown ? roundPaise(totalCosts(breakdown)) : null;
 }
 
 /** The guard's view of the market: a leg's executable price from the hub's prices. */
