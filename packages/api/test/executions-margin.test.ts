@@ -71,6 +71,42 @@ describe("the ticket's margin", () => {
     }
   });
 
+  it("previews the lots the ticket sends and the dry run's own margin, for a calendar whose legs name no lots", async () => {
+    // The fixture's calendar `b - a` gives its legs no lots; the ticket sends 1 lot each per
+    // ticket lot, and the preview says so with Kite's margin for those very orders.
+    const input = encodeURIComponent(
+      JSON.stringify({ spread: t.symbol, side: "BUY", lots: 2, payUpTicks: 1 }),
+    );
+    const preview = await vi.waitFor(
+      async () => {
+        t.quote();
+        const reply = await t.trader.get(`/api/trpc/executions.preview?input=${input}`);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        return reply.body.result.data;
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(preview.legs).toEqual([
+      expect.objectContaining({ leg: "b", tradingsymbol: NEXT, side: "BUY", lots: 2, quantity: 2 }),
+      expect.objectContaining({
+        leg: "a",
+        tradingsymbol: NEAR,
+        side: "SELL",
+        lots: 2,
+        quantity: 2,
+      }),
+    ]);
+    const dryRun = await t.ticket({ side: "BUY", lots: 2, payUpTicks: 1, onHedgeFail: "flatten" });
+    expect(dryRun.legs).toEqual(preview.legs);
+    expect(preview.margin).toMatchObject({ source: "kite" });
+    expect(preview.margin.inr).toBe(dryRun.margin.inr);
+    expect(preview.margin.initialInr).toBe(dryRun.margin.initialInr);
+    // The round trip of those 2 + 2 GOLD lots costs something (a position of this definition,
+    // whose legs name no lots, would cost ₹0).
+    expect(preview.costsInr).toBeGreaterThan(0);
+    expect(t.kite.book.placements()).toEqual([]);
+  });
+
   it("is the configured figure in the positions preview of an all-MCX calendar without USDINR", async () => {
     // Legs with lots (the fixture's calendar has none: its legs block nothing in a position).
     const created = await t.trader.post("/api/spreads", {

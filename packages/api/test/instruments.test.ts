@@ -229,7 +229,7 @@ describe("the instruments in use", () => {
       [{ key: "ZINC", lotUnits: 0 }, "lotUnits: must be a positive number"],
       [{ key: "ZINC", lotUnits: "5000" }, "lotUnits: must be a positive number"],
       [{ key: "FOO" }, "exchange: is required for FOO, which is not in the shipped catalogue"],
-      [{ ...full, exchange: "LME" }, "exchange: must be one of MCX, COMEX"],
+      [{ ...full, exchange: "LME" }, "exchange: must be one of MCX, NFO, CDS, COMEX"],
       [{ ...full, name: " " }, "name: must not be empty"],
       [{ ...full, tick: -1 }, "tick: must be a positive number"],
       [{ ...full, decimals: 2.5 }, "decimals: must be a whole number from 0 to 8"],

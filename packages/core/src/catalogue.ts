@@ -6,6 +6,8 @@ import type { QuoteSource } from "./quote.ts";
 
 export const EXCHANGES = [
   "MCX",
+  "NFO",
+  "CDS",
   "COMEX",
   "NYMEX",
   "CME",
@@ -17,9 +19,15 @@ export const EXCHANGES = [
 ] as const;
 export type Exchange = (typeof EXCHANGES)[number];
 
-/** The section of `/api/prices` an exchange's instruments are listed under. */
+/**
+ * The section of `/api/prices` an exchange's instruments are listed under. NSE futures (Kite's
+ * NFO) and NSE currency futures (CDS) are Indian futures with a book, as MCX's are, so they share
+ * its section (docs/instruments.md); NSE and FX keep the single-price index and FX sections.
+ */
 const GROUP_OF: Record<Exchange, QuoteSource> = {
   MCX: "mcx",
+  NFO: "mcx",
+  CDS: "mcx",
   COMEX: "cme",
   NYMEX: "cme",
   CME: "cme",

@@ -21,6 +21,7 @@ export * from "./formula-shape.ts";
 export * from "./highlight.ts";
 export * from "./hysteresis.ts";
 export * from "./instrument.ts";
+export * from "./kite-order.ts";
 export * from "./kite-session.ts";
 export * from "./leg-candles.ts";
 export * from "./leg-guard.ts";

@@ -6,6 +6,7 @@ import {
   type GuardTicket,
   guardStep,
   initialGuardState,
+  onTick,
   orderTag,
   payUpPrice,
   slippageTicks,
@@ -188,6 +189,13 @@ describe("leg guard helpers", () => {
   it("pays up in whole ticks on the filling side", () => {
     expect(payUpPrice(100.1, "BUY", 2, 0.05)).toBeCloseTo(100.2, 10);
     expect(payUpPrice(100.1, "SELL", 2, 0.05)).toBeCloseTo(100.0, 10);
+  });
+  it("writes a paid-up price exactly on the tick, as Kite takes it", () => {
+    // 24000.3 + 1 × 0.05 is 24000.350000000002 in floats; NFO's tick is 0.05, CDS's 0.0025.
+    expect(String(payUpPrice(24_000.3, "BUY", 1, 0.05))).toBe("24000.35");
+    expect(String(payUpPrice(84.1225, "SELL", 3, 0.0025))).toBe("84.115");
+    expect(String(onTick(84.11751, 0.0025))).toBe("84.1175");
+    expect(String(onTick(127_003.4, 1))).toBe("127003");
   });
   it("works the wider book first and measures slippage against the trader", () => {
     expect(

@@ -109,8 +109,17 @@ const sum = (orders: readonly GuardOrder[], of: (o: GuardOrder) => number) =>
 /** A limit `ticks` ticks past the executable price, on the side that makes it fill. */
 export function payUpPrice(price: number, side: OrderSide, ticks: number, tick: number): number {
   const raw = side === "BUY" ? price + ticks * tick : price - ticks * tick;
-  // Whole ticks (a float's sum drifts off them).
-  return Math.round(raw / tick) * tick;
+  return onTick(raw, tick);
+}
+
+/**
+ * `price` on a whole tick, written with no more decimals than the tick has: 24000.35 on NFO's
+ * 0.05, 83.2575 on CDS's 0.0025 (a float's product drifts off them, 24000.350000000002, and
+ * Kite refuses a price that is not a multiple of the tick).
+ */
+export function onTick(price: number, tick: number): number {
+  const places = Math.min(8, tick.toFixed(8).replace(/0+$/, "").split(".")[1]?.length ?? 0);
+  return Number((Math.round(price / tick) * tick).toFixed(places));
 }
 
 /** The leg to work first: the thinner book, judged by its bid–ask width in ticks (wider: thinner). */

@@ -147,6 +147,32 @@ describe("the order ticket", () => {
     expect(await shown.textContent()).toMatch(
       /^Kite's margin for both legs together: ₹[\d,.]+ \(₹[\d,.]+ before the spread benefit\)$/,
     );
+    // The line above the button says what the ticket sends before it is sent: the calendar's
+    // legs name no lots, the requests carry 1 lot each, and so does the preview, with the dry
+    // run's own Kite margin (not a position's figure, which has none for legs without lots).
+    const preview = page.locator('[data-field="ticket-preview"]');
+    const previewMargin = page.locator('[data-field="ticket-preview-margin"]');
+    await expect
+      .poll(
+        async () => Number((await previewMargin.getAttribute("data-value")) || Number.NaN),
+        WAIT,
+      )
+      .toBeCloseTo(final, 2);
+    const legs = page.locator('[data-field="ticket-leg"]');
+    expect(
+      await legs.evaluateAll((spans) => spans.map((s) => [s.dataset.leg, s.dataset.lots])),
+    ).toEqual([
+      ["b", "1"],
+      ["a", "1"],
+    ]);
+    expect(await preview.textContent()).toMatch(
+      /^BUY 1 lot GOLD26APRFUT · SELL 1 lot GOLD26FEBFUT · Margin ₹[\d,.]+ \(Kite, both legs together\) · costs ₹[\d,.]+ round trip$/,
+    );
+    const ticketCosts = page.locator('[data-field="costs-preview"]');
+    expect(Number(await ticketCosts.getAttribute("data-value"))).toBeGreaterThan(0);
+    expect(await previewMargin.textContent()).toBe(
+      (await shown.textContent())?.match(/₹[\d,.]+/)?.[0],
+    );
     await screenshotsIfAsked(page, "ticket");
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole("checkbox", { name: "Dry run (send nothing)" }).uncheck();
@@ -260,10 +286,12 @@ describe("the order ticket", () => {
     expect(await page.getByLabel("Side").inputValue()).toBe("SELL");
     // The server's preview for these lots: round-trip costs always, margin where a source
     // (configured rates, Kite's basket margins) covers the legs.
-    const preview = page.locator('[data-field="open-preview"]');
+    const preview = page.locator('[data-field="ticket-preview"]');
     await expect
       .poll(() => preview.textContent(), WAIT)
-      .toMatch(/^Margin .* · costs ₹[\d,]+ round trip$/);
+      .toMatch(
+        /^SELL 2 lots GOLD26APRFUT · BUY 2 lots GOLD26FEBFUT · Margin .* · costs ₹[\d,]+ round trip$/,
+      );
     const costs = page.locator('[data-field="costs-preview"]');
     expect(await costs.getAttribute("data-value")).toMatch(/^\d/);
     await screenshotsIfAsked(page, "ticket-prefill");

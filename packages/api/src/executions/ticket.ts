@@ -3,20 +3,25 @@
 // ticket is refused for is found here, before anything is sent.
 import { randomBytes } from "node:crypto";
 import {
+  type CostRates,
+  definitionCosts,
   type GuardState,
   type GuardTicket,
   guardStep,
   initialGuardState,
+  kiteOrderExchange,
+  kiteQuantity,
   type OrderSide,
+  onTick,
+  roundPaise,
+  type SpecOf,
   thinnerLeg,
+  totalCosts,
 } from "@spreadwatch/core";
 import type { MarketHub } from "../market/hub.ts";
 import { PositionError } from "../positions/position-error.ts";
 import type { PositionsService } from "../positions/service.ts";
 import { type OrderLeg, type OrderRequest, placeRequest } from "./kite-orders.ts";
-
-/** Exchanges whose futures are sent through Kite (NSE futures, Kite's NFO, are not yet). */
-const KITE_EXCHANGES: Partial<Record<string, string>> = { MCX: "MCX" };
 
 export interface TicketInput {
   spread: string;
@@ -32,6 +37,8 @@ export interface TicketInput {
 export interface CampaignLeg extends OrderLeg {
   instrument: string;
   tick: number;
+  /** Kite's quantity for one lot: 1 on MCX and CDS, the lot's units on NFO (core kite-order.ts). */
+  quantityPerLot?: number;
 }
 
 /** A campaign as stored (store.executions' document). */
@@ -58,7 +65,8 @@ export function newCampaignId(): string {
 
 /**
  * The campaign a ticket opens, or an ExecutionRefusal naming why not: a leg Kite does not trade
- * or whose contract is unknown, stale or crossed legs, or a spread of other than two legs.
+ * or whose contract is unknown, a leg without a bid and an ask on the hub, stale or crossed legs,
+ * or a spread of other than two legs. Quantities are Kite's: lots on MCX and CDS, units on NFO.
  */
 export function buildCampaign(
   services: { hub: MarketHub; positions: PositionsService },
@@ -71,15 +79,22 @@ export function buildCampaign(
   const legs: Record<string, CampaignLeg> = {};
   for (const leg of spread.legs) {
     const spec = positions.specOf(leg.instrument);
-    const exchange = spec && KITE_EXCHANGES[spec.exchange];
-    if (!spec || !exchange || spec.month === null)
+    const exchange = spec && kiteOrderExchange(spec);
+    if (!spec || !exchange)
       throw new ExecutionRefusal(
-        `Leg ${leg.name} (${leg.instrument}) is not traded on Kite; only MCX futures are sent, never CME`,
+        `Leg ${leg.name} (${leg.instrument}) is not traded on Kite; only MCX, NFO and CDS futures are sent, never CME`,
       );
     const tradingsymbol = prices.contracts?.[leg.instrument]?.contract;
     if (!tradingsymbol)
       throw new ExecutionRefusal(
         `Kite does not list a contract for leg ${leg.name} (${leg.instrument}) yet`,
+      );
+    // The guard prices its orders off the book: a leg with only a last price (or none) would
+    // be sent at a guess.
+    const book = prices.mcx[leg.instrument];
+    if (book?.bid === undefined || book.ask === undefined)
+      throw new ExecutionRefusal(
+        `Leg ${leg.name} (${leg.instrument}) has no bid and ask on the hub to price its order${spec.exchange === "NSE" ? " (an NSE future is quoted with a book when added as an NFO instrument)" : ""}; nothing was sent`,
       );
     legs[leg.name] = {
       instrument: leg.instrument,
@@ -87,6 +102,7 @@ export function buildCampaign(
       tradingsymbol,
       product: "NRML",
       tick: spec.tick,
+      quantityPerLot: kiteQuantity(spec, 1),
     };
   }
   if (spread.legs.length !== 2)
@@ -98,7 +114,7 @@ export function buildCampaign(
   const sideOf = (name: string): OrderSide =>
     (directions[name] === 1) === (input.side === "BUY") ? "BUY" : "SELL";
   const books = spread.legs.map((leg) => {
-    const book = prices.mcx[leg.instrument] ?? prices.cme[leg.instrument];
+    const book = prices.mcx[leg.instrument];
     return {
       name: leg.name,
       bid: book?.bid ?? 0,
@@ -108,20 +124,20 @@ export function buildCampaign(
   });
   const workName = thinnerLeg(books) as string;
   const hedgeName = spread.legs.find((leg) => leg.name !== workName)?.name as string;
-  const lotsOf = (name: string) =>
-    input.lots * (spread.legs.find((leg) => leg.name === name)?.lots ?? 1);
+  const quantityOf = (name: string) =>
+    ticketLots(spread.legs, name, input.lots) * (legs[name]?.quantityPerLot ?? 1);
   const guard: GuardTicket = {
     work: {
       name: workName,
       side: sideOf(workName),
-      quantity: lotsOf(workName),
+      quantity: quantityOf(workName),
       tick: legs[workName]?.tick ?? 1,
-      price: live.legs[workName] as number,
+      price: onTick(live.legs[workName] as number, legs[workName]?.tick ?? 1),
     },
     hedge: {
       name: hedgeName,
       side: sideOf(hedgeName),
-      quantity: lotsOf(hedgeName),
+      quantity: quantityOf(hedgeName),
       tick: legs[hedgeName]?.tick ?? 1,
     },
     payUpTicks: input.payUpTicks,
@@ -140,6 +156,18 @@ export function buildCampaign(
       events: [],
     },
   };
+}
+
+/**
+ * A leg's lots for a ticket of `lots`: the definition's lots of the leg per spread lot, 1 where
+ * it gives none (a calendar written as `b - a`), so the ticket and its preview count alike.
+ */
+export function ticketLots(
+  legs: ReadonlyArray<{ name: string; lots?: number | undefined }>,
+  name: string,
+  lots: number,
+): number {
+  return lots * (legs.find((leg) => leg.name === name)?.lots ?? 1);
 }
 
 /**
@@ -164,6 +192,56 @@ export function ticketRequests(
   return [work, hedge]
     .filter((o) => o !== undefined)
     .map((o) => ({ leg: o.leg, ...placeRequest(o, doc.legs[o.leg] as OrderLeg) }));
+}
+
+/** One leg of a ticket as its preview shows it: what is sent for it, in lots and in Kite's units. */
+export interface TicketLeg {
+  leg: string;
+  instrument: string;
+  exchange: string;
+  tradingsymbol: string;
+  side: OrderSide;
+  lots: number;
+  quantity: number;
+}
+
+/** The ticket's legs, working leg first, with the lots and quantities its orders carry. */
+export function ticketLegs(doc: CampaignDoc): TicketLeg[] {
+  return [doc.guard.work, doc.guard.hedge].map((guardLeg) => {
+    const leg = doc.legs[guardLeg.name] as CampaignLeg;
+    return {
+      leg: guardLeg.name,
+      instrument: leg.instrument,
+      exchange: leg.exchange,
+      tradingsymbol: leg.tradingsymbol,
+      side: guardLeg.side,
+      lots: guardLeg.quantity / (leg.quantityPerLot ?? 1),
+      quantity: guardLeg.quantity,
+    };
+  });
+}
+
+/**
+ * The round trip's costs of what the ticket sends, ₹: each leg's lots at its order's price, by
+ * the cost rates positions are valued with (core definition-per-lot.ts; MCX and CME Group legs
+ * are charged, other legs cost nothing there). Null when a leg's order has no price.
+ */
+export function ticketCostsInr(
+  doc: CampaignDoc,
+  requests: ReadonlyArray<OrderRequest & { leg: string }>,
+  rates: CostRates,
+  specOf: SpecOf,
+): number | null {
+  const legs = ticketLegs(doc).map((leg) => ({
+    name: leg.leg,
+    instrument: leg.instrument,
+    lots: leg.lots,
+  }));
+  const prices = Object.fromEntries(
+    requests.map((r) => [r.leg, Number(r.body.price)] as const).filter(([, p]) => p > 0),
+  );
+  const breakdown = definitionCosts(legs, prices, Number.NaN, rates, specOf);
+  return breakdown ? roundPaise(totalCosts(breakdown)) : null;
 }
 
 /** The guard's view of the market: a leg's executable price from the hub's prices. */

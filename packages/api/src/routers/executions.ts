@@ -3,7 +3,13 @@ import { z } from "zod";
 import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
-import { buildCampaign, ExecutionRefusal, ticketRequests } from "../executions/ticket.ts";
+import {
+  buildCampaign,
+  ExecutionRefusal,
+  ticketCostsInr,
+  ticketLegs,
+  ticketRequests,
+} from "../executions/ticket.ts";
 import { ticketMargin } from "../executions/ticket-margin.ts";
 import { KiteLoginStates } from "../feeds/providers/kite/login-states.ts";
 import { exchangeRequestToken, KiteLoginError } from "../feeds/providers/kite/session.ts";
@@ -21,17 +27,28 @@ const whole = (field: string, min: number, max: number) =>
     .min(min, `${field} must be at least ${min}`)
     .max(max, `${field} must be at most ${max}`);
 
+/** The guard's settings when the ticket leaves them out (docs/user-guide.md "Live orders"). */
+const GUARD_DEFAULTS = { hedgeTimeoutMs: 5_000, adverseTicks: 10 } as const;
+
 export const createExecutionInput = z.strictObject({
   spread: z.string({ error: "spread is required" }).trim().min(1, "spread is required").max(64),
   side: z.enum(["BUY", "SELL"], { error: 'side must be "BUY" or "SELL"' }),
   lots: whole("lots", 1, 1000),
   payUpTicks: whole("payUpTicks", 0, 100).default(1),
-  hedgeTimeoutMs: whole("hedgeTimeoutMs", 100, 600_000).default(5_000),
-  adverseTicks: whole("adverseTicks", 1, 1000).default(10),
+  hedgeTimeoutMs: whole("hedgeTimeoutMs", 100, 600_000).default(GUARD_DEFAULTS.hedgeTimeoutMs),
+  adverseTicks: whole("adverseTicks", 1, 1000).default(GUARD_DEFAULTS.adverseTicks),
   onHedgeFail: z.enum(["flatten", "alert"], { error: 'onHedgeFail must be "flatten" or "alert"' }),
   dryRun: z.boolean({ error: "dryRun must be true or false" }).default(true),
   positionId: whole("positionId", 1, Number.MAX_SAFE_INTEGER).optional(),
   idempotencyKey: idempotencyKeySchema,
+});
+
+/** What the ticket's preview line is asked for while the trader fills in the form. */
+export const previewExecutionInput = z.strictObject({
+  spread: createExecutionInput.shape.spread,
+  side: createExecutionInput.shape.side,
+  lots: whole("lots", 1, 1000),
+  payUpTicks: whole("payUpTicks", 0, 100).default(1),
 });
 
 const executionId = z.strictObject({
@@ -66,6 +83,7 @@ export const executionsRouter = {
           status: "dry-run",
           dryRun: true,
           requests,
+          legs: ticketLegs(built.doc),
           ...(await ticketMargin(services, viewer.id, requests)),
         };
       if (!(await liveOrders.enabled()))
@@ -93,6 +111,32 @@ export const executionsRouter = {
       });
       services.executions?.wake();
       return { id: response.id, status: "working", dryRun: false, requests: response.requests };
+    }),
+  ),
+
+  /**
+   * The ticket before it is sent: each leg's lots and Kite quantity, Kite's basket margin of the
+   * very requests a dry run answers (the same campaign, the same margin call) and their round
+   * trip's costs, so the preview and what is sent cannot disagree. Refusals are the ticket's own
+   * (409).
+   */
+  preview: authedProcedure.input(previewExecutionInput).query(({ ctx, input }) =>
+    guard(async () => {
+      const { services } = ctx;
+      const viewer = { id: ctx.user.id, isAdmin: ctx.user.isAdmin };
+      const built = buildCampaign(services, viewer, {
+        ...input,
+        ...GUARD_DEFAULTS,
+        onHedgeFail: "flatten",
+      });
+      const requests = ticketRequests(services, built.id, built.doc);
+      return {
+        legs: ticketLegs(built.doc),
+        costsInr: ticketCostsInr(built.doc, requests, services.hub.costRates, (key) =>
+          services.positions.specOf(key),
+        ),
+        ...(await ticketMargin(services, viewer.id, requests)),
+      };
     }),
   ),
 

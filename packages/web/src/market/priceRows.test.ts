@@ -42,6 +42,28 @@ describe("priceGroups", () => {
     expect([spot?.venue, spot?.book, spot?.source]).toEqual(["SPOT", false, "spot"]);
   });
 
+  it("lists NFO and CDS futures under their own headings and venues, with the books of the mcx section", () => {
+    const nifty = { bid: 24_000.4, ask: 24_000.55, timestamp: at };
+    const usdinr = { bid: 83.26, ask: 83.265, timestamp: at };
+    const groups = priceGroups(prices({ mcx: { NIFTY: nifty, USDINRF: usdinr } }), [
+      { key: "NIFTY", exchange: "NFO", name: "NIFTY futures", decimals: 2 },
+      { key: "USDINRF", exchange: "CDS", name: "USDINR futures", decimals: 4 },
+    ]);
+    expect(groups.map((g) => g.label)).toEqual([
+      "COMEX",
+      "NYMEX",
+      "MCX",
+      "NFO",
+      "CDS",
+      "Spot",
+      "Index",
+      "FX",
+    ]);
+    const row = (label: string) => groups.find((g) => g.label === label)?.rows[0];
+    expect(row("NFO")).toMatchObject({ key: "NIFTY", venue: "NFO", book: true, entry: nifty });
+    expect(row("CDS")).toMatchObject({ key: "USDINRF", venue: "CDS", book: true, entry: usdinr });
+  });
+
   it("reads each key's entry from its section, the indices by their field names", () => {
     const book = { bid: 1, ask: 2, timestamp: at };
     const nifty = { price: 24_000, timestamp: at };

@@ -21,7 +21,7 @@ export interface PriceRow {
   source: QuoteSource;
   key: string;
   exchange: Exchange;
-  /** The short venue before the key: CME and MCX for futures (as the fifteen always had). */
+  /** The short venue before the key: CME for US futures (as the fifteen always had), else the exchange. */
   venue: string;
   name: string;
   /** Futures carry a book (bid and ask); spot, index and FX one price. */
@@ -49,6 +49,8 @@ const GROUP_ORDER: readonly [label: string, exchanges: readonly Exchange[]][] = 
   ["CME", ["CME"]],
   ["CBOT", ["CBOT"]],
   ["MCX", ["MCX"]],
+  ["NFO", ["NFO"]],
+  ["CDS", ["CDS"]],
   ["Spot", ["SPOT"]],
   ["Index", ["NSE", "NSEIX"]],
   ["FX", ["FX"]],
@@ -121,7 +123,9 @@ export function priceGroups(prices: Prices, described: readonly InstrumentInfo[]
       source,
       key,
       exchange: spec.exchange,
-      venue: book ? source.toUpperCase() : spec.exchange,
+      // COMEX, NYMEX, CME and CBOT rows read "CME", as the fifteen always did; the rest their own
+      // exchange (MCX, and NFO and CDS, whose books share the mcx section).
+      venue: source === "cme" ? "CME" : spec.exchange,
       name: spec.name,
       book,
       entry: entryOf(prices, source, key),

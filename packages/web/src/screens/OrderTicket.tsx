@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useSearch } from "wouter";
 import { AppHeader } from "../components/app/AppHeader.tsx";
 import { plainRupees } from "../components/positions/format.ts";
-import { OpenPreview } from "../components/positions/OpenPositionDialog.tsx";
+import { TicketPreview } from "../components/positions/TicketPreview.tsx";
 import { KiteSessionBanner } from "../components/profile/KiteSessionBanner.tsx";
 import { Checkbox, Field, SelectField } from "../components/ui/Field.tsx";
 import { Message } from "../components/ui/Message.tsx";
@@ -101,7 +101,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
               onChange={setOnHedgeFail}
               format={(o) => (o === "flatten" ? "Flatten the filled leg" : "Leave it and alert me")}
             />
-            <OpenPreview spread={spread} side={side} lots={lots} />
+            <TicketPreview spread={spread} side={side} lots={lots} payUpTicks={payUp} />
             {liveFrom && (
               <Checkbox
                 label={

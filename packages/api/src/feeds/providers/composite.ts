@@ -18,12 +18,14 @@ export interface CompositeEntry {
 
 /**
  * The provider kind an instrument goes to when no config lists its key and it names no source
- * (docs/market-data.md, "Adding an instrument"): Kite for MCX, NSE indices and USDINR, Yahoo for the CME exchanges,
+ * (docs/market-data.md, "Adding an instrument"): Kite for MCX, NSE and currency futures, NSE indices and USDINR, Yahoo for the CME exchanges,
  * spot and other FX; nothing serves NSEIX (GIFT NIFTY) by default.
  */
 export function defaultKind(spec: InstrumentSpec): ProviderKind | undefined {
   switch (spec.exchange) {
     case "MCX":
+    case "NFO":
+    case "CDS":
     case "NSE":
       return "kite";
     case "FX":

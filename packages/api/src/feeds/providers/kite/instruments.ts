@@ -50,8 +50,8 @@ const KITE_SYMBOLS: Readonly<Record<string, string>> = { NIFTY50: "NIFTY 50" };
 
 /**
  * The Kite target of an instrument (docs/market-data.md): `source.symbol` when its source is
- * Kite, else the key's root; the list by exchange (MCX; FX from CDS; NSE: a month selector means
- * an NFO future, none an NSE index). An instrument without a spec (a config key outside the
+ * Kite, else the key's root; the list by exchange (MCX, NFO and CDS their own; FX from CDS; NSE:
+ * a month selector means an NFO future, none an NSE index). An instrument without a spec (a config key outside the
  * catalogue) is taken as an MCX future. A reason instead where Kite lists no such exchange.
  */
 export function kiteTarget(
@@ -71,6 +71,10 @@ function kiteExchange(spec: InstrumentSpec | undefined): KiteExchange | undefine
   switch (spec?.exchange ?? "MCX") {
     case "MCX":
       return "MCX";
+    case "NFO":
+      return "NFO";
+    case "CDS":
+      return "CDS";
     case "FX":
       return "CDS";
     case "NSE":
