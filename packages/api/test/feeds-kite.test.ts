@@ -360,9 +360,11 @@ describe("the Kite provider against a fake Kite", () => {
   it("gives up the token exchange at its deadline when Kite does not answer", async () => {
     kite.hangSessionToken = true;
     const settings = kite.settings();
-    const exchange = exchangeRequestToken(settings, "request-1", Date.now, 300);
+    // Long enough that the request reaches the fake Kite on a loaded machine (at 300 ms and load
+    // 40 it was sometimes cut off before it was sent, and "went out once" saw none).
+    const exchange = exchangeRequestToken(settings, "request-1", Date.now, 3_000);
     await expect(exchange).rejects.toThrow(KiteLoginError);
-    await expect(exchange).rejects.toThrow("Could not reach Kite: no answer within 0.3 s");
+    await expect(exchange).rejects.toThrow("Could not reach Kite: no answer within 3 s");
     // The one-time request token went out once: a request that reached Kite is not repeated.
     expect(kite.requests.filter((r) => r === "POST /session/token")).toHaveLength(1);
   });
