@@ -43,6 +43,13 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["packages/db/src/**/*.test.ts"],
+          // No module-level state and a database (or SQLite file) of each test's own: the files of
+          // a worker share one module graph instead of each importing drizzle, pg and the stores
+          // again (docs/architecture.md, "Tests").
+          isolate: false,
+          // A safety net, not a measure: at load 25 on two cores two PostgreSQL tests (a migration,
+          // two claimers) ran past vitest's default 5 s and failed on it.
+          testTimeout: 60_000,
           // One real PostgreSQL for the run; each test file makes its own database on it.
           globalSetup: ["packages/db/src/testing/postgres-setup.ts"],
         },
