@@ -18,6 +18,9 @@ export default defineConfig({
         test: {
           name: "core",
           include: ["packages/core/{src,test}/**/*.test.ts"],
+          // Pure modules: the files of a worker share one module graph instead of each importing
+          // core again (docs/architecture.md, "Tests").
+          isolate: false,
           // A safety net, not a measure: at load 29 on two cores six property and exactness tests
           // ran past vitest's default 5 s and failed on it (docs/architecture.md, "Tests").
           testTimeout: 60_000,
@@ -25,14 +28,28 @@ export default defineConfig({
       },
       // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
       {
-        test: { name: "web", include: ["packages/web/src/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "web",
+          include: ["packages/web/src/**/*.test.ts"],
+          environment: "node",
+          // Pure modules, as core's; the one module-level setting (the chart's value scale) is
+          // put back by the test that changes it.
+          isolate: false,
+        },
       },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).
-      { test: { name: "docs", include: ["scripts/**/*.test.ts"] } },
+      { test: { name: "docs", include: ["scripts/**/*.test.ts"], isolate: false } },
       {
         test: {
           name: "db",
           include: ["packages/db/src/**/*.test.ts"],
+          // No module-level state and a database (or SQLite file) of each test's own: the files of
+          // a worker share one module graph instead of each importing drizzle, pg and the stores
+          // again (docs/architecture.md, "Tests").
+          isolate: false,
+          // A safety net, not a measure: at load 25 on two cores two PostgreSQL tests (a migration,
+          // two claimers) ran past vitest's default 5 s and failed on it.
+          testTimeout: 60_000,
           // One real PostgreSQL for the run; each test file makes its own database on it.
           globalSetup: ["packages/db/src/testing/postgres-setup.ts"],
         },

@@ -30,14 +30,16 @@ describe("the order test files start in", () => {
       spec("core", "packages/core/src/spread.test.ts"),
       spec("api", "packages/api/test/auth.test.ts"),
       spec("web", "packages/web/src/rows.test.ts"),
-      spec("api", "packages/api/test/chart.test.ts"),
+      spec("api", "packages/api/test/positions-crash.test.ts"),
       spec("db", "packages/db/src/store.test.ts"),
       spec("e2e", "packages/web/e2e/login.test.ts"),
       spec("e2e", "packages/web/e2e/accessibility.test.ts"),
+      spec("e2e", "packages/web/e2e/delta.test.ts"),
     ];
     expect(await order(files)).toEqual([
       "e2e:packages/web/e2e/accessibility.test.ts",
-      "api:packages/api/test/chart.test.ts",
+      "e2e:packages/web/e2e/delta.test.ts",
+      "api:packages/api/test/positions-crash.test.ts",
       "e2e:packages/web/e2e/login.test.ts",
       "api:packages/api/test/auth.test.ts",
       "db:packages/db/src/store.test.ts",

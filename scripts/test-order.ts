@@ -14,16 +14,16 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Seconds, from the "Slowest test files" list `pnpm test` prints; refresh it when that changes. */
 const MEASURED: Readonly<Record<string, number>> = {
-  "packages/web/e2e/accessibility.test.ts": 148,
-  "packages/web/e2e/instruments.test.ts": 118,
-  "packages/web/e2e/my-spreads.test.ts": 110,
-  "packages/api/test/positions-crash.test.ts": 98,
-  "packages/web/e2e/positions-figures.test.ts": 96,
-  "packages/api/test/chart.test.ts": 57,
-  "packages/web/e2e/alert-tabs.test.ts": 47,
-  "packages/api/test/simulator-restart.test.ts": 46,
-  "packages/api/test/telegram.test.ts": 38,
-  "packages/api/test/alerts.test.ts": 38,
+  "packages/web/e2e/accessibility.test.ts": 161,
+  "packages/web/e2e/delta.test.ts": 118,
+  "packages/web/e2e/my-spreads.test.ts": 77,
+  "packages/api/test/positions-crash.test.ts": 74,
+  "packages/api/test/first-start-process.test.ts": 59,
+  "packages/web/e2e/instruments.test.ts": 58,
+  "packages/web/e2e/chart-live.test.ts": 49,
+  "packages/web/e2e/alert-tabs.test.ts": 48,
+  "packages/web/e2e/session.test.ts": 38,
+  "packages/api/test/telegram.test.ts": 36,
 };
 
 /** A file's typical length in its project, when neither the cache nor the table knows it. */
