@@ -23,9 +23,15 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
+      // The web app's pure modules (rows, texts, chart plugins), beside them; no browser. The
+      // scripts' tests read the built dist/ (the first load's size), building it when stale.
       {
-        test: { name: "web", include: ["packages/web/src/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "web",
+          include: ["packages/web/src/**/*.test.ts", "packages/web/scripts/**/*.test.ts"],
+          environment: "node",
+          hookTimeout: 600_000,
+        },
       },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).
       { test: { name: "docs", include: ["scripts/**/*.test.ts"] } },
