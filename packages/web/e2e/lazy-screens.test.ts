@@ -95,7 +95,7 @@ describe("lazy screens", () => {
     await heading(page, "Profile").waitFor();
     await page.getByRole("link", { name: "Back to Dashboard" }).waitFor();
     await page.unroute(profileChunk);
-    await failed.getByRole("button", { name: "Reload" }).click();
+    await page.getByRole("button", { name: "Reload" }).click();
     await heading(page, "Profile Information").waitFor();
     expect(new URL(page.url()).pathname).toBe("/profile");
   });

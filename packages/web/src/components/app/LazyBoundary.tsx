@@ -1,5 +1,6 @@
 import { Component, type ReactNode, Suspense } from "react";
 import { Link } from "wouter";
+import { Message } from "../ui/Message.tsx";
 import { AppHeader } from "./AppHeader.tsx";
 import { ChunkLoadError } from "./lazyPart.ts";
 
@@ -28,11 +29,17 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { error?: unknown }> {
   }
 }
 
-function ReloadButton() {
+/** The error box and its Reload: the one way out once a chunk name is stale. */
+function NotLoaded({ what }: { what: string }) {
   return (
-    <button type="button" className="button button--primary" onClick={() => location.reload()}>
-      Reload
-    </button>
+    <>
+      <Message tone="error">{notLoaded(what)}</Message>
+      <div className="form__actions">
+        <button type="button" className="button button--primary" onClick={() => location.reload()}>
+          Reload
+        </button>
+      </div>
+    </>
   );
 }
 
@@ -53,9 +60,8 @@ export function LazyScreen({ title, children }: { title: string; children: React
           <AppHeader title={title}>
             <Link href="/">Back to Dashboard</Link>
           </AppHeader>
-          <main className="screen chunk-error" role="alert">
-            <p>{notLoaded("screen")}</p>
-            <ReloadButton />
+          <main className="screen chunk-error">
+            <NotLoaded what="screen" />
           </main>
         </div>
       }
@@ -82,9 +88,8 @@ export function LazyDialog({ what, children }: { what: string; children: ReactNo
   return (
     <ChunkErrorBoundary
       failed={
-        <div className="chunk-error chunk-error--floating" role="alert">
-          <p>{notLoaded(what)}</p>
-          <ReloadButton />
+        <div className="chunk-error chunk-error--floating">
+          <NotLoaded what={what} />
         </div>
       }
     >
