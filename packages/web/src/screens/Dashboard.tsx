@@ -3,7 +3,7 @@ import { type ComponentProps, useMemo, useRef, useState } from "react";
 import type { AlertView } from "../alerts/texts.ts";
 import type { AlertModal as AlertModalScreen } from "../components/alerts/AlertModal.tsx";
 import { AlertSwitches } from "../components/alerts/AlertSwitches.tsx";
-import type { DashboardWatch as DashboardWatcher } from "../components/alerts/DashboardWatch.tsx";
+import { DashboardWatch } from "../components/alerts/DashboardWatch.tsx";
 import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts";
 import { AccountMenu } from "../components/app/AccountMenu.tsx";
 import { AppHeader } from "../components/app/AppHeader.tsx";
@@ -41,11 +41,6 @@ const SpreadBuilder = lazyPart<ComponentProps<typeof SpreadBuilderDialog>>(() =>
 );
 const AlertsSection = lazyPart<object>(() =>
   import("../components/alerts/AlertsSection.tsx").then((module) => module.AlertsSection),
-);
-// The alert and position watchers and their toasts: fetched as the dashboard first renders,
-// beside the prices, not before them.
-const DashboardWatch = lazyPart<ComponentProps<typeof DashboardWatcher>>(() =>
-  import("../components/alerts/DashboardWatch.tsx").then((module) => module.DashboardWatch),
 );
 const ON_CLICK = [
   AlertModal,
@@ -166,9 +161,7 @@ export function Dashboard({ user }: { user: SessionUser }) {
           />
         </LazyDialog>
       )}
-      <LazyDialog what="alert watcher">
-        <DashboardWatch user={user} alerts={alerts} snapshot={snapshot} health={health} />
-      </LazyDialog>
+      <DashboardWatch user={user} alerts={alerts} snapshot={snapshot} health={health} />
     </div>
   );
 }

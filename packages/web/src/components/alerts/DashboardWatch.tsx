@@ -18,9 +18,8 @@ interface DashboardWatchProps {
 
 /**
  * What the dashboard watches in the background and pops up: spread alerts crossing, positions
- * reaching a target or stop, a live-order campaign's unhedged leg. Its own chunk, fetched as the
- * dashboard first renders, so the tables do not wait for it (docs/decisions.md "What the first
- * load carries").
+ * reaching a target or stop, a live-order campaign's unhedged leg. In the entry with the tables:
+ * it must watch from the first snapshot (docs/decisions.md "What the first load carries").
  */
 export function DashboardWatch({ user, alerts, snapshot, health }: DashboardWatchProps) {
   const notifications = useNotifications();
