@@ -26,15 +26,17 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      // The web app's pure modules (rows, texts, chart plugins), beside them; no browser, no build.
+      // The web app's pure modules (rows, texts, chart plugins), beside them; no browser. The
+      // scripts' tests read the built dist/ (the first load's size), building it when stale.
       {
         test: {
           name: "web",
-          include: ["packages/web/src/**/*.test.ts"],
+          include: ["packages/web/src/**/*.test.ts", "packages/web/scripts/**/*.test.ts"],
           environment: "node",
           // Pure modules, as core's; the one module-level setting (the chart's value scale) is
-          // put back by the test that changes it.
+          // put back by the test that changes it. The first-load size test may rebuild dist.
           isolate: false,
+          hookTimeout: 600_000,
         },
       },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).

@@ -9,5 +9,11 @@ export default defineConfig({
     // The browser's Host passes through, so the server's same-origin check for writes holds in dev too.
     proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: false } },
   },
-  build: { outDir: "dist", emptyOutDir: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // Every browser the app supports preloads modules itself (Safari since 17): the polyfill
+    // would only add to the entry (docs/decisions.md "What the first load carries").
+    modulePreload: { polyfill: false },
+  },
 });

@@ -1,18 +1,22 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { Route, Switch } from "wouter";
+import { LazyScreen } from "./components/app/LazyBoundary.tsx";
 import { AdminOnly, SignedIn, SignedOut } from "./components/app/RouteGuards.tsx";
 import { OpenPositionProvider } from "./components/positions/OpenPosition.tsx";
 import { useHeartbeat } from "./hooks/session/useHeartbeat.ts";
-import { Admin } from "./screens/Admin.tsx";
-import { AdminData } from "./screens/AdminData.tsx";
-import { AdminInstruments } from "./screens/AdminInstruments.tsx";
 import { Dashboard } from "./screens/Dashboard.tsx";
 import { Login } from "./screens/Login.tsx";
+import {
+  Admin,
+  AdminData,
+  AdminInstruments,
+  AdvancedChart,
+  OrderTicket,
+  Positions,
+  Profile,
+} from "./screens/lazyScreens.ts";
 import { NotFound } from "./screens/NotFound.tsx";
-import { OrderTicket } from "./screens/OrderTicket.tsx";
-import { Positions } from "./screens/Positions.tsx";
-import { Profile } from "./screens/Profile.tsx";
 import { OtherSessionsNoticeProvider } from "./session/notice.tsx";
 import { createQueryClient } from "./session/queryClient.ts";
 import { useSession } from "./session/useSession.ts";
@@ -34,12 +38,10 @@ export function App() {
   );
 }
 
-// uPlot and the chart code load only when the chart is opened: the dashboard starts lighter.
-const AdvancedChart = lazy(() =>
-  import("./screens/AdvancedChart.tsx").then((module) => ({ default: module.AdvancedChart })),
-);
-
-/** docs/spec.md §2: one line per screen with its access rule. */
+/**
+ * docs/spec.md §2: one line per screen with its access rule. The login and the dashboard are in
+ * the entry; every other screen loads when opened (screens/lazyScreens.ts).
+ */
 function Routes() {
   const session = useSession();
   useHeartbeat(session.state === "signed-in");
@@ -55,31 +57,69 @@ function Routes() {
         <SignedIn render={(user) => <Dashboard user={user} />} />
       </Route>
       <Route path="/positions">
-        <SignedIn render={(user) => <Positions user={user} />} />
+        <SignedIn
+          render={(user) => (
+            <LazyScreen title="Positions">
+              <Positions user={user} />
+            </LazyScreen>
+          )}
+        />
       </Route>
       <Route path="/profile">
-        <SignedIn render={(user) => <Profile user={user} />} />
+        <SignedIn
+          render={(user) => (
+            <LazyScreen title="Profile">
+              <Profile user={user} />
+            </LazyScreen>
+          )}
+        />
       </Route>
       <Route path="/ticket/:symbol">
-        {(params) => <SignedIn render={() => <OrderTicket symbol={params.symbol} />} />}
+        {(params) => (
+          <SignedIn
+            render={() => (
+              <LazyScreen title="Order ticket">
+                <OrderTicket symbol={params.symbol} />
+              </LazyScreen>
+            )}
+          />
+        )}
       </Route>
       <Route path="/advanced-chart">
         <SignedIn
           render={(user) => (
-            <Suspense fallback={<p className="app-loading">Loading...</p>}>
+            <LazyScreen title="Advanced Spread Chart">
               <AdvancedChart user={user} />
-            </Suspense>
+            </LazyScreen>
           )}
         />
       </Route>
       <Route path="/admin/data">
-        <AdminOnly render={() => <AdminData />} />
+        <AdminOnly
+          render={() => (
+            <LazyScreen title="Admin Panel">
+              <AdminData />
+            </LazyScreen>
+          )}
+        />
       </Route>
       <Route path="/admin/instruments">
-        <AdminOnly render={() => <AdminInstruments />} />
+        <AdminOnly
+          render={() => (
+            <LazyScreen title="Admin Panel">
+              <AdminInstruments />
+            </LazyScreen>
+          )}
+        />
       </Route>
       <Route path="/admin">
-        <AdminOnly render={(user) => <Admin user={user} />} />
+        <AdminOnly
+          render={(user) => (
+            <LazyScreen title="Admin Panel">
+              <Admin user={user} />
+            </LazyScreen>
+          )}
+        />
       </Route>
       {/* docs/decisions.md: an unknown path sends a signed-out visitor to /login, like every other page. */}
       <Route>

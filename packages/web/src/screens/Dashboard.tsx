@@ -1,35 +1,54 @@
 import { indexSpreadRow, spotSpreadRows } from "@spreadwatch/core";
-import { useMemo, useRef, useState } from "react";
+import { type ComponentProps, useMemo, useRef, useState } from "react";
 import type { AlertView } from "../alerts/texts.ts";
-import { AlertModal } from "../components/alerts/AlertModal.tsx";
+import type { AlertModal as AlertModalScreen } from "../components/alerts/AlertModal.tsx";
 import { AlertSwitches } from "../components/alerts/AlertSwitches.tsx";
-import { AlertsSection } from "../components/alerts/AlertsSection.tsx";
-import { NotificationsPopup } from "../components/alerts/NotificationsPopup.tsx";
+import { DashboardWatch } from "../components/alerts/DashboardWatch.tsx";
 import { groupBySymbol, type RowAlerts } from "../components/alerts/rowAlerts.ts";
 import { AccountMenu } from "../components/app/AccountMenu.tsx";
 import { AppHeader } from "../components/app/AppHeader.tsx";
+import { LazyDialog } from "../components/app/LazyBoundary.tsx";
+import { lazyPart } from "../components/app/lazyPart.ts";
 import { OtherSessionsNotice } from "../components/app/OtherSessionsNotice.tsx";
 import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { IndexSpreadTable } from "../components/market/IndexSpreadTable.tsx";
+import { DefinitionDetailsSheet, RowDetailsSheet } from "../components/market/lazySheets.ts";
 import { RawPriceTable } from "../components/market/RawPriceTable.tsx";
 import { SpotSpreadTable } from "../components/market/SpotSpreadTable.tsx";
 import { SpreadTable } from "../components/market/SpreadTable.tsx";
 import { MySpreadsTable } from "../components/spreads/MySpreadsTable.tsx";
-import { SpreadBuilder } from "../components/spreads/SpreadBuilder.tsx";
+import type { SpreadBuilder as SpreadBuilderDialog } from "../components/spreads/SpreadBuilder.tsx";
 import { useAlertList } from "../hooks/alerts/useAlerts.ts";
-import { useAlertWatcher } from "../hooks/alerts/useAlertWatcher.ts";
-import { useNotifications } from "../hooks/alerts/useNotifications.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/market/useFeedHealth.ts";
 import { useInstrumentInfo } from "../hooks/market/useInstruments.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/market/useMarketSnapshot.ts";
 import { type SpreadDefinitionView, useOwnSpreads } from "../hooks/market/useSpreadDefinitions.ts";
-import { useNakedLegs } from "../hooks/positions/useNakedLegs.ts";
-import { useDashboardPositionAlerts } from "../hooks/positions/usePositionAlerts.ts";
 import { useKeyboardScroll } from "../hooks/ui/useKeyboardScroll.ts";
 import { useNow } from "../hooks/ui/useNow.ts";
+import { usePrefetchWhenIdle } from "../hooks/ui/usePrefetchWhenIdle.ts";
 import { providersByKey } from "../market/feedHealth.ts";
 import type { SessionUser } from "../session/cache.ts";
+
+// What the dashboard opens on a click (an alert's form, the spread builder, the alerts section
+// and its history) loads after the tables show, not with them (docs/decisions.md "What the
+// first load carries").
+const AlertModal = lazyPart<ComponentProps<typeof AlertModalScreen>>(() =>
+  import("../components/alerts/AlertModal.tsx").then((module) => module.AlertModal),
+);
+const SpreadBuilder = lazyPart<ComponentProps<typeof SpreadBuilderDialog>>(() =>
+  import("../components/spreads/SpreadBuilder.tsx").then((module) => module.SpreadBuilder),
+);
+const AlertsSection = lazyPart<object>(() =>
+  import("../components/alerts/AlertsSection.tsx").then((module) => module.AlertsSection),
+);
+const ON_CLICK = [
+  AlertModal,
+  SpreadBuilder,
+  AlertsSection,
+  RowDetailsSheet,
+  DefinitionDetailsSheet,
+];
 
 interface ModalTarget {
   symbol: string;
@@ -38,23 +57,12 @@ interface ModalTarget {
 
 export function Dashboard({ user }: { user: SessionUser }) {
   const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
+  usePrefetchWhenIdle(snapshot !== undefined, ON_CLICK);
   const health = useFeedHealth();
   // docs/spec.md §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
   const alertsOn = user.alerts_enabled;
   const list = useAlertList(alertsOn);
   const alerts = alertsOn ? list.data?.alerts : undefined;
-  const notifications = useNotifications();
-  useAlertWatcher({
-    userId: user.id,
-    alerts,
-    calculations: snapshot?.calculations,
-    notify: notifications.add,
-  });
-  // A position's target or stop pops up here too (docs/user-guide.md "Targets and stops on
-  // positions").
-  useDashboardPositionAlerts(snapshot, health, notifications.add);
-  // A live-order campaign that left a leg unhedged pops up whatever the alert settings.
-  useNakedLegs(notifications.add);
   const [sectionShown, setSectionShown] = useState(false);
   const scrollBox = useRef<HTMLDivElement>(null);
   useKeyboardScroll(scrollBox);
@@ -106,7 +114,11 @@ export function Dashboard({ user }: { user: SessionUser }) {
           {alertsOn && <AlertSwitches />}
           <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
         </div>
-        {alertsOn && sectionShown && <AlertsSection />}
+        {alertsOn && sectionShown && (
+          <LazyDialog what="section">
+            <AlertsSection />
+          </LazyDialog>
+        )}
         {snapshot ? (
           <MarketTables
             snapshot={snapshot}
@@ -120,34 +132,36 @@ export function Dashboard({ user }: { user: SessionUser }) {
         )}
       </main>
       {rowAlerts && modal && (
-        <AlertModal
-          key={`${modal.symbol}:${modal.alert?.id ?? "new"}`}
-          symbol={modal.symbol}
-          alert={modal.alert}
-          symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
-          currentSpread={spreadNow(snapshot, modal.symbol)}
-          onClose={() => setModal(undefined)}
-        />
+        <LazyDialog what="dialog">
+          <AlertModal
+            key={`${modal.symbol}:${modal.alert?.id ?? "new"}`}
+            symbol={modal.symbol}
+            alert={modal.alert}
+            symbolAlerts={rowAlerts.bySymbol.get(modal.symbol) ?? []}
+            currentSpread={spreadNow(snapshot, modal.symbol)}
+            onClose={() => setModal(undefined)}
+          />
+        </LazyDialog>
       )}
       {builder && (
-        <SpreadBuilder
-          spread={builder.spread}
-          isAdmin={user.is_admin}
-          alertCount={
-            builder.spread
-              ? (alerts ?? []).filter((alert) =>
-                  [`${builder.spread?.symbol}_BUY`, `${builder.spread?.symbol}_SELL`].includes(
-                    alert.commodityType,
-                  ),
-                ).length
-              : 0
-          }
-          onClose={() => setBuilder(undefined)}
-        />
+        <LazyDialog what="dialog">
+          <SpreadBuilder
+            spread={builder.spread}
+            isAdmin={user.is_admin}
+            alertCount={
+              builder.spread
+                ? (alerts ?? []).filter((alert) =>
+                    [`${builder.spread?.symbol}_BUY`, `${builder.spread?.symbol}_SELL`].includes(
+                      alert.commodityType,
+                    ),
+                  ).length
+                : 0
+            }
+            onClose={() => setBuilder(undefined)}
+          />
+        </LazyDialog>
       )}
-      {(alertsOn || notifications.items.length > 0) && (
-        <NotificationsPopup notifications={notifications} />
-      )}
+      <DashboardWatch user={user} alerts={alerts} snapshot={snapshot} health={health} />
     </div>
   );
 }

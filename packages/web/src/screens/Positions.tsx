@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { ScreenAccount } from "../components/app/AccountMenu.tsx";
 import { AppHeader } from "../components/app/AppHeader.tsx";
+import { ScreenLink } from "../components/app/ScreenLink.tsx";
 import { ServerUnreachable } from "../components/app/ServerUnreachable.tsx";
 import { StreamStatus } from "../components/app/StreamStatus.tsx";
 import { ClosedPositions } from "../components/positions/ClosedPositions.tsx";
@@ -45,7 +46,7 @@ export function Positions({ user }: { user: SessionUser }) {
     <div className="page">
       <AppHeader title="Positions">
         <Link href="/">Back to Dashboard</Link>
-        <Link href="/advanced-chart">Advanced Charts</Link>
+        <ScreenLink href="/advanced-chart">Advanced Charts</ScreenLink>
         <ScreenAccount user={user} />
       </AppHeader>
       <main className="screen positions-screen">

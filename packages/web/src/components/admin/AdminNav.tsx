@@ -1,4 +1,5 @@
-import { Link, useLocation } from "wouter";
+import { useLocation } from "wouter";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 
 const PAGES = [
   ["/admin", "Users & Health"],
@@ -12,14 +13,14 @@ export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label="Admin pages">
       {PAGES.map(([href, label]) => (
-        <Link
+        <ScreenLink
           key={href}
           href={href}
           className="admin-nav__link"
           aria-current={location === href ? "page" : undefined}
         >
           {label}
-        </Link>
+        </ScreenLink>
       ))}
     </nav>
   );

@@ -10,7 +10,6 @@ import {
   SPREAD_SYMBOLS,
 } from "@spreadwatch/core";
 import { type FormEvent, useMemo, useState } from "react";
-import { Link } from "wouter";
 import { type AlertView, serverChannels } from "../../alerts/texts.ts";
 import { INVALID_THRESHOLD, parseThreshold } from "../../alerts/threshold.ts";
 import { useAlertChanges } from "../../hooks/alerts/useAlerts.ts";
@@ -22,6 +21,7 @@ import {
 import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { Checkbox, SelectField } from "../ui/Field.tsx";
 import { SubmitButton } from "../ui/SubmitButton.tsx";
 import { MetricField } from "./MetricField.tsx";
@@ -178,12 +178,12 @@ function WebhookHint() {
     <p className="field__hint alert-form__wide" data-field="webhook-hint">
       {url ? (
         <>
-          Firings are POSTed to {hostOf(url)} (change it on the <Link href="/profile">Profile</Link>{" "}
-          page).
+          Firings are POSTed to {hostOf(url)} (change it on the{" "}
+          <ScreenLink href="/profile">Profile</ScreenLink> page).
         </>
       ) : (
         <>
-          Set the webhook URL on the <Link href="/profile">Profile</Link> page.
+          Set the webhook URL on the <ScreenLink href="/profile">Profile</ScreenLink> page.
         </>
       )}
     </p>

@@ -1,6 +1,6 @@
-import { Link } from "wouter";
 import type { SessionUser } from "../../session/cache.ts";
 import { LogoutButton } from "./LogoutButton.tsx";
+import { ScreenLink } from "./ScreenLink.tsx";
 
 /** The header shows the username with its first letter capitalised, or "Guest" (docs/spec.md §2). */
 export function displayName(username: string | undefined): string {
@@ -22,14 +22,14 @@ export function AccountMenu({ user }: { user: SessionUser | undefined }) {
   return (
     <>
       <AccountName user={user} />
-      <Link href="/profile">Profile</Link>
-      {user?.is_admin && <Link href="/admin">Admin</Link>}
-      <Link href="/advanced-chart">Advanced Charts</Link>
-      <Link href="/positions">Positions</Link>
+      <ScreenLink href="/profile">Profile</ScreenLink>
+      {user?.is_admin && <ScreenLink href="/admin">Admin</ScreenLink>}
+      <ScreenLink href="/advanced-chart">Advanced Charts</ScreenLink>
+      <ScreenLink href="/positions">Positions</ScreenLink>
       {/* Not named "…Profile": the header's Profile link keeps its name to itself. */}
-      <Link href="/profile" className="account__note">
+      <ScreenLink href="/profile" className="account__note">
         Theme settings
-      </Link>
+      </ScreenLink>
       <LogoutButton />
     </>
   );
@@ -39,7 +39,7 @@ export function AccountMenu({ user }: { user: SessionUser | undefined }) {
 export function ScreenAccount({ user }: { user: SessionUser }) {
   return (
     <>
-      <Link href="/profile">Profile</Link>
+      <ScreenLink href="/profile">Profile</ScreenLink>
       <AccountName user={user} />
       <LogoutButton />
     </>

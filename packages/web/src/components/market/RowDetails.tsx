@@ -8,14 +8,13 @@ import {
   type Prices,
   type SpreadSymbol,
   spreadDecimals,
-  spreadSymbolLabel,
 } from "@spreadwatch/core";
-import { Link } from "wouter";
 import { type AlertView, alertTooltipLines } from "../../alerts/texts.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
 import { parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
 import { coverageText } from "../../market/statisticsCoverage.ts";
 import { AlertBell } from "../alerts/AlertBells.tsx";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { OpenPositionButton } from "../positions/OpenPosition.tsx";
 import type { ZStats } from "./ZScoreCell.tsx";
 
@@ -115,16 +114,12 @@ export function DetailsActions(props: {
           </button>
         )}
         <OpenPositionButton symbol={props.symbol} />
-        <Link href={`/ticket/${props.symbol}`} className="button">
+        <ScreenLink href={`/ticket/${props.symbol}`} className="button">
           Send to Kite
-        </Link>
+        </ScreenLink>
       </div>
     </>
   );
-}
-
-export function rowDetailsTitle(symbol: SpreadSymbol): string {
-  return `${spreadSymbolLabel(symbol)} · ${symbol}`;
 }
 
 /** Green above 0, red below, as in the table (docs/spec.md §2). */

@@ -6,19 +6,15 @@ import {
   SPREAD_TABLE_GROUPS,
   type SpreadSymbol,
 } from "@spreadwatch/core";
-import { useLocation } from "wouter";
-import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import { useSpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
-import { spreadInputs } from "../../market/inputMarks.ts";
-import { legProblems } from "../../market/legProblems.ts";
 import { MAX_BELLS } from "../alerts/AlertBells.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
-import { BottomSheet } from "../ui/BottomSheet.tsx";
+import { LazyDialog } from "../app/LazyBoundary.tsx";
 import { Panel } from "../ui/Panel.tsx";
 import { type Column, TableHead } from "../ui/TableHead.tsx";
-import { RowDetails, rowDetailsTitle } from "./RowDetails.tsx";
-import { cannotComputeTitle, SpreadTableRow } from "./SpreadTableRow.tsx";
+import { RowDetailsSheet } from "./lazySheets.ts";
+import { SpreadTableRow } from "./SpreadTableRow.tsx";
 
 /** What the Spread table reads of the market: the same for its rows and its details sheet. */
 export interface SpreadTableProps {
@@ -71,48 +67,11 @@ export function SpreadTable(props: SpreadTableProps) {
           </tbody>
         ))}
       </table>
-      {details && <RowDetailsSheet {...props} symbol={details} onClose={closeDetails} />}
+      {details && (
+        <LazyDialog what="sheet">
+          <RowDetailsSheet {...props} symbol={details} onClose={closeDetails} />
+        </LazyDialog>
+      )}
     </Panel>
-  );
-}
-
-interface RowDetailsSheetProps extends SpreadTableProps {
-  symbol: SpreadSymbol;
-  onClose: () => void;
-}
-
-/** The tapped row's details, live: the sheet follows the snapshot while it is open. */
-function RowDetailsSheet({
-  symbol,
-  prices,
-  calculations,
-  alerts,
-  freshness,
-  onClose,
-}: RowDetailsSheetProps) {
-  const [, navigate] = useLocation();
-  const entry = calculations[symbol];
-  const missing = entry
-    ? undefined
-    : cannotComputeTitle(symbol, prices, legProblems(spreadInputs(symbol, prices), freshness));
-  // The sheet closes before the alert modal opens: two modal dialogs would stack their backdrops.
-  const thenClose = (action: () => void) => () => {
-    onClose();
-    action();
-  };
-  const chart: ChartNavigationState = { commodity: symbol };
-  return (
-    <BottomSheet title={rowDetailsTitle(symbol)} onClose={onClose}>
-      <RowDetails
-        symbol={symbol}
-        entry={entry}
-        prices={prices}
-        missing={missing}
-        alerts={alerts ? (alerts.bySymbol.get(symbol) ?? []) : undefined}
-        onEditAlert={(alert) => alerts && thenClose(() => alerts.onEdit(symbol, alert))()}
-        onAddAlert={thenClose(() => alerts?.onAdd(symbol))}
-        onOpenChart={thenClose(() => navigate("/advanced-chart", { state: chart }))}
-      />
-    </BottomSheet>
   );
 }

@@ -6,7 +6,6 @@ import {
   type SpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
-import { Link } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
@@ -17,6 +16,7 @@ import { type LegProblem, legsState } from "../../market/legProblems.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { LegWarning } from "./LegWarning.tsx";
 import { NetPerLotCell } from "./NetPerLotCell.tsx";
 import { PriceCell } from "./PriceCell.tsx";
@@ -80,9 +80,9 @@ export function SpreadTableRow({
             {symbol}
           </button>
         ) : (
-          <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+          <ScreenLink href="/advanced-chart" state={chart} className="symbol__chart-link">
             {symbol}
-          </Link>
+          </ScreenLink>
         )}
         <LegWarning problems={problems} />
       </th>

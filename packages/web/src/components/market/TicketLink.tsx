@@ -1,5 +1,5 @@
 import { parseExecutableSymbol } from "@spreadwatch/core";
-import { Link } from "wouter";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 
 /**
  * The order ticket's address for an executable symbol (SP7_BUY), with the lots and the paper
@@ -29,12 +29,12 @@ export function TicketLink({
 }) {
   if (!parseExecutableSymbol(symbol)) return null;
   return (
-    <Link
+    <ScreenLink
       href={ticketHref(symbol, { lots, positionId })}
       className={small ? "button button--small" : "button"}
       data-action="ticket"
     >
       {label}
-    </Link>
+    </ScreenLink>
   );
 }

@@ -1,6 +1,21 @@
 import { type PositionSide, parseExecutableSymbol } from "@spreadwatch/core";
-import { createContext, type ReactNode, useContext, useMemo, useState } from "react";
-import { OpenPositionDialog } from "./OpenPositionDialog.tsx";
+import {
+  type ComponentProps,
+  createContext,
+  type ReactNode,
+  useContext,
+  useMemo,
+  useState,
+} from "react";
+import { LazyDialog } from "../app/LazyBoundary.tsx";
+import { lazyPart } from "../app/lazyPart.ts";
+import type { OpenPositionDialog as OpenPositionForm } from "./OpenPositionDialog.tsx";
+
+// The form loads when first asked for, or when a button that asks for it is pointed at
+// (docs/decisions.md "What the first load carries").
+const OpenPositionDialog = lazyPart<ComponentProps<typeof OpenPositionForm>>(() =>
+  import("./OpenPositionDialog.tsx").then((module) => module.OpenPositionDialog),
+);
 
 type Open = (symbol?: string) => void;
 
@@ -23,11 +38,13 @@ export function OpenPositionProvider({ children }: { children: ReactNode }) {
     <OpenPositionContext.Provider value={open}>
       {children}
       {target && (
-        <OpenPositionDialog
-          spread={target.spread}
-          side={target.side}
-          onClose={() => setTarget(undefined)}
-        />
+        <LazyDialog what="dialog">
+          <OpenPositionDialog
+            spread={target.spread}
+            side={target.side}
+            onClose={() => setTarget(undefined)}
+          />
+        </LazyDialog>
       )}
     </OpenPositionContext.Provider>
   );
@@ -50,6 +67,8 @@ export function OpenPositionButton({ symbol }: { symbol: string }) {
       type="button"
       className="button"
       data-action="open-position"
+      onPointerEnter={OpenPositionDialog.preload}
+      onFocus={OpenPositionDialog.preload}
       onClick={(event) => {
         event.currentTarget.closest("dialog")?.close();
         open(symbol);
@@ -69,6 +88,8 @@ export function OpenPositionTrigger({ symbol }: { symbol: string }) {
       type="button"
       className="button button--small"
       data-action="open-position"
+      onPointerEnter={OpenPositionDialog.preload}
+      onFocus={OpenPositionDialog.preload}
       onClick={() => open(symbol)}
     >
       Open position

@@ -1,6 +1,5 @@
 import type { PositionSide } from "@spreadwatch/core";
 import { type FormEvent, useId, useMemo, useState } from "react";
-import { Link } from "wouter";
 import {
   type SpreadDefinitionView,
   useSpreadDefinitions,
@@ -10,6 +9,7 @@ import { useSubmissionKey } from "../../hooks/ui/useSubmissionKey.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import { failureText } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { DialogActions } from "../ui/DialogActions.tsx";
 import { Field, TextAreaField } from "../ui/Field.tsx";
 import { Message } from "../ui/Message.tsx";
@@ -122,9 +122,9 @@ export function OpenPositionDialog(props: OpenPositionDialogProps) {
           submit="Done"
           secondary={
             // The form lives above the screens: it closes as the link leaves for Positions.
-            <Link href="/positions" className="button" onClick={props.onClose}>
+            <ScreenLink href="/positions" className="button" onClick={props.onClose}>
               View positions
-            </Link>
+            </ScreenLink>
           }
         />
       </PositionModal>

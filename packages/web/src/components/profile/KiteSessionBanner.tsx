@@ -1,7 +1,7 @@
 import { formatIstTime, kiteSessionNotice } from "@spreadwatch/core";
-import { Link } from "wouter";
 import { useKiteLink } from "../../hooks/positions/useKiteLink.ts";
 import { useNow } from "../../hooks/ui/useNow.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 
 /**
  * Kite ends every session at 06:00 IST: within the hour before, and once it has ended, the ticket
@@ -23,7 +23,7 @@ export function KiteSessionBanner({ onProfile = false }: { onProfile?: boolean }
       {again ?? (
         <>
           {" "}
-          <Link href="/profile">Connect Kite in Profile</Link>.
+          <ScreenLink href="/profile">Connect Kite in Profile</ScreenLink>.
         </>
       )}
     </div>

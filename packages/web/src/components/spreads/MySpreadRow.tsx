@@ -1,6 +1,5 @@
 import { formatNumber, formatSigned, formulaShape, type Prices } from "@spreadwatch/core";
 import { Fragment } from "react";
-import { Link } from "wouter";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
 import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
@@ -17,6 +16,7 @@ import { inputMarks } from "../../market/inputMarks.ts";
 import { type LegProblem, legProblems } from "../../market/legProblems.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { LegWarning } from "../market/LegWarning.tsx";
 import { DefinitionNetPerLotCell } from "../market/NetPerLotCell.tsx";
 import { SpreadValue } from "../market/SpreadValue.tsx";
@@ -74,9 +74,9 @@ export function MySpreadRow(props: MySpreadRowProps) {
           </button>
         ) : (
           <>
-            <Link href="/advanced-chart" state={chart} className="symbol__chart-link">
+            <ScreenLink href="/advanced-chart" state={chart} className="symbol__chart-link">
               {side === "BUY" ? "Buy" : "Sell"}
-            </Link>{" "}
+            </ScreenLink>{" "}
             <button
               type="button"
               className="link-button symbol__more"

@@ -1,15 +1,13 @@
-import { type Prices, parseExecutableSymbol } from "@spreadwatch/core";
-import { useLocation } from "wouter";
-import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
+import type { Prices } from "@spreadwatch/core";
 import type { SpreadDefinitionView } from "../../hooks/market/useSpreadDefinitions.ts";
 import { useSpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { definitionEntry } from "../../market/definitionRows.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { MAX_BELLS } from "../alerts/AlertBells.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
-import { BottomSheet } from "../ui/BottomSheet.tsx";
+import { LazyDialog } from "../app/LazyBoundary.tsx";
+import { DefinitionDetailsSheet } from "../market/lazySheets.ts";
 import { Panel } from "../ui/Panel.tsx";
-import { DefinitionDetails } from "./DefinitionDetails.tsx";
 import { MySpreadRow } from "./MySpreadRow.tsx";
 
 interface MySpreadsTableProps {
@@ -121,54 +119,17 @@ export function MySpreadsTable(props: MySpreadsTableProps) {
         </table>
       )}
       {details && (
-        <DetailsSheet
-          symbol={details}
-          spreads={spreads}
-          calculations={calculations}
-          alerts={alerts}
-          onEdit={props.onEdit}
-          onClose={closeDetails}
-        />
+        <LazyDialog what="sheet">
+          <DefinitionDetailsSheet
+            symbol={details}
+            spreads={spreads}
+            calculations={calculations}
+            alerts={alerts}
+            onEdit={props.onEdit}
+            onClose={closeDetails}
+          />
+        </LazyDialog>
       )}
     </Panel>
-  );
-}
-
-interface DetailsSheetProps {
-  symbol: string;
-  spreads: readonly SpreadDefinitionView[];
-  calculations: Record<string, unknown>;
-  alerts?: RowAlerts;
-  onEdit: (spread: SpreadDefinitionView) => void;
-  onClose: () => void;
-}
-
-/** A definition side's details in the bottom sheet, live while it is open. */
-function DetailsSheet({ symbol, spreads, calculations, alerts, ...props }: DetailsSheetProps) {
-  const [, navigate] = useLocation();
-  const parsed = parseExecutableSymbol(symbol);
-  const spread = parsed && spreads.find((each) => each.symbol === parsed.symbol);
-  if (!parsed || !spread) return null;
-  const thenClose = (action: () => void) => () => {
-    props.onClose();
-    action();
-  };
-  const chart: ChartNavigationState = { commodity: symbol };
-  return (
-    <BottomSheet
-      title={`${spread.name} ${parsed.side === "BUY" ? "Buy" : "Sell"} · ${symbol}`}
-      onClose={props.onClose}
-    >
-      <DefinitionDetails
-        spread={spread}
-        side={parsed.side}
-        entry={definitionEntry(calculations, symbol)}
-        alerts={alerts ? (alerts.bySymbol.get(symbol) ?? []) : undefined}
-        onEditAlert={(alert) => alerts && thenClose(() => alerts.onEdit(symbol, alert))()}
-        onAddAlert={thenClose(() => alerts?.onAdd(symbol))}
-        onOpenChart={thenClose(() => navigate("/advanced-chart", { state: chart }))}
-        onEdit={spread.editable ? thenClose(() => props.onEdit(spread)) : undefined}
-      />
-    </BottomSheet>
   );
 }

@@ -1,6 +1,6 @@
-import { Link } from "wouter";
 import { useTelegramStatus } from "../../hooks/alerts/useTelegramStatus.ts";
 import { failureText } from "../../session/errors.ts";
+import { ScreenLink } from "../app/ScreenLink.tsx";
 import { Message } from "../ui/Message.tsx";
 import { NOT_CONFIGURED } from "./TelegramSettings.tsx";
 
@@ -26,7 +26,7 @@ export function TelegramSummary() {
           closed.
         </p>
         <p>
-          <Link href="/profile">Manage Telegram in Profile</Link>
+          <ScreenLink href="/profile">Manage Telegram in Profile</ScreenLink>
         </p>
       </>
     );
@@ -37,7 +37,7 @@ export function TelegramSummary() {
         Not connected. Alerts with Telegram turned on are not sent until you connect.
       </p>
       <p>
-        <Link href="/profile">Set up Telegram in Profile</Link>
+        <ScreenLink href="/profile">Set up Telegram in Profile</ScreenLink>
       </p>
     </>
   );
