@@ -140,6 +140,26 @@ describe("an NFO calendar", () => {
     expect(t.kite.book.placements()).toEqual([]);
   });
 
+  it("preview: the round trip costs NSE's futures charges, STT on the sell side included", async () => {
+    const input = encodeURIComponent(
+      JSON.stringify({ spread: nifty, side: "BUY", lots: 2, payUpTicks: 1 }),
+    );
+    const preview = await vi.waitFor(
+      async () => {
+        quote();
+        const reply = await t.trader.get(`/api/trpc/executions.preview?input=${input}`);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        return reply.body.result.data;
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    // Worked by hand (docs/user-guide.md, "Live orders through your own Kite"): sides
+    // 24,151.50 × 150 = 36,22,725 and 24,000.35 × 150 = 36,00,052.50, turnover 1,44,45,555 both
+    // ways. Brokerage 4 × ₹20 = 80; NSE 173 / crore 249.9081; SEBI 14.4456; STT 0.02 % of the
+    // sells 1,444.5555; stamp 0.002 % of the buys 144.4556; GST 18 % of 344.3537 = 61.9837.
+    expect(preview.costsInr).toBe(1995.35);
+  });
+
   it("live: works the next month on NFO, hedges its fill in units, and opens a live position in lots", async () => {
     const reply = await ticket(nifty, {
       side: "BUY",

@@ -115,6 +115,22 @@ describe("cost configuration", () => {
     }
   });
 
+  it("takes NSE's futures and currency rates from COST_STT_RATE, COST_NFO_* and COST_CDS_*", () => {
+    const { costRates } = loadConfig({
+      COST_STT_RATE: "0.000125",
+      COST_NFO_EXCHANGE_PER_CRORE: "190",
+      COST_CDS_EXCHANGE_PER_CRORE: "40",
+      COST_CDS_STAMP_RATE: "0.000002",
+    });
+    expect(costRates).toMatchObject({
+      sttFuturesSellRate: 0.000125,
+      nfoExchangePerCrore: 190,
+      cdsExchangePerCrore: 40,
+      cdsStampDutyBuyRate: 0.000002,
+    });
+    expect(() => loadConfig({ COST_STT_RATE: "2" })).toThrow("Invalid COST_STT_RATE");
+  });
+
   it("refuses a bad rate with one sentence naming it", () => {
     expect(() => loadConfig({ COST_GST_RATE: "18" })).toThrow(ConfigError);
     expect(() => loadConfig({ COST_GST_RATE: "18" })).toThrow(

@@ -9,7 +9,7 @@ export const CRORE = 10_000_000;
  * fractions (0.0001 is 0.01 %), money is per order or per contract side.
  */
 export interface CostRates {
-  /** MCX brokerage per executed order, ₹ (flat-fee discount brokers: ₹20). */
+  /** Brokerage per executed order on an Indian exchange (MCX, NFO, CDS), ₹ (flat fee: ₹20). */
   mcxBrokeragePerOrder: number;
   /** Commodity Transaction Tax on the sell side's turnover (non-agri futures: 0.01 %). */
   cttSellRate: number;
@@ -21,6 +21,14 @@ export interface CostRates {
   stampDutyBuyRate: number;
   /** GST on brokerage + exchange charges + SEBI fee. */
   gstRate: number;
+  /** Securities Transaction Tax on an NSE future's sell-side turnover (0.02 %). */
+  sttFuturesSellRate: number;
+  /** NSE's transaction charge on futures (NFO), ₹ per crore of turnover, both sides. */
+  nfoExchangePerCrore: number;
+  /** NSE's transaction charge on currency futures (CDS), ₹ per crore of turnover, both sides. */
+  cdsExchangePerCrore: number;
+  /** Stamp duty on a currency future's buy-side turnover (0.0001 %). */
+  cdsStampDutyBuyRate: number;
   /** CME commission + exchange fee + NFA fee per contract per side, USD. */
   cmePerContractPerSideUsd: Record<CmeContractKey, number>;
 }
@@ -34,6 +42,10 @@ export interface CostRates {
  *   "true to label" circular effective 1 October 2024 (it replaced the slab structure).
  * - SEBI turnover fee ₹10 per crore; stamp duty 0.002 % of the buy side (Indian Stamp Act
  *   as amended from 1 July 2020); GST 18 % on brokerage, exchange and SEBI charges.
+ * - NSE futures (NFO): STT 0.02 % of the sell side (Finance (No. 2) Act 2024, from 1 October
+ *   2024), NSE transaction charge 0.00173 % = ₹173 per crore, stamp duty 0.002 % of the buy side.
+ * - NSE currency futures (CDS): no STT, NSE transaction charge 0.00035 % = ₹35 per crore, stamp
+ *   duty 0.0001 % of the buy side.
  * - CME: Interactive Brokers' cost-plus schedule for ≤ 1,000 contracts a month — commission
  *   $0.85 per contract ($0.25 for the E-micro MGC, SIL, MCL) + the Globex non-member exchange
  *   fee IBKR passes on (GC/SI/HG/NG $1.60, CL $1.50, MGC $0.75, SIL $1.00, MHG $0.60,
@@ -47,6 +59,10 @@ export function defaultCostRates(): CostRates {
     sebiPerCrore: 10,
     stampDutyBuyRate: 0.00002,
     gstRate: 0.18,
+    sttFuturesSellRate: 0.0002,
+    nfoExchangePerCrore: 173,
+    cdsExchangePerCrore: 35,
+    cdsStampDutyBuyRate: 0.000001,
     cmePerContractPerSideUsd: {
       GC: 2.47,
       MGC: 1.02,
@@ -70,6 +86,11 @@ export interface CostBreakdown {
   exchange: number;
   sebi: number;
   ctt: number;
+  /**
+   * STT on the sell side of NSE futures legs (NFO). Only there when a leg pays it: the built-in
+   * spreads' breakdowns (on every stream message) stay as they were.
+   */
+  stt?: number;
   stampDuty: number;
   gst: number;
   /** CME commission and fees of both sides, converted at USDINR. */
@@ -115,7 +136,7 @@ export function roundTripCosts(
 
 /** The sum of a breakdown's charges (turnover and the USD figure are not charges). */
 export function totalCosts(b: CostBreakdown): number {
-  return b.brokerage + b.exchange + b.sebi + b.ctt + b.stampDuty + b.gst + b.cme;
+  return b.brokerage + b.exchange + b.sebi + b.ctt + (b.stt ?? 0) + b.stampDuty + b.gst + b.cme;
 }
 
 /** Rounded half away from zero on the shortest decimal form (as formatNumber shows it). */

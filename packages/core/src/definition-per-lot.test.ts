@@ -65,6 +65,52 @@ describe("definitionCosts", () => {
     expect(brent?.cme).toBeCloseTo(4 * rates.cmePerContractPerSideUsd.GC * 84, 9);
   });
 
+  it("charges an NFO calendar NSE's futures rates: STT on the sell side, not CTT", () => {
+    // NIFTY near/next, one lot of 75 each, at 24,000 and 24,150 (worked by hand):
+    // sides 1,800,000 and 1,811,250; turnover 7,222,500 both ways.
+    const nifty = { exchange: "NFO", currency: "INR", lotUnits: 75 } as const;
+    const costs = definitionCosts(
+      [
+        { name: "n", instrument: "NIFTYFUT", lots: 1 },
+        { name: "nn", instrument: "NIFTYFUT@next", lots: 1 },
+      ],
+      { n: 24_000, nn: 24_150 },
+      Number.NaN,
+      rates,
+      () => nifty,
+    );
+    expect(costs?.brokerage).toBe(80);
+    expect(costs?.stt).toBeCloseTo(3_611_250 * 0.0002, 9); // 722.25
+    expect(costs?.ctt).toBe(0);
+    expect(costs?.exchange).toBeCloseTo((7_222_500 * 173) / 1e7, 9); // 124.95
+    expect(costs?.sebi).toBeCloseTo((7_222_500 * 10) / 1e7, 9); // 7.22
+    expect(costs?.stampDuty).toBeCloseTo(3_611_250 * 0.00002, 9); // 72.23
+    expect(costs?.mcxTurnover).toBe(0);
+    expect(roundPaise(totalCosts(costs ?? ({} as never)))).toBe(
+      roundPaise(80 + 722.25 + 124.950_425 + 7.2225 + 72.225 + (80 + 124.950_425 + 7.2225) * 0.18),
+    );
+  });
+
+  it("charges a CDS calendar NSE's currency rates: no STT, $1,000 a lot", () => {
+    const usdinr = { exchange: "CDS", currency: "INR", lotUnits: 1000 } as const;
+    const costs = definitionCosts(
+      [
+        { name: "u", instrument: "USDINRFUT", lots: 2 },
+        { name: "un", instrument: "USDINRFUT@next", lots: 2 },
+      ],
+      { u: 84, un: 84.25 },
+      Number.NaN,
+      rates,
+      () => usdinr,
+    );
+    // Sides 168,000 and 168,500: turnover 673,000 both ways.
+    expect(costs?.stt).toBeUndefined();
+    expect(costs?.ctt).toBe(0);
+    expect(costs?.exchange).toBeCloseTo((673_000 * 35) / 1e7, 9);
+    expect(costs?.stampDuty).toBeCloseTo(336_500 * 0.000001, 9);
+    expect(costs?.brokerage).toBe(80);
+  });
+
   it("is undefined when a traded leg has no price, and ignores legs without lots", () => {
     const legs = [
       { name: "g", instrument: "GOLD", lots: 1 },

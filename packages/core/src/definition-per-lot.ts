@@ -38,13 +38,46 @@ export function definitionUnits(
   return undefined;
 }
 
+/** What one order side costs on an Indian exchange beyond brokerage: its own rates. */
+interface IndianExchangeRates {
+  /** Transaction charge, ₹ per crore of turnover, each side. */
+  exchangePerCrore: number;
+  /** Sell-side tax (CTT on MCX, STT on NFO, none on CDS) and which line it is. */
+  sellTax: number;
+  sellTaxLine: "ctt" | "stt";
+  stampBuy: number;
+}
+
+function indianRates(exchange: string, rates: CostRates): IndianExchangeRates | undefined {
+  if (exchange === "MCX")
+    return {
+      exchangePerCrore: rates.mcxExchangePerCrore,
+      sellTax: rates.cttSellRate,
+      sellTaxLine: "ctt",
+      stampBuy: rates.stampDutyBuyRate,
+    };
+  if (exchange === "NFO")
+    return {
+      exchangePerCrore: rates.nfoExchangePerCrore,
+      sellTax: rates.sttFuturesSellRate,
+      sellTaxLine: "stt",
+      stampBuy: rates.stampDutyBuyRate,
+    };
+  if (exchange === "CDS")
+    return {
+      exchangePerCrore: rates.cdsExchangePerCrore,
+      sellTax: 0,
+      sellTaxLine: "stt",
+      stampBuy: rates.cdsStampDutyBuyRate,
+    };
+  return undefined;
+}
+
 /**
- * The round trip (one buy and one sell) of every leg that trades lots, at the legs' prices now:
- * MCX legs as core's `roundTripCosts` costs an MCX lot (turnover at the leg's price, charges per
- * crore, CTT and stamp duty once each), US futures at the rates' commission per contract per side
- * (its root's: GC@next is GC; a root without a rate, BZ say, at the full-size GC rate), converted
- * at `usdinr`. FX, spot and index legs convert, they are not traded: they cost nothing. Lines are
- * unrounded. Undefined when a traded leg has no price or no catalogue entry.
+ * The round trip of every leg that names its lots: each Indian future (MCX, NFO, CDS) one buy and
+ * one sell at its price with its exchange's charges and taxes, each CME Group leg its per-contract
+ * fees both ways. Legs without lots (a calendar written `b - a`) cost nothing here. Undefined when
+ * a traded leg has no spec or price, or a CME leg needs USDINR that is not known.
  */
 export function definitionCosts(
   legs: readonly SpreadLegDefinition[],
@@ -69,12 +102,16 @@ export function definitionCosts(
     const spec = specOf(leg.instrument);
     const price = legPrices[leg.name];
     if (!spec || price === undefined || !Number.isFinite(price)) return undefined;
-    if (spec.exchange === "MCX") {
+    const indian = indianRates(spec.exchange, rates);
+    if (indian) {
       const side = Math.abs(price * spec.lotUnits * leg.lots);
-      b.mcxTurnover += 2 * side;
+      if (spec.exchange === "MCX") b.mcxTurnover += 2 * side;
       b.brokerage += 2 * rates.mcxBrokeragePerOrder;
-      b.ctt += side * rates.cttSellRate;
-      b.stampDuty += side * rates.stampDutyBuyRate;
+      b.exchange += (2 * side * indian.exchangePerCrore) / CRORE;
+      b.sebi += (2 * side * rates.sebiPerCrore) / CRORE;
+      if (indian.sellTax > 0)
+        b[indian.sellTaxLine] = (b[indian.sellTaxLine] ?? 0) + side * indian.sellTax;
+      b.stampDuty += side * indian.stampBuy;
     } else if (groupOfExchange(spec.exchange) === "cme") {
       const perSide =
         rates.cmePerContractPerSideUsd[parseInstrumentKey(leg.instrument).root as CmeContractKey] ??
@@ -83,8 +120,6 @@ export function definitionCosts(
     }
   }
   if (b.cmeUsd > 0 && !Number.isFinite(usdinr)) return undefined;
-  b.exchange = (b.mcxTurnover * rates.mcxExchangePerCrore) / CRORE;
-  b.sebi = (b.mcxTurnover * rates.sebiPerCrore) / CRORE;
   b.gst = (b.brokerage + b.exchange + b.sebi) * rates.gstRate;
   b.cme = b.cmeUsd > 0 ? b.cmeUsd * usdinr : 0;
   return b;

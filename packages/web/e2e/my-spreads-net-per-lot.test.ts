@@ -105,7 +105,7 @@ describe("Net / lot in My spreads", () => {
     for (const part of [
       "The legs' lots (₹100 a point), ₹",
       "Gross-14,68,000.00",
-      "MCX brokerage-80.00",
+      "Brokerage-80.00",
       "Net",
     ])
       expect(text).toContain(part);

@@ -78,7 +78,7 @@ describe("Net / lot (₹)", () => {
     for (const part of [
       "1 GOLD lot",
       "Gross6,595.05",
-      "MCX brokerage-40.00",
+      "Brokerage-40.00",
       "Exchange charges-240.74",
       "SEBI fee-11.46",
       "CTT (sell)-573.20",

@@ -27,6 +27,10 @@ export const costEnvShape = {
   COST_SEBI_PER_CRORE: rupees.optional(),
   COST_STAMP_RATE: rate.optional(),
   COST_GST_RATE: rate.optional(),
+  COST_STT_RATE: rate.optional(),
+  COST_NFO_EXCHANGE_PER_CRORE: rupees.optional(),
+  COST_CDS_EXCHANGE_PER_CRORE: rupees.optional(),
+  COST_CDS_STAMP_RATE: rate.optional(),
   ...Object.fromEntries(CME_CONTRACT_KEYS.map((key) => [cmeName(key), dollars.optional()])),
 };
 
@@ -43,6 +47,10 @@ export function costRatesFrom(env: Record<string, unknown>): CostRates {
   set("COST_SEBI_PER_CRORE", (v) => (rates.sebiPerCrore = v));
   set("COST_STAMP_RATE", (v) => (rates.stampDutyBuyRate = v));
   set("COST_GST_RATE", (v) => (rates.gstRate = v));
+  set("COST_STT_RATE", (v) => (rates.sttFuturesSellRate = v));
+  set("COST_NFO_EXCHANGE_PER_CRORE", (v) => (rates.nfoExchangePerCrore = v));
+  set("COST_CDS_EXCHANGE_PER_CRORE", (v) => (rates.cdsExchangePerCrore = v));
+  set("COST_CDS_STAMP_RATE", (v) => (rates.cdsStampDutyBuyRate = v));
   for (const key of CME_CONTRACT_KEYS)
     set(cmeName(key), (v) => (rates.cmePerContractPerSideUsd[key] = v));
   return rates;

@@ -223,8 +223,8 @@ export function ticketLegs(doc: CampaignDoc): TicketLeg[] {
 
 /**
  * The round trip's costs of what the ticket sends, ₹: each leg's lots at its order's price, by
- * the cost rates positions are valued with (core definition-per-lot.ts; MCX and CME Group legs
- * are charged, other legs cost nothing there). Null when a leg's order has no price.
+ * the cost rates positions are valued with (core definition-per-lot.ts: MCX, NFO and CDS legs
+ * with their exchange's charges and taxes). Null when a leg's order has no price.
  */
 export function ticketCostsInr(
   doc: CampaignDoc,

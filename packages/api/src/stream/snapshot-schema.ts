@@ -70,6 +70,7 @@ const breakdown = z.object({
   exchange: z.number(),
   sebi: z.number(),
   ctt: z.number(),
+  stt: z.number().optional(),
   stampDuty: z.number(),
   gst: z.number(),
   cme: z.number(),

@@ -147,10 +147,11 @@ function CostLines({ lot }: { lot: NetFigures }) {
   return (
     <dl>
       {line("Gross", lot.grossInr, false)}
-      {line("MCX brokerage", b.brokerage)}
+      {line("Brokerage", b.brokerage)}
       {line("Exchange charges", b.exchange)}
       {line("SEBI fee", b.sebi)}
       {line("CTT (sell)", b.ctt)}
+      {b.stt !== undefined && line("STT (sell)", b.stt)}
       {line("Stamp duty (buy)", b.stampDuty)}
       {line("GST", b.gst)}
       {line(`CME fees ($${formatNumber(b.cmeUsd, 2)})`, b.cme)}

@@ -5,10 +5,11 @@ import { paiseText, plainRupees } from "./format.ts";
 
 /** The cost lines core's breakdown carries, in the order the per-lot tooltip lists them. */
 const LINES: readonly (readonly [string, string])[] = [
-  ["brokerage", "MCX brokerage"],
+  ["brokerage", "Brokerage"],
   ["exchange", "Exchange charges"],
   ["sebi", "SEBI fee"],
   ["ctt", "CTT (sell)"],
+  ["stt", "STT (sell)"],
   ["stampDuty", "Stamp duty (buy)"],
   ["gst", "GST"],
   ["cme", "CME fees"],
@@ -40,7 +41,10 @@ export function CostsFigure({ view, costsInr }: { view: PositionView; costsInr: 
 
 function CostsDetails({ view, costsInr }: { view: PositionView; costsInr: number | null }) {
   const breakdown = new Map<string, number>(Object.entries(view.breakdown ?? {}));
-  const lines = LINES.filter(([key]) => breakdown.has(key));
+  // STT only where a leg pays it (an NSE future), as the per-lot tooltip does.
+  const lines = LINES.filter(
+    ([key]) => breakdown.has(key) && (key !== "stt" || breakdown.get(key)),
+  );
   const cmeUsd = breakdown.get("cmeUsd");
   return (
     <div className="per-lot-breakdown" data-testid="position-costs">
