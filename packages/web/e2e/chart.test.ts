@@ -67,9 +67,10 @@ async function tooltipShows(candle: ExpectedCandle): Promise<void> {
 describe("advanced chart screen", () => {
   it("has the spec's header, selectors with their defaults, hint and info box", async () => {
     expect(await suite.page.locator("h1").textContent()).toBe("Advanced Spread Chart");
-    await expect(
-      suite.page.getByRole("link", { name: "Back to Dashboard" }).isVisible(),
-    ).resolves.toBe(true);
+    // The screen's code loads on demand: its header shows while it arrives, the rest after.
+    const back = suite.page.getByRole("link", { name: "Back to Dashboard" });
+    await back.waitFor();
+    await expect(back.isVisible()).resolves.toBe(true);
     expect(await suite.page.getByTestId("account-user").textContent()).toBe("Admin");
     await expect(suite.page.getByRole("button", { name: "Logout" }).isVisible()).resolves.toBe(
       true,

@@ -162,6 +162,8 @@ describe("My spreads", () => {
     await addAlertButton(page, symbol).click();
     const dialog = modal(page);
     const metric = dialog.getByLabel("Metric", { exact: true });
+    // The alert form's code may still be arriving (it loads when the browser is idle).
+    await metric.waitFor();
     expect(await metric.locator("option").allTextContents()).toEqual([
       "Spread",
       "Z-score",
