@@ -9,52 +9,47 @@ import type { Sqlite } from "./store.ts";
 
 type CandleTable = typeof spreadCandles | typeof instrumentCandles;
 
-const upserts = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
+const prepared = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
 
-/**
- * A raw prepared statement, once per connection and table: a 30-day backfill is ~700,000 rows,
- * 8× faster than the builder. A candle already stored for the same bucket is merged, not
- * replaced: its open stays, high/low widen, close moves on.
- */
-function upsertStatement(db: Database, table: string): BetterSqlite3.Statement {
-  let statements = upserts.get(db.$client);
+/** One prepared statement per connection and SQL text: a 30-day backfill is ~700,000 rows. */
+function statementFor(db: Database, sql: string): BetterSqlite3.Statement {
+  let statements = prepared.get(db.$client);
   if (!statements) {
     statements = new Map();
-    upserts.set(db.$client, statements);
+    prepared.set(db.$client, statements);
   }
-  let statement = statements.get(table);
+  let statement = statements.get(sql);
   if (!statement) {
-    statement = db.$client.prepare(
-      `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
-         high = max(high, excluded.high), low = min(low, excluded.low), close = excluded.close`,
-    );
-    statements.set(table, statement);
+    statement = db.$client.prepare(sql);
+    statements.set(sql, statement);
   }
   return statement;
 }
 
-const replaces = new WeakMap<object, Map<string, BetterSqlite3.Statement>>();
+const insertCandle = (table: string) =>
+  `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
+   VALUES (?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET`;
+
+/**
+ * A raw prepared statement, 8× faster than the builder. A candle already stored for the same
+ * bucket is merged, not replaced: its open stays, high/low widen, close moves on.
+ */
+function upsertStatement(db: Database, table: string): BetterSqlite3.Statement {
+  return statementFor(
+    db,
+    `${insertCandle(table)}
+     high = max(high, excluded.high), low = min(low, excluded.low), close = excluded.close`,
+  );
+}
 
 /** Writes a candle over its bucket's stored one (CandleStore.replace): a bucket made again. */
 function replaceStatement(db: Database, table: string): BetterSqlite3.Statement {
-  let statements = replaces.get(db.$client);
-  if (!statements) {
-    statements = new Map();
-    replaces.set(db.$client, statements);
-  }
-  let statement = statements.get(table);
-  if (!statement) {
-    statement = db.$client.prepare(
-      `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (symbol, timeframe, timestamp) DO UPDATE SET
-         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close`,
-    );
-    statements.set(table, statement);
-  }
-  return statement;
+  return statementFor(
+    db,
+    `${insertCandle(table)}
+     open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close`,
+  );
 }
 
 function saveCandles(
