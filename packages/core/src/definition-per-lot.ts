@@ -48,30 +48,27 @@ interface IndianExchangeRates {
   stampBuy: number;
 }
 
-function indianRates(exchange: string, rates: CostRates): IndianExchangeRates | undefined {
-  if (exchange === "MCX")
-    return {
-      exchangePerCrore: rates.mcxExchangePerCrore,
-      sellTax: rates.cttSellRate,
-      sellTaxLine: "ctt",
-      stampBuy: rates.stampDutyBuyRate,
-    };
-  if (exchange === "NFO")
-    return {
-      exchangePerCrore: rates.nfoExchangePerCrore,
-      sellTax: rates.sttFuturesSellRate,
-      sellTaxLine: "stt",
-      stampBuy: rates.stampDutyBuyRate,
-    };
-  if (exchange === "CDS")
-    return {
-      exchangePerCrore: rates.cdsExchangePerCrore,
-      sellTax: 0,
-      sellTaxLine: "stt",
-      stampBuy: rates.cdsStampDutyBuyRate,
-    };
-  return undefined;
-}
+/** Each Indian exchange's charges, read from the rates at call time (an admin may change them). */
+const INDIAN_RATES: Readonly<Record<string, (rates: CostRates) => IndianExchangeRates>> = {
+  MCX: (r) => ({
+    exchangePerCrore: r.mcxExchangePerCrore,
+    sellTax: r.cttSellRate,
+    sellTaxLine: "ctt",
+    stampBuy: r.stampDutyBuyRate,
+  }),
+  NFO: (r) => ({
+    exchangePerCrore: r.nfoExchangePerCrore,
+    sellTax: r.sttFuturesSellRate,
+    sellTaxLine: "stt",
+    stampBuy: r.stampDutyBuyRate,
+  }),
+  CDS: (r) => ({
+    exchangePerCrore: r.cdsExchangePerCrore,
+    sellTax: 0,
+    sellTaxLine: "stt",
+    stampBuy: r.cdsStampDutyBuyRate,
+  }),
+};
 
 /**
  * The round trip of every leg that names its lots: each Indian future (MCX, NFO, CDS) one buy and
@@ -102,7 +99,7 @@ export function definitionCosts(
     const spec = specOf(leg.instrument);
     const price = legPrices[leg.name];
     if (!spec || price === undefined || !Number.isFinite(price)) return undefined;
-    const indian = indianRates(spec.exchange, rates);
+    const indian = INDIAN_RATES[spec.exchange]?.(rates);
     if (indian) {
       const side = Math.abs(price * spec.lotUnits * leg.lots);
       if (spec.exchange === "MCX") b.mcxTurnover += 2 * side;
