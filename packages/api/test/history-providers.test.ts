@@ -72,7 +72,14 @@ afterEach(async () => {
 });
 
 function fetcher(
-  options: { timeoutMs?: number; fetched?: string[][]; keys?: string[]; days?: number } = {},
+  options: {
+    timeoutMs?: number;
+    fetched?: string[][];
+    keys?: string[];
+    days?: number;
+    retryMs?: number;
+    now?: () => number;
+  } = {},
 ): ProviderHistory {
   const market = parseMarketDataConfig({
     providers: {
@@ -99,8 +106,9 @@ function fetcher(
     days: options.days ?? DAYS,
     timeoutMs: options.timeoutMs ?? 10_000,
     checkMs: 3_600_000,
+    retryMs: options.retryMs,
     onFetched: (keys) => void options.fetched?.push([...keys].sort()),
-    now: () => NOW,
+    now: options.now ?? (() => NOW),
   });
 }
 
@@ -194,6 +202,32 @@ describe("the providers' past", { timeout: 120_000 }, () => {
     expect(gold).toMatchObject({ minutes: 0, fetching: false, gaps: [{ from: FROM, to: TO }] });
     expect(gold?.error).toBe("Kite: no answer within 0.3 s");
     expect(gc).toMatchObject({ minutes: gcMinutes(), error: null });
+  });
+
+  it("a key whose every window failed waits for the retry, not the next check", async () => {
+    // Yahoo has no chart of the month (404): three windows, three failures.
+    yahoo.charts.delete(gcSymbol);
+    let now = NOW;
+    job = fetcher({ retryMs: 5 * M, now: () => now });
+    job.start(() => [spec("GC")]);
+    await job.idle();
+    expect(yahoo.chartRequests).toBe(3);
+    expect((await coverage(["GC"]))[0]?.error).toMatch(/^Yahoo: HTTP 404/);
+    // A check a minute later (what every HISTORY_FETCH_CHECK_SECONDS does) asks Yahoo nothing.
+    now += M;
+    job.fetch(["GC"]);
+    await job.idle();
+    expect(yahoo.chartRequests).toBe(3);
+    // Once the retry is due, the failed windows are asked for again, each once, and then the
+    // minutes since the first fetch.
+    yahoo.charts.set(gcSymbol, gcPath);
+    now += 5 * M;
+    const before = yahoo.requests.length;
+    job.fetch(["GC"]);
+    await job.idle();
+    const asked = yahoo.requests.slice(before).map((r) => Number(r.query.get("period1")) * 1000);
+    expect(asked).toEqual([FROM, FROM + 7 * DAY, FROM + 14 * DAY, TO]);
+    expect((await coverage(["GC"]))[0]).toMatchObject({ gaps: [], error: null });
   });
 
   it("a half answer keeps what came and what was recorded, and names the gap", async () => {

@@ -211,11 +211,15 @@ export class ProviderHistory {
         continue;
       }
       const { contract, source, fetch } = planned;
+      // How far the last fetch of this contract got, its failed windows included: a fetch whose
+      // every window failed (a 404, a provider down) waits for the retry like any gap, instead of
+      // asking the provider again on every check.
+      const reached = previous ? lastTried(previous) : null;
       const same =
         !force &&
         previous?.contract === contract &&
         previous.source === source &&
-        previous.fetchedTo !== null &&
+        reached !== null &&
         (previous.windowFrom ?? Number.POSITIVE_INFINITY) <= windowFrom + DAY_MS;
       const retryDue =
         same &&
@@ -224,7 +228,7 @@ export class ProviderHistory {
       // A fetch cut short (a crash, a step-down) carries on from where it wrote last.
       const interrupted = same && previous.fetching;
       if (same && !catchUp && !retryDue && !interrupted) continue;
-      const from = same ? Math.max(windowFrom, previous.fetchedTo ?? windowFrom) : windowFrom;
+      const from = same ? Math.max(windowFrom, reached ?? windowFrom) : windowFrom;
       const spans = same ? [...previous.gaps.filter((g) => g.to > windowFrom)] : [];
       if (to - from >= MINUTE_MS) spans.push({ from, to });
       const windows = spans.flatMap((span) => planned.windows(span.from, span.to, now));
@@ -386,6 +390,13 @@ export class ProviderHistory {
       fetch: (window) => kite.window(auth, token, window.from, window.to, signal),
     };
   }
+}
+
+/** The end of the last window a fetch wrote or gave up on; null before any window was tried. */
+function lastTried(status: FetchStatus): number | null {
+  const ends = status.gaps.map((gap) => gap.to);
+  if (status.fetchedTo !== null) ends.push(status.fetchedTo);
+  return ends.length > 0 ? Math.max(...ends) : null;
 }
 
 export function emptyStatus(key: string): FetchStatus {
