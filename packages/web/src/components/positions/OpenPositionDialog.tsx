@@ -15,9 +15,9 @@ import { Field, TextAreaField } from "../ui/Field.tsx";
 import { Message } from "../ui/Message.tsx";
 import { checkLots, checkNote, errorAfterLots, parsePrice } from "./checks.ts";
 import { type EntryMode, EntryModeChoice } from "./EntryModeChoice.tsx";
-import { plainRupees } from "./format.ts";
 import { spreadText } from "./PositionFigures.tsx";
 import { PositionModal } from "./PositionModal.tsx";
+import { PreviewFigure, PreviewLine } from "./PreviewLine.tsx";
 
 /**
  * The calculations the screen's stream keeps in the `market.snapshot` cache: read, never fetched
@@ -271,24 +271,11 @@ export function OpenPreview({
   const updating = valid && preview.isPending;
   const data = valid ? preview.data : undefined;
   const margin = data?.margin;
-  const figure = (value: number | null | undefined) => (updating ? "…" : plainRupees(value));
   return (
-    <p
-      className="position-modal__preview muted"
-      data-field="open-preview"
-      data-state={updating ? "updating" : "current"}
-      aria-live="polite"
-      aria-busy={updating}
-    >
-      Margin{" "}
-      <span data-field="margin-preview" data-value={margin?.inr ?? ""}>
-        {figure(margin?.inr)}
-      </span>
+    <PreviewLine field="open-preview" updating={updating}>
+      Margin <PreviewFigure field="margin-preview" value={margin?.inr} updating={updating} />
       {margin && ` (${margin.source === "kite" ? "Kite" : "configured rates"})`} · costs{" "}
-      <span data-field="costs-preview" data-value={data?.costsInr ?? ""}>
-        {figure(data?.costsInr)}
-      </span>{" "}
-      round trip
-    </p>
+      <PreviewFigure field="costs-preview" value={data?.costsInr} updating={updating} /> round trip
+    </PreviewLine>
   );
 }

@@ -1,7 +1,7 @@
 import { useTicketPreview } from "../../hooks/positions/useTicketPreview.ts";
 import { failureText } from "../../session/errors.ts";
 import { checkLots } from "./checks.ts";
-import { plainRupees } from "./format.ts";
+import { PreviewFigure, PreviewLine } from "./PreviewLine.tsx";
 
 /**
  * What the ticket will send, before it is sent (docs/user-guide.md "Live orders"): each leg's
@@ -34,15 +34,8 @@ export function TicketPreview(props: {
     );
   const data = valid ? ticket.data : undefined;
   const costsInr = data?.costsInr;
-  const figure = (value: number | null | undefined) => (updating ? "…" : plainRupees(value));
   return (
-    <p
-      className="position-modal__preview muted"
-      data-field="ticket-preview"
-      data-state={updating ? "updating" : "current"}
-      aria-live="polite"
-      aria-busy={updating}
-    >
+    <PreviewLine field="ticket-preview" updating={updating}>
       {(data?.legs ?? []).map((leg) => (
         <span key={leg.leg} data-field="ticket-leg" data-leg={leg.leg} data-lots={leg.lots}>
           {leg.side} {leg.lots} {leg.lots === 1 ? "lot" : "lots"} {leg.tradingsymbol}
@@ -50,20 +43,15 @@ export function TicketPreview(props: {
         </span>
       ))}
       Margin{" "}
-      <span data-field="ticket-preview-margin" data-value={data?.margin?.inr ?? ""}>
-        {figure(data?.margin?.inr)}
-      </span>
+      <PreviewFigure field="ticket-preview-margin" value={data?.margin?.inr} updating={updating} />
       {data?.margin && " (Kite, both legs together)"} · costs{" "}
-      <span data-field="costs-preview" data-value={costsInr ?? ""}>
-        {figure(costsInr)}
-      </span>{" "}
-      round trip
+      <PreviewFigure field="costs-preview" value={costsInr} updating={updating} /> round trip
       {data && !data.margin && data.marginNote && (
         <span className="order-ticket__note" data-field="ticket-margin-note">
           {" "}
           ({data.marginNote})
         </span>
       )}
-    </p>
+    </PreviewLine>
   );
 }
