@@ -1,40 +1,36 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GC_PARITY_BID } from "./chart-fixtures.ts";
 import { chartWith, isCandlesCall } from "./chart-page.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { ADMIN } from "./harness.ts";
+import { type ScriptedApp, startScripted, type Tick } from "./scripted-feed.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
- * A replay at real speed (REPLAY_SPEED 1) whose GC_BUY moves while the chart is open:
- * 5.00 at second 1 of a minute, 8.00 at :55, 2.00 at :57 (the same candle), then 6.00 and
- * 7.00 two and four seconds into the next minute. The replay plays from the server's start, so
- * the page has 54 s from then to open the chart on the first value (20 s was too few for a
- * loaded run: the candle had moved before the chart opened).
+ * GC_BUY's moves, played by the test while the chart is open (scripted-feed.ts): 5.00 at second 1
+ * of a minute two hours ago, 8.00 at :55, 2.00 at :57 (the same candle), then 6.00 and 7.00 two
+ * and four seconds into the next minute. The quotes carry those times, so the minute rolls over
+ * in market time when the test plays it, not a wall-clock minute later.
  */
 const MINUTE = 60_000;
 const minute = Math.floor((Date.now() - 2 * 60 * MINUTE) / MINUTE) * MINUTE;
 const at = (second: number) => minute + second * 1000;
-const gold = (second: number, spread: number) => {
-  const ask = (GC_PARITY_BID + spread).toFixed(6);
-  const bid = (GC_PARITY_BID + spread - 10).toFixed(6);
-  return `${at(second)},mcx,GOLD,${bid},${ask},`;
-};
-const CSV = [
-  "ts,source,key,bid,ask,price",
-  `${at(1)},fx,USDINR,,,84`,
-  `${at(1)},cme,GC,2000,2000.5,`,
+const gold = (second: number, spread: number): Tick => ({
+  key: "GOLD",
+  ts: at(second),
+  bid: +(GC_PARITY_BID + spread - 10).toFixed(6),
+  ask: +(GC_PARITY_BID + spread).toFixed(6),
+});
+const INITIAL: Tick[] = [
+  { key: "USDINR", ts: at(1), price: 84 },
+  { key: "GC", ts: at(1), bid: 2000, ask: 2000.5 },
   gold(1, 5),
-  gold(55, 8),
-  gold(57, 2),
-  gold(62, 6),
-  gold(64, 7),
-  "",
-].join("\n");
+];
+const WAIT = { timeout: 90_000, interval: 250 };
 
 let requests = 0;
 
-const suite = signedInSuite({
-  app: () => startApp({ feed: "replay", replayCsv: CSV, replaySpeed: 1 }),
+const suite = signedInSuite<ScriptedApp>({
+  app: () => startScripted(["USDINR", "GC", "GOLD"], INITIAL),
   beforeLogin: (page) =>
     page.on("request", (request) => {
       if (isCandlesCall(request, { timeframe: "1m" })) requests++;
@@ -69,16 +65,20 @@ describe("the forming candle follows the market stream", () => {
     expect(await candles()).toEqual([[5, 5, 5, 5]]);
     const fetched = requests;
 
-    await expect.poll(candles, { timeout: 90_000, interval: 250 }).toEqual([[5, 8, 2, 2]]);
+    // Each move is played once the chart shows the one before, so none is merged away.
+    await suite.app.play([[gold(55, 8)]]);
+    await expect.poll(candles, WAIT).toEqual([[5, 8, 5, 8]]);
+    await suite.app.play([[gold(57, 2)]]);
+    await expect.poll(candles, WAIT).toEqual([[5, 8, 2, 2]]);
     // The candle moved with no chart request: the stream did it.
     expect(requests).toBe(fetched);
 
-    await expect.poll(candles, { timeout: 90_000, interval: 250 }).toEqual([
+    await suite.app.play([[gold(62, 6)], [gold(64, 7)]]);
+    await expect.poll(candles, WAIT).toEqual([
       [5, 8, 2, 2],
       [6, 7, 6, 7],
     ]);
     // A new minute began, so the chart asked the server for the closed candle.
     expect(requests).toBeGreaterThan(fetched);
-    // It waits for the replay's moves, up to a minute after the server started.
   }, 240_000);
 });

@@ -1,20 +1,21 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ADMIN, type RestartableApp, startApp } from "./harness.ts";
+import { ADMIN } from "./harness.ts";
+import { type ScriptedApp, startScripted, type Tick } from "./scripted-feed.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 60_000 };
 const STEP_MS = 50;
 const STEPS = 300;
-const LEAD_IN_MS = 45_000;
+const KEYS = ["GC", "SI", "HG", "NG", "CL", "GOLD", "SILVER", "COPPER", "NATURALGAS", "CRUDEOIL"];
 
 /**
- * 15 s of quotes, played at their own pace (REPLAY_SPEED 1) so the page, signed in first, gets
- * them as deltas: every instrument moves, and MCX GOLD's book is crossed every 40th step (the gold
- * spreads vanish, a `null` in the delta) and whole again on the next.
+ * 300 moments of quotes 50 ms apart (15 s of market time), which the server takes one per poll
+ * once the test plays them: every instrument moves, and MCX GOLD's book is crossed every 40th
+ * step (the gold spreads vanish, a `null` in the delta) and whole again on the next.
  */
-function movingCsv(startMs: number): { csv: string; lastTs: number } {
+function movingMoments(startMs: number): { moments: Tick[][]; lastTs: number } {
   const books = [
     ["GC", "GOLD", 2650, 75_900, 0.1, 1],
     ["SI", "SILVER", 31.2, 89_200, 0.01, 1],
@@ -22,32 +23,34 @@ function movingCsv(startMs: number): { csv: string; lastTs: number } {
     ["NG", "NATURALGAS", 3.11, 262, 0.001, 0.1],
     ["CL", "CRUDEOIL", 71.4, 6000, 0.01, 1],
   ] as const;
-  const lines: string[] = [];
+  const moments: Tick[][] = [];
   for (let step = 0; step < STEPS; step++) {
     const ts = startMs + step * STEP_MS;
     const wave = Math.sin(step / 7);
+    const ticks: Tick[] = [];
     for (const [cme, mcx, cmeMid, mcxMid, cmeTick, mcxTick] of books) {
       if ((step + cme.length) % 3 !== 0) continue;
       const c = +(cmeMid + wave * 20 * cmeTick).toFixed(4);
       const m = +(mcxMid + wave * 30 * mcxTick).toFixed(2);
-      lines.push(`${ts},cme,${cme},${c},${+(c + cmeTick).toFixed(4)},`);
+      ticks.push({ key: cme, ts, bid: c, ask: +(c + cmeTick).toFixed(4) });
       const crossed = cme === "GC" && step % 40 === 39;
-      lines.push(`${ts},mcx,${mcx},${crossed ? m + 5 : m},${+(m + mcxTick).toFixed(2)},`);
+      ticks.push({ key: mcx, ts, bid: crossed ? m + 5 : m, ask: +(m + mcxTick).toFixed(2) });
     }
-    if (step % 5 === 0) lines.push(`${ts},fx,USDINR,,,${+(83.2 + wave / 10).toFixed(4)}`);
-    if (step % 4 === 0) lines.push(`${ts},spot,XAUUSD,,,${+(2640 + wave * 3).toFixed(2)}`);
+    if (step % 5 === 0) ticks.push({ key: "USDINR", ts, price: +(83.2 + wave / 10).toFixed(4) });
+    if (step % 4 === 0) ticks.push({ key: "XAUUSD", ts, price: +(2640 + wave * 3).toFixed(2) });
+    moments.push(ticks);
   }
-  // Every step's last line carries that step's time: the newest quote's is the last line's.
-  const lastTs = Number(lines.at(-1)?.split(",")[0]);
-  const leadIn = `${startMs - LEAD_IN_MS},fx,USDINR,,,83.2`;
-  return { csv: ["ts,source,key,bid,ask,price", leadIn, ...lines, ""].join("\n"), lastTs };
+  // Every step's quotes carry that step's time: the newest quote's is the last quoting step's.
+  const lastTs = moments.findLast((ticks) => ticks.length > 0)?.[0]?.ts ?? startMs;
+  return { moments, lastTs };
 }
 
-// The replay plays from the feed's start at the quotes' own pace (feeds/replay/replay.ts): one quote, then
-// LEAD_IN_MS of nothing, then the moving quotes, so the app starts and the page signs in first,
-// also on a loaded machine (a page that connects late gets the early quotes in its snapshot
-// instead: in CI at load ~12 a signed-in page once took over 15 s, and saw no delta at all).
-const { csv, lastTs } = movingCsv(Date.now() + LEAD_IN_MS);
+// The page signs in on a server that holds one quote; the moving quotes flow only when a test
+// plays them (scripted-feed.ts), so a page that is slow to sign in on a loaded machine still gets
+// them as deltas, and no test waits out a lead-in.
+const START_MS = Date.now();
+const { moments, lastTs } = movingMoments(START_MS);
+const INITIAL: Tick[] = [{ key: "USDINR", ts: START_MS - 1000, price: 83.2 }];
 
 /** Records the kind of every stream message the page receives, before any script runs. */
 function recordStreamKinds(page: Page) {
@@ -65,9 +68,10 @@ function recordStreamKinds(page: Page) {
 }
 const streamKinds = (page: Page) =>
   page.evaluate(() => (window as unknown as { streamKinds: string[] }).streamKinds);
+const snapshotCount = (kinds: string[]) => kinds.filter((kind) => kind === "snapshot").length;
 
-const suite = signedInSuite<RestartableApp>({
-  app: () => startApp({ feed: "replay", replayCsv: csv, replaySpeed: 1 }),
+const suite = signedInSuite<ScriptedApp>({
+  app: () => startScripted([...KEYS, "USDINR", "XAUUSD"], INITIAL),
   as: ADMIN,
   beforeLogin: recordStreamKinds,
   waitFor: (page) => page.locator("[data-stream='live']"),
@@ -92,8 +96,10 @@ function tableNumbers(page: Page): Promise<string[]> {
     );
 }
 
-/** The replay has played its last quote: the server's state no longer moves. */
-async function replayDone(url: string) {
+/** Plays every moment and waits until the server holds the last: its state no longer moves. */
+async function playAll(app: ScriptedApp) {
+  await app.play(moments);
+  const url = app.url;
   await expect
     .poll(async () => (await (await fetch(`${url}/api/prices`)).json()).timestamp, WAIT)
     .toBe(lastTs);
@@ -113,7 +119,7 @@ async function numbersAfterReload(page: Page): Promise<string[]> {
 
 describe("the dashboard fed by deltas", () => {
   it("shows the same numbers as a fresh page (the server's snapshot) after many quotes", async () => {
-    await replayDone(suite.app.url);
+    await playAll(suite.app);
     // One snapshot on connect, then deltas only: the table read next was built from deltas.
     const kinds = await streamKinds(suite.page);
     expect(kinds[0]).toBe("snapshot");
@@ -127,12 +133,19 @@ describe("the dashboard fed by deltas", () => {
 
   it("reconnects after a server restart and follows the new server's numbers", async () => {
     const before = await tableNumbers(suite.page);
+    const snapshotsBefore = snapshotCount(await streamKinds(suite.page));
     await suite.app.halt();
+    // The quotes start over, as a replay does on a restart: the page must move away from where
+    // it stood, then settle on exactly what the restarted server holds. They flow once the page
+    // has reconnected (its next snapshot), so it gets them as deltas.
+    suite.app.rewind();
     await suite.app.restart();
-    // The replay starts over: the page must move away from where it stood, then settle on
-    // exactly what the restarted server holds.
+    await expect
+      .poll(async () => snapshotCount(await streamKinds(suite.page)), WAIT)
+      .toBeGreaterThan(snapshotsBefore);
+    const played = playAll(suite.app);
     await expect.poll(() => tableNumbers(suite.page), WAIT).not.toEqual(before);
-    await replayDone(suite.app.url);
+    await played;
     // A snapshot on the first connect and one on the reconnect, then deltas again. (A loaded
     // machine may hold the page back past the server's ring of versions, which is answered with
     // one more snapshot: a resync, not a failure, so at least two.)
