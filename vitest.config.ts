@@ -1,10 +1,34 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { LongestFirst } from "./scripts/test-order.ts";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
 // three files run at once on two cores: the run takes well under half the time of one file per core
 // (four at once was faster still, but loaded the machine enough to expose timing races).
+/**
+ * The api files that need a module graph of their own: they mock a module (throttle.test.ts
+ * counts the real password checks through `vi.mock`) or assert on the server's shared logger,
+ * whose `warnEvery` throttle is module-level (src/log.ts): a line another file's server logged
+ * under the same key minutes earlier would be held back, and a spy left on `log` counts the next
+ * file's lines.
+ */
+const API_ISOLATED = [
+  "packages/api/test/throttle.test.ts",
+  "packages/api/test/edge-cookies.test.ts",
+  "packages/api/test/edge-responses.test.ts",
+  "packages/api/test/positions-margin.test.ts",
+];
+
+const API_SETUP = {
+  // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
+  globalSetup: ["packages/api/test/production-build-setup.ts"],
+  // Safety nets for a hung test, not measures of speed: on a loaded box (load 30 on two cores) a
+  // per-test server start with two logins took over 30 s, and a test whose assertions all held
+  // failed on the net instead (docs/architecture.md, "Tests").
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
 export default defineConfig({
   test: {
     maxWorkers: 3,
@@ -56,19 +80,19 @@ export default defineConfig({
           globalSetup: ["packages/db/src/testing/postgres-setup.ts"],
         },
       },
+      // The api tests start real servers in-process. Most files share one module graph per worker
+      // (importing the whole server costs each isolated file seconds, tens loaded); the few that
+      // would leave state behind for the next file run isolated (docs/architecture.md, "Tests").
       {
         test: {
           name: "api",
           include: ["packages/api/{src,test}/**/*.test.ts"],
-          // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
-          globalSetup: ["packages/api/test/production-build-setup.ts"],
-          // Safety nets for a hung test, not measures of speed: on a loaded box (load 30 on two
-          // cores) a per-test server start with two logins took over 30 s, and a test whose
-          // assertions all held failed on the net instead (docs/architecture.md, "Tests").
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          exclude: [...configDefaults.exclude, ...API_ISOLATED],
+          isolate: false,
+          ...API_SETUP,
         },
       },
+      { test: { name: "api-isolated", include: API_ISOLATED, ...API_SETUP } },
       {
         test: {
           name: "e2e",

@@ -25,10 +25,11 @@ const order = async (files: TestSpecification[], sorter = sequencer()) =>
   (await sorter.sort(files)).map((each) => `${each.project.name}:${each.moduleId.slice(6)}`);
 
 describe("the order test files start in", () => {
-  it("puts the files the last CI run found slowest first, then e2e, api and db files, then the rest", async () => {
+  it("puts the files the last CI run found slowest first, then e2e, api (shared or isolated) and db files, then the rest", async () => {
     const files = [
       spec("core", "packages/core/src/spread.test.ts"),
       spec("api", "packages/api/test/auth.test.ts"),
+      spec("api-isolated", "packages/api/test/throttle.test.ts"),
       spec("web", "packages/web/src/rows.test.ts"),
       spec("api", "packages/api/test/positions-crash.test.ts"),
       spec("db", "packages/db/src/store.test.ts"),
@@ -42,6 +43,7 @@ describe("the order test files start in", () => {
       "api:packages/api/test/positions-crash.test.ts",
       "e2e:packages/web/e2e/login.test.ts",
       "api:packages/api/test/auth.test.ts",
+      "api-isolated:packages/api/test/throttle.test.ts",
       "db:packages/db/src/store.test.ts",
       "core:packages/core/src/spread.test.ts",
       "web:packages/web/src/rows.test.ts",

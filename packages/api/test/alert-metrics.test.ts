@@ -26,6 +26,8 @@ const T = crossingTime(0);
 const SECOND = 1_000;
 const MINUTE = 60_000;
 
+// A server per test: most tests restart it on closes of their own (the z-score's window), and the
+// engine's armed state, the last prices and the fake Telegram's messages must start empty.
 beforeEach(async () => {
   telegram = await new FakeTelegram().start();
   feed = manualFeed();

@@ -44,6 +44,8 @@ async function start(env: Record<string, string> = {}, staleAfterMs?: number) {
   });
 }
 
+// A server per test (started by each describe): the engine's watched count, the last prices of
+// GOLD and SILVER and the fake Telegram's messages are the server's, and the tests assert them.
 beforeEach(async () => {
   [telegram, receiver] = await Promise.all([new FakeTelegram().start(), new FakeWebhook().start()]);
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { openDatabase, type SeededFiring, seedFirings } from "@spreadwatch/db/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE } from "../src/server.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
@@ -33,19 +33,33 @@ function insertServerFiring(f: SeededFiring): number {
   return seedFirings(join(server.dataDir, DATABASE_FILE), [f])[0] as number;
 }
 
-beforeEach(async () => {
+// One server for the file: every test signs in users of its own (their history, alerts and ids
+// are theirs alone), so no test sees another's rows and none needs a fresh database.
+let admin: HttpClient;
+let round = 0;
+/** This test's users: `trader` and `other` of its own. */
+let names = { trader: "", other: "" };
+beforeAll(async () => {
   server = await startTestServer({ feed: manualFeed() });
-  const admin = await signIn(ADMIN.username, ADMIN.password);
-  for (const username of ["trader", "other"])
-    await admin.post("/api/auth/users", {
-      username,
-      password: `${username}-pass-1`,
-      alerts_enabled: true,
-    });
-  trader = await signIn("trader", "trader-pass-1");
-  other = await signIn("other", "other-pass-1");
+  admin = await signIn(ADMIN.username, ADMIN.password);
 });
-afterEach(() => server.stop());
+afterAll(() => server.stop());
+beforeEach(async () => {
+  round++;
+  names = { trader: `trader${round}`, other: `other${round}` };
+  for (const username of Object.values(names))
+    expect(
+      (
+        await admin.post("/api/auth/users", {
+          username,
+          password: `${username}-pass-1`,
+          alerts_enabled: true,
+        })
+      ).status,
+    ).toBe(200);
+  trader = await signIn(names.trader, `${names.trader}-pass-1`);
+  other = await signIn(names.other, `${names.other}-pass-1`);
+});
 
 async function createAlert(client: HttpClient, body: Record<string, unknown> = {}) {
   const res = await client.post("/api/alerts", {
@@ -60,7 +74,7 @@ async function createAlert(client: HttpClient, body: Record<string, unknown> = {
 describe("GET /api/alerts/history", () => {
   it("pages newest first with before, showing channel states and attempts from the outbox", async () => {
     const alert = await createAlert(trader);
-    const uid = await userId("trader");
+    const uid = await userId(names.trader);
     const base = { userId: uid, alertId: alert.id };
     const ids = [1000, 2000, 3000, 4000, 5000].map((firedAt) =>
       insertServerFiring({ ...base, firedAt }),
@@ -125,7 +139,7 @@ describe("GET /api/alerts/history", () => {
 
   it("never splits entries fired by one quote across two pages (a storm would lose some)", async () => {
     const alert = await createAlert(trader);
-    const base = { userId: await userId("trader"), alertId: alert.id };
+    const base = { userId: await userId(names.trader), alertId: alert.id };
     insertServerFiring({ ...base, firedAt: 9000 });
     // One quote fired five alerts at once: the same firedAt.
     const storm = [1, 2, 3, 4, 5].map(() => insertServerFiring({ ...base, firedAt: 8000 }));
@@ -151,8 +165,8 @@ describe("GET /api/alerts/history", () => {
   it("never shows another user's entries", async () => {
     const mine = await createAlert(trader);
     const theirs = await createAlert(other);
-    insertServerFiring({ userId: await userId("trader"), alertId: mine.id, firedAt: 10 });
-    insertServerFiring({ userId: await userId("other"), alertId: theirs.id, firedAt: 20 });
+    insertServerFiring({ userId: await userId(names.trader), alertId: mine.id, firedAt: 10 });
+    insertServerFiring({ userId: await userId(names.other), alertId: theirs.id, firedAt: 20 });
     const seen = (await trader.get("/api/alerts/history")).body.entries;
     expect(seen.map((e: { alertId: number }) => e.alertId)).toEqual([mine.id]);
     const theirsSeen = (await other.get("/api/alerts/history")).body.entries;
@@ -163,7 +177,7 @@ describe("GET /api/alerts/history", () => {
   it("keeps a deleted alert's history with alertId null", async () => {
     const alert = await createAlert(trader);
     insertServerFiring({
-      userId: await userId("trader"),
+      userId: await userId(names.trader),
       alertId: alert.id,
       firedAt: 10,
       outbox: [["telegram", 1, "sent"]],

@@ -7,6 +7,7 @@ let server: TestServer;
 let admin: HttpClient;
 let trader: HttpClient;
 
+// A fresh server per test: the tests assert alert ids and user 2's permissions by id.
 beforeEach(async () => {
   ({ server, admin, trader } = await startWithTrader());
   await admin.post("/api/auth/users", { username: "viewer", password: "viewer-pass-1" });

@@ -8,6 +8,8 @@ import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
+// A fresh server per test: most tests sign in as the admin (one session per user, and one test
+// changes the admin's password), and they assert the admin's id and the start log.
 beforeEach(async () => {
   server = await startTestServer({ feed: manualFeed() });
 });

@@ -5,6 +5,7 @@ import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
+// A fresh server per test: the tests assert user ids and the whole list the CLI prints.
 beforeEach(async () => {
   server = await startTestServer({ feed: manualFeed() });
 });

@@ -42,6 +42,8 @@ function storedSession(s: TestServer): Promise<any> {
   return s.services.store.keyValues.get(KITE_SESSION_KEY);
 }
 
+// A server per test (each starts its own with the env it needs): the Kite session is one per
+// server, stored in its database.
 beforeEach(async () => {
   kite = await new FakeKite().start();
   kite.requestTokens.set("req-good", "access-of-the-day");

@@ -49,6 +49,8 @@ function sendBook(bids: DepthLevel[], asks: DepthLevel[], last = 7_214_000) {
 const prices = () => client.get("/api/prices").then((r) => r.body);
 const calculations = () => client.get("/api/calculations").then((r) => r.body);
 
+// A server (and fake Kite) per test: each test sends its own order book for the same contract, and
+// the prices the server last took from the previous test's book would stand in this one's.
 beforeEach(async () => {
   kite = await new FakeKite().start();
   broker = await new FakeHttp().start();

@@ -9,6 +9,8 @@ let admin: HttpClient;
 let trader: HttpClient;
 let other: HttpClient;
 
+// A fresh server per test: the tests assert the whole user list, and which instruments are in use
+// (global to the server) after a refused request.
 beforeEach(async () => {
   ({ server, admin, trader } = await startWithTrader());
   other = await addTrader(server, admin, "other");

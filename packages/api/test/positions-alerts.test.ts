@@ -28,6 +28,8 @@ let trader: HttpClient;
 let other: HttpClient;
 let clock = Date.UTC(2026, 10, 24, 6, 0);
 
+// A server per test: the legs' last prices (and GOLD's contract, which one test rolls) are the
+// server's, and a test's crossing depends on where the previous quote left them.
 beforeEach(async () => {
   [telegram, receiver] = await Promise.all([new FakeTelegram().start(), new FakeWebhook().start()]);
   feed = manualFeed();

@@ -20,6 +20,8 @@ const traderWithAlert = (alert: Record<string, unknown>) => setup.traderWithAler
 const alertTexts = () => setup.alertTexts(telegram);
 const { CHAT, settled } = setup;
 
+// A server per test: most tests restart it on a replay of their own, and the fake Telegram's
+// received list and the alert engine's counts must start empty for each.
 beforeEach(async () => {
   telegram = await new FakeTelegram().start();
   server = await startTestServer({ feed: manualFeed(), env: telegramEnv() });

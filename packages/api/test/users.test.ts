@@ -5,6 +5,7 @@ import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts
 let server: TestServer;
 let admin: HttpClient;
 
+// A fresh server per test: the tests assert user ids and the whole user list.
 beforeEach(async () => {
   server = await startTestServer({ feed: manualFeed() });
   admin = new HttpClient(server.url);

@@ -23,6 +23,8 @@ let server: TestServer;
 let trader: HttpClient;
 let userId: number;
 
+// A server per test: its outbox sender claims every user's rows, so a row another test left
+// retrying (backing off 10 s, 20 s…) would reach this test's receiver.
 beforeEach(async () => {
   receiver = await new FakeWebhook().start();
   server = await startTestServer({ feed: manualFeed(), env: ENV });
