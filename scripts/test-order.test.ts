@@ -39,8 +39,8 @@ describe("the order test files start in", () => {
     ];
     expect(await order(files)).toEqual([
       "e2e:packages/web/e2e/accessibility.test.ts",
-      "e2e:packages/web/e2e/delta.test.ts",
       "api:packages/api/test/positions-crash.test.ts",
+      "e2e:packages/web/e2e/delta.test.ts",
       "e2e:packages/web/e2e/login.test.ts",
       "api:packages/api/test/auth.test.ts",
       "api-isolated:packages/api/test/throttle.test.ts",
