@@ -62,6 +62,12 @@ async function openSection(page: Page): Promise<void> {
   await page.getByRole("tablist", { name: "Alerts section" }).waitFor();
 }
 
+/** The alerts section's History tab, once its first row is in. */
+async function openHistory(page: Page): Promise<void> {
+  await page.getByRole("tab", { name: "History", exact: true }).click();
+  await page.getByRole("table", { name: "Alert history" }).locator("tbody tr").first().waitFor();
+}
+
 for (const screen of SCREENS) {
   const { width, height, scheme } = screen;
   const TRADER = traderOf(screen);
@@ -98,12 +104,7 @@ for (const screen of SCREENS) {
     });
 
     it.sequential("the History tab", async () => {
-      await page.getByRole("tab", { name: "History", exact: true }).click();
-      await page
-        .getByRole("table", { name: "Alert history" })
-        .locator("tbody tr")
-        .first()
-        .waitFor();
+      await openHistory(page);
       await expectAccessible(page, where("History"));
       await page.getByRole("tab", { name: "Alerts", exact: true }).click();
     });
@@ -147,12 +148,7 @@ for (const screen of SCREENS) {
       await openSection(page);
       await alertsPanel(page).locator(".alert-item[data-enabled='false']").waitFor();
       await expectAccessibleMidFlash(page, where("alerts section"));
-      await page.getByRole("tab", { name: "History", exact: true }).click();
-      await page
-        .getByRole("table", { name: "Alert history" })
-        .locator("tbody tr")
-        .first()
-        .waitFor();
+      await openHistory(page);
       await expectAccessibleMidFlash(page, where("History"));
       await page.getByRole("tab", { name: "Alerts", exact: true }).click();
     });

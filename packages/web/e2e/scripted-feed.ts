@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shippedInstrument } from "@spreadwatch/core";
 import { FakeHttp } from "../../api/test/fakes/fake-http.ts";
 import { type RestartableApp, startApp } from "./harness.ts";
 
@@ -30,18 +31,8 @@ const POLL_SECONDS = 0.02;
 /** Longer than any test: a test-driven source that pauses is not a stale one. */
 const SILENCE_SECONDS = 3600;
 const PLAYED_TIMEOUT_MS = 120_000;
-const BOOK_KEYS = new Set([
-  "GC",
-  "SI",
-  "HG",
-  "NG",
-  "CL",
-  "GOLD",
-  "SILVER",
-  "COPPER",
-  "NATURALGAS",
-  "CRUDEOIL",
-]);
+/** A future quotes a book (bid and ask); spot, index and FX a single price (core's catalogue). */
+const hasBook = (key: string) => (shippedInstrument(key)?.month ?? null) !== null;
 
 /**
  * The real server with FEED=composite and one "http-json" provider (docs/operations.md, market
@@ -92,7 +83,7 @@ export async function startScripted(
           type: "http-json",
           url: `${broker.url}/quotes`,
           quotes: keys.map((key) =>
-            BOOK_KEYS.has(key)
+            hasBook(key)
               ? { key, bid: `${key}.bid`, ask: `${key}.ask`, ts: `${key}.ts` }
               : { key, price: `${key}.price`, ts: `${key}.ts` },
           ),
