@@ -65,20 +65,29 @@ describe("definitionCosts", () => {
     expect(brent?.cme).toBeCloseTo(4 * rates.cmePerContractPerSideUsd.GC * 84, 9);
   });
 
+  /** A near/next calendar of one Indian instrument, `lots` on each leg, at these two prices. */
+  const calendarCosts = (
+    spec: { exchange: "NFO" | "CDS"; currency: "INR"; lotUnits: number },
+    root: string,
+    lots: number,
+    [near, next]: [number, number],
+  ) =>
+    definitionCosts(
+      [
+        { name: "near", instrument: root, lots },
+        { name: "next", instrument: `${root}@next`, lots },
+      ],
+      { near, next },
+      Number.NaN,
+      rates,
+      () => spec,
+    );
+
   it("charges an NFO calendar NSE's futures rates: STT on the sell side, not CTT", () => {
     // NIFTY near/next, one lot of 75 each, at 24,000 and 24,150 (worked by hand):
     // sides 1,800,000 and 1,811,250; turnover 7,222,500 both ways.
     const nifty = { exchange: "NFO", currency: "INR", lotUnits: 75 } as const;
-    const costs = definitionCosts(
-      [
-        { name: "n", instrument: "NIFTYFUT", lots: 1 },
-        { name: "nn", instrument: "NIFTYFUT@next", lots: 1 },
-      ],
-      { n: 24_000, nn: 24_150 },
-      Number.NaN,
-      rates,
-      () => nifty,
-    );
+    const costs = calendarCosts(nifty, "NIFTYFUT", 1, [24_000, 24_150]);
     expect(costs?.brokerage).toBe(80);
     expect(costs?.stt).toBeCloseTo(3_611_250 * 0.0002, 9); // 722.25
     expect(costs?.ctt).toBe(0);
@@ -93,16 +102,7 @@ describe("definitionCosts", () => {
 
   it("charges a CDS calendar NSE's currency rates: no STT, $1,000 a lot", () => {
     const usdinr = { exchange: "CDS", currency: "INR", lotUnits: 1000 } as const;
-    const costs = definitionCosts(
-      [
-        { name: "u", instrument: "USDINRFUT", lots: 2 },
-        { name: "un", instrument: "USDINRFUT@next", lots: 2 },
-      ],
-      { u: 84, un: 84.25 },
-      Number.NaN,
-      rates,
-      () => usdinr,
-    );
+    const costs = calendarCosts(usdinr, "USDINRFUT", 2, [84, 84.25]);
     // Sides 168,000 and 168,500: turnover 673,000 both ways.
     expect(costs?.stt).toBeUndefined();
     expect(costs?.ctt).toBe(0);
