@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MarketStreamMessage } from "./delta.ts";
-import { StreamSelection, unknownNames } from "./stream-selection.ts";
+import { StreamSelection, streamSelectionInput, unknownNames } from "./stream-selection.ts";
 
 const book = { bid: 1, ask: 2, timestamp: 5 };
 const snapshot = {
@@ -67,6 +67,44 @@ describe("StreamSelection", () => {
       prices: { mcx: { GOLD: null }, timestamp: 6 },
       calculations: { GC_BUY: null, timestamp: 6 },
     });
+  });
+
+  it("with exceptKeys keeps everything but those instruments' entries and contracts", () => {
+    const allBut = new StreamSelection({ exceptKeys: ["SILVER", "NIFTY50"] });
+    expect(allBut.select(snapshot)).toEqual({
+      kind: "snapshot",
+      prices: {
+        cme: { GC: book, SI: book },
+        mcx: { GOLD: book },
+        spot: { XAUUSD: { price: 1, timestamp: 5 } },
+        zerodha: { giftnifty: { price: 2, timestamp: 5 } },
+        fx: { USDINR: { price: 84, timestamp: 5 } },
+        contracts: { GOLD: { symbol: "GOLD26FEB" } },
+        timestamp: 5,
+      },
+      calculations: { GC_BUY: { spread: 1 }, SI_BUY: { spread: 2 }, timestamp: 5 },
+    });
+    // A delta of only the left-out instrument is no message at all.
+    const silverOnly = {
+      kind: "delta",
+      prices: { mcx: { SILVER: book }, timestamp: 6 },
+      calculations: { timestamp: 6 },
+    } as unknown as MarketStreamMessage;
+    expect(allBut.select(silverOnly)).toBeUndefined();
+    // Another process's copy (stream-fanout.ts) selects the same, and is not the same view as
+    // a selection naming those keys.
+    expect(StreamSelection.fromId(allBut.id).select(snapshot)).toEqual(allBut.select(snapshot));
+    expect(new StreamSelection({ keys: ["NIFTY50", "SILVER"] }).id).not.toBe(allBut.id);
+  });
+
+  it("refuses exceptKeys beside sections, keys or symbols, and lets it name what is gone", () => {
+    for (const input of [{ keys: ["GC"] }, { symbols: ["GC_BUY"] }, { sections: ["fx"] }]) {
+      const parsed = streamSelectionInput.safeParse({ ...input, exceptKeys: ["GOLD"] });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/cannot be combined/);
+    }
+    const names = { isKey: (k: string) => k === "GOLD", isSymbol: () => false };
+    expect(unknownNames({ exceptKeys: ["ZINC"] }, names)).toBeUndefined();
   });
 
   it("names every unknown key and symbol", () => {

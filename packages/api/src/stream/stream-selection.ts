@@ -5,18 +5,32 @@ import type { MarketStreamMessage } from "./delta.ts";
 const PRICE_SECTIONS = ["cme", "mcx", "spot", "zerodha", "fx", "contracts"] as const;
 type PriceSection = (typeof PRICE_SECTIONS)[number];
 
+const names = (most: number) => z.array(z.string().min(1).max(64)).max(most).optional();
+
 /**
  * What a stream client's screens show (docs/http-api.md, "Live stream"): whole price sections,
  * instruments by key (their price and contract entries), spread symbols. Absent: everything.
  * Given: exactly what it names, so a page of two instruments is sent nothing of the other 78.
+ * `exceptKeys` instead: everything but those instruments (a dashboard's rows off screen), so
+ * what is added to the market while the page is open still reaches it.
  */
 export const streamSelectionInput = z
   .object({
     sections: z.array(z.enum(PRICE_SECTIONS)).max(PRICE_SECTIONS.length).optional(),
-    keys: z.array(z.string().min(1).max(64)).max(1000).optional(),
-    symbols: z.array(z.string().min(1).max(64)).max(2000).optional(),
+    keys: names(1000),
+    symbols: names(2000),
+    exceptKeys: names(1000),
   })
-  .strict();
+  .strict()
+  .refine(
+    (input) =>
+      input.exceptKeys === undefined ||
+      (input.sections === undefined && input.keys === undefined && input.symbols === undefined),
+    {
+      message:
+        "exceptKeys leaves instruments out of everything: it cannot be combined with sections, keys or symbols",
+    },
+  );
 
 export type StreamSelectionInput = z.infer<typeof streamSelectionInput>;
 
@@ -26,7 +40,11 @@ export interface SelectionNames {
   isSymbol(symbol: string): boolean;
 }
 
-/** A sentence naming what is wrong with the input, or undefined when every name is known. */
+/**
+ * A sentence naming what is wrong with the input, or undefined when every name is known.
+ * `exceptKeys` may name an instrument no longer in use: leaving out what is not there is already
+ * done, and a page cannot learn of a removal it asked not to be sent.
+ */
 export function unknownNames(
   input: StreamSelectionInput,
   names: SelectionNames,
@@ -53,12 +71,16 @@ export class StreamSelection {
   private readonly entries: ReadonlySet<string>;
   private readonly keys: ReadonlySet<string>;
   private readonly symbols: ReadonlySet<string>;
+  /** Everything but the `keys` (and their `entries`): the input named `exceptKeys`. */
+  private readonly allBut: boolean;
 
   constructor(input: StreamSelectionInput) {
-    const sections = [...new Set(input.sections ?? [])].sort();
-    const keys = [...new Set(input.keys ?? [])].sort();
-    const symbols = [...new Set(input.symbols ?? [])].sort();
-    this.id = JSON.stringify([sections, keys, symbols]);
+    const sorted = <T>(values: readonly T[] | undefined) => [...new Set(values ?? [])].sort();
+    const sections = sorted(input.sections);
+    this.allBut = input.exceptKeys !== undefined;
+    const keys = sorted(this.allBut ? input.exceptKeys : input.keys);
+    const symbols = sorted(input.symbols);
+    this.id = JSON.stringify([sections, keys, symbols, this.allBut]);
     this.sections = new Set(sections);
     this.keys = new Set(keys);
     this.entries = new Set(keys.map(priceField));
@@ -67,8 +89,13 @@ export class StreamSelection {
 
   /** The selection an `id` names (another process's, see stream-fanout.ts). */
   static fromId(id: string): StreamSelection {
-    const [sections, keys, symbols] = JSON.parse(id) as [PriceSection[], string[], string[]];
-    return new StreamSelection({ sections, keys, symbols });
+    const [sections, keys, symbols, allBut] = JSON.parse(id) as [
+      PriceSection[],
+      string[],
+      string[],
+      boolean,
+    ];
+    return new StreamSelection(allBut ? { exceptKeys: keys } : { sections, keys, symbols });
   }
 
   /** The part of `message` this selection wants; undefined for a delta with nothing of it. */
@@ -87,8 +114,9 @@ export class StreamSelection {
     }
     prices.timestamp = message.prices.timestamp;
     const calculations =
-      this.pick(message.calculations as Record<string, unknown>, (name) =>
-        this.symbols.has(name),
+      this.pick(
+        message.calculations as Record<string, unknown>,
+        (name) => this.allBut || this.symbols.has(name),
       ) ?? {};
     if (Object.keys(calculations).length > 0) any = true;
     calculations.timestamp = message.calculations.timestamp;
@@ -98,7 +126,8 @@ export class StreamSelection {
 
   private wantsPrice(section: PriceSection, name: string): boolean {
     if (this.sections.has(section)) return true;
-    return section === "contracts" ? this.keys.has(name) : this.entries.has(name);
+    const named = section === "contracts" ? this.keys.has(name) : this.entries.has(name);
+    return named !== this.allBut;
   }
 
   private pick(
