@@ -20,6 +20,7 @@ import { SpreadTable } from "../components/market/SpreadTable.tsx";
 import { MySpreadsTable } from "../components/spreads/MySpreadsTable.tsx";
 import type { SpreadBuilder as SpreadBuilderDialog } from "../components/spreads/SpreadBuilder.tsx";
 import { useAlertList } from "../hooks/alerts/useAlerts.ts";
+import { useDashboardSelection } from "../hooks/market/useDashboardSelection.ts";
 import { type FeedHealthQuery, useFeedHealth } from "../hooks/market/useFeedHealth.ts";
 import { useInstrumentInfo } from "../hooks/market/useInstruments.ts";
 import { type MarketSnapshot, useMarketSnapshot } from "../hooks/market/useMarketSnapshot.ts";
@@ -56,7 +57,10 @@ interface ModalTarget {
 }
 
 export function Dashboard({ user }: { user: SessionUser }) {
-  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot();
+  const scrollBox = useRef<HTMLDivElement>(null);
+  const ownSpreads = useOwnSpreads();
+  const selection = useDashboardSelection(scrollBox, ownSpreads);
+  const { snapshot, live, interrupted, unreachable } = useMarketSnapshot(selection);
   usePrefetchWhenIdle(snapshot !== undefined, ON_CLICK);
   const health = useFeedHealth();
   // docs/spec.md §6: alerts_enabled gates the section, the bells, the watcher and the notifications.
@@ -64,12 +68,10 @@ export function Dashboard({ user }: { user: SessionUser }) {
   const list = useAlertList(alertsOn);
   const alerts = alertsOn ? list.data?.alerts : undefined;
   const [sectionShown, setSectionShown] = useState(false);
-  const scrollBox = useRef<HTMLDivElement>(null);
   useKeyboardScroll(scrollBox);
   const [modal, setModal] = useState<ModalTarget>();
   // The spread builder: `spread` is the definition being edited, absent for a new one.
   const [builder, setBuilder] = useState<{ spread?: SpreadDefinitionView }>();
-  const ownSpreads = useOwnSpreads();
   const mySpreads = useMemo(
     () => ({
       spreads: ownSpreads,

@@ -195,6 +195,7 @@ function PriceRowView({ id, row, freshness, hidden }: PriceRowViewProps) {
       id={id}
       hidden={hidden}
       data-key={`${source}:${key}`}
+      data-stream-key={key}
       data-stale={stale}
       data-crossed={crossed !== undefined || undefined}
       className={stale || crossed ? "stale" : undefined}

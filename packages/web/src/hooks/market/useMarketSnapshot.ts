@@ -7,11 +7,14 @@ export type { MarketSnapshot };
 
 /**
  * What a screen shows, for the stream to send only that (docs/http-api.md, "Live stream"):
- * instruments by key, spread symbols, whole price sections. Absent: everything (the dashboard).
+ * instruments by key, spread symbols. Absent: everything. `exceptKeys` alone: everything but
+ * those instruments (the dashboard's rows off screen), still the whole market to the rest of the
+ * app: their last entries stay in it, and so in the shared cache.
  */
 export interface MarketSelection {
   keys?: string[];
   symbols?: string[];
+  exceptKeys?: string[];
 }
 
 export interface MarketSnapshotState {
@@ -38,15 +41,22 @@ export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotSt
   // A selection's state holds only what was asked for: it stays this screen's own, never the
   // shared cache another screen (the dashboard) would read as the whole market.
   const [selected, setSelected] = useState<MarketSnapshot | undefined>(undefined);
+  const partOnly = selection !== undefined && selection.exceptKeys === undefined;
   const stream = trpc.market.onSnapshot.useSubscription(selection, {
     onData: (message) => {
-      streamState.current = applyStreamMessage(streamState.current, message);
+      streamState.current = applyStreamMessage(streamState.current, message, selection?.exceptKeys);
       if (!streamState.current) return;
-      if (selection) setSelected(streamState.current);
+      if (partOnly) setSelected(streamState.current);
       else utils.market.snapshot.setData(undefined, streamState.current);
     },
   });
-  const live = stream.status === "pending";
+  // A new `exceptKeys` opens a new connection; a dashboard that was live stays live through it
+  // (no "Connecting…" while it scrolls). A failed connection is no such switch.
+  const wasLive = useRef(false);
+  if (stream.status === "pending") wasLive.current = true;
+  else if (stream.status === "error" || stream.error !== null) wasLive.current = false;
+  const live =
+    stream.status === "pending" || (stream.status === "connecting" && wasLive.current && !partOnly);
   const query = trpc.market.snapshot.useQuery(undefined, {
     refetchInterval: live ? false : PRICE_POLL_MS,
     refetchIntervalInBackground: true,
@@ -57,6 +67,6 @@ export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotSt
   // A poll that failed (even one still being retried) while the stream is not connected: there
   // is no way to the server right now. The error state holds until a poll or the stream succeeds.
   const unreachable = !live && (query.isError || query.failureCount > 0);
-  const snapshot = selection && live && selected ? selected : query.data;
+  const snapshot = partOnly && live && selected ? selected : query.data;
   return { snapshot, live, interrupted, unreachable };
 }
