@@ -25,6 +25,8 @@
 //   4d. the change stream with 20 spread definitions in use, private and shared (BENCHMARKS.md §16)
 //   5. built web JS size, gzip: the initial chunk(s) and the lazy ones (the chart)
 //   6. chart render in Chromium, 1,500 and 100,000 candles (needs the web build of step 5)
+//   6a. the dashboard's stream in Chromium with every shipped instrument in use: bytes per
+//       client-hour at 1400 × 900 and 390 × 844 beside a client asking for everything (§30)
 //   6b. a 400-cell backtest sweep over 90 days in the browser's Web Worker: time and the longest
 //       main-thread task meanwhile (docs/backtest.md, "Sweeps")
 //   7. a first start of the production build with the simulator on an empty DATA_DIR: peak RSS,
@@ -181,6 +183,8 @@ if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   // The render bench serves the build just made, so it measures the current chart code.
   section("chart render in Chromium");
   await run("node", ["--import", "tsx", "packages/web/e2e/chart-render.bench.ts"]);
+  section("the dashboard's stream in Chromium, every shipped instrument in use");
+  await run("node", ["--import", "tsx", "packages/web/e2e/dashboard-stream.bench.ts"]);
   section("backtest sweep in Chromium's Web Worker");
   await run("node", ["--import", "tsx", "packages/web/e2e/sweep-worker.bench.ts"]);
 } else console.error("bench: web build failed; chart render skipped");
@@ -303,6 +307,11 @@ for (const r of results) {
     console.log(
       `render ${r.kind.padEnd(7)} ${fmt(r.candles).padStart(7)}  median ${ms(r.medianMs)}, p95 ${ms(r.p95Ms)}` +
         (r.candles === 1500 ? " (goal ≤ 16 ms)" : ""),
+    );
+  if (r.bench === "dashboard-stream")
+    console.log(
+      `dashboard stream     ${r.screen}: ${fmt(r.mbPerHour, 1)} MB per client-hour (goal ≤ 15), ` +
+        `everything ${fmt(r.everythingMbPerHour, 1)} MB, ${r.leftOut} instruments left out`,
     );
   if (r.bench === "sweep-worker")
     console.log(

@@ -73,7 +73,9 @@ try {
       if (counting && streams.has(event.requestId)) bytes += event.encodedDataLength;
     });
     await login(page, app.url, ADMIN.username, ADMIN.password);
-    await page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']").waitFor({ state: "attached", timeout: 120_000 });
+    await page
+      .locator("tr[data-key='mcx:GOLD'] [data-col='bid']")
+      .waitFor({ state: "attached", timeout: 120_000 });
     // The rows are measured and the stream narrowed (SETTLE_MS in useOffscreenKeys is 5 s).
     await page.waitForTimeout(10_000);
     const load = loadavg()[0] ?? 0;
