@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GC_PARITY_BID } from "./chart-fixtures.ts";
 import { ADMIN, startApp } from "./harness.ts";
+import { recordStreamInputs } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
 /** The chart's stream carries only the shown symbol (docs/http-api.md, "Live stream"). */
@@ -20,13 +21,7 @@ const streams: Array<unknown> = [];
 
 const suite = signedInSuite({
   app: () => startApp({ feed: "replay", replayCsv: CSV }),
-  beforeLogin: (page) =>
-    page.on("request", (request) => {
-      const url = new URL(request.url());
-      if (!url.pathname.endsWith("/market.onSnapshot")) return;
-      const input = url.searchParams.get("input");
-      streams.push(input === null ? undefined : JSON.parse(input));
-    }),
+  beforeLogin: (page) => recordStreamInputs(page, streams),
   as: ADMIN,
 });
 

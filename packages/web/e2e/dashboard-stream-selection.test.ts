@@ -2,6 +2,7 @@ import { BUILT_IN_KEYS, SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
 import { ADMIN, startApp } from "./harness.ts";
+import { recordStreamInputs } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The dashboard's stream leaves out the instruments whose Prices rows are off screen
@@ -20,13 +21,7 @@ const streams: Array<{ exceptKeys?: string[] } | undefined> = [];
 const suite = signedInSuite({
   app: () => startApp({ feed: "simulator" }),
   page: { width: 1280, height: 700 },
-  beforeLogin: (page) =>
-    page.on("request", (request) => {
-      const url = new URL(request.url());
-      if (!url.pathname.endsWith("/market.onSnapshot")) return;
-      const input = url.searchParams.get("input");
-      streams.push(input === null ? undefined : JSON.parse(input));
-    }),
+  beforeLogin: (page) => recordStreamInputs(page, streams),
   as: ADMIN,
   waitFor: (page) => page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']"),
 });

@@ -26,3 +26,13 @@ export async function holdRequests(page: Page, pattern: RegExp): Promise<() => v
   });
   return release;
 }
+
+/** The decoded `input` of each market.onSnapshot request the page makes (undefined: none), into `into`. */
+export function recordStreamInputs<T = unknown>(page: Page, into: Array<T | undefined>): void {
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.endsWith("/market.onSnapshot")) return;
+    const input = url.searchParams.get("input");
+    into.push(input === null ? undefined : (JSON.parse(input) as T));
+  });
+}
