@@ -56,11 +56,24 @@ describe("the dashboard's stream", () => {
     ).toMatch(/\d/);
     await expect.poll(() => page.locator("[data-stream]").getAttribute("data-stream")).toBe("live");
 
-    // Scrolled to, it is asked for again and quotes live.
+    // Scrolled to, it is asked for again (a new connection) and quotes live; the page says
+    // "Live" throughout, never "Connecting…".
+    await page.evaluate(() => {
+      const states: string[] = [];
+      (window as unknown as { streamStates: string[] }).streamStates = states;
+      new MutationObserver(() => {
+        const shown = document.querySelector("[data-stream]")?.getAttribute("data-stream");
+        if (shown && shown !== states.at(-1)) states.push(shown);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await priceRow(lowest).scrollIntoViewIfNeeded();
     await expect.poll(leftOut, LOADED).not.toContain(lowest);
     await expect.poll(() => priceRow(lowest).getAttribute("data-stale"), LOADED).toBe("false");
     expect(await page.locator("[data-stream]").getAttribute("data-stream")).toBe("live");
+    const states = await page.evaluate(
+      () => (window as unknown as { streamStates: string[] }).streamStates,
+    );
+    expect(states.filter((state) => state !== "live")).toEqual([]);
   });
 
   it("still shows an instrument added while the page is open", async () => {

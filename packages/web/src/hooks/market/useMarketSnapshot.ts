@@ -42,21 +42,31 @@ export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotSt
   // shared cache another screen (the dashboard) would read as the whole market.
   const [selected, setSelected] = useState<MarketSnapshot | undefined>(undefined);
   const partOnly = selection !== undefined && selection.exceptKeys === undefined;
+  // Which selection the stream last delivered for: set by the connection itself, as the status
+  // a render reads right after a new selection is still the previous connection's.
+  const selectionId = JSON.stringify(selection ?? null);
+  const liveFor = useRef<string | undefined>(undefined);
   const stream = trpc.market.onSnapshot.useSubscription(selection, {
+    onStarted: () => {
+      liveFor.current = selectionId;
+    },
     onData: (message) => {
+      liveFor.current = selectionId;
       streamState.current = applyStreamMessage(streamState.current, message, selection?.exceptKeys);
       if (!streamState.current) return;
       if (partOnly) setSelected(streamState.current);
       else utils.market.snapshot.setData(undefined, streamState.current);
     },
   });
-  // A new `exceptKeys` opens a new connection; a dashboard that was live stays live through it
-  // (no "Connecting…" while it scrolls). A failed connection is no such switch.
-  const wasLive = useRef(false);
-  if (stream.status === "pending") wasLive.current = true;
-  else if (stream.status === "error" || stream.error !== null) wasLive.current = false;
-  const live =
-    stream.status === "pending" || (stream.status === "connecting" && wasLive.current && !partOnly);
+  // A new `exceptKeys` opens a new connection; a dashboard that was live stays live while that
+  // one opens (no "Connecting…" as it scrolls). Only then: a dropped or failed connection is not.
+  if (stream.status === "error" || stream.error !== null) liveFor.current = undefined;
+  const switching =
+    !partOnly &&
+    stream.status === "connecting" &&
+    liveFor.current !== undefined &&
+    liveFor.current !== selectionId;
+  const live = stream.status === "pending" || switching;
   const query = trpc.market.snapshot.useQuery(undefined, {
     refetchInterval: live ? false : PRICE_POLL_MS,
     refetchIntervalInBackground: true,
