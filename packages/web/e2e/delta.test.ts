@@ -79,21 +79,29 @@ const suite = signedInSuite<ScriptedApp>({
 
 /**
  * Every number the raw price table and the spread tables show, row by row — from the stream, so
- * not the z column (statistics come from their own query, refreshed each minute).
+ * not the z column (statistics come from their own query, refreshed each minute), nor a price's
+ * "stale" badge: that is the browser's clock against the quote's time (10 s), and a reload on a
+ * machine under load can take longer than that after the last quote.
  */
 function tableNumbers(page: Page): Promise<string[]> {
-  return page
-    .locator("tr[data-key], tr[data-symbol]")
-    .evaluateAll((rows) =>
-      rows.map(
-        (row) =>
-          `${row.getAttribute("data-key") ?? row.getAttribute("data-symbol")}: ${[
-            ...row.querySelectorAll("[data-col]:not([data-col='alerts']):not([data-col='z'])"),
-          ]
-            .map((cell) => cell.textContent)
-            .join(" | ")}`,
-      ),
-    );
+  return page.locator("tr[data-key], tr[data-symbol]").evaluateAll((rows) =>
+    rows.map(
+      (row) =>
+        `${row.getAttribute("data-key") ?? row.getAttribute("data-symbol")}: ${[
+          ...row.querySelectorAll("[data-col]:not([data-col='alerts']):not([data-col='z'])"),
+        ]
+          .map((cell) =>
+            [...cell.childNodes]
+              .filter(
+                (node) =>
+                  !(node instanceof HTMLElement && node.matches(".stale-badge:not([data-tag])")),
+              )
+              .map((node) => node.textContent)
+              .join(""),
+          )
+          .join(" | ")}`,
+    ),
+  );
 }
 
 /** Plays every moment and waits until the server holds the last: its state no longer moves. */
