@@ -38,11 +38,14 @@ describe("the dashboard's stream", () => {
       expect(added.status, JSON.stringify(added.json)).toBe(201);
     }
     await page.goto(`${app.url}/`);
-    const keys = await page
-      .getByRole("table", { name: "Prices" })
-      .locator("tr[data-stream-key]")
-      .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.streamKey as string));
-    expect(keys).toEqual(expect.arrayContaining(EXTRA));
+    // A row shows once its instrument quotes: on a loaded machine the new ones take a moment.
+    const rowKeys = () =>
+      page
+        .getByRole("table", { name: "Prices" })
+        .locator("tr[data-stream-key]")
+        .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.streamKey as string));
+    await expect.poll(rowKeys, LOADED).toEqual(expect.arrayContaining(EXTRA));
+    const keys = await rowKeys();
     // The lowest extra row is below the window: the stream is asked to leave it out, and never
     // to leave out a built-in instrument (the spread tables and the watchers read those).
     const lowest = keys.filter((key) => !BUILT_IN.has(key)).at(-1) as string;
