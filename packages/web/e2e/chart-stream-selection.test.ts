@@ -16,6 +16,9 @@ const CSV = [
   "",
 ].join("\n");
 
+/** Generous upper bounds for a loaded machine (vitest's expect.poll gives up after 1 s). */
+const LOADED = { timeout: 60_000 };
+
 /** The decoded `input` of every market.onSnapshot request the page made, in order. */
 const streams: Array<unknown> = [];
 
@@ -29,19 +32,19 @@ describe("the live stream a screen asks for", () => {
   it("is everything on the dashboard and only the chart's symbol on the chart", async () => {
     const { page, app } = suite;
     await page.goto(`${app.url}/`);
-    await expect.poll(() => streams.length).toBeGreaterThan(0);
+    await expect.poll(() => streams.length, LOADED).toBeGreaterThan(0);
     expect(streams.at(-1)).toBeUndefined();
 
     await page.goto(`${app.url}/advanced-chart`);
-    await expect.poll(() => streams.at(-1)).toEqual({ symbols: ["GC_BUY"] });
+    await expect.poll(() => streams.at(-1), LOADED).toEqual({ symbols: ["GC_BUY"] });
     // The screen still gets its live value: the chart draws a candle at the stream's GC_BUY.
     await page.waitForFunction(() => (window.__spreadChart?.data[0].length ?? 0) > 0);
 
     await page.getByLabel("Commodity").selectOption("XAU_SPOT");
-    await expect.poll(() => streams.at(-1)).toEqual({ keys: ["GC", "XAUUSD"] });
+    await expect.poll(() => streams.at(-1), LOADED).toEqual({ keys: ["GC", "XAUUSD"] });
     // Back on the dashboard (in the app, same cache) the whole market streams again and shows.
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await expect.poll(() => streams.at(-1)).toBeUndefined();
-    await expect.poll(() => page.getByText("31.05").count()).toBeGreaterThan(0);
+    await expect.poll(() => streams.at(-1), LOADED).toBeUndefined();
+    await expect.poll(() => page.getByText("31.05").count(), LOADED).toBeGreaterThan(0);
   });
 });
