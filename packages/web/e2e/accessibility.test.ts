@@ -75,7 +75,13 @@ for (const screen of SCREENS) {
     const phone = width < 480;
     let page: Page;
     beforeAll(async () => {
-      page = await newPage(suite.browser, { width, height, colorScheme: scheme });
+      // The flash's tints are part of what is checked (expectAccessibleMidFlash): motion on.
+      page = await newPage(suite.browser, {
+        width,
+        height,
+        colorScheme: scheme,
+        reducedMotion: "no-preference",
+      });
     });
     afterAll(async () => {
       await page?.context().close();

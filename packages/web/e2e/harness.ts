@@ -235,6 +235,13 @@ export interface PageOptions {
   colorScheme?: "light" | "dark";
   /** A touch screen: taps instead of hovers. */
   hasTouch?: boolean;
+  /**
+   * Test pages prefer reduced motion unless a test is about the motion itself ("no-preference":
+   * the flash and its contrast). The 1.5 s flash of every moving cell repaints the page each
+   * frame: a fifth of a live dashboard's renderer CPU (docs/architecture.md, "Tests"). The app
+   * keeps every state it shows (the flash's class, data-highlight); only the animation goes.
+   */
+  reducedMotion?: "reduce" | "no-preference";
 }
 
 /** A fresh browser context (no shared cookies or storage) with one page. */
@@ -243,6 +250,7 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? "light",
     hasTouch: options.hasTouch ?? false,
+    reducedMotion: options.reducedMotion ?? "reduce",
   });
   return context.newPage();
 }

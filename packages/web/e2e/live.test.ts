@@ -9,6 +9,8 @@ const WAIT = { timeout: 15_000 };
 const suite = signedInSuite({
   app: () => startApp({ feed: "simulator" }),
   as: ADMIN,
+  // The flash is one of the things tested here: motion as a trader sees it by default.
+  page: { reducedMotion: "no-preference" },
   waitFor: (page) => page.locator("tr[data-symbol='GC_BUY'] [data-col='spread']"),
 });
 
