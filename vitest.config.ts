@@ -19,7 +19,16 @@ const API_ISOLATED = [
   "packages/api/test/positions-margin.test.ts",
 ];
 
+/**
+ * expect.poll's own default (1 s) is a timed assertion in disguise: a loaded machine misses it.
+ * Set in every project, since a project does not inherit the root's `test` options (at the root
+ * it reached no test: a poll there still gave up after 1 s). vi.waitFor has no such setting; its
+ * calls pass a timeout of their own.
+ */
+const EXPECT = { poll: { timeout: 15_000 } };
+
 const API_SETUP = {
+  expect: EXPECT,
   // Process-level tests start what `pnpm start` runs: built (or brought up to date) once.
   globalSetup: ["packages/api/test/production-build-setup.ts"],
   // Safety nets for a hung test, not measures of speed: on a loaded box (load 30 on two cores) a
@@ -34,13 +43,11 @@ export default defineConfig({
     maxWorkers: 3,
     // Longest files first, whatever their project: see scripts/test-order.ts.
     sequence: { sequencer: LongestFirst },
-    // expect.poll's own default (1 s) is a timed assertion in disguise: a loaded machine misses it.
-    // vi.waitFor has no such setting; its calls pass a timeout of their own.
-    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         test: {
           name: "core",
+          expect: EXPECT,
           include: ["packages/core/{src,test}/**/*.test.ts"],
           // Pure modules: the files of a worker share one module graph instead of each importing
           // core again (docs/architecture.md, "Tests").
@@ -55,6 +62,7 @@ export default defineConfig({
       {
         test: {
           name: "web",
+          expect: EXPECT,
           include: ["packages/web/src/**/*.test.ts", "packages/web/scripts/**/*.test.ts"],
           environment: "node",
           // Pure modules, as core's; the one module-level setting (the chart's value scale) is
@@ -64,10 +72,11 @@ export default defineConfig({
         },
       },
       // The documents against the repository: links, anchors, `pnpm …` commands (no build needed).
-      { test: { name: "docs", include: ["scripts/**/*.test.ts"], isolate: false } },
+      { test: { name: "docs", include: ["scripts/**/*.test.ts"], isolate: false, expect: EXPECT } },
       {
         test: {
           name: "db",
+          expect: EXPECT,
           include: ["packages/db/src/**/*.test.ts"],
           // No module-level state and a database (or SQLite file) of each test's own: the files of
           // a worker share one module graph instead of each importing drizzle, pg and the stores
@@ -96,6 +105,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          expect: EXPECT,
           include: ["packages/web/e2e/**/*.test.ts"],
           // The files of a worker share one module graph (playwright-core, the harness, the api's
           // fakes) instead of each importing them again; each file still starts its own server

@@ -16,7 +16,7 @@ const CSV = [
   "",
 ].join("\n");
 
-/** Generous upper bounds for a loaded machine (vitest's expect.poll gives up after 1 s). */
+/** Generous upper bounds for a loaded machine, past the run's 15 s poll default (vitest.config.ts). */
 const LOADED = { timeout: 60_000 };
 
 /** The decoded `input` of every market.onSnapshot request the page made, in order. */
