@@ -5,6 +5,7 @@ import {
   bells,
   deleteAllAlertsByRest,
   modal,
+  rest,
   spreadRow,
   thresholdInput,
   tooltipLines,
@@ -14,7 +15,7 @@ import { failPlay, playedSounds, spyOnAudio, startedTones } from "./audio-spy.ts
 import { answerDialogs, answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
 import { login, newPage, startApp } from "./harness.ts";
-import { procedure, recordRequests } from "./requests.ts";
+import { holdRequests, procedure, recordRequests } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The fixture's spreads hold still here, so no alert fires: this file is about the alert UI.
@@ -480,6 +481,35 @@ describe("the alerts section", () => {
     expect(await field("telegram").textContent()).toBe("Off");
     await bells(suite.page, "NG_SELL").waitFor();
     expect(await bells(suite.page, "HG_BUY").count()).toBe(0);
+  });
+
+  it("closes the form on the server's answer, not on the list's refetch", async () => {
+    // The refetch rides in a batch with whatever else the screen asks for at that moment (the
+    // statistics, a chart's candles): held here as a slow one would hold it.
+    const release = await holdRequests(suite.page, procedure("alerts.list"));
+    try {
+      await panel().getByRole("button", { name: "Add Alert" }).click();
+      await form().getByLabel("Commodity").selectOption({ label: "Silver Buy" });
+      await form().getByLabel("Threshold").fill("1.5");
+      await form().getByRole("button", { name: "Create Alert" }).click();
+      await form().waitFor({ state: "detached" });
+      // The answer is in the list, and so on the row's bells, while the refetch is still held.
+      await panel()
+        .locator(".alert-item__title")
+        .getByText("Silver Buy reaches 1.50", { exact: true })
+        .waitFor();
+      await bells(suite.page, "SI_BUY").waitFor();
+    } finally {
+      release();
+      await suite.page.unroute(procedure("alerts.list"));
+    }
+    const { json } = await rest(suite.page, "GET", "/api/alerts");
+    const added = (json.alerts as { id: number; commodityType: string }[]).find(
+      (each) => each.commodityType === "SI_BUY",
+    );
+    expect((await rest(suite.page, "DELETE", `/api/alerts/${added?.id}`)).status).toBe(200);
+    await bells(suite.page, "SI_BUY").waitFor({ state: "detached", timeout: 30_000 });
+    expect(await panel().locator("li.alert-item").count()).toBe(1);
   });
 
   it("says the delete failed when the request cannot get through", async () => {

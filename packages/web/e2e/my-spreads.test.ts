@@ -281,7 +281,14 @@ describe("a z-score alert on a spread of one's own", () => {
       await form.getByLabel("Send Telegram Notification").check();
       await form.getByLabel("Webhook", { exact: true }).check();
       await form.getByRole("button", { name: "Create Alert" }).click();
-      await form.waitFor({ state: "detached", ...WAIT });
+      // A refusal keeps the form open and says why: the poll's last value names it.
+      const refusal = alertsPanel(page).getByRole("alert");
+      await expect
+        .poll(async () => {
+          if ((await refusal.count()) > 0) return `refused: ${await refusal.textContent()}`;
+          return (await form.count()) > 0 ? "open" : "closed";
+        }, WAIT)
+        .toBe("closed");
       const item = alertsPanel(page).locator("li.alert-item").first();
       expect(await item.locator(".alert-item__title").textContent()).toContain(`${RATIO} Buy`);
 

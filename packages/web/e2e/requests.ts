@@ -22,7 +22,11 @@ export async function holdRequests(page: Page, pattern: RegExp): Promise<() => v
   });
   await page.route(pattern, async (route) => {
     await gate;
-    await route.continue();
+    // The page may have given up on it meanwhile (a refetch cancelled by a newer one): such a
+    // route is already handled, and there is nothing left to let through.
+    await route.continue().catch((error: Error) => {
+      if (!/already handled/.test(error.message)) throw error;
+    });
   });
   return release;
 }

@@ -1,5 +1,6 @@
 import { ALERT_POLL_MS } from "@spreadwatch/core";
 import { useEffect } from "react";
+import type { AlertView } from "../../alerts/texts.ts";
 import { httpStatusOf } from "../../session/errors.ts";
 import { trpc } from "../../trpc.ts";
 
@@ -23,14 +24,32 @@ export function useAlertList(enabled: boolean) {
   return list;
 }
 
-/** The alert mutations, each refetching the list when it settles. */
+/**
+ * The alert mutations. Each writes the server's answer into the list at once, so a form closes
+ * on the server's answer: the refetch that follows rides in a batch with whatever else the
+ * screen asks for, and may take as long as the slowest of those. It is not waited for.
+ */
 export function useAlertChanges() {
   const utils = trpc.useUtils();
-  const onSettled = () => utils.alerts.list.invalidate();
+  const edit = (change: (alerts: AlertView[]) => AlertView[]) =>
+    utils.alerts.list.setData(
+      undefined,
+      (list) => list && { ...list, alerts: change(list.alerts) },
+    );
+  const onSettled = () => void utils.alerts.list.invalidate();
   return {
-    create: trpc.alerts.create.useMutation({ onSettled }),
-    update: trpc.alerts.update.useMutation({ onSettled }),
-    remove: trpc.alerts.delete.useMutation({ onSettled }),
+    create: trpc.alerts.create.useMutation({
+      onSuccess: ({ alert }) => edit((alerts) => withAlert(alerts, alert)),
+      onSettled,
+    }),
+    update: trpc.alerts.update.useMutation({
+      onSuccess: ({ alert }) => edit((alerts) => withAlert(alerts, alert)),
+      onSettled,
+    }),
+    remove: trpc.alerts.delete.useMutation({
+      onSuccess: (_answer, { id }) => edit((alerts) => alerts.filter((each) => each.id !== id)),
+      onSettled,
+    }),
     /** Deletes several alerts in one batched request; rejects if any delete failed. */
     async removeAll(ids: number[]): Promise<void> {
       try {
@@ -40,4 +59,9 @@ export function useAlertChanges() {
       }
     },
   };
+}
+
+/** `alerts` with `alert` put in (replacing the one of its id), in the server's order: by id. */
+export function withAlert(alerts: readonly AlertView[], alert: AlertView): AlertView[] {
+  return [...alerts.filter((each) => each.id !== alert.id), alert].sort((a, b) => a.id - b.id);
 }
