@@ -143,15 +143,14 @@ export function priceGroups(prices: Prices, described: readonly InstrumentInfo[]
   });
 }
 
+// Made once: `toLocaleString` builds a formatter per call, per row, per render.
+const expiryMonth = new Intl.DateTimeFormat("en-GB", { month: "short", timeZone: "UTC" });
+
 /** "5 Feb 2026": an exchange's calendar date, already a date in India, so no time zone to apply. */
 export function formatExpiry(expiry: string): string {
   const [y, m, d] = expiry.split("-").map(Number);
   if (!y || !m || !d) return expiry;
-  const month = new Date(Date.UTC(y, m - 1, d)).toLocaleString("en-GB", {
-    month: "short",
-    timeZone: "UTC",
-  });
-  return `${d} ${month} ${y}`;
+  return `${d} ${expiryMonth.format(Date.UTC(y, m - 1, d))} ${y}`;
 }
 
 /** Quoted keys the instrument list does not describe (a custom instrument added since it came). */

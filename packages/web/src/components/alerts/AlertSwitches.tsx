@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useState } from "react";
 import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "../../hooks/ui/useStoredFlag.ts";
 
 /**
@@ -6,7 +6,7 @@ import { MUTE_KEY, NOTIFY_HIDDEN_KEY, useStoredFlag } from "../../hooks/ui/useSt
  * notifications while the tab is hidden. The browser's permission is asked for only when the
  * trader switches the latter on, never on load.
  */
-export function AlertSwitches() {
+export const AlertSwitches = memo(function AlertSwitches() {
   const [muted, setMuted] = useStoredFlag(MUTE_KEY);
   return (
     <div className="alert-switches">
@@ -21,12 +21,15 @@ export function AlertSwitches() {
       <NotifyWhenHidden />
     </div>
   );
-}
+});
 
 function NotifyWhenHidden() {
   const [on, setOn] = useStoredFlag(NOTIFY_HIDDEN_KEY);
   const supported = typeof Notification !== "undefined";
-  const [permission, setPermission] = useState(supported ? Notification.permission : "denied");
+  // Read once: the browser answers `Notification.permission` slowly, and this renders often.
+  const [permission, setPermission] = useState(() =>
+    supported ? Notification.permission : "denied",
+  );
   const blocked = supported && permission === "denied";
   const toggle = async (wanted: boolean) => {
     if (!wanted || !supported) {

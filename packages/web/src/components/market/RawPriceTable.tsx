@@ -6,7 +6,7 @@ import {
   type PriceEntry,
   type Prices,
 } from "@spreadwatch/core";
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import type { FeedHealthQuery } from "../../hooks/market/useFeedHealth.ts";
 import { useMediaQuery } from "../../hooks/ui/useMediaQuery.ts";
 import { providerLabel, STATE_TEXT } from "../../market/feedHealth.ts";
@@ -18,6 +18,7 @@ import {
   type PriceRow,
   priceGroups,
 } from "../../market/priceRows.ts";
+import { samePriceRow } from "../../market/sameRow.ts";
 import { Panel } from "../ui/Panel.tsx";
 import { SourceLine } from "./SourceLine.tsx";
 
@@ -184,7 +185,10 @@ interface PriceRowViewProps {
   hidden: boolean | undefined;
 }
 
-function PriceRowView({ id, row, freshness, hidden }: PriceRowViewProps) {
+/** Renders again only when its row's quote or fields, the time or its folding changed. */
+const PriceRowView = memo(PriceRowContent, samePriceRow);
+
+function PriceRowContent({ id, row, freshness, hidden }: PriceRowViewProps) {
   const { source, key, entry, decimals } = row;
   const staleWhy = staleness(entry, key, freshness);
   const stale = staleWhy !== undefined;

@@ -6,6 +6,7 @@ import {
   type SpreadSymbol,
   spreadDecimals,
 } from "@spreadwatch/core";
+import { memo } from "react";
 import type { ChartNavigationState } from "../../hooks/chart/useChartSelection.ts";
 import type { SpreadRowLayout } from "../../hooks/market/useSpreadRowLayout.ts";
 import { useSpreadStats } from "../../hooks/market/useSpreadStats.ts";
@@ -13,6 +14,7 @@ import { useRowOpen } from "../../hooks/ui/useRowOpen.ts";
 import type { FreshnessContext } from "../../market/freshness.ts";
 import { spreadInputs } from "../../market/inputMarks.ts";
 import { type LegProblem, legsState } from "../../market/legProblems.ts";
+import { sameSpreadRow } from "../../market/sameRow.ts";
 import { missingInputs, parityBreakdown, rowPrices } from "../../market/spreadInputs.ts";
 import { RowAlertsCell } from "../alerts/RowAlertsCell.tsx";
 import type { RowAlerts } from "../alerts/rowAlerts.ts";
@@ -45,7 +47,14 @@ export function cannotComputeTitle(
   return reasons.length > 0 ? `Cannot compute: ${reasons.join("; ")}` : "Cannot compute right now";
 }
 
-export function SpreadTableRow({
+/**
+ * A row renders again only when what it shows changed: its entry, its legs' quotes, the time
+ * (freshness ticks each second) or its layout and alerts. A stream message touches a few
+ * instruments, not the twenty rows (docs/architecture.md, "The dashboard's renders").
+ */
+export const SpreadTableRow = memo(SpreadTableRowView, sameSpreadRow);
+
+function SpreadTableRowView({
   symbol,
   entry,
   prices,

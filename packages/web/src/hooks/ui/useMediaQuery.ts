@@ -1,14 +1,26 @@
 import { useSyncExternalStore } from "react";
 
+// One list per query: a MediaQueryList's `matches` is live, and a table's rows ask on every render.
+const lists = new Map<string, MediaQueryList>();
+
+function mediaQueryList(query: string): MediaQueryList {
+  let list = lists.get(query);
+  if (!list) {
+    list = window.matchMedia(query);
+    lists.set(query, list);
+  }
+  return list;
+}
+
 /** Whether a CSS media query matches now, following changes (rotation, resizing). */
 export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     (onChange) => {
-      const list = window.matchMedia(query);
+      const list = mediaQueryList(query);
       list.addEventListener("change", onChange);
       return () => list.removeEventListener("change", onChange);
     },
-    () => window.matchMedia(query).matches,
+    () => mediaQueryList(query).matches,
   );
 }
 
