@@ -185,6 +185,8 @@ if ((await run("pnpm", ["--filter", "@spreadwatch/web", "build"])) === 0) {
   await run("node", ["--import", "tsx", "packages/web/e2e/chart-render.bench.ts"]);
   section("the dashboard's stream in Chromium, every shipped instrument in use");
   await run("node", ["--import", "tsx", "packages/web/e2e/dashboard-stream.bench.ts"]);
+  section("a live dashboard's renderer in Chromium, on the simulator");
+  await run("node", ["--import", "tsx", "packages/web/e2e/dashboard-render.bench.ts"]);
   section("backtest sweep in Chromium's Web Worker");
   await run("node", ["--import", "tsx", "packages/web/e2e/sweep-worker.bench.ts"]);
 } else console.error("bench: web build failed; chart render skipped");

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SimulatorModel } from "./model.ts";
 import { ROLL_DAYS } from "./params.ts";
 import { seededRandom } from "./random.ts";
-import { createSimulatorFeed } from "./simulator.ts";
+import { createSimulatorFeed, STEP_MS } from "./simulator.ts";
 
 const T = Date.UTC(2026, 10, 23, 4, 0);
 const HOUR = 3_600_000;
@@ -170,8 +170,8 @@ describe("simulator catalogue: every instrument in use", () => {
       const quotes: Quote[] = [];
       feed.start((q) => quotes.push(q));
       for (let step = 1; step <= 60; step++) {
-        clock += 50;
-        vi.advanceTimersByTime(50);
+        clock += STEP_MS;
+        vi.advanceTimersByTime(STEP_MS);
         if (change && step === 30) {
           feed.setInstruments?.([spec("ZINC"), ...BUILT_IN_INSTRUMENTS]);
         }
@@ -182,13 +182,13 @@ describe("simulator catalogue: every instrument in use", () => {
     };
     const steady = run(false);
     const changed = run(true);
-    const changedAt = T + 30 * 50;
+    const changedAt = T + 30 * STEP_MS;
     const others = (qs: Quote[]) => qs.filter((q) => q.key !== "ZINC" && q.key !== "GOLD@next");
     expect(others(changed)).toEqual(others(steady));
     expect(others(steady).length).toBeGreaterThan(100);
     // ZINC quotes from the very next step on, GOLD@next stops.
     const zinc = changed.filter((q) => q.key === "ZINC");
-    expect(zinc[0]?.ts).toBe(changedAt + 50);
+    expect(zinc[0]?.ts).toBe(changedAt + STEP_MS);
     expect(zinc.length).toBeGreaterThan(1);
     expect(changed.filter((q) => q.key === "GOLD@next" && q.ts > changedAt)).toEqual([]);
     expect(steady.filter((q) => q.key === "GOLD@next" && q.ts > changedAt).length).toBeGreaterThan(

@@ -12,7 +12,12 @@ import type { Feed } from "../feed.ts";
 import { DEFAULT_SEED, SimulatorModel } from "./model.ts";
 import { hashString, seededRandom } from "./random.ts";
 
-const STEP_MS = 50;
+/**
+ * The live feed's step. Each step's quotes reach the stream as one message, and each message
+ * renders every open dashboard: ten a second are as live as twenty to the eye, at a little over
+ * half the browser's and the server's work (BENCHMARKS.md §32).
+ */
+export const STEP_MS = 100;
 /**
  * Backfill resolution: three samples a minute give each 1-minute candle an open, a close and a
  * point between for its high and low; the minute knots themselves come from the same path as
@@ -21,8 +26,8 @@ const STEP_MS = 50;
 export const HISTORY_STEP_MS = 20_000;
 /** Mixed into the seed of a past made while running, so its noise is not the live feed's. */
 const HISTORY_STREAM = 0x2f6b_91c3;
-/** Each instrument quotes on a step with this chance: about 4 quotes a second each. */
-const QUOTE_CHANCE_PER_STEP = 0.2;
+/** Each instrument quotes on a step with this chance: about 4 quotes a second each (docs/design.md §4). */
+const QUOTE_CHANCE_PER_STEP = 0.4;
 
 export interface SimulatorOptions {
   duties: Duties;
