@@ -109,7 +109,8 @@ export default defineConfig({
           include: ["packages/web/e2e/**/*.test.ts"],
           // The files of a worker share one module graph (playwright-core, the harness, the api's
           // fakes) instead of each importing them again; each file still starts its own server
-          // and browser, and the helpers keep no module-level state (docs/architecture.md, "Tests").
+          // and the files of a worker share its Chromium (suite.ts); no other helper keeps
+          // module-level state (docs/architecture.md, "Tests").
           isolate: false,
           // The build, then (in the background) the one simulator first start the simulator
           // files copy rather than each backfilling the same 30 days (docs/operations.md).

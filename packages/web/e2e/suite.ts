@@ -49,7 +49,8 @@ export interface SignedInOptions<A extends RunningApp> extends SuiteOptions<A> {
 
 /**
  * The file's server, users, browser and page, signed in as `as`: one beforeAll sets them up in
- * that order, one afterAll closes the browser and stops the app (then the fake Telegram).
+ * that order, one afterAll closes the file's browser contexts and stops the app (then the fake
+ * Telegram).
  */
 export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>): Suite<A> {
   return registerSuite(options, async (suite) => {
@@ -71,6 +72,30 @@ export function signedOutSuite<A extends RunningApp>(options: SignedOutOptions<A
   });
 }
 
+/**
+ * One Chromium per vitest worker, as Playwright's own runner keeps one per worker: the e2e files
+ * of a worker share a module graph (vitest.config.ts), and each file works in contexts of its own
+ * (cookies, storage, viewport) and closes them when done. A launch costs ~2.4 CPU seconds, a
+ * context ~1.2 (BENCHMARKS.md §32). A browser that went away is launched again for the next file.
+ */
+let workerBrowser: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  if (!workerBrowser) {
+    const launching = launchBrowser().then((browser) => {
+      browser.on("disconnected", () => {
+        if (workerBrowser === launching) workerBrowser = undefined;
+      });
+      return browser;
+    });
+    launching.catch(() => {
+      if (workerBrowser === launching) workerBrowser = undefined;
+    });
+    workerBrowser = launching;
+  }
+  return workerBrowser;
+}
+
 function registerSuite<A extends RunningApp>(
   options: SuiteOptions<A>,
   withBrowser: (suite: Suite<A>) => Promise<void>,
@@ -84,11 +109,12 @@ function registerSuite<A extends RunningApp>(
     }
     suite.app = await options.app(suite);
     if (options.users) await createUsers(suite.app.url, options.users);
-    suite.browser = await launchBrowser();
+    suite.browser = await sharedBrowser();
     await withBrowser(suite);
   });
   afterAll(async () => {
-    await suite.browser?.close();
+    // The browser stays for the worker's next file; what this file opened goes.
+    await Promise.all(suite.browser?.contexts().map((context) => context.close()) ?? []);
     await suite.app?.stop();
     await suite.telegram?.stop();
   });
