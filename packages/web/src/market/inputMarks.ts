@@ -35,14 +35,6 @@ export function spreadInputs(symbol: SpreadSymbol, prices: Prices): SpreadInput[
   ];
 }
 
-/**
- * Whether two lists of inputs hold the very same quotes: a row made of them shows the same. The
- * stream keeps an untouched quote's entry as it was (market/applyDelta.ts), so this is identity.
- */
-export function sameInputEntries(a: readonly SpreadInput[], b: readonly SpreadInput[]): boolean {
-  return a.length === b.length && a.every((input, i) => input.entry === b[i]?.entry);
-}
-
 /** The inputs of a Spot Spread row: the CME future (its mid) and the spot price. */
 export function spotSpreadInputs(id: "GC" | "SI", spotKey: SpotKey, prices: Prices): SpreadInput[] {
   return [

@@ -18,11 +18,11 @@ const market = {
   calculations: { timestamp: 1 },
 } as unknown as MarketSnapshot;
 
-/** A stream delta that moves `cme[key]` only. */
-function moveCme(state: MarketSnapshot, key: string, bid: number): MarketSnapshot {
+/** The market after a stream delta that moves one entry of one section only. */
+function move(state: MarketSnapshot, section: string, key: string, entry: object): MarketSnapshot {
   const delta = {
     kind: "delta",
-    prices: { cme: { [key]: book(bid, 2) }, timestamp: 2 },
+    prices: { [section]: { [key]: entry }, timestamp: 2 },
     calculations: { timestamp: 2 },
   } as unknown as MarketStreamMessage;
   return applyStreamMessage(state, delta) as MarketSnapshot;
@@ -39,7 +39,7 @@ const spreadRow = (symbol: "GC_BUY" | "SI_BUY", prices: MarketSnapshot["prices"]
 
 describe("sameSpreadRow", () => {
   it("keeps a row whose legs the delta did not touch, and renders the one it did", () => {
-    const next = moveCme(market, "SI", 32);
+    const next = move(market, "cme", "SI", book(32, 2));
     expect(
       sameSpreadRow(spreadRow("GC_BUY", market.prices), spreadRow("GC_BUY", next.prices)),
     ).toBe(true);
@@ -49,11 +49,7 @@ describe("sameSpreadRow", () => {
   });
 
   it("renders a row when USDINR moves, or anything else it is given changes", () => {
-    const fx = applyStreamMessage(market, {
-      kind: "delta",
-      prices: { fx: { USDINR: { price: 85, timestamp: 2 } }, timestamp: 2 },
-      calculations: { timestamp: 2 },
-    } as unknown as MarketStreamMessage) as MarketSnapshot;
+    const fx = move(market, "fx", "USDINR", { price: 85, timestamp: 2 });
     const before = spreadRow("GC_BUY", market.prices);
     expect(sameSpreadRow(before, spreadRow("GC_BUY", fx.prices))).toBe(false);
     expect(sameSpreadRow(before, { ...before, freshness: { ...freshness } })).toBe(false);

@@ -1,7 +1,7 @@
 import type { Prices, SpreadSymbol } from "@spreadwatch/core";
 import type { FreshnessContext } from "./freshness.ts";
-import { sameInputEntries, spreadInputs } from "./inputMarks.ts";
 import type { PriceRow } from "./priceRows.ts";
+import { spreadLegs } from "./spreadInputs.ts";
 
 /**
  * The dashboard's rows are memoised on these tests (docs/architecture.md, "The dashboard's
@@ -26,14 +26,16 @@ export function sameSpreadRow<P extends { symbol: SpreadSymbol; prices: Prices }
   before: P,
   after: P,
 ): boolean {
-  const { prices: pricesBefore, ...restBefore } = before;
-  const { prices: pricesAfter, ...restAfter } = after;
+  const { prices: a, ...restBefore } = before;
+  const { prices: b, ...restAfter } = after;
+  if (!shallowEqual(restBefore, restAfter)) return false;
+  // The same symbol (checked above), so the same legs: the stream keeps an untouched quote's
+  // entry as it was (market/applyDelta.ts), so an unchanged quote is the same object.
+  const { inst } = spreadLegs(after.symbol);
   return (
-    shallowEqual(restBefore, restAfter) &&
-    sameInputEntries(
-      spreadInputs(before.symbol, pricesBefore),
-      spreadInputs(after.symbol, pricesAfter),
-    )
+    a.cme[inst.cmeKey] === b.cme[inst.cmeKey] &&
+    a.mcx[inst.mcxKey] === b.mcx[inst.mcxKey] &&
+    a.fx.USDINR === b.fx.USDINR
   );
 }
 

@@ -37,15 +37,13 @@ export function useAlertChanges() {
       (list) => list && { ...list, alerts: change(list.alerts) },
     );
   const onSettled = () => void utils.alerts.list.invalidate();
+  const stored = {
+    onSuccess: ({ alert }: { alert: AlertView }) => edit((alerts) => withAlert(alerts, alert)),
+    onSettled,
+  };
   return {
-    create: trpc.alerts.create.useMutation({
-      onSuccess: ({ alert }) => edit((alerts) => withAlert(alerts, alert)),
-      onSettled,
-    }),
-    update: trpc.alerts.update.useMutation({
-      onSuccess: ({ alert }) => edit((alerts) => withAlert(alerts, alert)),
-      onSettled,
-    }),
+    create: trpc.alerts.create.useMutation(stored),
+    update: trpc.alerts.update.useMutation(stored),
     remove: trpc.alerts.delete.useMutation({
       onSuccess: (_answer, { id }) => edit((alerts) => alerts.filter((each) => each.id !== id)),
       onSettled,
@@ -62,6 +60,6 @@ export function useAlertChanges() {
 }
 
 /** `alerts` with `alert` put in (replacing the one of its id), in the server's order: by id. */
-export function withAlert(alerts: readonly AlertView[], alert: AlertView): AlertView[] {
+function withAlert(alerts: readonly AlertView[], alert: AlertView): AlertView[] {
   return [...alerts.filter((each) => each.id !== alert.id), alert].sort((a, b) => a.id - b.id);
 }
