@@ -235,7 +235,11 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
   try {
     await ensureFirstAdmin(
       store,
-      { username: config.adminUsername, password: config.adminPassword },
+      {
+        username: config.adminUsername,
+        password: config.adminPassword,
+        passwordCost: config.passwordCost,
+      },
       notice,
     );
     await instruments.reload();
@@ -358,6 +362,7 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
     instance: { id: config.instanceId, isLeader: () => false },
     auth: {
       password: sessionPassword,
+      passwordCost: config.passwordCost,
       cookieSecure: config.cookieSecure,
       idleMs: config.sessionIdleMs,
     },

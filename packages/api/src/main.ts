@@ -1,3 +1,4 @@
+import { DEFAULT_PASSWORD_COST } from "./auth/passwords.ts";
 import { ConfigError, loadConfig } from "./config/index.ts";
 import { checkReachable } from "./config/reachable.ts";
 import { createFeed, type FeedSources } from "./feeds/index.ts";
@@ -16,6 +17,10 @@ function notice(text: string): void {
 
 async function main() {
   const config = loadConfig(process.env);
+  if (config.passwordCost < DEFAULT_PASSWORD_COST)
+    log.warn(
+      `PASSWORD_HASH_COST=${config.passwordCost} is below the default ${DEFAULT_PASSWORD_COST}: passwords set now are cheaper to guess from a stolen database. It is meant for test runs.`,
+    );
   // A stopped PostgreSQL or Redis (or a typo in its host) is one clear line, not endless retries.
   await checkReachable(config);
   const feed = (sources: FeedSources) => createFeed(config, dutiesFrom(config), sources);

@@ -248,3 +248,45 @@ describe("first admin", () => {
     expect(server.startLog.join("\n")).toContain('"admin"');
   });
 });
+
+describe("password hashing cost", () => {
+  const storedHash = (dataDir: string, username: string) => {
+    const direct = openDatabase(join(dataDir, DATABASE_FILE));
+    try {
+      const row = direct.sqlite
+        .prepare("SELECT password_hash AS hash FROM users WHERE username = ?")
+        .get(username) as { hash: string };
+      return row.hash;
+    } finally {
+      direct.close();
+    }
+  };
+
+  it("hashes at scrypt's N = 2^15 unless PASSWORD_HASH_COST says otherwise", async () => {
+    // The tests' own servers hash at the lowest cost (test-env.ts); this one starts as shipped.
+    const shipped = await startTestServer({ feed: manualFeed(), env: { PASSWORD_HASH_COST: "" } });
+    try {
+      expect(storedHash(shipped.dataDir, ADMIN.username)).toMatch(/^scrypt\$32768\$8\$1\$/);
+      const admin = new HttpClient(shipped.url);
+      expect((await admin.post("/api/auth/login", ADMIN)).status).toBe(200);
+      await createUser(admin, "desk", "desk-password-1");
+      expect(storedHash(shipped.dataDir, "desk")).toMatch(/^scrypt\$32768\$8\$1\$/);
+    } finally {
+      await shipped.stop();
+    }
+  });
+
+  it("keeps each password's own cost: a raised cost applies to passwords set from then on", async () => {
+    expect(storedHash(server.dataDir, ADMIN.username)).toMatch(/^scrypt\$1024\$8\$1\$/);
+    const raised = await server.restart({ env: { PASSWORD_HASH_COST: "12" }, feed: manualFeed() });
+    server = raised;
+    const { client } = await signedIn();
+    const changed = await client.post("/api/auth/change-password", {
+      currentPassword: ADMIN.password,
+      newPassword: "a-new-password-2",
+    });
+    expect(changed.status).toBe(200);
+    expect(storedHash(raised.dataDir, ADMIN.username)).toMatch(/^scrypt\$4096\$8\$1\$/);
+    expect((await signedIn(ADMIN.username, "a-new-password-2")).res.status).toBe(200);
+  });
+});

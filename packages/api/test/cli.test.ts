@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
+import { TEST_SERVER_ENV } from "./test-env.ts";
 
 let server: TestServer;
 // A fresh server per test: the tests assert user ids and the whole list the CLI prints.
@@ -14,7 +15,7 @@ afterEach(() => server.stop());
 /** `pnpm users …` as an operator runs it (the CLI's bundle), against the running server's DATA_DIR. */
 function users(...args: string[]) {
   const run = spawnSync(process.execPath, [START_SCRIPT, "users", ...args], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir },
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...TEST_SERVER_ENV },
     encoding: "utf8",
   });
   return { code: run.status, out: run.stdout, err: run.stderr.trim() };

@@ -10,6 +10,7 @@ import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 import { until } from "./fakes/wait.ts";
+import { TEST_SERVER_ENV } from "./test-env.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -42,6 +43,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "spreadwatch-api-"));
   const config = loadConfig({
+    ...TEST_SERVER_ENV,
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
@@ -118,7 +120,7 @@ export function runMain(env: Record<string, string>): MainProcess {
   let out = "";
   let err = "";
   const child = spawn(process.execPath, [START_SCRIPT], {
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...TEST_SERVER_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { TEST_SERVER_ENV } from "../../api/test/test-env.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
@@ -70,6 +71,7 @@ export async function startApp(options: StartOptions): Promise<RestartableApp> {
   const root = await mkdtemp(join(tmpdir(), "spreadwatch-e2e-"));
   const env: NodeJS.ProcessEnv = {
     ...cleanEnv(),
+    ...TEST_SERVER_ENV,
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: join(root, "data"),

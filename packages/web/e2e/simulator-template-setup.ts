@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT, START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { TEST_SERVER_ENV } from "../../api/test/test-env.ts";
 import { ADMIN, cleanEnv } from "./harness.ts";
 
 declare module "vitest" {
@@ -35,6 +36,7 @@ export function setup(project: TestProject): void {
   mkdirSync(building);
   const env = {
     ...cleanEnv(),
+    ...TEST_SERVER_ENV,
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: join(building, "data"),

@@ -8,8 +8,9 @@ export { UsernameTakenError };
 export async function createAccount(
   store: Store,
   account: { username: string; password: string; isAdmin: boolean; alertsEnabled: boolean },
+  passwordCost: number,
 ): Promise<User> {
-  const passwordHash = await hashPassword(account.password);
+  const passwordHash = await hashPassword(account.password, passwordCost);
   return store.users.create({ ...account, passwordHash });
 }
 
@@ -21,7 +22,9 @@ export async function changeAccountPassword(
   store: Store,
   userId: number,
   password: string,
+  passwordCost: number,
   keepSessionId?: string,
 ): Promise<void> {
-  await store.users.changePassword(userId, await hashPassword(password), Date.now(), keepSessionId);
+  const passwordHash = await hashPassword(password, passwordCost);
+  await store.users.changePassword(userId, passwordHash, Date.now(), keepSessionId);
 }

@@ -17,13 +17,17 @@ export function boxed(lines: readonly string[]): string {
  */
 export async function ensureFirstAdmin(
   store: Store,
-  settings: { username: string | undefined; password: string | undefined },
+  settings: { username: string | undefined; password: string | undefined; passwordCost: number },
   log: (text: string) => void,
 ): Promise<void> {
   if ((await store.users.count()) > 0) return;
   const username = settings.username ?? DEFAULT_ADMIN_USERNAME;
   const password = settings.password ?? randomPassword();
-  await createAccount(store, { username, password, isAdmin: true, alertsEnabled: true });
+  await createAccount(
+    store,
+    { username, password, isAdmin: true, alertsEnabled: true },
+    settings.passwordCost,
+  );
   if (settings.password) {
     log(`Created the first admin "${username}" with the password from ADMIN_PASSWORD.`);
     return;

@@ -1,11 +1,19 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 
 const KEY_LENGTH = 32;
-// N=2^15, r=8: 32 MiB and ~100 ms per hash on a 2-core server. OWASP's 2^17 took 400 ms here,
-// which lets a handful of concurrent logins stall the price stream; the login throttle covers
-// online guessing. The parameters are stored in each hash, so they can be raised later.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
-const MAX_MEMORY = 128 * 1024 * 1024;
+/**
+ * scrypt's cost, log2 of N (r=8): 15 is 32 MiB and ~100 ms per hash on a 2-core server. OWASP's
+ * 17 took 400 ms here, which lets a handful of concurrent logins stall the price stream; the login
+ * throttle covers online guessing. PASSWORD_HASH_COST sets it (docs/operations.md); each hash
+ * stores its own parameters, so a change applies to passwords set from then on and old ones verify.
+ */
+export const DEFAULT_PASSWORD_COST = 15;
+/** 10 is 1 MiB, ~1.5 ms: for test runs (the way Rails and Django hash in tests), never a server. */
+export const MIN_PASSWORD_COST = 10;
+export const MAX_PASSWORD_COST = 17;
+const R = 8;
+// Room for the highest cost (128 × N × r = 128 MiB at 17) and scrypt's own overhead.
+const MAX_MEMORY = 256 * 1024 * 1024;
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -24,14 +32,18 @@ function derive(
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  cost: number = DEFAULT_PASSWORD_COST,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  const params = { N: 2 ** cost, r: R, p: 1 };
+  const key = await derive(password, salt, params);
   return [
     "scrypt",
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
+    params.N,
+    params.r,
+    params.p,
     salt.toString("base64url"),
     key.toString("base64url"),
   ].join("$");
@@ -50,11 +62,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+const unknownUserHashes = new Map<number, Promise<string>>();
+
 /**
- * A hash of a random password, checked when the username is unknown so that a wrong username
- * takes as long as a wrong password and reveals nothing.
+ * A hash of a random password at the server's cost, checked when the username is unknown so that
+ * a wrong username takes as long as a wrong password and reveals nothing. Made at the first
+ * unknown name, not at start: a server start does not pay for a hash it may never check.
  */
-export const UNKNOWN_USER_HASH = hashPassword(randomBytes(16).toString("hex"));
+export function unknownUserHash(cost: number): Promise<string> {
+  let hash = unknownUserHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword(randomBytes(16).toString("hex"), cost);
+    unknownUserHashes.set(cost, hash);
+  }
+  return hash;
+}
 
 export function randomPassword(): string {
   return randomBytes(12).toString("base64url");

@@ -19,6 +19,8 @@ interface CookieData {
 
 export interface AuthSettings {
   password: string;
+  /** scrypt's cost for passwords set from now on (PASSWORD_HASH_COST, auth/passwords.ts). */
+  passwordCost: number;
   cookieSecure: boolean;
   idleMs: number;
 }

@@ -2,7 +2,8 @@
 //   pnpm users list
 //   pnpm users create <username> [--admin] [--alerts] [--password <password>]
 //   pnpm users reset-password <username> [--password <password>]
-// DATA_DIR picks the database (default ./data, relative to where pnpm was started).
+// DATA_DIR picks the database (default ./data, relative to where pnpm was started);
+// PASSWORD_HASH_COST the cost of a password it sets, as for the server (docs/operations.md).
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openStore } from "@spreadwatch/db";
@@ -11,6 +12,8 @@ import { changeAccountPassword, createAccount, UsernameTakenError } from "../aut
 import { newPasswordSchema, usernameSchema } from "../auth/credentials.ts";
 import { boxed } from "../auth/first-admin.ts";
 import { randomPassword } from "../auth/passwords.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { passwordCostFrom } from "../config/password-cost.ts";
 import { DATABASE_FILE } from "../server.ts";
 
 const USAGE = `Usage:
@@ -46,6 +49,7 @@ async function run(argv: string[]): Promise<void> {
   const [command, name] = positionals;
   if (values.help || !command) return console.log(USAGE);
 
+  const cost = passwordCostFrom(process.env);
   const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR || "data");
   const store = await openStore({ kind: "sqlite", file: resolve(dataDir, DATABASE_FILE) });
   try {
@@ -59,18 +63,17 @@ async function run(argv: string[]): Promise<void> {
     } else if (command === "create") {
       const username = usernameSchema.parse(name ?? "");
       const { password, generated } = passwordFrom(values.password);
-      await createAccount(store, {
-        username,
-        password,
-        isAdmin: values.admin,
-        alertsEnabled: values.alerts,
-      });
+      await createAccount(
+        store,
+        { username, password, isAdmin: values.admin, alertsEnabled: values.alerts },
+        cost,
+      );
       announce(username, password, generated, `Created ${values.admin ? "admin" : "user"}`);
     } else if (command === "reset-password") {
       const user = await store.users.findByUsername(name ?? "");
       if (!user) throw new UsageError(`No user "${name ?? ""}".`);
       const { password, generated } = passwordFrom(values.password);
-      await changeAccountPassword(store, user.id, password);
+      await changeAccountPassword(store, user.id, password, cost);
       announce(user.username, password, generated, "Reset the password of");
     } else {
       throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
@@ -83,7 +86,11 @@ async function run(argv: string[]): Promise<void> {
 run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ZodError)
     console.error(`users: ${error.issues[0]?.message ?? "invalid input"}`);
-  else if (error instanceof UsageError || error instanceof UsernameTakenError)
+  else if (
+    error instanceof UsageError ||
+    error instanceof UsernameTakenError ||
+    error instanceof ConfigError
+  )
     console.error(`users: ${error.message}`);
   else if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))
     console.error(`users: ${(error as Error).message}\n${USAGE}`);

@@ -10,6 +10,7 @@ import {
 import { ConfigError } from "./config-error.ts";
 import { costEnvShape, costRatesFrom } from "./costs.ts";
 import { marginEnvShape, marginRatesFrom, unknownMarginNames } from "./margins.ts";
+import { passwordCost } from "./password-cost.ts";
 
 const port = z.coerce
   .number({ error: "must be a whole number from 0 to 65535" })
@@ -96,6 +97,7 @@ const envSchema = z
     ADMIN_PASSWORD: optionalText.pipe(
       z.string().min(8, "must be at least 8 characters").optional(),
     ),
+    PASSWORD_HASH_COST: passwordCost,
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_BOT_USERNAME: optionalText,
     TELEGRAM_API_ROOT: optionalText.pipe(z.url("must be a URL").optional()),
@@ -270,6 +272,7 @@ function toConfig(env: Env) {
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     adminUsername: env.ADMIN_USERNAME,
     adminPassword: env.ADMIN_PASSWORD,
+    passwordCost: env.PASSWORD_HASH_COST,
     telegram,
     /** Import duty per instrument, only where overridden; the rest use core's defaults. */
     duties,

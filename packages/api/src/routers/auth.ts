@@ -3,7 +3,7 @@ import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { changeAccountPassword } from "../auth/accounts.ts";
 import { loginInput, newPasswordSchema } from "../auth/credentials.ts";
-import { MAX_PASSWORD_LENGTH, UNKNOWN_USER_HASH, verifyPassword } from "../auth/passwords.ts";
+import { MAX_PASSWORD_LENGTH, unknownUserHash, verifyPassword } from "../auth/passwords.ts";
 import {
   clearSessionCookie,
   clientAddress,
@@ -47,13 +47,13 @@ export const authRouter = {
     .input(loginInput)
     .output(loginReply)
     .mutation(async ({ ctx, input }) => {
-      const { store, loginThrottle } = ctx.services;
+      const { store, loginThrottle, auth } = ctx.services;
       // Counted before the hash runs, so parallel guesses cannot all reach it.
       const attempt = await loginThrottle.begin(input.username, clientAddress(ctx));
       const user = await store.users.findByUsername(input.username);
       const ok = await verifyPassword(
         input.password,
-        user?.passwordHash ?? (await UNKNOWN_USER_HASH),
+        user?.passwordHash ?? (await unknownUserHash(auth.passwordCost)),
       );
       if (!user || !ok) {
         throw new TRPCError({ code: "UNAUTHORIZED", message: "Invalid username or password" });
@@ -108,11 +108,11 @@ export const authRouter = {
     .input(changePasswordInput)
     .output(success.extend({ message: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      const { store } = ctx.services;
+      const { store, auth } = ctx.services;
       if (!(await verifyPassword(input.currentPassword, ctx.user.passwordHash))) {
         throw new TRPCError({ code: "BAD_REQUEST", message: "Current password is incorrect" });
       }
-      await changeAccountPassword(store, ctx.user.id, input.newPassword);
+      await changeAccountPassword(store, ctx.user.id, input.newPassword, auth.passwordCost);
       const sessionId = newSessionId();
       await store.sessions.create(ctx.user.id, sessionId, Date.now());
       await saveSessionCookie(ctx, sessionId);

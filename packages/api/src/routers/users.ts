@@ -67,13 +67,13 @@ export const usersRouter = {
     .input(createInput)
     .output(messageReply.extend({ user: userView }))
     .mutation(async ({ ctx, input }) => {
-      const { store } = ctx.services;
+      const { store, auth } = ctx.services;
       // The password is not part of the request the key is stored with (nor any secret).
       const { password, ...withoutPassword } = input;
       const call = keyedCall(store, ctx.user.id, "users.create", withoutPassword);
       const { request } = call;
       // Hashed first, so the transaction that records the key is not held open for the hash.
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, auth.passwordCost);
       const { response, replayed } = await once(call, async (tx) => ({
         status: "success" as const,
         message: "User created successfully",
