@@ -18,7 +18,6 @@ const MEASURED: Readonly<Record<string, number>> = {
   // since their changes the same day (docs/decisions.md, "Tests").
   "packages/web/e2e/accessibility.test.ts": 126,
   "packages/web/e2e/first-start-statistics.test.ts": 96,
-  "packages/api/test/first-start-process.test.ts": 91,
   "packages/api/test/positions-crash.test.ts": 85,
   "packages/web/e2e/my-spreads.test.ts": 69,
   "packages/web/e2e/delta.test.ts": 62,
