@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableName, inArray, sql } from "drizzle-orm";
-import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
+import { candleRange, candlesBefore, distinctLeading, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore } from "../store/store.ts";
 import type { StoredCandle } from "../store/types.ts";
 import { changed, type PgDb } from "./connection.ts";
@@ -94,8 +94,19 @@ export function pgCandles(db: PgDb, table: CandleTable = spreadCandles): CandleS
       const ofTimeframe = eq(table.timeframe, timeframe);
       return (await db.select().from(table).where(ofTimeframe).limit(1)).length > 0;
     },
+    // Symbol by symbol through the (symbol, timeframe, timestamp) key, as on SQLite: a filter on
+    // timeframe and time alone scans the whole table.
     prune: (timeframe, cutoff) =>
-      changed(db.delete(table).where(candlesBefore(table, timeframe, cutoff))),
+      changed(
+        db
+          .delete(table)
+          .where(
+            and(
+              sql`${table.symbol} IN (${sql.raw(distinctLeading(getTableName(table), "symbol"))})`,
+              candlesBefore(table, timeframe, cutoff),
+            ),
+          ),
+      ),
     remove: async (symbols) =>
       symbols.length === 0
         ? 0

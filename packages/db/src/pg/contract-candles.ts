@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { distinctLeading } from "../store/queries.ts";
 import type { ContractCandleStore } from "../store/store.ts";
 import { changed, type PgDb } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
@@ -114,7 +115,17 @@ export function pgContractCandles(db: PgDb): ContractCandleStore {
         minutes: Number(r.minutes),
       }));
     },
+    // Contract by contract through the (contract, timestamp) key, as the candles' prune.
     prune: (cutoff) =>
-      changed(db.delete(contractCandles).where(lt(contractCandles.timestamp, cutoff))),
+      changed(
+        db
+          .delete(contractCandles)
+          .where(
+            and(
+              sql`${contractCandles.contract} IN (${sql.raw(distinctLeading("contract_candles", "contract"))})`,
+              lt(contractCandles.timestamp, cutoff),
+            ),
+          ),
+      ),
   };
 }

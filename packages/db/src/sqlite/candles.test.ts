@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../testing.ts";
-import { closesSql } from "./candles.ts";
+import { closesSql, pruneSql } from "./candles.ts";
+import { CONTRACT_PRUNE_SQL } from "./contract-candles.ts";
 import { sqliteStore } from "./store.ts";
 
 let database: TestDatabase | undefined;
@@ -42,4 +43,27 @@ it("reads a range of closes from the covering index alone, oldest first and exac
   expect(plan.map((step) => step.detail).join("\n")).toMatch(
     /USING COVERING INDEX spread_candles_closes_idx/,
   );
+});
+
+it("prunes through each table's key, never reading the whole table", () => {
+  database = createTestDatabase();
+  // The recorder prunes at every start and every few hours; a year of history is gigabytes.
+  const plans = [
+    [pruneSql("spread_candles"), ["1m", 0]],
+    [pruneSql("instrument_candles"), ["1m", 0]],
+    [CONTRACT_PRUNE_SQL, [0]],
+  ] as const;
+  for (const [sql, parameters] of plans) {
+    const plan = (
+      database.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
+        detail: string;
+      }[]
+    )
+      .map((step) => step.detail)
+      .join("\n");
+    expect(plan).toMatch(
+      /^SEARCH (spread|instrument|contract)_candles USING .*INDEX .*timestamp<\?\)/m,
+    );
+    expect(plan).not.toMatch(/^SCAN (spread|instrument|contract)_candles/m);
+  }
 });

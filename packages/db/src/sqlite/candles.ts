@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { and, asc, desc, eq, getTableName, inArray } from "drizzle-orm";
-import { candleRange, candlesBefore, ohlc } from "../store/queries.ts";
+import { candleRange, distinctLeading, ohlc } from "../store/queries.ts";
 import type { CandleQuery, CandleStore, CloseColumns } from "../store/store.ts";
 import type { StoredCandle } from "../store/types.ts";
 import { changed, type Database } from "./connection.ts";
@@ -25,6 +25,15 @@ function statementFor(db: Database, sql: string): BetterSqlite3.Statement {
   }
   return statement;
 }
+
+/**
+ * A timeframe's candles before `cutoff`, read through the (symbol, timeframe, timestamp) key one
+ * symbol at a time: a filter on timeframe and time alone read the whole table, and the recorder
+ * prunes at every start and every few hours (a year of history is gigabytes).
+ */
+export const pruneSql = (table: string) =>
+  `DELETE FROM ${table}
+   WHERE symbol IN (${distinctLeading(table, "symbol")}) AND timeframe = ? AND timestamp < ?`;
 
 const insertCandle = (table: string) =>
   `INSERT INTO ${table} (symbol, timeframe, timestamp, open, high, low, close)
@@ -214,7 +223,7 @@ export function sqliteCandles(
         return db.select().from(table).where(ofTimeframe).limit(1).all().length > 0;
       }),
     prune: (timeframe, cutoff) =>
-      run(() => changed(db.delete(table).where(candlesBefore(table, timeframe, cutoff)))),
+      run(() => statementFor(db, pruneSql(name)).run(timeframe, cutoff).changes),
     remove: (symbols) =>
       run(() =>
         symbols.length === 0

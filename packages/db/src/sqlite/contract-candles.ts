@@ -1,16 +1,25 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { and, asc, desc, gte, lt, sql } from "drizzle-orm";
+import { distinctLeading } from "../store/queries.ts";
 import type { ContractCandleStore } from "../store/store.ts";
 import { closesSql, prepareCloses, readCloses } from "./candles.ts";
-import { changed, type Database } from "./connection.ts";
+import type { Database } from "./connection.ts";
 import { contractCandles } from "./schema.ts";
 import type { Sqlite } from "./store.ts";
 
 const statements = new WeakMap<
   object,
-  { recorded: BetterSqlite3.Statement; fill: BetterSqlite3.Statement }
+  {
+    recorded: BetterSqlite3.Statement;
+    fill: BetterSqlite3.Statement;
+    prune: BetterSqlite3.Statement;
+  }
 >();
 const closesStatements = new WeakMap<object, BetterSqlite3.Statement>();
+
+/** Minutes before a cutoff, contract by contract through the (contract, timestamp) key. */
+export const CONTRACT_PRUNE_SQL = `DELETE FROM contract_candles
+  WHERE contract IN (${distinctLeading("contract_candles", "contract")}) AND timestamp < ?`;
 
 /**
  * Raw prepared statements, once per connection (a backfill writes ~40,000 minutes a contract).
@@ -35,6 +44,7 @@ function writers(db: Database) {
         `INSERT INTO contract_candles ${columns} VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (contract, timestamp) DO NOTHING`,
       ),
+      prune: db.$client.prepare(CONTRACT_PRUNE_SQL),
     };
     statements.set(db.$client, found);
   }
@@ -130,7 +140,11 @@ export function sqliteContractCandles({ db, run }: Sqlite): ContractCandleStore 
           .orderBy(sql`max(${contractCandles.timestamp})`)
           .all(),
       ),
+    // Through the (contract, timestamp) key one contract at a time, as the candles' prune.
     prune: (cutoff) =>
-      run(() => changed(db.delete(contractCandles).where(lt(contractCandles.timestamp, cutoff)))),
+      run(() => {
+        const { prune } = writers(db);
+        return prune.run(cutoff).changes;
+      }),
   };
 }

@@ -159,6 +159,18 @@ export const candleRange = (candles: CandleColumns, query: Omit<CandleQuery, "li
 export const ohlc = <T extends CandleColumns & Columns<"close">>(candles: T) =>
   pick(candles, ["timestamp", "open", "high", "low", "close"]);
 
+/**
+ * Each distinct value of an index's leading column, one index seek apiece (a "loose index scan":
+ * SQLite has no skip scan without ANALYZE's statistics), for statements that must name it.
+ */
+export const distinctLeading = (table: string, column: string) =>
+  `WITH RECURSIVE each_value(value) AS (
+     SELECT min(${column}) FROM ${table}
+     UNION ALL
+     SELECT (SELECT min(${column}) FROM ${table} WHERE ${column} > each_value.value)
+     FROM each_value WHERE each_value.value IS NOT NULL
+   ) SELECT value FROM each_value WHERE value IS NOT NULL`;
+
 /** A timeframe's candles that start before `cutoff`. */
 export const candlesBefore = (candles: CandleColumns, timeframe: string, cutoff: number) =>
   and(eq(candles.timeframe, timeframe), lt(candles.timestamp, cutoff));
