@@ -6,6 +6,7 @@ import { type Duties, defaultDuties, groupOfExchange } from "@spreadwatch/core";
 import type { Store } from "@spreadwatch/db";
 import { AlertEngine } from "./alerts/engine.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
+import { unknownUserHash } from "./auth/passwords.ts";
 import { loadSessionSecret } from "./auth/session-secret.ts";
 import { LoginThrottle } from "./auth/throttle.ts";
 import { type Bus, connectRedisBus, createInProcessBus } from "./bus/index.ts";
@@ -352,6 +353,9 @@ async function build({ config, store, monitor, notice }: ComposeOptions): Promis
     },
   });
   const shutdown = new AbortController();
+  // Made now, in the thread pool, so that the first login with an unknown name is not the one
+  // that waits for it (and by taking twice as long, tells the name is unknown).
+  void unknownUserHash(config.passwordCost);
   const services: Services = {
     hub,
     instruments,

@@ -66,8 +66,8 @@ const unknownUserHashes = new Map<number, Promise<string>>();
 
 /**
  * A hash of a random password at the server's cost, checked when the username is unknown so that
- * a wrong username takes as long as a wrong password and reveals nothing. Made at the first
- * unknown name, not at start: a server start does not pay for a hash it may never check.
+ * a wrong username takes as long as a wrong password and reveals nothing. One per cost, made as
+ * the server starts (composition.ts) at the cost it hashes with.
  */
 export function unknownUserHash(cost: number): Promise<string> {
   let hash = unknownUserHashes.get(cost);
