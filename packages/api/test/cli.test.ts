@@ -14,14 +14,29 @@ afterEach(() => server.stop());
 
 /** `pnpm users …` as an operator runs it (the CLI's bundle), against the running server's DATA_DIR. */
 function users(...args: string[]) {
+  return usersWith({}, ...args);
+}
+
+function usersWith(env: Record<string, string>, ...args: string[]) {
   const run = spawnSync(process.execPath, [START_SCRIPT, "users", ...args], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...TEST_SERVER_ENV },
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: server.dataDir, ...TEST_SERVER_ENV, ...env },
     encoding: "utf8",
   });
   return { code: run.status, out: run.stdout, err: run.stderr.trim() };
 }
 
 describe("pnpm users", () => {
+  it("refuses a PASSWORD_HASH_COST out of range, in one line, and creates nobody", () => {
+    expect(
+      usersWith({ PASSWORD_HASH_COST: "9" }, "create", "desk", "--password", "desk-password"),
+    ).toEqual({
+      code: 1,
+      out: "",
+      err: 'users: Invalid PASSWORD_HASH_COST: must be a whole number from 10 to 17 (scrypt\'s N is 2 to this power) (got "9")',
+    });
+    expect(users("list").out).toBe("1\tadmin\tadmin\talerts on\n");
+  });
+
   it("creates a user the running server accepts, and lists users", async () => {
     expect(users("create", "desk", "--alerts", "--password", "desk-password")).toMatchObject({
       code: 0,
