@@ -31,11 +31,11 @@ function derive(
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised later without breaking old hashes. */
-export async function hashPassword(
-  password: string,
-  cost: number = DEFAULT_PASSWORD_COST,
-): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised later without breaking old
+ * hashes. The cost is the server's (AuthSettings.passwordCost): every caller says it.
+ */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
   const params = { N: 2 ** cost, r: R, p: 1 };
   const key = await derive(password, salt, params);
