@@ -5,14 +5,7 @@
 // the directory pnpm was started from. The process-level tests start the server through this file.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { bundlePath, ensureBuilt, ROOT } from "./production-build.mjs";
-
-// V8 lets the old generation grow to a multiple of what is live before it collects: a first
-// start (a month backfilled, then the statistics read) peaked at ~340 MB RSS with ~60 MB live.
-// Optimising for size keeps the heap near what is live (docs/operations.md, "The first start"). Set here,
-// before the server's code runs, so `pnpm start` needs no command-line flag.
-setFlagsFromString("--optimize-for-size");
 
 const callerDir = process.env.INIT_CWD ?? process.cwd();
 const CLIS = new Set(["users", "kite"]);
