@@ -522,6 +522,11 @@ function leaderWorkOf(
         spreads.subscribe((change) => recorder.spreadsChanged(change)),
         spreads.subscribe((change) => alertEngine.spreadsChanged(change)),
       );
+      // Before the engine reads the watched alerts in: a change another instance publishes while
+      // this one starts is queued behind that read (AlertEngine.start), not lost.
+      leaderListeners.push(
+        bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
+      );
       await recorder.start();
       await stats.start();
       await alertEngine.start();
@@ -544,7 +549,6 @@ function leaderWorkOf(
         positions.onChange((userId) => positionAlerts.positionsChanged(userId)),
         spreads.subscribe((change) => positionAlerts.spreadsChanged(change)),
         bus.onState((state) => state === "connected" && positionAlerts.busReconnected()),
-        bus.subscribe("alerts.changed", ({ userId }) => alertEngine.alertsChanged(userId)),
         bus.onState((state) => state === "connected" && alertEngine.busReconnected()),
       );
       senders.current = startSenders(config, services);

@@ -125,6 +125,15 @@ export class AlertEngine {
    * metric's stored value is already past its re-arm level (see hysteresis.ts).
    */
   async start(): Promise<void> {
+    // In the write queue: an alert change heard while the watched alerts are read in (the bus is
+    // subscribed before this, composition.ts) is read again after them, not lost between the
+    // read and the subscription.
+    const loaded = this.writes.then(() => this.load());
+    this.writes = loaded.catch(() => {});
+    await loaded;
+  }
+
+  private async load(): Promise<void> {
     const [watched, marks] = await Promise.all([
       this.store.alerts.listWatched(),
       this.store.spreadMarks.list(),
@@ -166,7 +175,10 @@ export class AlertEngine {
    * the older read can finish last and would bring back a deleted alert).
    */
   alertsChanged(userId: number): void {
-    this.queue(() => this.refreshUser(userId));
+    // Not started yet (or stopped): the start reads every user's alerts after this anyway.
+    this.queue(async () => {
+      if (this.following) await this.refreshUser(userId);
+    });
   }
 
   /**
@@ -174,7 +186,9 @@ export class AlertEngine {
    * read again when it comes back (queued behind earlier writes and reloads).
    */
   busReconnected(): void {
-    this.queue(async () => this.replace(await this.store.alerts.listWatched()));
+    this.queue(async () => {
+      if (this.following) this.replace(await this.store.alerts.listWatched());
+    });
   }
 
   /** Re-reads one user's watched alerts: after an alert change, a permission toggle or a (dis)connect. */
