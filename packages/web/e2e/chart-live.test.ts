@@ -8,8 +8,9 @@ import { signedInSuite } from "./suite.ts";
 /**
  * GC_BUY's moves, played by the test while the chart is open (scripted-feed.ts): 5.00 at second 1
  * of a minute two hours ago, 8.00 at :55, 2.00 at :57 (the same candle), then 6.00 and 7.00 two
- * and four seconds into the next minute. The quotes carry those times, so the minute rolls over
- * in market time when the test plays it, not a wall-clock minute later.
+ * and four seconds into the next minute, then 3.00 and 9.00 in the minute after. The quotes carry
+ * those times, so the minute rolls over in market time when the test plays it, not a wall-clock
+ * minute later.
  */
 const MINUTE = 60_000;
 const minute = Math.floor((Date.now() - 2 * 60 * MINUTE) / MINUTE) * MINUTE;
@@ -80,5 +81,54 @@ describe("the forming candle follows the market stream", () => {
     ]);
     // A new minute began, so the chart asked the server for the closed candle.
     expect(requests).toBeGreaterThan(fetched);
+  }, 240_000);
+
+  it("keeps a move the stream showed while the refetch at the minute's turn was on its way", async () => {
+    // The server answers the refetch at once (the third minute's first sample, 3.00), and the
+    // page gets that answer only after the stream has shown the minute's next move (9.00): an
+    // answer older than the chart, as a loaded server or network delivers it.
+    let answered!: () => void;
+    const serverAnswered = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    await suite.page.route("**/api/trpc/**", async (route) => {
+      if (held || !isCandlesCall(route.request(), { timeframe: "1m" })) return route.fallback();
+      held = true;
+      const response = await route.fetch();
+      answered();
+      await released;
+      await route.fulfill({ response });
+    });
+
+    await suite.app.play([[gold(122, 3)]]);
+    await serverAnswered;
+    await suite.app.play([[gold(124, 9)]]);
+    const shown = [
+      [5, 8, 2, 2],
+      [6, 7, 6, 7],
+      [3, 9, 3, 9],
+    ];
+    await expect.poll(candles, WAIT).toEqual(shown);
+
+    // The held answer lands: the chart takes it (new data) and keeps the move it showed.
+    await suite.page.evaluate(() => {
+      (window as { __shownData?: unknown }).__shownData = window.__spreadChart?.data;
+    });
+    release();
+    await expect
+      .poll(
+        () =>
+          suite.page.evaluate(
+            () => window.__spreadChart?.data !== (window as { __shownData?: unknown }).__shownData,
+          ),
+        WAIT,
+      )
+      .toBe(true);
+    expect(await candles()).toEqual(shown);
   }, 240_000);
 });

@@ -1,26 +1,27 @@
-import {
-  addSample,
-  bucketStart,
-  type Candle,
-  startCandle,
-  type Timeframe,
-} from "@spreadwatch/core";
+import type { Candle, Timeframe } from "@spreadwatch/core";
 import { useEffect, useRef, useState } from "react";
 import { chartValueNow } from "../../market/chartSymbols.ts";
+import { foldSample, keepShown } from "../../market/liveCandles.ts";
 import type { MarketSnapshot } from "../market/useMarketSnapshot.ts";
 
 interface Live {
   base: readonly Candle[];
+  /** The symbol and timeframe the candles are of. */
+  chart: string;
   candles: readonly Candle[];
   /** The value last folded in; an unchanged value is no new sample (as on the server). */
   lastValue: number | undefined;
 }
 
-const fresh = (base: readonly Candle[]): Live => ({
-  base,
-  candles: base,
-  lastValue: base.at(-1)?.close,
-});
+/**
+ * The live state over newly fetched candles: what the same chart showed from the fetched last
+ * candle on stays (keepShown), since the stream will not send those samples again.
+ */
+function rebase(base: readonly Candle[], chart: string, before: Live | undefined): Live {
+  const candles = before?.chart === chart ? keepShown(base, before.candles) : base;
+  const lastValue = candles === base ? base.at(-1)?.close : before?.lastValue;
+  return { base, chart, candles, lastValue };
+}
 
 /**
  * The fetched candles with the forming candle kept current from the market stream between
@@ -35,10 +36,11 @@ export function useLiveCandles(
   snapshot: MarketSnapshot | undefined,
   onRollover: () => void,
 ): readonly Candle[] {
-  const [live, setLive] = useState(() => fresh(base));
+  const chart = `${symbol}|${timeframe}`;
+  const [live, setLive] = useState(() => rebase(base, chart, undefined));
   let current = live;
-  if (live.base !== base) {
-    current = fresh(base);
+  if (live.base !== base || live.chart !== chart) {
+    current = rebase(base, chart, live);
     setLive(current);
   }
   const latest = useRef(current);
@@ -61,19 +63,4 @@ export function useLiveCandles(
   }, [snapshot, symbol, timeframe]);
 
   return current.candles;
-}
-
-/** The candles with one more sample, or undefined when it belongs to a closed candle. */
-function foldSample(
-  candles: readonly Candle[],
-  ts: number,
-  value: number,
-  timeframe: Timeframe,
-): Candle[] | undefined {
-  const last = candles.at(-1);
-  const bucket = bucketStart(ts, timeframe);
-  if (!last || bucket === undefined || bucket < last.timestamp) return undefined;
-  if (bucket === last.timestamp) return [...candles.slice(0, -1), addSample(last, value)];
-  const started = startCandle(ts, value, timeframe);
-  return started ? [...candles, started] : undefined;
 }
