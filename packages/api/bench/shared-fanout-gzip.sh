@@ -5,13 +5,6 @@
 # (BENCHMARKS.md §23). Same arguments and environment as fanout.py, e.g.
 #   ulimit -n 20000; STREAM_LIMIT_PER_ADDRESS=0 FLOOR_MODE=delta \
 #     bash packages/api/bench/shared-fanout-gzip.sh 100 1000 10000
-set -euo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-perf="$root/../shared/perf"
-[ -f "$perf/fanout.py" ] || { echo "no fan-out harness at $perf" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp "$perf/fanout.py" "$perf/fanout-client.mjs" "$work/"
+source "$(dirname "$0")/shared-harness.sh"
 cp "$root/packages/api/bench/shared-floor-gzip.mjs" "$work/floor-server.mjs"
-cd "$root"
-PYTHONUNBUFFERED=1 python3 "$work/fanout.py" "$@"
+run_harness "$@"
