@@ -23,3 +23,11 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * How long a test of a fake that hangs lets a request go unanswered before the client under test
+ * cuts it: long enough that a request the fake does answer is never cut on a loaded machine (at
+ * 300 ms one was, under a CPU hog, and the test counted a retry too many), short enough to wait
+ * out once.
+ */
+export const HANG_CUT_MS = 2_000;
