@@ -1,9 +1,19 @@
 import { PRICE_POLL_MS } from "@spreadwatch/core";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { throttle } from "throttle-debounce";
 import { applyStreamMessage, type MarketSnapshot } from "../../market/applyDelta.ts";
 import { trpc } from "../../trpc.ts";
 
 export type { MarketSnapshot };
+
+/**
+ * The shared market cache takes the stream's state at most this often: every row, badge and
+ * figure that reads it renders at most four times a second, however fast quotes arrive (the
+ * simulator's stream sends ~19 messages a second). The first message after a quiet spell is
+ * written at once, the last of a burst within this time; a screen's own selection (the chart's
+ * forming candle) still takes every message. docs/architecture.md, "The quote path".
+ */
+export const MARKET_CACHE_EVERY_MS = 250;
 
 /**
  * What a screen shows, for the stream to send only that (docs/http-api.md, "Live stream"):
@@ -46,6 +56,14 @@ export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotSt
   // a render reads right after a new selection is still the previous connection's.
   const selectionId = JSON.stringify(selection ?? null);
   const liveFor = useRef<string | undefined>(undefined);
+  const [writeCache] = useState(() =>
+    throttle(MARKET_CACHE_EVERY_MS, () => {
+      if (streamState.current) utils.market.snapshot.setData(undefined, streamState.current);
+    }),
+  );
+  // Nothing is written into the cache after the screen has gone; `upcomingOnly` keeps the writer
+  // usable should the same component mount again (React's strict mode runs effects twice).
+  useEffect(() => () => writeCache.cancel({ upcomingOnly: true }), [writeCache]);
   const stream = trpc.market.onSnapshot.useSubscription(selection, {
     onStarted: () => {
       liveFor.current = selectionId;
@@ -55,7 +73,7 @@ export function useMarketSnapshot(selection?: MarketSelection): MarketSnapshotSt
       streamState.current = applyStreamMessage(streamState.current, message, selection?.exceptKeys);
       if (!streamState.current) return;
       if (partOnly) setSelected(streamState.current);
-      else utils.market.snapshot.setData(undefined, streamState.current);
+      else writeCache();
     },
   });
   // A new `exceptKeys` opens a new connection; a dashboard that was live stays live while that
