@@ -139,7 +139,8 @@ export function chartOptions({
       {
         ...axis,
         side: 1,
-        values: (_u, splits) => splits.map(formatValue),
+        // A null is a tick whose label the live value's tag covers (plugins/axisTags.ts).
+        values: (_u, splits) => splits.map((value) => (value == null ? null : formatValue(value))),
         size: (_u, values) => yAxisWidth(values),
       },
     ],
