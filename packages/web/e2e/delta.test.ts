@@ -128,6 +128,15 @@ async function playAll(app: ScriptedApp) {
 }
 
 /**
+ * Waits until the dashboard has drawn the last moment: the stream's last message may still be on
+ * its way when the server holds it, and the table takes the newest state within 250 ms after
+ * (MARKET_CACHE_EVERY_MS), so the table is read only once it shows the last quote's time.
+ */
+function shownLast(page: Page) {
+  return page.locator(`[data-market-at='${lastTs}']`).waitFor(WAIT);
+}
+
+/**
  * What the page shows once reloaded: its stream then opens with the server's current snapshot
  * (the state of /api/prices and /api/calculations), with no delta applied yet. A second page
  * would need a second sign-in, which ends the first page's session.
@@ -142,6 +151,7 @@ async function numbersAfterReload(page: Page): Promise<string[]> {
 describe("the dashboard fed by deltas", () => {
   it("shows the same numbers as a fresh page (the server's snapshot) after many quotes", async () => {
     await playAll(suite.app);
+    await shownLast(suite.page);
     // One snapshot on connect, then deltas only: the table read next was built from deltas.
     const kinds = await streamKinds(suite.page);
     expect(kinds[0]).toBe("snapshot");
@@ -176,6 +186,7 @@ describe("the dashboard fed by deltas", () => {
     const played = playAll(suite.app);
     await expect.poll(() => tableNumbers(suite.page), WAIT).not.toEqual(before);
     await played;
+    await shownLast(suite.page);
     // A snapshot on the first connect and one on the reconnect, then deltas again. (A loaded
     // machine may hold the page back past the server's ring of versions, which is answered with
     // one more snapshot: a resync, not a failure, so at least two.)

@@ -114,7 +114,12 @@ export function Dashboard({ user }: { user: SessionUser }) {
             </button>
           )}
           {alertsOn && <AlertSwitches />}
-          <StreamStatus live={live} interrupted={interrupted} unreachable={unreachable} />
+          <StreamStatus
+            live={live}
+            interrupted={interrupted}
+            unreachable={unreachable}
+            marketAt={snapshot?.prices.timestamp}
+          />
         </div>
         {alertsOn && sectionShown && (
           <LazyDialog what="section">
