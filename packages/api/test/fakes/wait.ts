@@ -1,3 +1,8 @@
+// Written here rather than with vi.waitFor: the bench scripts (run by tsx, outside vitest) start
+// their servers through test/server.ts, which waits with these, and importing vitest outside its
+// runner throws ("Vitest failed to access its internal state"). Each wait has a deadline and fails
+// naming what it waited for.
+
 /** Resolves once `check` holds (polled every 10 ms); fails naming `what` after a generous deadline. */
 export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
