@@ -6,10 +6,10 @@ import {
   launchBrowser,
   login,
   type NewUser,
-  newPage,
   type PageOptions,
   type RunningApp,
 } from "./harness.ts";
+import { keepAsSpare, takePage } from "./spare-page.ts";
 
 /** What a test file works with; every field is filled in by the file's beforeAll. */
 export interface Suite<A extends RunningApp = RunningApp> {
@@ -54,7 +54,7 @@ export interface SignedInOptions<A extends RunningApp> extends SuiteOptions<A> {
  */
 export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>): Suite<A> {
   return registerSuite(options, async (suite) => {
-    suite.page = await newPage(suite.browser, options.page);
+    suite.page = await takePage(suite.browser, options.page);
     await options.beforeLogin?.(suite.page);
     await login(suite.page, suite.app.url, options.as.username, options.as.password);
     if (options.open) {
@@ -68,14 +68,15 @@ export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>)
 /** Like signedInSuite, with the page (if any) left signed out: the file signs in itself. */
 export function signedOutSuite<A extends RunningApp>(options: SignedOutOptions<A>): Suite<A> {
   return registerSuite(options, async (suite) => {
-    if (options.page !== false) suite.page = await newPage(suite.browser, options.page);
+    if (options.page !== false) suite.page = await takePage(suite.browser, options.page);
   });
 }
 
 /**
  * One Chromium per vitest worker, as Playwright's own runner keeps one per worker: the e2e files
  * of a worker share a module graph (vitest.config.ts), and each file works in contexts of its own
- * (cookies, storage, viewport) and closes them when done. A launch costs ~2.4 CPU seconds, a
+ * (cookies, storage, viewport) and closes them when done, but for its suite page, which may go on
+ * to the next file (spare-page.ts). A launch costs ~2.4 CPU seconds, a
  * context ~1.2 (BENCHMARKS.md §32). A browser that went away is launched again for the next file.
  */
 let workerBrowser: Promise<Browser> | undefined;
@@ -113,8 +114,15 @@ function registerSuite<A extends RunningApp>(
     await withBrowser(suite);
   });
   afterAll(async () => {
-    // The browser stays for the worker's next file; what this file opened goes.
-    await Promise.all(suite.browser?.contexts().map((context) => context.close()) ?? []);
+    // The browser stays for the worker's next file, and so does the file's page if nothing
+    // scripted it (spare-page.ts); every other context this file opened goes.
+    const kept = await keepAsSpare(suite.page);
+    await Promise.all(
+      suite.browser
+        ?.contexts()
+        .filter((context) => context !== kept)
+        .map((context) => context.close()) ?? [],
+    );
     await suite.app?.stop();
     await suite.telegram?.stop();
   });
