@@ -460,6 +460,8 @@ function wireEveryInstance({ services, snapshots }: Parts, { config, monitor }: 
   // Each user's open positions follow the store (the index position alerts read), and their
   // open Positions tabs hear to refetch.
   bus.subscribe("positions.changed", ({ userId }) => void positions.ownerChanged(userId));
+  // A campaign made on any instance: the leader's engine looks now (a follower's is not running).
+  bus.subscribe("executions.changed", () => services.executions.wake());
   bus.onState((state) => state === "connected" && void reloadPositions(positions));
 }
 

@@ -30,6 +30,11 @@ export interface BusMessages {
    * statistics of the spreads on them again from the new contracts' past (docs/history.md).
    */
   "contract.rolled": { instanceId: string; keys: string[] };
+  /**
+   * A live-order campaign was made or cancelled, or live orders were switched: the leader's
+   * execution engine looks now rather than at its next idle poll.
+   */
+  "executions.changed": Record<string, never>;
   /** An admin asked for the providers' past again (all keys in use when null): the leader fetches. */
   "history.fetch": { keys: string[] | null };
 }
@@ -47,6 +52,7 @@ const topicSet = {
   "history.added": true,
   "contract.rolled": true,
   "history.fetch": true,
+  "executions.changed": true,
 } as const satisfies Record<Topic, true>;
 
 export const TOPICS = Object.keys(topicSet) as Topic[];

@@ -36,6 +36,12 @@ import { type CampaignDoc, executableFrom } from "./ticket.ts";
 
 /** How often the leader reads each working account's orderbook. */
 export const EXECUTION_POLL_MS = 100;
+/**
+ * How often the leader looks for campaigns while none is open. A campaign made or cancelled on
+ * any instance wakes it at once ("executions.changed" on the bus); this is the net under a lost
+ * message. Looking every 100 ms with nothing open was half of an idle server's CPU.
+ */
+export const EXECUTION_IDLE_POLL_MS = 1_000;
 /** After a 429 the account sends nothing for this long. */
 export const THROTTLE_BACKOFF_MS = 1_000;
 
@@ -79,6 +85,8 @@ export class ExecutionEngine {
   private woken = false;
   /** The next cycle reads every account's orderbook (a poll, a new campaign, a cancel). */
   private lookAtBooks = true;
+  /** The last look found no open campaign: the next poll waits EXECUTION_IDLE_POLL_MS. */
+  private idle = false;
   /** Tags whose request is on the wire now: never looked up, never sent again meanwhile. */
   private readonly inFlight = new Set<string>();
   private readonly now: () => number;
@@ -136,7 +144,8 @@ export class ExecutionEngine {
       if (!this.woken) {
         const polled = await new Promise<boolean>((resolve) => {
           this.wakeUp = () => resolve(false);
-          setTimeout(() => resolve(true), this.options.pollMs ?? EXECUTION_POLL_MS).unref();
+          const pollMs = this.idle ? EXECUTION_IDLE_POLL_MS : EXECUTION_POLL_MS;
+          setTimeout(() => resolve(true), this.options.pollMs ?? pollMs).unref();
         });
         if (polled) this.lookAtBooks = true;
       }
@@ -216,6 +225,7 @@ export class ExecutionEngine {
     // What updates told before this look is in the books it reads now.
     this.updates.take();
     const open = await store.executions.listOpen();
+    this.idle = open.length === 0;
     const tokens = new Set<string>();
     if (open.length === 0) return this.updates.watch(tokens);
     this.updateArrived = undefined;

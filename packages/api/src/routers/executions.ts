@@ -1,5 +1,6 @@
 import { TRPCError, type TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import type { AppServices } from "../context.ts";
 import { campaignView, cancelKey } from "../executions/engine.ts";
 import { KiteLinks } from "../executions/kite-link.ts";
 import { LiveOrders } from "../executions/live-orders.ts";
@@ -57,6 +58,15 @@ const executionId = z.strictObject({
 
 const notFound = () => new PositionError("not_found", "Execution not found");
 
+/**
+ * The leader's engine looks now: this instance's at once (if it leads), every instance's through
+ * the bus, so a campaign made on a follower does not wait for the leader's idle poll.
+ */
+function wakeExecutions(services: AppServices): void {
+  services.executions?.wake();
+  services.bus.publish("executions.changed", {});
+}
+
 /** Live orders through each trader's own Kite (docs/user-guide.md "Live orders"). */
 export const executionsRouter = {
   /** A ticket: dry run (the default) answers the exact requests; live stores and works it. */
@@ -109,7 +119,7 @@ export const executionsRouter = {
         });
         return { id: built.id, requests };
       });
-      services.executions?.wake();
+      wakeExecutions(services);
       return { id: response.id, status: "working", dryRun: false, requests: response.requests };
     }),
   ),
@@ -171,7 +181,7 @@ export const executionsRouter = {
       const row = await store.executions.get(input.id);
       if (!row || row.ownerId !== ctx.user.id) throw notFound();
       await store.keyValues.set(cancelKey(row.id), true, Date.now());
-      ctx.services.executions?.wake();
+      wakeExecutions(ctx.services);
       return { id: row.id, cancelRequested: true };
     }),
   ),
@@ -299,7 +309,7 @@ export const liveOrdersRouter = {
     .input(z.strictObject({ enabled: z.boolean({ error: "enabled must be true or false" }) }))
     .mutation(async ({ ctx, input }) => {
       await new LiveOrders(ctx.services.store).setEnabled(input.enabled, Date.now());
-      ctx.services.executions?.wake();
+      wakeExecutions(ctx.services);
       return { enabled: input.enabled };
     }),
 
@@ -320,7 +330,7 @@ export const liveOrdersRouter = {
         Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
         Date.now(),
       );
-      ctx.services.executions?.wake();
+      wakeExecutions(ctx.services);
       return { id, enabled: next.enabled, capLots: next.capLots };
     }),
 } satisfies TRPCRouterRecord;
