@@ -5,8 +5,9 @@ import { a11yReplayCsv, seedAlerts, seedHistory } from "./a11y-fixture.ts";
 import { historyDataDir } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, modal, rest, spreadRow } from "./alerts.ts";
 import { expectAccessible, expectAccessibleMidFlash } from "./axe.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
 import { seedRolls } from "./roll-data.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
@@ -48,11 +49,11 @@ beforeAll(async () => {
   const at = Math.floor((Date.now() - 80 * 60_000) / 60_000) * 60_000;
   seedRolls(dataDir, [{ key: "GOLD", at, from: "GOLD26FEBFUT", to: "GOLD26APRFUT" }]);
   for (const trader of TRADERS) {
-    const page = await newPage(suite.browser);
+    const page = await openPage(suite.browser);
     await login(page, suite.app.url, trader.username, trader.password);
     const { enabled } = await seedAlerts(page);
     seedHistory(dataDir, trader.username, enabled);
-    await page.context().close();
+    await closePage(page);
   }
 });
 
@@ -76,7 +77,7 @@ for (const screen of SCREENS) {
     let page: Page;
     beforeAll(async () => {
       // The flash's tints are part of what is checked (expectAccessibleMidFlash): motion on.
-      page = await newPage(suite.browser, {
+      page = await openPage(suite.browser, {
         width,
         height,
         colorScheme: scheme,
@@ -84,7 +85,7 @@ for (const screen of SCREENS) {
       });
     });
     afterAll(async () => {
-      await page?.context().close();
+      await closePage(page);
     });
     const where = (screen: string) => `${screen} (${width} px, ${scheme})`;
 

@@ -2,8 +2,9 @@ import { HEARTBEAT_MS } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 const LEAVER = { username: "leaver", password: "leaver-secret" };
@@ -144,7 +145,7 @@ describe("admin panel", () => {
   });
 
   it("sends a deleted user's open browser to /login, saying why", async () => {
-    const leaverPage = await newPage(suite.browser);
+    const leaverPage = await openPage(suite.browser);
     await login(leaverPage, suite.app.url, LEAVER.username, LEAVER.password);
     const asked = answerNextDialog(suite.page, true);
     await row(LEAVER.username).getByRole("button", { name: "Delete" }).click();
@@ -155,7 +156,7 @@ describe("admin panel", () => {
     await said.waitFor();
     expect(new URL(leaverPage.url()).pathname).toBe("/login");
     expect(await said.count()).toBe(1);
-    await leaverPage.context().close();
+    await closePage(leaverPage);
   });
 
   it("goes back to the dashboard", async () => {

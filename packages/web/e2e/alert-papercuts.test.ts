@@ -3,8 +3,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { addAlertButton, alertsPanel, bells, modal, rest } from "./alerts.ts";
 import { playedSounds, spyOnAudio } from "./audio-spy.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
 import { recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The small things a trader trips over on the alert screens. The fixture's spreads hold still:
@@ -84,7 +85,7 @@ describe("Test in the alerts list", () => {
 
 describe("a permission an admin grants", () => {
   let ned: Page;
-  afterAll(() => ned?.context().close());
+  afterAll(() => closePage(ned));
 
   /** The admin's REST session: a login of their own, as the Admin page would make. */
   async function setAlerts(value: boolean): Promise<void> {
@@ -110,7 +111,7 @@ describe("a permission an admin grants", () => {
   }
 
   it("reaches the user's open dashboard without a reload, and so does taking it away", async () => {
-    ned = await newPage(suite.browser);
+    ned = await openPage(suite.browser);
     await login(ned, suite.app.url, NED.username, NED.password);
     const cell = ned.locator("tr[data-symbol='GC_BUY'] [data-col='alerts']");
     await cell.getByText("No alerts", { exact: true }).waitFor();

@@ -9,8 +9,9 @@ import {
 } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, rest, trpcInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
 import { procedure } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The fixture's spreads hold still, so nothing fires on its own: the History rows are seeded
@@ -172,7 +173,7 @@ describe("the History tab", () => {
   });
 
   it("drops Load older when a history of exactly one page has nothing older", async () => {
-    const page = await newPage(suite.browser);
+    const page = await openPage(suite.browser);
     try {
       await login(page, suite.app.url, ONE_PAGE.username, ONE_PAGE.password);
       const alertId = await createAlert(page, { commodityType: "CL_BUY", threshold: 1 });
@@ -187,7 +188,7 @@ describe("the History tab", () => {
       await more.waitFor({ state: "detached" });
       expect(await historyRows(page).count()).toBe(20);
     } finally {
-      await page.context().close();
+      await closePage(page);
     }
   });
 
@@ -242,7 +243,7 @@ describe("the History tab", () => {
   });
 
   it("fits a 390 px phone without sideways scrolling", async () => {
-    const phone = await newPage(suite.browser, { width: 390, height: 844 });
+    const phone = await openPage(suite.browser, { width: 390, height: 844 });
     await login(phone, suite.app.url, TRADER.username, TRADER.password);
     // Not the + button: on a phone a row with alerts shows one bell with a count instead, and
     // earlier tests gave GC_BUY alerts (the + was seen only while the desktop layout flashed by).
@@ -263,6 +264,6 @@ describe("the History tab", () => {
     const box = await historyRows(phone).first().boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
     expect(box?.height).toBeLessThan(140);
-    await phone.context().close();
+    await closePage(phone);
   });
 });

@@ -14,8 +14,9 @@ import {
 import { failPlay, playedSounds, spyOnAudio, startedTones } from "./audio-spy.ts";
 import { answerDialogs, answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
 import { holdRequests, procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The fixture's spreads hold still here, so no alert fires: this file is about the alert UI.
@@ -55,7 +56,7 @@ async function createInModal(
 
 describe("a user without alerts_enabled", () => {
   it("sees 'No alerts' in every row, no alerts section and no alert calls", async () => {
-    const bobPage = await newPage(suite.browser);
+    const bobPage = await openPage(suite.browser);
     const listCalls = recordRequests(bobPage, procedure("alerts.list"));
     await login(bobPage, suite.app.url, BOB.username, BOB.password);
     await bobPage.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
@@ -64,7 +65,7 @@ describe("a user without alerts_enabled", () => {
     expect(await bobPage.getByRole("button", { name: /Alerts Section/ }).count()).toBe(0);
     expect(await bobPage.getByRole("button", { name: "Add new alert" }).count()).toBe(0);
     expect(listCalls).toEqual([]);
-    await bobPage.context().close();
+    await closePage(bobPage);
   });
 });
 

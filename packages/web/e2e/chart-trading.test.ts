@@ -9,7 +9,8 @@ import {
   longValue,
 } from "./chart-fixtures.ts";
 import { candlesTos, chartWith, plotBox, pointAt, scales } from "./chart-page.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
@@ -364,7 +365,7 @@ describe("a chart to trade from", () => {
   it("a user without alerts gets no threshold lines and no Create alert offer", async () => {
     // The admin's alert on GC_BUY is not the viewer's, and the viewer may not have alerts.
     await rest(page(), "POST", "/api/alerts", { commodityType: "GC_BUY", threshold: 0 });
-    const viewer = await newPage(suite.browser);
+    const viewer = await openPage(suite.browser);
     try {
       await login(viewer, suite.app.url, "viewer", "viewer-secret-1");
       await viewer.goto(`${suite.app.url}/advanced-chart`);
@@ -377,7 +378,7 @@ describe("a chart to trade from", () => {
       expect(await viewer.getByTestId("chart-popover").count()).toBe(0);
       expect(await viewer.locator(".chart-threshold").count()).toBe(0);
     } finally {
-      await viewer.context().close();
+      await closePage(viewer);
     }
     await deleteAllAlertsByRest(page());
   });

@@ -2,8 +2,9 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { addAlertButton, alertsPanel, modal, rest, thresholdInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
 import { holdRequests, procedure } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // docs/operations.md "Security and limits", double submits: a double click on a create button used
@@ -109,7 +110,7 @@ describe("double-clicking Create Alert", () => {
 
 describe("double-clicking Add User", () => {
   it("creates exactly one user and reports success", async () => {
-    const page = await newPage(suite.browser);
+    const page = await openPage(suite.browser);
     await login(page, suite.app.url, ADMIN.username, ADMIN.password);
     await page.getByRole("link", { name: "Admin" }).click();
     await page.waitForURL(`${suite.app.url}/admin`);
@@ -134,6 +135,6 @@ describe("double-clicking Add User", () => {
     const { json } = await rest(page, "GET", "/api/auth/users");
     const names = (json.users as Array<{ username: string }>).map((user) => user.username);
     expect(names.filter((name) => name === "carol")).toEqual(["carol"]);
-    await page.context().close();
+    await closePage(page);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CROSSED_GOLD, crossedGoldFixture } from "./fixtures.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
@@ -67,7 +68,7 @@ describe("spreads on a crossed or missing leg", () => {
 
   // Last: signing the admin in on a second page ends the first page's session.
   it("shows the reason on a tap, on a touch screen", async () => {
-    const phone = await newPage(suite.browser, { width: 390, height: 844, hasTouch: true });
+    const phone = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
       await login(phone, suite.app.url, ADMIN.username, ADMIN.password);
       const badge = phone.locator("tr[data-symbol='NG_SELL'] .leg-warning");
@@ -78,7 +79,7 @@ describe("spreads on a crossed or missing leg", () => {
       // The tap shows the reason; it does not open the row's chart.
       expect(new URL(phone.url()).pathname).toBe("/");
     } finally {
-      await phone.context().close();
+      await closePage(phone);
     }
   });
 });

@@ -5,7 +5,8 @@ import { a11yReplayCsv, seedAlerts } from "./a11y-fixture.ts";
 import { modal, rest, spreadRow, thresholdInput } from "./alerts.ts";
 import { contrast } from "./contrast.ts";
 import { answerNextDialog } from "./dialogs.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
@@ -24,10 +25,10 @@ const suite = signedOutSuite({
 
 // Every describe sees GC_BUY's alerts at 120 (on) and 135 (off), whichever runs alone.
 beforeAll(async () => {
-  const page = await newPage(suite.browser);
+  const page = await openPage(suite.browser);
   await login(page, suite.app.url, TRADER.username, TRADER.password);
   await seedAlerts(page);
-  await page.context().close();
+  await closePage(page);
 });
 
 /** Presses Tab until the focused element matches `selector` (at most `limit` times). */
@@ -87,12 +88,12 @@ function focusRing(page: Page): Promise<{ ring: string; around: string }> {
 describe("on a desktop (1400 px, keyboard)", () => {
   let page: Page;
   beforeAll(async () => {
-    page = await newPage(suite.browser, { width: 1400, height: 900 });
+    page = await openPage(suite.browser, { width: 1400, height: 900 });
     await login(page, suite.app.url, TRADER.username, TRADER.password);
     await spreadRow(page, "GC_BUY").locator("button.bell[data-alert-id]").first().waitFor();
   });
   afterAll(async () => {
-    await page?.context().close();
+    await closePage(page);
   });
 
   it("draws a focus ring of at least 3:1 against its surroundings, light and dark", async () => {
@@ -192,7 +193,7 @@ describe("on a desktop (1400 px, keyboard)", () => {
 describe("the chart by keyboard (1400 px)", () => {
   let page: Page;
   beforeAll(async () => {
-    page = await newPage(suite.browser, { width: 1400, height: 900 });
+    page = await openPage(suite.browser, { width: 1400, height: 900 });
     await login(page, suite.app.url, TRADER.username, TRADER.password);
     await page.goto(`${suite.app.url}/advanced-chart`);
     await page.getByLabel("Timeframe").selectOption("1m");
@@ -200,7 +201,7 @@ describe("the chart by keyboard (1400 px)", () => {
     await page.locator(".chart-threshold").first().waitFor();
   });
   afterAll(async () => {
-    await page?.context().close();
+    await closePage(page);
   });
 
   it("picks a price with the arrow keys and creates an alert there with Enter", async () => {
@@ -287,7 +288,7 @@ describe("on a phone (390 px, touch)", () => {
     await spreadRow(page, "GC_BUY").waitFor();
   });
   afterAll(async () => {
-    await page?.context().close();
+    await closePage(page);
   });
 
   it("shows z, percentile, mean and σ in the row's details sheet", async () => {

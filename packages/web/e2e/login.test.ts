@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
 import { holdRequests, procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
 const TRADER = { username: "trader", password: "trader-secret" };
@@ -134,7 +135,7 @@ describe("signed in as a trader", () => {
 
 describe("signed in as the admin", () => {
   it("shows the Admin link and the capitalised name", async () => {
-    const adminPage = await newPage(suite.browser);
+    const adminPage = await openPage(suite.browser);
     await login(adminPage, suite.app.url, ADMIN.username, ADMIN.password);
     const account = adminPage.getByRole("navigation", { name: "Account" });
     expect(await account.getByTestId("account-user").textContent()).toBe("Admin");
@@ -147,6 +148,6 @@ describe("signed in as the admin", () => {
     ]);
     await account.getByRole("link", { name: "Admin" }).click();
     await adminPage.waitForURL(`${suite.app.url}/admin`);
-    await adminPage.context().close();
+    await closePage(adminPage);
   });
 });

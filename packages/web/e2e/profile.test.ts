@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { freshFixture } from "./fixtures.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 const CAROL = { username: "carol", password: "carol-old-pass" };
@@ -124,12 +125,12 @@ describe("dark mode", () => {
       () => getComputedStyle(document.body).backgroundColor,
     );
     expect(background).toBe("rgb(12, 16, 21)");
-    const loginPage = await newPage(suite.browser, { colorScheme: "light" });
+    const loginPage = await openPage(suite.browser, { colorScheme: "light" });
     await loginPage.context().addCookies([{ name: "darkMode", value: "true", url: suite.app.url }]);
     await loginPage.goto(`${suite.app.url}/login`);
     await loginPage.getByRole("button", { name: "Login" }).waitFor();
     expect(await theme(loginPage)).toBe("dark");
-    await loginPage.context().close();
+    await closePage(loginPage);
   });
 
   it("toggles off again, saving both", async () => {
@@ -142,21 +143,21 @@ describe("dark mode", () => {
   });
 
   it("prefers local storage to the cookie, and the cookie to the OS", async () => {
-    const other = await newPage(suite.browser, { colorScheme: "dark" });
+    const other = await openPage(suite.browser, { colorScheme: "dark" });
     await other.context().addCookies([{ name: "darkMode", value: "false", url: suite.app.url }]);
     await other.goto(`${suite.app.url}/login`);
     expect(await theme(other)).toBe("light");
     await other.evaluate(() => localStorage.setItem("darkMode", "true"));
     await other.reload();
     expect(await theme(other)).toBe("dark");
-    await other.context().close();
+    await closePage(other);
   });
 
   it("follows a dark OS when nothing is saved, and saves that", async () => {
-    const other = await newPage(suite.browser, { colorScheme: "dark" });
+    const other = await openPage(suite.browser, { colorScheme: "dark" });
     await other.goto(`${suite.app.url}/login`);
     expect(await theme(other)).toBe("dark");
     expect(await savedDarkMode(other)).toEqual({ local: "true", cookie: "true" });
-    await other.context().close();
+    await closePage(other);
   });
 });

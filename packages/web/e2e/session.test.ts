@@ -2,8 +2,9 @@ import { HEARTBEAT_MS } from "@spreadwatch/core";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshFixture } from "./fixtures.ts";
-import { login, newPage, startApp } from "./harness.ts";
+import { login, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
 const TRADER = { username: "trader", password: "trader-secret" };
@@ -21,9 +22,9 @@ const suite = signedOutSuite({
 
 /** Two browsers (separate contexts: no shared cookies or storage) for the same user. */
 async function twoBrowsers(): Promise<[Page, Page]> {
-  const first = await newPage(suite.browser);
+  const first = await openPage(suite.browser);
   await login(first, suite.app.url, TRADER.username, TRADER.password);
-  const second = await newPage(suite.browser);
+  const second = await openPage(suite.browser);
   return [first, second];
 }
 
@@ -36,8 +37,8 @@ describe("one active session per user", () => {
   });
 
   afterAll(async () => {
-    await first?.context().close();
-    await second?.context().close();
+    await closePage(first);
+    await closePage(second);
   });
 
   it("the first login ended nothing, so it shows no notice", async () => {
@@ -98,7 +99,7 @@ describe("a call with an ended session", () => {
 
     // The password did not change: the ended session could not change it.
     await login(first, suite.app.url, TRADER.username, TRADER.password);
-    await first.context().close();
-    await second.context().close();
+    await closePage(first);
+    await closePage(second);
   });
 });

@@ -9,7 +9,7 @@ import {
   type PageOptions,
   type RunningApp,
 } from "./harness.ts";
-import { keepAsSpare, takePage } from "./spare-page.ts";
+import { closePage, openPage, spareContexts } from "./spare-page.ts";
 
 /** What a test file works with; every field is filled in by the file's beforeAll. */
 export interface Suite<A extends RunningApp = RunningApp> {
@@ -54,7 +54,7 @@ export interface SignedInOptions<A extends RunningApp> extends SuiteOptions<A> {
  */
 export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>): Suite<A> {
   return registerSuite(options, async (suite) => {
-    suite.page = await takePage(suite.browser, options.page);
+    suite.page = await openPage(suite.browser, options.page);
     await options.beforeLogin?.(suite.page);
     await login(suite.page, suite.app.url, options.as.username, options.as.password);
     if (options.open) {
@@ -68,7 +68,7 @@ export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>)
 /** Like signedInSuite, with the page (if any) left signed out: the file signs in itself. */
 export function signedOutSuite<A extends RunningApp>(options: SignedOutOptions<A>): Suite<A> {
   return registerSuite(options, async (suite) => {
-    if (options.page !== false) suite.page = await takePage(suite.browser, options.page);
+    if (options.page !== false) suite.page = await openPage(suite.browser, options.page);
   });
 }
 
@@ -114,13 +114,14 @@ function registerSuite<A extends RunningApp>(
     await withBrowser(suite);
   });
   afterAll(async () => {
-    // The browser stays for the worker's next file, and so does the file's page if nothing
-    // scripted it (spare-page.ts); every other context this file opened goes.
-    const kept = await keepAsSpare(suite.page);
+    // The browser stays for the worker's next file, and so do the pages that can be reset
+    // (spare-page.ts); every other context this file opened goes.
+    await closePage(suite.page);
+    const spare = spareContexts();
     await Promise.all(
       suite.browser
         ?.contexts()
-        .filter((context) => context !== kept)
+        .filter((context) => !spare.has(context))
         .map((context) => context.close()) ?? [],
     );
     await suite.app?.stop();

@@ -1,7 +1,8 @@
 import { defaultCostRates, formatSigned, perLot } from "@spreadwatch/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ADMIN, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
@@ -94,7 +95,7 @@ describe("Net / lot (₹)", () => {
   });
 
   it("shows the per-lot figures in the row's sheet on a phone (the column is for wide screens)", async () => {
-    const phone = await newPage(suite.browser, { width: 390, height: 844, hasTouch: true });
+    const phone = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
       await login(phone, suite.app.url, PHONE.username, PHONE.password);
       const row = phone.locator('tr[data-symbol="CL_SELL"]');
@@ -110,7 +111,7 @@ describe("Net / lot (₹)", () => {
       expect(text).toContain("1 × MCL");
       expect(new URL(phone.url()).pathname).toBe("/");
     } finally {
-      await phone.context().close();
+      await closePage(phone);
     }
   });
 
