@@ -4,29 +4,23 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { shippedInstrument } from "@spreadwatch/core";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { istDate } from "../../api/src/feeds/providers/market-hours.ts";
 import { yahooHistorySymbol } from "../../api/src/history/yahoo-chart.ts";
 import { type CompositeApp, startComposite } from "./composite.ts";
-import { ADMIN, launchBrowser, login, newPage } from "./harness.ts";
+import { ADMIN } from "./harness.ts";
+import { signedInSuite } from "./suite.ts";
 
 const M = 60_000;
+const suite = signedInSuite({ app: () => startComposite(), as: ADMIN, page: { width: 1400 } });
 let app: CompositeApp;
-let browser: Browser;
 let page: Page;
 
 const row = (key: string) => page.locator(`tr[data-key='${key}']`);
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startComposite(), launchBrowser()]);
-  page = await newPage(browser, { width: 1400 });
-  await login(page, app.url, ADMIN.username, ADMIN.password);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+beforeAll(() => {
+  ({ app, page } = suite);
 });
 
 /** SHOOT_DIR=… saves the screen at a phone's and a desktop's width, light and dark. */

@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
-import { ADMIN, launchBrowser, login, newPage, startApp } from "./harness.ts";
+import { ADMIN, login, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Admin → Instruments on the simulator, which quotes every instrument in use with the contract
@@ -239,9 +240,8 @@ describe("Admin → Instruments", () => {
 
 describe("a trader (not an admin)", () => {
   it("cannot reach Admin → Instruments, nor add or remove through the API", async () => {
-    const browser = await launchBrowser();
+    const page = await openPage(suite.browser);
     try {
-      const page = await newPage(browser);
       await login(page, suite.app.url, TRADER.username, TRADER.password);
       expect(await page.getByRole("link", { name: "Admin" }).count()).toBe(0);
       await page.goto(`${suite.app.url}/admin/instruments`);
@@ -252,16 +252,15 @@ describe("a trader (not an admin)", () => {
       // The Prices table is the same for everyone: the admin's instruments are quoted for all.
       await page.locator("tr[data-key='mcx:GOLD@next'] [data-col='bid']").waitFor(LOADED);
     } finally {
-      await browser.close();
+      await closePage(page);
     }
   }, 120_000);
 });
 
 describe("the Prices table on a phone", () => {
   it("folds by exchange under headers a keyboard opens and closes", async () => {
-    const browser = await launchBrowser();
+    const page = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
-      const page = await newPage(browser, { width: 390, height: 844, hasTouch: true });
       await login(page, suite.app.url, TRADER.username, TRADER.password);
       const table = page.getByRole("table", { name: "Prices" });
       const mcx = table.getByRole("button", { name: /^MCX/ });
@@ -298,7 +297,7 @@ describe("the Prices table on a phone", () => {
       const [inner, outer] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
       expect(inner).toBeLessThanOrEqual(outer as number);
     } finally {
-      await browser.close();
+      await closePage(page);
     }
   });
 
