@@ -14,17 +14,17 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Seconds, from the "Slowest test files" list `pnpm test` prints; refresh it when that changes. */
 const MEASURED: Readonly<Record<string, number>> = {
-  // The CI run of 2026-11-29 14:09 (1,337 s), delta, chart-live and positions-crash as measured
-  // since their changes the same day (docs/decisions.md, "Tests").
+  // The quiet clean-clone run at 361f5a8, 2026-11-30 (715 s; BENCHMARKS.md §36).
   "packages/web/e2e/accessibility.test.ts": 126,
-  "packages/web/e2e/first-start-statistics.test.ts": 96,
-  "packages/api/test/positions-crash.test.ts": 85,
-  "packages/web/e2e/my-spreads.test.ts": 69,
-  "packages/web/e2e/delta.test.ts": 62,
-  "packages/web/e2e/alert-firing.test.ts": 55,
-  "packages/web/e2e/instruments.test.ts": 50,
-  "packages/web/e2e/alert-tabs.test.ts": 48,
-  "packages/api/test/telegram.test.ts": 42,
+  "packages/api/test/positions-crash.test.ts": 116,
+  "packages/web/e2e/first-start-statistics.test.ts": 112,
+  "packages/web/e2e/alert-tabs.test.ts": 47,
+  "packages/web/e2e/alerts-ui.test.ts": 41,
+  "packages/web/e2e/my-spreads.test.ts": 39,
+  "packages/web/e2e/delta.test.ts": 36,
+  "packages/web/e2e/alert-channels.test.ts": 34,
+  "packages/api/test/cluster-webhook-failover.test.ts": 34,
+  "packages/web/e2e/health.test.ts": 33,
 };
 
 /** A file's typical length in its project, when neither the cache nor the table knows it. */
