@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema.ts";
+import { keepCompiledStatements } from "./statement-cache.ts";
 
 /** The drizzle database every query function takes first. */
 export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
@@ -28,6 +29,7 @@ export function openDatabase(file: string): DatabaseHandle {
     sqlite.pragma("busy_timeout = 5000");
     // Safe with WAL: a power cut may lose the last commits but never corrupts the file.
     sqlite.pragma("synchronous = NORMAL");
+    keepCompiledStatements(sqlite);
     const db = drizzle({ client: sqlite, schema });
     migrate(db, { migrationsFolder });
     return {
