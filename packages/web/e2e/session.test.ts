@@ -103,3 +103,37 @@ describe("a call with an ended session", () => {
     await closePage(second);
   });
 });
+
+// The pages tests close are handed to the worker's next test (spare-page.ts): a handed-on page
+// must carry nothing of the last one's, or a test could pass on what an earlier one left.
+describe("a page handed on to the next test", () => {
+  it("keeps no session, storage, listener, init script or route of the test before", async () => {
+    const used = await openPage(suite.browser);
+    await login(used, suite.app.url, TRADER.username, TRADER.password);
+    await used.evaluate(() => localStorage.setItem("left-behind", "1"));
+    const heard: string[] = [];
+    used.on("console", (message) => heard.push(message.text()));
+    await used.addInitScript(() => {
+      (window as unknown as { leftBehind?: boolean }).leftBehind = true;
+    });
+    await used.route("**/api/prices", (route) => route.fulfill({ status: 599, body: "{}" }));
+    await closePage(used);
+
+    const next = await openPage(suite.browser);
+    try {
+      expect(next).toBe(used);
+      expect(next.url()).toBe("about:blank");
+      expect(await next.context().cookies()).toEqual([]);
+      await next.goto(`${suite.app.url}/login`);
+      await next.getByRole("button", { name: "Login" }).waitFor();
+      expect(await next.evaluate(() => localStorage.getItem("left-behind"))).toBeNull();
+      expect(await next.evaluate(() => "leftBehind" in window)).toBe(false);
+      await next.evaluate(() => console.log("after the hand-over"));
+      const prices = await next.evaluate(async () => (await fetch("/api/prices")).status);
+      expect(prices).not.toBe(599);
+      expect(heard).toEqual([]);
+    } finally {
+      await closePage(next);
+    }
+  });
+});
