@@ -246,13 +246,20 @@ export interface PageOptions {
   reducedMotion?: "reduce" | "no-preference";
 }
 
+/** A test page's viewport, colour scheme and motion: `options` over the defaults. */
+export function pageSettings(options: PageOptions = {}) {
+  return {
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? "light",
+    reducedMotion: options.reducedMotion ?? "reduce",
+  } as const;
+}
+
 /** A fresh browser context (no shared cookies or storage) with one page. */
 export async function newPage(browser: Browser, options: PageOptions = {}): Promise<Page> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
-    colorScheme: options.colorScheme ?? "light",
+    ...pageSettings(options),
     hasTouch: options.hasTouch ?? false,
-    reducedMotion: options.reducedMotion ?? "reduce",
   });
   return context.newPage();
 }

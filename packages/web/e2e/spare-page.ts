@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { newPage, type PageOptions } from "./harness.ts";
+import { newPage, type PageOptions, pageSettings } from "./harness.ts";
 
 /**
  * Pages a test is done with wait, reset, for the next page a test of the same worker opens,
@@ -85,13 +85,9 @@ async function reuse(
 ): Promise<Page | undefined> {
   try {
     if (page.isClosed() || !browser.isConnected()) throw new Error("gone");
-    await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
-    await page.emulateMedia({
-      media: null,
-      colorScheme: options.colorScheme ?? "light",
-      reducedMotion: options.reducedMotion ?? "reduce",
-      forcedColors: null,
-    });
+    const { viewport, colorScheme, reducedMotion } = pageSettings(options);
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ media: null, colorScheme, reducedMotion, forcedColors: null });
     return page;
   } catch {
     await page
