@@ -5,15 +5,16 @@ import { a11yReplayCsv, seedAlerts, seedHistory } from "./a11y-fixture.ts";
 import { historyDataDir } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, modal, rest, spreadRow } from "./alerts.ts";
 import { expectAccessible, expectAccessibleMidFlash } from "./axe.ts";
-import { login, startApp } from "./harness.ts";
+import { login, signIn, startApp } from "./harness.ts";
 import { seedRolls } from "./roll-data.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
  * axe-core on every screen, dialog and sheet, at 1400 px (desktop) and 390 px (phone), light
- * and dark: no serious or critical violation (contrast, names, roles, labels). One server and
- * one browser for the file; a browser context per size and colour scheme.
+ * and dark: no serious or critical violation (contrast, names, roles, labels; the dark pages,
+ * whose markup is the light ones', the colour rules). One server and one browser for the file;
+ * a page per size and colour scheme.
  *
  * axe takes most of the file's time (seconds a run on a loaded machine), so the four sizes and
  * schemes run side by side, each its screens in order on its own page. Each signs in as its own
@@ -50,7 +51,7 @@ beforeAll(async () => {
   seedRolls(dataDir, [{ key: "GOLD", at, from: "GOLD26FEBFUT", to: "GOLD26APRFUT" }]);
   for (const trader of TRADERS) {
     const page = await openPage(suite.browser);
-    await login(page, suite.app.url, trader.username, trader.password);
+    await signIn(page, suite.app.url, trader.username, trader.password);
     const { enabled } = await seedAlerts(page);
     seedHistory(dataDir, trader.username, enabled);
     await closePage(page);
@@ -88,11 +89,15 @@ for (const screen of SCREENS) {
       await closePage(page);
     });
     const where = (screen: string) => `${screen} (${width} px, ${scheme})`;
+    // The dark scheme changes colours, not markup: its pages get the colour rules, the light
+    // pages of the same width every rule (axe.ts, coloursOnly).
+    const check = (screen: string) =>
+      expectAccessible(page, where(screen), { coloursOnly: scheme === "dark" });
 
     it.sequential("the login screen", async () => {
       await page.goto(`${suite.app.url}/login`);
       await page.getByRole("button", { name: "Login" }).waitFor();
-      await expectAccessible(page, where("login"));
+      await check("login");
     });
 
     it.sequential("the dashboard, with alert bells and the z column", async () => {
@@ -101,25 +106,25 @@ for (const screen of SCREENS) {
       const bell = phone ? "button[data-alert-count='2']" : "button.bell[data-alert-id]";
       await spreadRow(page, "GC_BUY").locator(bell).first().waitFor();
       if (!phone) await page.locator("tr[data-symbol='GC_BUY'] [data-col='z'][data-z]").waitFor();
-      await expectAccessible(page, where("dashboard"));
+      await check("dashboard");
     });
 
     it.sequential("the alerts section", async () => {
       await openSection(page);
       await alertsPanel(page).locator(".alert-item[data-enabled='false']").waitFor();
-      await expectAccessible(page, where("alerts section"));
+      await check("alerts section");
     });
 
     it.sequential("the History tab", async () => {
       await openHistory(page);
-      await expectAccessible(page, where("History"));
+      await check("History");
       await page.getByRole("tab", { name: "Alerts", exact: true }).click();
     });
 
     it.sequential("the alert modal", async () => {
       await addAlertButton(page, "SI_BUY").click();
       await modal(page).waitFor();
-      await expectAccessible(page, where("alert modal"));
+      await check("alert modal");
       await page.keyboard.press("Escape");
       await modal(page).waitFor({ state: "detached" });
     });
@@ -129,20 +134,20 @@ for (const screen of SCREENS) {
         await spreadRow(page, "GC_BUY").getByRole("button", { name: "GC_BUY" }).click();
         const sheet = page.getByRole("dialog", { name: /GC_BUY/ });
         await sheet.waitFor();
-        await expectAccessible(page, where("details sheet"));
+        await check("details sheet");
         await page.keyboard.press("Escape");
         await sheet.waitFor({ state: "detached" });
         return;
       }
       await spreadRow(page, "GC_BUY").locator("[data-col='net-per-lot'] button").focus();
       await page.getByRole("tooltip").waitFor();
-      await expectAccessible(page, where("per-lot breakdown"));
+      await check("per-lot breakdown");
       await spreadRow(page, "GC_BUY").locator("[data-col='z'] button").focus();
       await page
         .getByRole("tooltip")
         .getByText(/percentile/)
         .waitFor();
-      await expectAccessible(page, where("z breakdown"));
+      await check("z breakdown");
     });
 
     // A moving price flashes its cell for 1.5 s (docs/spec.md §4): the dashboard, the alerts
@@ -165,7 +170,7 @@ for (const screen of SCREENS) {
       await page.getByRole("button", { name: "Open position" }).click();
       const form = page.locator("dialog[data-dialog='open-position']");
       await form.waitFor();
-      await expectAccessible(page, where("open-position form"));
+      await check("open-position form");
       await form.getByLabel("A spread value I type").check();
       await form.getByLabel("Entry value", { exact: true }).fill("100");
       await form.getByRole("button", { name: "Open position" }).click();
@@ -181,11 +186,11 @@ for (const screen of SCREENS) {
       });
       if (patched.status !== 200) throw new Error(`PATCH /api/positions/${id}: ${patched.status}`);
       await position.locator("[data-field='target-stop']").getByText(/stop/).first().waitFor();
-      await expectAccessible(page, where("Positions"));
+      await check("Positions");
       await position.getByRole("button", { name: "Close" }).click();
       const close = page.locator("dialog[data-dialog='close-position']");
       await close.waitFor();
-      await expectAccessible(page, where("close-position form"));
+      await check("close-position form");
       await page.keyboard.press("Escape");
       await close.waitFor({ state: "detached" });
     });
@@ -193,23 +198,23 @@ for (const screen of SCREENS) {
     it.sequential("the Profile page", async () => {
       await page.goto(`${suite.app.url}/profile`);
       await page.getByRole("button", { name: "Update Password" }).waitFor();
-      await expectAccessible(page, where("Profile"));
+      await check("Profile");
     });
 
     it.sequential("the Admin page", async () => {
       await page.goto(`${suite.app.url}/admin`);
       await page.getByRole("table").first().locator("tbody tr").first().waitFor();
-      await expectAccessible(page, where("Admin"));
+      await check("Admin");
     });
 
     it.sequential("Admin → Instruments, and its custom form with the server's refusal", async () => {
       await page.goto(`${suite.app.url}/admin/instruments`);
       await page.locator("tr[data-instrument='GOLD']").waitFor();
-      await expectAccessible(page, where("Instruments"));
+      await check("Instruments");
       await page.getByRole("button", { name: "Custom" }).click();
       await page.getByRole("button", { name: "Add Instrument" }).click();
       await page.getByRole("form", { name: "Add Instrument" }).getByRole("alert").waitFor();
-      await expectAccessible(page, where("Instruments' custom form with an error"));
+      await check("Instruments' custom form with an error");
     });
 
     it.sequential("the chart, its alert lines, its Create alert offer and the modal it opens", async () => {
@@ -218,16 +223,16 @@ for (const screen of SCREENS) {
       await page.waitForFunction(() => (window.__spreadChart?.data[0].length ?? 0) > 30);
       await page.locator(".chart-threshold--disabled").waitFor();
       await page.locator(".chart-roll[data-roll-key='GOLD']").waitFor();
-      await expectAccessible(page, where("chart"));
+      await check("chart");
       const plot = await page.locator(".u-over").boundingBox();
       if (!plot) throw new Error("no plot");
       await page.mouse.click(plot.x + plot.width / 2, plot.y + plot.height / 3);
       const offer = page.getByRole("button", { name: /^Create alert at / });
       await offer.waitFor();
-      await expectAccessible(page, where("chart's Create alert offer"));
+      await check("chart's Create alert offer");
       await offer.click();
       await modal(page).waitFor();
-      await expectAccessible(page, where("chart's alert modal"));
+      await check("chart's alert modal");
       await page.keyboard.press("Escape");
       await modal(page).waitFor({ state: "detached" });
     });

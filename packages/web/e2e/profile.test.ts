@@ -14,6 +14,8 @@ const suite = signedInSuite({
   users: [CAROL],
   page: { colorScheme: "light" },
   as: CAROL,
+  // "then refuses the old password at login" goes on with the username the screen remembered.
+  loginScreen: true,
   open: { link: "Profile", path: "/profile" },
 });
 

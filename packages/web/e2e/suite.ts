@@ -8,6 +8,7 @@ import {
   type NewUser,
   type PageOptions,
   type RunningApp,
+  signIn,
 } from "./harness.ts";
 import { closePage, openPage, spareContexts } from "./spare-page.ts";
 
@@ -39,8 +40,13 @@ export interface SignedInOptions<A extends RunningApp> extends SuiteOptions<A> {
   page?: PageOptions;
   /** Set-up the page needs before its first request (spies, routes, request counters). */
   beforeLogin?: (page: Page) => unknown;
-  /** Who signs in on the page. */
+  /** Who signs in on the page: through the REST API unless `loginScreen` (harness.ts, signIn). */
   as: { username: string; password: string };
+  /**
+   * Sign in on the login screen, as a person does: for files whose tests go on from what it
+   * leaves behind (the username it remembers for the next sign-in).
+   */
+  loginScreen?: boolean;
   /** After signing in, follow this link and wait for its path. */
   open?: { link: string; path: string };
   /** After signing in (and `open`), wait until this is on the page. */
@@ -56,7 +62,8 @@ export function signedInSuite<A extends RunningApp>(options: SignedInOptions<A>)
   return registerSuite(options, async (suite) => {
     suite.page = await openPage(suite.browser, options.page);
     await options.beforeLogin?.(suite.page);
-    await login(suite.page, suite.app.url, options.as.username, options.as.password);
+    const signInWith = options.loginScreen ? login : signIn;
+    await signInWith(suite.page, suite.app.url, options.as.username, options.as.password);
     if (options.open) {
       await suite.page.getByRole("link", { name: options.open.link }).click();
       await suite.page.waitForURL(`${suite.app.url}${options.open.path}`);
