@@ -2,7 +2,7 @@ import { HEARTBEAT_MS } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -144,9 +144,9 @@ describe("admin panel", () => {
     await row("bob.trader").waitFor({ state: "detached" });
   });
 
-  it("sends a deleted user's open browser to /login, saying why", async () => {
+  it("sends a deleted user's open browser to /signIn, saying why", async () => {
     const leaverPage = await openPage(suite.browser);
-    await login(leaverPage, suite.app.url, LEAVER.username, LEAVER.password);
+    await signIn(leaverPage, suite.app.url, LEAVER.username, LEAVER.password);
     const asked = answerNextDialog(suite.page, true);
     await row(LEAVER.username).getByRole("button", { name: "Delete" }).click();
     await asked;

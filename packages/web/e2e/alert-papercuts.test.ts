@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { addAlertButton, alertsPanel, bells, modal, rest } from "./alerts.ts";
 import { playedSounds, spyOnAudio } from "./audio-spy.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -112,7 +112,7 @@ describe("a permission an admin grants", () => {
 
   it("reaches the user's open dashboard without a reload, and so does taking it away", async () => {
     ned = await openPage(suite.browser);
-    await login(ned, suite.app.url, NED.username, NED.password);
+    await signIn(ned, suite.app.url, NED.username, NED.password);
     const cell = ned.locator("tr[data-symbol='GC_BUY'] [data-col='alerts']");
     await cell.getByText("No alerts", { exact: true }).waitFor();
     const loads = recordRequests(ned, /\/$/);

@@ -9,7 +9,7 @@ import {
 } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, rest, trpcInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
-import { login, startApp } from "./harness.ts";
+import { signIn, startApp } from "./harness.ts";
 import { procedure } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -175,7 +175,7 @@ describe("the History tab", () => {
   it("drops Load older when a history of exactly one page has nothing older", async () => {
     const page = await openPage(suite.browser);
     try {
-      await login(page, suite.app.url, ONE_PAGE.username, ONE_PAGE.password);
+      await signIn(page, suite.app.url, ONE_PAGE.username, ONE_PAGE.password);
       const alertId = await createAlert(page, { commodityType: "CL_BUY", threshold: 1 });
       const base = Date.UTC(2026, 10, 23, 8, 32, 0);
       seedUserFirings(dataDir, sampleHistory(ONE_PAGE.username, alertId, base, 18));
@@ -244,7 +244,7 @@ describe("the History tab", () => {
 
   it("fits a 390 px phone without sideways scrolling", async () => {
     const phone = await openPage(suite.browser, { width: 390, height: 844 });
-    await login(phone, suite.app.url, TRADER.username, TRADER.password);
+    await signIn(phone, suite.app.url, TRADER.username, TRADER.password);
     // Not the + button: on a phone a row with alerts shows one bell with a count instead, and
     // earlier tests gave GC_BUY alerts (the + was seen only while the desktop layout flashed by).
     await phone.locator("tr[data-symbol='GC_BUY']").waitFor();

@@ -14,7 +14,7 @@ import {
 import { failPlay, playedSounds, spyOnAudio, startedTones } from "./audio-spy.ts";
 import { answerDialogs, answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
-import { login, startApp } from "./harness.ts";
+import { signIn, startApp } from "./harness.ts";
 import { holdRequests, procedure, recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -58,7 +58,7 @@ describe("a user without alerts_enabled", () => {
   it("sees 'No alerts' in every row, no alerts section and no alert calls", async () => {
     const bobPage = await openPage(suite.browser);
     const listCalls = recordRequests(bobPage, procedure("alerts.list"));
-    await login(bobPage, suite.app.url, BOB.username, BOB.password);
+    await signIn(bobPage, suite.app.url, BOB.username, BOB.password);
     await bobPage.locator("tr[data-symbol='GC_BUY'] [data-col='spread']").waitFor();
     const cells = await bobPage.locator("tr[data-symbol] [data-col='alerts']").allTextContents();
     expect(cells).toEqual(Array(10).fill("No alerts"));

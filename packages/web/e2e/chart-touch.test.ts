@@ -2,7 +2,7 @@ import type { CDPSession, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { longHistoryCsv, longStart } from "./chart-fixtures.ts";
 import { candlesTos, chartWith, plotBox, scales } from "./chart-page.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { signedOutSuite } from "./suite.ts";
 
 /**
@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   cdp = await context.newCDPSession(page);
-  await login(page, suite.app.url, ADMIN.username, ADMIN.password);
+  await signIn(page, suite.app.url, ADMIN.username, ADMIN.password);
   await page.goto(`${suite.app.url}/advanced-chart`);
   await page.getByLabel("Timeframe").selectOption("1m");
   await chartWith(page, 1500);

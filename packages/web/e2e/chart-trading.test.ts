@@ -9,7 +9,7 @@ import {
   longValue,
 } from "./chart-fixtures.ts";
 import { candlesTos, chartWith, plotBox, pointAt, scales } from "./chart-page.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -367,7 +367,7 @@ describe("a chart to trade from", () => {
     await rest(page(), "POST", "/api/alerts", { commodityType: "GC_BUY", threshold: 0 });
     const viewer = await openPage(suite.browser);
     try {
-      await login(viewer, suite.app.url, "viewer", "viewer-secret-1");
+      await signIn(viewer, suite.app.url, "viewer", "viewer-secret-1");
       await viewer.goto(`${suite.app.url}/advanced-chart`);
       await viewer.getByLabel("Timeframe").selectOption("1m");
       await chartWith(viewer, 1500);

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { addAlertButton, alertsPanel, modal, rest, thresholdInput } from "./alerts.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { holdRequests, procedure } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -111,7 +111,7 @@ describe("double-clicking Create Alert", () => {
 describe("double-clicking Add User", () => {
   it("creates exactly one user and reports success", async () => {
     const page = await openPage(suite.browser);
-    await login(page, suite.app.url, ADMIN.username, ADMIN.password);
+    await signIn(page, suite.app.url, ADMIN.username, ADMIN.password);
     await page.getByRole("link", { name: "Admin" }).click();
     await page.waitForURL(`${suite.app.url}/admin`);
     const form = page.getByRole("form", { name: "Add New User" });

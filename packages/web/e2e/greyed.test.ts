@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CROSSED_GOLD, crossedGoldFixture } from "./fixtures.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -70,7 +70,7 @@ describe("spreads on a crossed or missing leg", () => {
   it("shows the reason on a tap, on a touch screen", async () => {
     const phone = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
-      await login(phone, suite.app.url, ADMIN.username, ADMIN.password);
+      await signIn(phone, suite.app.url, ADMIN.username, ADMIN.password);
       const badge = phone.locator("tr[data-symbol='NG_SELL'] .leg-warning");
       await badge.tap(WAIT);
       const tooltip = phone.getByRole("tooltip");

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -242,7 +242,7 @@ describe("a trader (not an admin)", () => {
   it("cannot reach Admin → Instruments, nor add or remove through the API", async () => {
     const page = await openPage(suite.browser);
     try {
-      await login(page, suite.app.url, TRADER.username, TRADER.password);
+      await signIn(page, suite.app.url, TRADER.username, TRADER.password);
       expect(await page.getByRole("link", { name: "Admin" }).count()).toBe(0);
       await page.goto(`${suite.app.url}/admin/instruments`);
       await page.waitForURL(`${suite.app.url}/`);
@@ -261,7 +261,7 @@ describe("the Prices table on a phone", () => {
   it("folds by exchange under headers a keyboard opens and closes", async () => {
     const page = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
-      await login(page, suite.app.url, TRADER.username, TRADER.password);
+      await signIn(page, suite.app.url, TRADER.username, TRADER.password);
       const table = page.getByRole("table", { name: "Prices" });
       const mcx = table.getByRole("button", { name: /^MCX/ });
       await mcx.waitFor(LOADED);

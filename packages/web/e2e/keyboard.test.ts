@@ -5,7 +5,7 @@ import { a11yReplayCsv, seedAlerts } from "./a11y-fixture.ts";
 import { modal, rest, spreadRow, thresholdInput } from "./alerts.ts";
 import { contrast } from "./contrast.ts";
 import { answerNextDialog } from "./dialogs.ts";
-import { login, startApp } from "./harness.ts";
+import { signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedOutSuite } from "./suite.ts";
 
@@ -26,7 +26,7 @@ const suite = signedOutSuite({
 // Every describe sees GC_BUY's alerts at 120 (on) and 135 (off), whichever runs alone.
 beforeAll(async () => {
   const page = await openPage(suite.browser);
-  await login(page, suite.app.url, TRADER.username, TRADER.password);
+  await signIn(page, suite.app.url, TRADER.username, TRADER.password);
   await seedAlerts(page);
   await closePage(page);
 });
@@ -89,7 +89,7 @@ describe("on a desktop (1400 px, keyboard)", () => {
   let page: Page;
   beforeAll(async () => {
     page = await openPage(suite.browser, { width: 1400, height: 900 });
-    await login(page, suite.app.url, TRADER.username, TRADER.password);
+    await signIn(page, suite.app.url, TRADER.username, TRADER.password);
     await spreadRow(page, "GC_BUY").locator("button.bell[data-alert-id]").first().waitFor();
   });
   afterAll(async () => {
@@ -194,7 +194,7 @@ describe("the chart by keyboard (1400 px)", () => {
   let page: Page;
   beforeAll(async () => {
     page = await openPage(suite.browser, { width: 1400, height: 900 });
-    await login(page, suite.app.url, TRADER.username, TRADER.password);
+    await signIn(page, suite.app.url, TRADER.username, TRADER.password);
     await page.goto(`${suite.app.url}/advanced-chart`);
     await page.getByLabel("Timeframe").selectOption("1m");
     await page.waitForFunction(() => (window.__spreadChart?.data[0].length ?? 0) > 30);
@@ -284,7 +284,7 @@ describe("on a phone (390 px, touch)", () => {
     });
     page = await context.newPage();
     cdp = await context.newCDPSession(page);
-    await login(page, suite.app.url, TRADER.username, TRADER.password);
+    await signIn(page, suite.app.url, TRADER.username, TRADER.password);
     await spreadRow(page, "GC_BUY").waitFor();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { defaultCostRates, formatSigned, perLot } from "@spreadwatch/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ADMIN, login, startApp } from "./harness.ts";
+import { ADMIN, signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -97,7 +97,7 @@ describe("Net / lot (₹)", () => {
   it("shows the per-lot figures in the row's sheet on a phone (the column is for wide screens)", async () => {
     const phone = await openPage(suite.browser, { width: 390, height: 844, hasTouch: true });
     try {
-      await login(phone, suite.app.url, PHONE.username, PHONE.password);
+      await signIn(phone, suite.app.url, PHONE.username, PHONE.password);
       const row = phone.locator('tr[data-symbol="CL_SELL"]');
       // The replay's prices are old, so the row carries a "stale" badge: tap the symbol itself.
       const symbol = row.locator("th").getByText("CL_SELL", { exact: true });
