@@ -34,9 +34,6 @@ const suite = signedInSuite({
   app: () => startApp({ feed: "replay", replayCsv: replayCsv() }),
   users: [TRADER],
   as: TRADER,
-  // Through the screen, as before signIn: signed in by the API, the Net / lot cell went back to
-  // "–" just after showing the figure in two full runs (never alone); not yet understood.
-  loginScreen: true,
   waitFor: (page) => mySpreads(page).getByRole("button", { name: "New spread" }),
 });
 

@@ -201,6 +201,26 @@ describe("the stream's private spreads", () => {
       expect(stream.text()).not.toContain("SP4_");
   });
 
+  it("open with one snapshot that holds the owner's spreads, never a state without them", async () => {
+    // Found in the browser: the table showed a private row's figures from the poll, then "–"
+    // for as long as the shared snapshot stood alone, then the figures again from the owner's
+    // delta just behind it.
+    const { hub, url } = await serve();
+    tick(hub, 1);
+    for (const gzip of [false, true]) {
+      const tab = openStream(url, `owner-opens-${gzip}`, 10, gzip);
+      await vi.waitFor(() => expect(tab.state()).toEqual(wire(hub.snapshotFor(10))), {
+        timeout: 15_000,
+      });
+      const [first] = tab.messages();
+      expect(first?.kind).toBe("snapshot");
+      expect(Object.keys(first?.calculations ?? {})).toEqual(
+        expect.arrayContaining(["SP1_BUY", "SP1_SELL", "SP3_BUY", "SP3_SELL"]),
+      );
+      expect(first?.calculations).not.toHaveProperty("SP2_BUY");
+    }
+  });
+
   it("get a definition's held-back value once due, though no quote comes after it", async () => {
     const { hub, url } = await serve({ definitionEveryMs: 300 });
     tick(hub, 1);

@@ -459,8 +459,9 @@ export class SnapshotBroadcaster {
 
   /**
    * A client's next frame and the lane it goes in. Everybody's frame, and for a user with
-   * private spreads that frame followed by their entries' delta (when any changed), in their own
-   * lane; made once per user and starting version. A user whose last private spread went is sent
+   * private spreads that frame followed by their entries' delta (when any changed), or one
+   * snapshot with their entries in it for a client starting afresh, in their own lane; made once
+   * per user and starting version. A user whose last private spread went is sent
    * its entries' removal once, then is back in everybody's lane.
    */
   private frameFor(client: Client): { f: Frame; lane: Lane } {
@@ -473,10 +474,20 @@ export class SnapshotBroadcaster {
     const from = this.startOf(client.sentVersion);
     let f = owner.frames.get(from);
     if (f === undefined) {
-      const base = from === "snapshot" ? undefined : this.ring[from - (this.ring[0]?.version ?? 0)];
-      const changes = diffEntries(base?.owned.get(client.ownerId) ?? NO_ENTRIES, now ?? NO_ENTRIES);
-      const own = changes && ownEntries(changes, current.snapshot, view.selection);
-      f = own ? joined(shared, own) : shared;
+      if (from === "snapshot") {
+        f =
+          now === undefined || now === NO_ENTRIES
+            ? shared
+            : ownSnapshot(current.snapshot, now, view.selection);
+      } else {
+        const base = this.ring[from - (this.ring[0]?.version ?? 0)];
+        const changes = diffEntries(
+          base?.owned.get(client.ownerId) ?? NO_ENTRIES,
+          now ?? NO_ENTRIES,
+        );
+        const own = changes && ownEntries(changes, current.snapshot, view.selection);
+        f = own ? joined(shared, own) : shared;
+      }
       owner.frames.set(from, f);
     }
     return { f, lane: now === undefined ? view.lane : owner.lane };
@@ -693,6 +704,25 @@ function ownEntries(
   } as MarketStreamMessage;
   const selected = selection ? selection.select(message) : message;
   return selected && frame.data(selected);
+}
+
+/**
+ * A user's whole state as one snapshot: everybody's entries with theirs among them. Not the shared
+ * snapshot followed by their entries' delta: a client shows each message as it comes, and their
+ * rows would go blank between the two.
+ */
+function ownSnapshot(
+  snapshot: MarketSnapshot,
+  owned: Readonly<Record<string, object>>,
+  selection: StreamSelection | undefined,
+): Frame {
+  const message = {
+    kind: "snapshot",
+    prices: snapshot.prices,
+    calculations: { ...snapshot.calculations, ...owned },
+  } as MarketStreamMessage;
+  const selected = selection ? selection.select(message) : message;
+  return selected ? frame.data(selected) : NOTHING;
 }
 
 /** Two frames as one write: everybody's bytes shared, then one user's. */
