@@ -16,7 +16,7 @@ import {
   TIMEFRAMES,
 } from "@spreadwatch/core";
 import type { CandleSource, Store, StoredCandle } from "@spreadwatch/db";
-import { ContractMinutes } from "./contract-minutes.ts";
+import { type ContractBatch, ContractMinutes } from "./contract-minutes.ts";
 
 export const BACKFILL_DAYS = 30;
 
@@ -89,6 +89,29 @@ const SLICE_MS = 10;
 const ROWS_PER_WRITE = 500;
 /** A contract's minutes written at once (a day is 1,440; each write reads what is there first). */
 const CONTRACT_MINUTES_PER_WRITE = 240;
+
+/**
+ * Contracts' minutes into `contract_candles` (the statistics' past, docs/history.md), a part at a
+ * time with `pause` between: each part only fills its absent minutes.
+ */
+export async function writeContractMinutes(
+  store: Pick<Store, "contractCandles">,
+  batches: readonly ContractBatch[],
+  source: CandleSource,
+  pause: () => Promise<void>,
+): Promise<void> {
+  for (const { key, contract, candles: rows } of batches) {
+    for (let i = 0; i < rows.length; i += CONTRACT_MINUTES_PER_WRITE) {
+      await store.contractCandles.write(
+        key,
+        contract,
+        source,
+        rows.slice(i, i + CONTRACT_MINUTES_PER_WRITE),
+      );
+      await pause();
+    }
+  }
+}
 
 /** Resolves on the event loop's next turn, after the I/O (requests) already waiting. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -173,18 +196,7 @@ export async function backfillCandles(
     }
     await inSlices(candles, (part) => store.candles.save(part));
     await inSlices(legCandles, (part) => store.instrumentCandles.save(part));
-    for (const { key, contract, candles: rows } of contracts.drain(all)) {
-      // A contract's day in parts too: each part only fills its absent minutes.
-      for (let i = 0; i < rows.length; i += CONTRACT_MINUTES_PER_WRITE) {
-        await store.contractCandles.write(
-          key,
-          contract,
-          source,
-          rows.slice(i, i + CONTRACT_MINUTES_PER_WRITE),
-        );
-        await slice.yield();
-      }
-    }
+    await writeContractMinutes(store, contracts.drain(all), source, () => slice.yield());
     // In time order: the store records a roll where a key's contract differs from the last.
     for (const { key, contract, expiry, ts } of seen) {
       if (ts <= (options.rolledUntil?.get(key) ?? Number.NEGATIVE_INFINITY)) continue;

@@ -10,7 +10,8 @@ import {
 } from "@spreadwatch/core";
 import type { Store, StoredCandle } from "@spreadwatch/db";
 import { log } from "../log.ts";
-import { addLegMid, BACKFILL_DAYS, type LegMinutes } from "./backfill.ts";
+import { addLegMid, BACKFILL_DAYS, type LegMinutes, writeContractMinutes } from "./backfill.ts";
+import { ContractMinutes } from "./contract-minutes.ts";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -107,6 +108,9 @@ export class LegHistoryBackfill {
   ): Promise<void> {
     const started = performance.now();
     const legs: LegMinutes = new Map();
+    // Each contract's own minutes too, as a first start writes them: the statistics of a spread
+    // on the key read its contract's past (docs/history.md), not the key's mids.
+    const contracts = new ContractMinutes();
     const prices = emptyPrices();
     const until = Math.max(...[...ends.values()].map((e) => e.end));
     let moments = 0;
@@ -118,7 +122,9 @@ export class LegHistoryBackfill {
       for (const quote of quotes) {
         const end = ends.get(quote.key)?.end;
         if (end === undefined || quote.ts >= end || !applyQuote(prices, quote)) continue;
-        addLegMid(legs, prices, quote.key, quote.ts);
+        const mid = addLegMid(legs, prices, quote.key, quote.ts);
+        if (quote.contract && mid !== undefined)
+          contracts.add(quote.key, quote.contract, quote.ts, mid);
       }
       if (++moments % MOMENTS_PER_TURN === 0) {
         await turn();
@@ -131,6 +137,8 @@ export class LegHistoryBackfill {
       series.set(key, leg.builder.forming ? [...leg.minutes, leg.builder.forming] : leg.minutes);
     const minutes = await this.save(series, ends);
     if (this.stopped || minutes === 0) return;
+    await writeContractMinutes(this.store, contracts.drain(true), "simulated", turn);
+    if (this.stopped) return;
     const keys = new Set(legs.keys());
     log.info(
       {
