@@ -325,7 +325,7 @@ describe("the Advanced Spread Chart", () => {
       expect(await select.inputValue()).toBe(`${calendar}_SELL`);
       // GOLD and SILVER were quoted and recorded long before the ratio existed: its chart
       // starts from their closes. (GOLD@next came into use with the calendar: the simulator
-      // made its past then, packages/api/test/leg-history-backfill.test.ts.)
+      // made its past then, packages/api/test/simulator-history.test.ts.)
       await select.selectOption({ label: `${RATIO} Buy` });
       const chart = page.locator("section.chart");
       await expect.poll(() => chart.getAttribute("data-chart-status"), WAIT).toBe("ok");
