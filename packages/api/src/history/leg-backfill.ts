@@ -137,6 +137,7 @@ export class LegHistoryBackfill {
       series.set(key, leg.builder.forming ? [...leg.minutes, leg.builder.forming] : leg.minutes);
     const minutes = await this.save(series, ends);
     if (this.stopped || minutes === 0) return;
+    // Feed.historyOf is a made past (only the simulator has one): "simulated", as a first start's.
     await writeContractMinutes(this.store, contracts.drain(true), "simulated", turn);
     if (this.stopped) return;
     const keys = new Set(legs.keys());
