@@ -516,8 +516,7 @@ export class SnapshotBroadcaster {
       const message: MarketStreamMessage = base
         ? diffTouched(base, current.snapshot, this.touchedSince(from as number))
         : { kind: "snapshot", ...current.snapshot };
-      const selected = view.selection ? view.selection.select(message) : message;
-      bytes = selected ? frame.data(selected) : NOTHING;
+      bytes = selectedFrame(message, view.selection) ?? NOTHING;
       view.frames.set(from, bytes);
     }
     return bytes;
@@ -702,8 +701,7 @@ function ownEntries(
     prices: { timestamp: snapshot.prices.timestamp },
     calculations: { ...changes, timestamp: snapshot.calculations.timestamp },
   } as MarketStreamMessage;
-  const selected = selection ? selection.select(message) : message;
-  return selected && frame.data(selected);
+  return selectedFrame(message, selection);
 }
 
 /**
@@ -721,8 +719,16 @@ function ownSnapshot(
     prices: snapshot.prices,
     calculations: { ...snapshot.calculations, ...owned },
   } as MarketStreamMessage;
+  return selectedFrame(message, selection) ?? NOTHING;
+}
+
+/** The part of `message` a view asked for, encoded; undefined when it asked for none of it. */
+function selectedFrame(
+  message: MarketStreamMessage,
+  selection: StreamSelection | undefined,
+): Frame | undefined {
   const selected = selection ? selection.select(message) : message;
-  return selected ? frame.data(selected) : NOTHING;
+  return selected ? frame.data(selected) : undefined;
 }
 
 /** Two frames as one write: everybody's bytes shared, then one user's. */
