@@ -135,11 +135,14 @@ export class LegHistoryBackfill {
     const series = new Map<string, Candle[]>();
     for (const [key, leg] of legs)
       series.set(key, leg.builder.forming ? [...leg.minutes, leg.builder.forming] : leg.minutes);
-    const minutes = await this.save(series, ends);
-    if (this.stopped || minutes === 0) return;
-    // Feed.historyOf is a made past (only the simulator has one): "simulated", as a first start's.
+    // The contracts' minutes first: the next fill measures its gap on the key's minutes, so a
+    // stop or a crash between the two writes must leave those absent, not the contracts' (their
+    // writes fill only absent minutes, so doing them again is harmless). Feed.historyOf is a
+    // made past (only the simulator has one): "simulated", as a first start's.
     await writeContractMinutes(this.store, contracts.drain(true), "simulated", turn);
     if (this.stopped) return;
+    const minutes = await this.save(series, ends);
+    if (this.stopped || minutes === 0) return;
     const keys = new Set(legs.keys());
     log.info(
       {
