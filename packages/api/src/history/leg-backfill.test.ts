@@ -1,4 +1,5 @@
 import { defaultDuties, type InstrumentSpec, shippedInstrument } from "@spreadwatch/core";
+import type { Store } from "@spreadwatch/db";
 import { createTestStore, type TestStore } from "@spreadwatch/db/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSimulatorFeed } from "../feeds/simulator/simulator.ts";
@@ -90,6 +91,32 @@ describe("LegHistoryBackfill", () => {
     expect(filled.flat().sort()).toEqual([...keys].sort());
   });
 
+  it("leaves nothing short for good when the server dies between its two writes", async () => {
+    // What one uninterrupted fill stores: the key's mids and the minutes of each contract quoted.
+    const reference = createTestStore();
+    try {
+      await new LegHistoryBackfill(reference.store, simulatorHistory(), {
+        retentionMs: 2 * DAY,
+        now: () => NOW,
+      }).fill([next]);
+      const whole = await storedPast(reference.store);
+      expect(whole.contracts.length).toBeGreaterThan(0);
+
+      // The first fill dies (as a kill -9 would) once the first of the two kinds of write is
+      // done, whichever comes first; a start after it fills again over the same file.
+      const dying = crashingAtTheSecondWrite(test.store);
+      await new LegHistoryBackfill(dying.store, simulatorHistory(), {
+        retentionMs: 2 * DAY,
+        now: () => NOW,
+      }).fill([next]);
+      expect(dying.crashed()).toBe(true);
+      await backfill([], 2 * DAY).fill([next]);
+      expect(await storedPast(test.store)).toEqual(whole);
+    } finally {
+      await reference.cleanup();
+    }
+  });
+
   it("does not move the live simulator: its quotes are the same with or without a past made", async () => {
     const quotesOf = async (withPast: boolean) => {
       const feed = createSimulatorFeed({ duties: defaultDuties(), now: () => NOW });
@@ -103,3 +130,46 @@ describe("LegHistoryBackfill", () => {
     expect(await quotesOf(true)).toEqual(await quotesOf(false));
   });
 });
+
+function simulatorHistory() {
+  const feed = createSimulatorFeed({ duties: defaultDuties(), now: () => NOW });
+  return feed.historyOf?.bind(feed);
+}
+
+/** GOLD@next's stored past: its one-minute mids and, per contract, how many minutes. */
+async function storedPast(store: Store) {
+  return {
+    minutes: (await store.instrumentCandles.all("GOLD@next", "1m")).length,
+    contracts: (await store.contractCandles.coverage("GOLD@next")).map((c) => [
+      c.contract,
+      c.minutes,
+    ]),
+  };
+}
+
+/**
+ * `store`, but the first write of the other kind than the first one made (the key's candles
+ * or a contract's minutes) throws: a process that died between the leg backfill's two writes.
+ */
+function crashingAtTheSecondWrite(store: Store) {
+  let first: "instrument" | "contract" | undefined;
+  let crashed = false;
+  const guard = (kind: "instrument" | "contract") => {
+    first ??= kind;
+    if (crashed || first !== kind) {
+      crashed = true;
+      throw new Error("the process died here");
+    }
+  };
+  const instrumentCandles: Store["instrumentCandles"] = Object.create(store.instrumentCandles);
+  instrumentCandles.save = (rows) => {
+    guard("instrument");
+    return store.instrumentCandles.save(rows);
+  };
+  const contractCandles: Store["contractCandles"] = Object.create(store.contractCandles);
+  contractCandles.write = (key, contract, source, rows) => {
+    guard("contract");
+    return store.contractCandles.write(key, contract, source, rows);
+  };
+  return { store: { ...store, instrumentCandles, contractCandles }, crashed: () => crashed };
+}
