@@ -67,4 +67,16 @@ describe("the order test files start in", () => {
       "e2e:packages/web/e2e/accessibility.test.ts",
     ]);
   });
+
+  it("starts the file that watches the run's first start before all others, however short", async () => {
+    const files = [
+      spec("e2e", "packages/web/e2e/accessibility.test.ts"),
+      spec("e2e", "packages/web/e2e/first-start-statistics.test.ts"),
+      spec("api", "packages/api/test/positions-crash.test.ts"),
+    ];
+    const sorter = sequencer({ "e2e:packages/web/e2e/first-start-statistics.test.ts": 1_000 });
+    expect((await order(files, sorter))[0]).toBe(
+      "e2e:packages/web/e2e/first-start-statistics.test.ts",
+    );
+  });
 });

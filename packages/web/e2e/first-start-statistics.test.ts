@@ -3,13 +3,14 @@
 // made; /api/health and Admin → Data say the backfill runs and how far it got; the Advanced
 // Chart's statistics line says how much of the 20-day window is in so far. Once done, the chart
 // has the 30 days, the statistics their 20-day window, and the same line (no reload) says so.
-// One first start for all of it: each costs a month of backfill (BENCHMARKS.md §33). The
-// "Backfilled 30 days" notice itself is what the run's template waits for
-// (simulator-template-setup.ts).
+// One first start for all of it: each costs a month of backfill (BENCHMARKS.md §33). Under
+// vitest that is the run's own (simulator-template-setup.ts), watched while it backfills
+// (first-start-watch.ts); when it is too far along, a first start of this file's own.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { watchRunFirstStart } from "./first-start-watch.ts";
 import { ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -21,9 +22,11 @@ const DAY = 86_400_000;
 const BACKFILL_LIMIT_MS = 900_000;
 
 const root = mkdtempSync(join(tmpdir(), "spreadwatch-first-start-stats-"));
-// A DATA_DIR of its own, empty: the app makes its own first start rather than copying the run's.
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator", env: { DATA_DIR: join(root, "data") } }),
+  app: async () =>
+    (await watchRunFirstStart()) ??
+    // A DATA_DIR of its own, empty: the app makes its own first start rather than copying one.
+    startApp({ feed: "simulator", env: { DATA_DIR: join(root, "data") } }),
   as: ADMIN,
   open: { link: "Advanced Charts", path: "/advanced-chart" },
 });
