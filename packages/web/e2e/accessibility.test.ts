@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { a11yReplayCsv, seedAlerts, seedHistory } from "./a11y-fixture.ts";
 import { historyDataDir } from "./alert-history-data.ts";
 import { addAlertButton, alertsPanel, modal, rest, spreadRow } from "./alerts.ts";
-import { expectAccessible, expectAccessibleMidFlash } from "./axe.ts";
+import { expectAccessible, expectAccessibleMidFlash, inDarkTheme } from "./axe.ts";
 import { login, signIn, startApp } from "./harness.ts";
 import { seedRolls } from "./roll-data.ts";
 import { closePage, openPage } from "./spare-page.ts";
@@ -12,23 +12,22 @@ import { signedOutSuite } from "./suite.ts";
 
 /**
  * axe-core on every screen, dialog and sheet, at 1400 px (desktop) and 390 px (phone), light
- * and dark: no serious or critical violation (contrast, names, roles, labels; the dark pages,
- * whose markup is the light ones', the colour rules). One server and one browser for the file;
- * a page per size and colour scheme.
+ * and dark: no serious or critical violation (contrast, names, roles, labels). One server and
+ * one browser for the file; a page per size, each screen checked in the light theme with every
+ * rule, then in the dark one, as the Profile switch sets it, with the colour rules (its markup is
+ * the light one's): the same state in the other colours, without making it again on a page of
+ * its own (half the file's page loads, sign-ins and clicks).
  *
- * axe takes most of the file's time (seconds a run on a loaded machine), so the four sizes and
- * schemes run side by side, each its screens in order on its own page. Each signs in as its own
- * trader (one session per user: a second sign-in of the same user would end the first's), with
- * the same alerts and History.
+ * The two sizes run side by side, each its screens in order on its own page. Each signs in as
+ * its own trader (one session per user: a second sign-in of the same user would end the
+ * first's), with the same alerts and History.
  */
 const SCREENS = [
-  { width: 1400, height: 900, scheme: "light" },
-  { width: 1400, height: 900, scheme: "dark" },
-  { width: 390, height: 844, scheme: "light" },
-  { width: 390, height: 844, scheme: "dark" },
+  { width: 1400, height: 900 },
+  { width: 390, height: 844 },
 ] as const;
-const traderOf = ({ width, scheme }: { width: number; scheme: string }) => ({
-  username: `trader${width}${scheme}`,
+const traderOf = ({ width }: { width: number }) => ({
+  username: `trader${width}`,
   password: "trader-secret",
   is_admin: true,
   alerts_enabled: true,
@@ -71,9 +70,9 @@ async function openHistory(page: Page): Promise<void> {
 }
 
 for (const screen of SCREENS) {
-  const { width, height, scheme } = screen;
+  const { width, height } = screen;
   const TRADER = traderOf(screen);
-  describe.concurrent(`at ${width} px, ${scheme}`, { timeout: TEST_TIMEOUT_MS }, () => {
+  describe.concurrent(`at ${width} px, light and dark`, { timeout: TEST_TIMEOUT_MS }, () => {
     const phone = width < 480;
     let page: Page;
     beforeAll(async () => {
@@ -81,18 +80,25 @@ for (const screen of SCREENS) {
       page = await openPage(suite.browser, {
         width,
         height,
-        colorScheme: scheme,
         reducedMotion: "no-preference",
       });
     });
     afterAll(async () => {
       await closePage(page);
     });
-    const where = (screen: string) => `${screen} (${width} px, ${scheme})`;
-    // The dark scheme changes colours, not markup: its pages get the colour rules, the light
-    // pages of the same width every rule (axe.ts, coloursOnly).
-    const check = (screen: string) =>
-      expectAccessible(page, where(screen), { coloursOnly: scheme === "dark" });
+    const where = (screen: string, theme: string) => `${screen} (${width} px, ${theme})`;
+    // The dark theme changes colours, not markup: every rule in the light one, the colour rules
+    // in the dark one (axe.ts, coloursOnly).
+    const check = async (screen: string) => {
+      await expectAccessible(page, where(screen, "light"));
+      await inDarkTheme(page, () =>
+        expectAccessible(page, where(screen, "dark"), { coloursOnly: true }),
+      );
+    };
+    const checkMidFlash = async (screen: string) => {
+      await expectAccessibleMidFlash(page, where(screen, "light"));
+      await inDarkTheme(page, () => expectAccessibleMidFlash(page, where(screen, "dark")));
+    };
 
     it.sequential("the login screen", async () => {
       await page.goto(`${suite.app.url}/login`);
@@ -156,12 +162,12 @@ for (const screen of SCREENS) {
       await page.goto(`${suite.app.url}/`);
       await spreadRow(page, "GC_BUY").locator("[data-col='spread']").waitFor();
       if (phone) await spreadRow(page, "GC_BUY").locator(".z-chip").waitFor();
-      await expectAccessibleMidFlash(page, where("dashboard"));
+      await checkMidFlash("dashboard");
       await openSection(page);
       await alertsPanel(page).locator(".alert-item[data-enabled='false']").waitFor();
-      await expectAccessibleMidFlash(page, where("alerts section"));
+      await checkMidFlash("alerts section");
       await openHistory(page);
-      await expectAccessibleMidFlash(page, where("History"));
+      await checkMidFlash("History");
       await page.getByRole("tab", { name: "Alerts", exact: true }).click();
     });
 

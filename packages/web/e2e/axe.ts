@@ -132,3 +132,37 @@ export async function expectAccessibleMidFlash(
     }
   }
 }
+
+/**
+ * Runs `check` with the page in the dark theme, set as the Profile switch sets it (`data-theme`
+ * on <html>, src/theme.ts; nothing saved), then puts the light theme back: the screen in the
+ * same state, in the other colours.
+ */
+export async function inDarkTheme(page: Page, check: () => Promise<void>): Promise<void> {
+  await setTheme(page, "dark");
+  try {
+    await check();
+  } finally {
+    await setTheme(page, "light");
+  }
+}
+
+async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.evaluate((name) => {
+    document.documentElement.dataset.theme = name;
+  }, theme);
+  // Colours read once no transition is under way (a switch's track fades, styles/forms.css)
+  // and a chart on the page is drawn again in them (it rebuilds a moment after, SpreadChart.tsx).
+  await page.waitForFunction(
+    (name) =>
+      document
+        .getAnimations()
+        .every(
+          (animation) => !(animation instanceof CSSTransition) || animation.playState !== "running",
+        ) &&
+      [...document.querySelectorAll<HTMLElement>("[data-testid='spread-chart']")].every(
+        (chart) => chart.dataset.drawnTheme === name,
+      ),
+    theme,
+  );
+}

@@ -136,6 +136,8 @@ export function SpreadChart(props: SpreadChartProps) {
         plotRef.current = plot;
         homeRef.current = home;
         builtFor.current = `${dataKey}|${timeframe}|${kind}`;
+        // The colours it was drawn in: a theme switch redraws it a moment later (e2e/axe.ts).
+        host.dataset.drawnTheme = theme;
         window.__spreadChart = plot;
         setFailed(false);
       } catch (error) {
