@@ -35,12 +35,12 @@ describe("the order test files start in", () => {
       spec("db", "packages/db/src/store.test.ts"),
       spec("e2e", "packages/web/e2e/login.test.ts"),
       spec("e2e", "packages/web/e2e/accessibility.test.ts"),
-      spec("e2e", "packages/web/e2e/delta.test.ts"),
+      spec("e2e", "packages/web/e2e/session.test.ts"),
     ];
     expect(await order(files)).toEqual([
-      "e2e:packages/web/e2e/accessibility.test.ts",
       "api:packages/api/test/positions-crash.test.ts",
-      "e2e:packages/web/e2e/delta.test.ts",
+      "e2e:packages/web/e2e/accessibility.test.ts",
+      "e2e:packages/web/e2e/session.test.ts",
       "e2e:packages/web/e2e/login.test.ts",
       "api:packages/api/test/auth.test.ts",
       "api-isolated:packages/api/test/throttle.test.ts",

@@ -12,21 +12,25 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * clean clone, the table below, else a typical length for its project; ties go to the larger file.
  */
 
-/** Seconds, from the "Slowest test files" list `pnpm test` prints; refresh it when that changes. */
+/**
+ * Seconds, each file's duration as a `pnpm test` run prints it (its ✓ line, hooks included);
+ * refresh it when the slowest files change.
+ */
 const MEASURED: Readonly<Record<string, number>> = {
-  // The quiet clean-clone run at 361f5a8, 2026-11-30 (715 s; BENCHMARKS.md §36).
-  "packages/web/e2e/accessibility.test.ts": 126,
-  "packages/api/test/positions-crash.test.ts": 116,
-  "packages/web/e2e/alert-tabs.test.ts": 47,
-  // Not measured as one file yet: its two files took 27 s and 40 s in the run at fcf86b8
-  // (BENCHMARKS.md §38), each making the 30-day first start it now makes once.
-  "packages/api/test/simulator-history.test.ts": 45,
-  "packages/web/e2e/alerts-ui.test.ts": 41,
-  "packages/web/e2e/my-spreads.test.ts": 39,
-  "packages/web/e2e/delta.test.ts": 36,
-  "packages/web/e2e/alert-channels.test.ts": 34,
-  "packages/api/test/cluster-webhook-failover.test.ts": 34,
-  "packages/web/e2e/health.test.ts": 33,
+  // The quiet clean-clone run at b288644, 2026-11-30 (754 s; BENCHMARKS.md §39).
+  "packages/api/test/positions-crash.test.ts": 75,
+  "packages/web/e2e/accessibility.test.ts": 71,
+  "packages/web/e2e/alert-tabs.test.ts": 55,
+  "packages/web/e2e/alerts-ui.test.ts": 50,
+  "packages/web/e2e/instruments.test.ts": 49,
+  "packages/web/e2e/session.test.ts": 48,
+  "packages/api/test/simulator-history.test.ts": 44,
+  "packages/web/e2e/phone.test.ts": 43,
+  "packages/web/e2e/alert-channels.test.ts": 42,
+  "packages/web/e2e/my-spreads.test.ts": 41,
+  "packages/web/e2e/positions.test.ts": 41,
+  "packages/web/e2e/alerts-history.test.ts": 40,
+  "packages/api/test/cluster-webhook-failover.test.ts": 39,
 };
 
 /**
