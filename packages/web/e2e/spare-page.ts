@@ -12,7 +12,7 @@ import { newPage, type PageOptions, pageSettings } from "./harness.ts";
  * clock, a HAR or WebSocket route, a geolocation, a touch screen) is closed instead.
  */
 const spares: Page[] = [];
-/** Enough for a file's four pages side by side (accessibility.test.ts); more would only idle. */
+/** Enough for the pages one file keeps open side by side; more would only idle. */
 const MAX_SPARES = 4;
 
 interface Undo {
