@@ -157,16 +157,21 @@ function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
+/** The address a server's output says it listens on, once it says so. */
+export function listeningAddress(output: string): string | undefined {
+  return /listening on (http:\/\/[^\s)]+)/.exec(output)?.[1];
+}
+
 function waitForListening(child: ChildProcess): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
-      if (match?.[1]) {
+      const address = listeningAddress(output);
+      if (address) {
         clearTimeout(timer);
         child.off("exit", onExit);
-        resolvePromise(match[1]);
+        resolvePromise(address);
       }
     };
     const onExit = (code: number | null) => {

@@ -6,7 +6,7 @@ import type { TestProject } from "vitest/node";
 import { ROOT, START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { TEST_SERVER_ENV } from "../../api/test/test-env.ts";
 import { claimFirstStart, WATCH_FILES } from "./first-start-watch.ts";
-import { ADMIN, cleanEnv } from "./harness.ts";
+import { ADMIN, cleanEnv, listeningAddress } from "./harness.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -79,7 +79,7 @@ export function setup(project: TestProject): void {
   const onData = (chunk: Buffer) => {
     output += chunk.toString();
     if (backfilled) return;
-    const address = /listening on (http:\/\/[^\s)]+)/.exec(output)?.[1];
+    const address = listeningAddress(output);
     if (address && !listening) {
       listening = true;
       writeFileSync(join(made, `${WATCH_FILES.address}.new`), address);

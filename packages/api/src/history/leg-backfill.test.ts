@@ -17,9 +17,9 @@ beforeEach(() => {
 });
 afterEach(() => test.cleanup());
 
-function backfill(filled: string[][] = [], retentionMs = 400 * DAY) {
+function backfill(filled: string[][] = [], retentionMs = 400 * DAY, store = test.store) {
   const feed = createSimulatorFeed({ duties: defaultDuties(), now: () => NOW });
-  return new LegHistoryBackfill(test.store, feed.historyOf?.bind(feed), {
+  return new LegHistoryBackfill(store, feed.historyOf?.bind(feed), {
     retentionMs,
     now: () => NOW,
     onFilled: (keys) => filled.push([...keys]),
@@ -95,20 +95,14 @@ describe("LegHistoryBackfill", () => {
     // What one uninterrupted fill stores: the key's mids and the minutes of each contract quoted.
     const reference = createTestStore();
     try {
-      await new LegHistoryBackfill(reference.store, simulatorHistory(), {
-        retentionMs: 2 * DAY,
-        now: () => NOW,
-      }).fill([next]);
+      await backfill([], 2 * DAY, reference.store).fill([next]);
       const whole = await storedPast(reference.store);
       expect(whole.contracts.length).toBeGreaterThan(0);
 
       // The first fill dies (as a kill -9 would) once the first of the two kinds of write is
       // done, whichever comes first; a start after it fills again over the same file.
       const dying = crashingAtTheSecondWrite(test.store);
-      await new LegHistoryBackfill(dying.store, simulatorHistory(), {
-        retentionMs: 2 * DAY,
-        now: () => NOW,
-      }).fill([next]);
+      await backfill([], 2 * DAY, dying.store).fill([next]);
       expect(dying.crashed()).toBe(true);
       await backfill([], 2 * DAY).fill([next]);
       expect(await storedPast(test.store)).toEqual(whole);
@@ -130,11 +124,6 @@ describe("LegHistoryBackfill", () => {
     expect(await quotesOf(true)).toEqual(await quotesOf(false));
   });
 });
-
-function simulatorHistory() {
-  const feed = createSimulatorFeed({ duties: defaultDuties(), now: () => NOW });
-  return feed.historyOf?.bind(feed);
-}
 
 /** GOLD@next's stored past: its one-minute mids and, per contract, how many minutes. */
 async function storedPast(store: Store) {
