@@ -258,6 +258,16 @@ describe("candle properties", () => {
     );
   });
 
+  it("takes −0 for 0, so a day of minutes aggregates as it builds (a counterexample it found)", () => {
+    const xs = [
+      { ts: 1795286825384, value: -0 },
+      { ts: 1795341055983, value: 0 },
+    ];
+    const days = candlesFromSamples(xs, "1d");
+    expect(aggregateCandles(candlesFromSamples(xs, "1m"), "1d")).toEqual(days);
+    expect(Object.is(days[0]?.open, -0)).toBe(false);
+  });
+
   it("keeps high ≥ max(open, close) ≥ min(open, close) ≥ low, buckets aligned and ascending", () => {
     fc.assert(
       fc.property(samples, fc.constantFrom(...TIMEFRAMES), (xs, tf) => {

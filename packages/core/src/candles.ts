@@ -94,7 +94,10 @@ export class CandleBuilder {
    * Adds a sample; returns the candle it closed (the previous bucket's) when the sample falls
    * in a later bucket, else undefined. Empty buckets in between produce no candle.
    */
-  add(ts: number, value: number): Candle | undefined {
+  add(ts: number, sample: number): Candle | undefined {
+    // −0 (equal legs times a negative factor) is 0: kept, it would read "−0.00" and make a
+    // coarser candle's high differ by the order its minutes came in (Math.max(−0, 0) is 0).
+    const value = sample === 0 ? 0 : sample;
     const bucket = bucketStart(ts, this.timeframe);
     if (bucket === undefined || !Number.isFinite(value) || bucket < this.#closedUntil) {
       this.#ignored++;
