@@ -10,7 +10,7 @@ import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 import { until } from "./fakes/wait.ts";
-import { TEST_SERVER_ENV } from "./test-env.ts";
+import { shiftedClockEnv, TEST_SERVER_ENV } from "./test-env.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -120,7 +120,14 @@ export function runMain(env: Record<string, string>): MainProcess {
   let out = "";
   let err = "";
   const child = spawn(process.execPath, [START_SCRIPT], {
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...TEST_SERVER_ENV, ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      ...shiftedClockEnv(),
+      HOST: "127.0.0.1",
+      PORT: "0",
+      ...TEST_SERVER_ENV,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => {

@@ -6,3 +6,35 @@
  * code path is the one that ships; auth.test.ts proves the default cost a server starts with.
  */
 export const TEST_SERVER_ENV = { PASSWORD_HASH_COST: "10" } as const;
+
+/**
+ * A run on another date (`pnpm test:at`, scripts/test-at.mjs) moves the clock of every process it
+ * starts with libfaketime: LD_PRELOAD names the library, FAKETIME the shift ("+seconds" or "-seconds"). A
+ * process started with an environment of its own (the production start's, a CLI's) gets them
+ * through this, so a server and its test agree on the date; on today's date it adds nothing.
+ */
+export function shiftedClockEnv(): Record<string, string> {
+  const { LD_PRELOAD, FAKETIME, FAKETIME_DONT_FAKE_MONOTONIC } = process.env;
+  if (!LD_PRELOAD?.includes("faketime") || !FAKETIME) return {};
+  return {
+    LD_PRELOAD,
+    FAKETIME,
+    FAKETIME_DONT_FAKE_MONOTONIC: FAKETIME_DONT_FAKE_MONOTONIC ?? "1",
+  };
+}
+
+/** `env` without the moved clock: for Redis and Chromium, which libfaketime breaks (test-at.mjs). */
+export function withRealClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { LD_PRELOAD: _preload, ...rest } = env;
+  return rest;
+}
+
+/** How far a `pnpm test:at` run moved the clock, in ms; 0 on today's date. */
+export function clockShiftMs(): number {
+  const shift = shiftedClockEnv().FAKETIME;
+  if (shift === undefined) return 0;
+  if (!/^[+-]\d+$/.test(shift)) {
+    throw new Error(`FAKETIME=${shift}: expected "+seconds" or "-seconds", as test-at.mjs sets it`);
+  }
+  return Number(shift) * 1000;
+}

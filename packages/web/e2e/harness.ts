@@ -6,7 +6,8 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
-import { TEST_SERVER_ENV } from "../../api/test/test-env.ts";
+import { TEST_SERVER_ENV, withRealClock } from "../../api/test/test-env.ts";
+import { shiftPageClocks } from "./shifted-clock.ts";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const WEB_DIST = resolve(REPO_ROOT, "packages/web/dist/index.html");
@@ -220,9 +221,10 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
+    env: withRealClock(process.env),
     args: [
       "--headless",
       "--no-sandbox",
@@ -234,6 +236,8 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  shiftPageClocks(browser);
+  return browser;
 }
 
 export interface PageOptions {

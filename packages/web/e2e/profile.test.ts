@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { freshFixture } from "./fixtures.ts";
 import { login, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
+import { browserNow } from "./shifted-clock.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -109,7 +110,7 @@ describe("dark mode", () => {
     const cookie = (await suite.page.context().cookies()).find((c) => c.name === "darkMode");
     expect(cookie?.path).toBe("/");
     expect(cookie?.sameSite).toBe("Lax");
-    const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
+    const days = ((cookie?.expires ?? 0) * 1000 - browserNow()) / 86_400_000;
     expect(days).toBeGreaterThan(364);
     expect(days).toBeLessThan(366);
   });

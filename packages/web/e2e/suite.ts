@@ -88,7 +88,7 @@ export function signedOutSuite<A extends RunningApp>(options: SignedOutOptions<A
  */
 let workerBrowser: Promise<Browser> | undefined;
 
-function sharedBrowser(): Promise<Browser> {
+export function sharedBrowser(): Promise<Browser> {
   if (!workerBrowser) {
     const launching = launchBrowser().then((browser) => {
       browser.on("disconnected", () => {
