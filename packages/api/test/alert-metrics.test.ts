@@ -15,6 +15,7 @@ import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 import * as setup from "./telegram-trader.ts";
+import { FIXED_DAYS_ENV } from "./test-env.ts";
 
 type ManualFeed = ReturnType<typeof manualFeed>;
 
@@ -31,7 +32,10 @@ const MINUTE = 60_000;
 beforeEach(async () => {
   telegram = await new FakeTelegram().start();
   feed = manualFeed();
-  server = await startTestServer({ feed, env: setup.telegramEnv(telegram) });
+  server = await startTestServer({
+    feed,
+    env: { ...FIXED_DAYS_ENV, ...setup.telegramEnv(telegram) },
+  });
 });
 afterEach(async () => {
   await server.stop();
@@ -247,7 +251,7 @@ describe("held alerts", () => {
     const quiet: Feed & { push: ManualFeed["push"] } = Object.assign(feed, { staleAfterMs: 1_000 });
     server = await server.restart({
       feed: quiet,
-      env: { ...setup.telegramEnv(telegram), FEED_SILENCE_SECONDS: "1" },
+      env: { ...FIXED_DAYS_ENV, ...setup.telegramEnv(telegram), FEED_SILENCE_SECONDS: "1" },
     });
     const { alertId } = await alertWith(0, {});
     legs(feed, T);

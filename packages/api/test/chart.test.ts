@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, FIXTURES, manualFeed, startTestServer, type TestServer } from "./server.ts";
+import { FIXED_DAYS_ENV } from "./test-env.ts";
 
 // fixtures/chart-minutes.csv keeps USDINR 84 and GC bid 2000, so parity(GC bid) is
 // 57254.0494894127 and GC_BUY = GOLD ask − 57254.0494894127 at each GOLD row:
@@ -52,7 +53,12 @@ function expectCandles(actual: unknown[], expected: typeof ONE_MINUTE) {
 /** A server that played fixtures/chart-minutes.csv at once on start (REPLAY_SPEED 0). */
 async function startReplayed() {
   server = await startTestServer({
-    env: { FEED: "replay", REPLAY_FILE: join(FIXTURES, "chart-minutes.csv"), REPLAY_SPEED: "0" },
+    env: {
+      ...FIXED_DAYS_ENV,
+      FEED: "replay",
+      REPLAY_FILE: join(FIXTURES, "chart-minutes.csv"),
+      REPLAY_SPEED: "0",
+    },
   });
   client = await signedIn(server);
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, FIXTURES, startTestServer, type TestServer } from "./server.ts";
+import { FIXED_DAYS_ENV } from "./test-env.ts";
 
 // fixtures/stats-minutes.csv, worked by hand. USDINR 84 and GC bid 2000.0 throughout, so
 // GC_BUY = GOLD ask − P with P = parity(2000.0) = 57254.0494894127 (rest-market.test.ts).
@@ -20,7 +21,12 @@ let client: HttpClient;
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { FEED: "replay", REPLAY_FILE: join(FIXTURES, "stats-minutes.csv"), REPLAY_SPEED: "0" },
+    env: {
+      ...FIXED_DAYS_ENV,
+      FEED: "replay",
+      REPLAY_FILE: join(FIXTURES, "stats-minutes.csv"),
+      REPLAY_SPEED: "0",
+    },
   });
   client = new HttpClient(server.url);
   await client.post("/api/auth/login", ADMIN);

@@ -38,3 +38,11 @@ export function clockShiftMs(): number {
   }
   return Number(shift) * 1000;
 }
+
+/**
+ * For a server that plays the fixed days of November 2026 in `test/fixtures/*.csv` and
+ * `crossing-replay.ts`: history kept for a century. At the default 400 days a server starting
+ * from 2027-12-25 on prunes those days as too old, and the tests that restart over them or rank
+ * a spread against them failed from that day on (found with `pnpm test:at "2028-02-28 18:24"`).
+ */
+export const FIXED_DAYS_ENV = { HISTORY_RETENTION_DAYS: "36500" } as const;

@@ -10,6 +10,7 @@ import { FakeWebhook, signatureVerifies } from "./fakes/fake-webhook.ts";
 import { eventually } from "./fakes/wait.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
 import * as setup from "./telegram-trader.ts";
+import { FIXED_DAYS_ENV } from "./test-env.ts";
 
 type ManualFeed = ReturnType<typeof manualFeed>;
 
@@ -27,7 +28,7 @@ beforeEach(async () => {
   feed = manualFeed();
   server = await startTestServer({
     feed,
-    env: { ...setup.telegramEnv(telegram), WEBHOOK_ALLOW_PRIVATE: "true" },
+    env: { ...FIXED_DAYS_ENV, ...setup.telegramEnv(telegram), WEBHOOK_ALLOW_PRIVATE: "true" },
   });
 });
 afterEach(async () => {
