@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { HttpClient } from "./http-client.ts";
 import { manualFeed, startTestServer, type TestServer } from "./server.ts";
-import { shiftedClockEnv, TEST_SERVER_ENV } from "./test-env.ts";
+import { processEnv, TEST_SERVER_ENV } from "./test-env.ts";
 
 let server: TestServer;
 // A fresh server per test: the tests assert user ids and the whole list the CLI prints.
@@ -20,8 +20,7 @@ function users(...args: string[]) {
 function usersWith(env: Record<string, string>, ...args: string[]) {
   const run = spawnSync(process.execPath, [START_SCRIPT, "users", ...args], {
     env: {
-      PATH: process.env.PATH ?? "",
-      ...shiftedClockEnv(),
+      ...processEnv(),
       DATA_DIR: server.dataDir,
       ...TEST_SERVER_ENV,
       ...env,

@@ -14,7 +14,7 @@ import { RedisServer } from "./fakes/redis-server.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
-import { shiftedClockEnv } from "./test-env.ts";
+import { processEnv } from "./test-env.ts";
 
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 let database: Awaited<ReturnType<typeof createDatabase>>;
@@ -110,8 +110,7 @@ describe("the Kite token in the database", () => {
   it("the kite CLI reads the same session from PostgreSQL", () => {
     const run = spawnSync(process.execPath, [START_SCRIPT, "kite", "status"], {
       env: {
-        PATH: process.env.PATH ?? "",
-        ...shiftedClockEnv(),
+        ...processEnv(),
         DATA_DIR: dir,
         DATABASE_URL: database.url,
       },

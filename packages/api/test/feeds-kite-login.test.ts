@@ -14,7 +14,7 @@ import { goldFebQuote } from "./fakes/kite-packets.ts";
 import { eventually } from "./fakes/wait.ts";
 import { HttpClient } from "./http-client.ts";
 import { ADMIN, manualFeed, startTestServer, type TestServer } from "./server.ts";
-import { shiftedClockEnv } from "./test-env.ts";
+import { processEnv } from "./test-env.ts";
 
 let kite: FakeKite;
 let server: TestServer | undefined;
@@ -243,7 +243,7 @@ describe("the kite CLI", () => {
     ...args: string[]
   ): Promise<{ code: number | null; out: string; err: string }> {
     const child = spawn(process.execPath, [START_SCRIPT, "kite", ...args], {
-      env: { PATH: process.env.PATH ?? "", ...shiftedClockEnv(), DATA_DIR: dataDir, ...kite.env() },
+      env: { ...processEnv(), DATA_DIR: dataDir, ...kite.env() },
     });
     let out = "";
     let err = "";

@@ -10,7 +10,7 @@ import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
 import { dutiesFrom, type RunningServer, startServer } from "../src/server.ts";
 import { until } from "./fakes/wait.ts";
-import { shiftedClockEnv, TEST_SERVER_ENV } from "./test-env.ts";
+import { processEnv, TEST_SERVER_ENV } from "./test-env.ts";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -121,8 +121,7 @@ export function runMain(env: Record<string, string>): MainProcess {
   let err = "";
   const child = spawn(process.execPath, [START_SCRIPT], {
     env: {
-      PATH: process.env.PATH ?? "",
-      ...shiftedClockEnv(),
+      ...processEnv(),
       HOST: "127.0.0.1",
       PORT: "0",
       ...TEST_SERVER_ENV,

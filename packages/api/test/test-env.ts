@@ -8,10 +8,9 @@
 export const TEST_SERVER_ENV = { PASSWORD_HASH_COST: "10" } as const;
 
 /**
- * A run on another date (`pnpm test:at`, scripts/test-at.mjs) moves the clock of every process it
- * starts with libfaketime: LD_PRELOAD names the library, FAKETIME the shift ("+seconds" or "-seconds"). A
- * process started with an environment of its own (the production start's, a CLI's) gets them
- * through this, so a server and its test agree on the date; on today's date it adds nothing.
+ * A run on another date (`pnpm test:at`, scripts/test-at.mjs) moves the clock of every process
+ * it starts with libfaketime: LD_PRELOAD names the library, FAKETIME the shift ("+seconds" or
+ * "-seconds"). On today's date this is empty.
  */
 export function shiftedClockEnv(): Record<string, string> {
   const { LD_PRELOAD, FAKETIME, FAKETIME_DONT_FAKE_MONOTONIC } = process.env;
@@ -23,8 +22,17 @@ export function shiftedClockEnv(): Record<string, string> {
   };
 }
 
+/**
+ * The start of the environment of a process a test starts with an environment of its own (the
+ * production start, a CLI): PATH, and the run's clock, so that it and its test agree on the date.
+ */
+export function processEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", ...shiftedClockEnv() };
+}
+
 /** `env` without the moved clock: for Redis and Chromium, which libfaketime breaks (test-at.mjs). */
 export function withRealClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!env.LD_PRELOAD?.includes("faketime")) return env;
   const { LD_PRELOAD: _preload, ...rest } = env;
   return rest;
 }
