@@ -20,8 +20,9 @@ const target = Date.parse(
 );
 if (Number.isNaN(target)) fail(`"${when}" is not a date and time.\n${usage}`);
 const shiftSeconds = Math.round((target - Date.now()) / 1000);
-if (shiftSeconds < 0)
-  fail(`${when} is in the past: libfaketime moves this run's clock forward only.`);
+// The days the suite will meet are ahead: a moment before now would replay the fixtures' days
+// as days to come, which no run on a real clock sees.
+if (shiftSeconds < 0) fail(`${when} is in the past: the tests meet only the days to come.`);
 
 const library = findLibfaketime();
 if (!library) fail("libfaketime is missing: apt-get install -y faketime (Debian's package).");
@@ -30,7 +31,7 @@ const env = {
   ...process.env,
   TZ: "UTC",
   LD_PRELOAD: library,
-  FAKETIME: shiftSeconds < 0 ? String(shiftSeconds) : `+${shiftSeconds}`,
+  FAKETIME: `+${shiftSeconds}`,
   // Timers and timeouts run on the monotonic clock: it stays real, only the date moves.
   FAKETIME_DONT_FAKE_MONOTONIC: "1",
 };
