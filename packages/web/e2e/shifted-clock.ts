@@ -8,7 +8,8 @@ import { clockShiftMs } from "../../api/test/test-env.ts";
  * through `Date`. Every context the browser makes gets it, the spare pages' too (it is not one of
  * the init scripts a test adds and spare-page.ts removes). On today's date it does nothing.
  */
-export function shiftPageClocks(browser: Browser, shift = clockShiftMs()): void {
+export function shiftPageClocks(browser: Browser): void {
+  const shift = clockShiftMs();
   if (shift === 0) return;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...options) => {
