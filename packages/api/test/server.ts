@@ -89,10 +89,14 @@ export async function backfilled(server: TestServer, timeoutMs = 600_000): Promi
 }
 
 /** A feed the test drives by hand. */
-export function manualFeed(): Feed & { push(quote: Quote): void } {
+export function manualFeed(): Feed & { push(quote: Quote): void; readonly started: boolean } {
   let sink: ((quote: Quote) => void) | undefined;
   return {
     name: "manual",
+    /** Whether a leader has started it: a quote pushed before then reaches nobody. */
+    get started() {
+      return sink !== undefined;
+    },
     start(onQuote) {
       sink = onQuote;
     },

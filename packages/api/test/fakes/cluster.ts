@@ -45,6 +45,13 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     (leads) => leads,
     "the first instance to lead",
   );
+  // It leads before its term has started the feed (after the alert engine and the executions
+  // have read their state in): a quote pushed in between would reach nobody.
+  await eventually(
+    async () => feed.started,
+    (started) => started,
+    "the leader to start its feed",
+  );
   const other = await startTestServer({
     env: { ...env, INSTANCE_ID: "other" },
     feed: manualFeed(),
