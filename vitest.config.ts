@@ -3,8 +3,9 @@ import { LongestFirst } from "./scripts/test-order.ts";
 
 // One run covers every package; e2e drives a real Chromium against the built app and gets longer
 // timeouts. A test file mostly waits on processes of its own (a server, Chromium, PostgreSQL), so
-// three files run at once on two cores: the run takes well under half the time of one file per core
-// (four at once was faster still, but loaded the machine enough to expose timing races).
+// four files run at once on two cores. With three, the cores idled whenever two of the files that
+// mostly wait on the clock (a failover's replay, a heartbeat, a first start watched) ran together:
+// 739 s against 695 s with four, 59 against 20 CPU s idle (BENCHMARKS.md §41).
 /**
  * The api files that need a module graph of their own: they mock a module (throttle.test.ts
  * counts the real password checks through `vi.mock`) or assert on the server's shared logger,
@@ -40,7 +41,7 @@ const API_SETUP = {
 
 export default defineConfig({
   test: {
-    maxWorkers: 3,
+    maxWorkers: 4,
     // Longest files first, whatever their project: see scripts/test-order.ts.
     sequence: { sequencer: LongestFirst },
     projects: [
