@@ -17,20 +17,31 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * refresh it when the slowest files change.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  // The quiet clean-clone run at b288644, 2026-11-30 (754 s; BENCHMARKS.md §39).
-  "packages/api/test/positions-crash.test.ts": 75,
-  "packages/web/e2e/accessibility.test.ts": 71,
-  "packages/web/e2e/alert-tabs.test.ts": 55,
-  "packages/web/e2e/alerts-ui.test.ts": 50,
-  "packages/web/e2e/instruments.test.ts": 49,
-  "packages/web/e2e/session.test.ts": 48,
-  "packages/api/test/simulator-history.test.ts": 44,
-  "packages/web/e2e/phone.test.ts": 43,
-  "packages/web/e2e/alert-channels.test.ts": 42,
-  "packages/web/e2e/my-spreads.test.ts": 41,
-  "packages/web/e2e/positions.test.ts": 41,
-  "packages/web/e2e/alerts-history.test.ts": 40,
-  "packages/api/test/cluster-webhook-failover.test.ts": 39,
+  // The run with four workers at 1e5e4fe, 2026-12-01 (695 s; BENCHMARKS.md §41): the longest
+  // files, and the few of the api and core projects that run longer than their project's typical.
+  "packages/api/test/simulator-history.test.ts": 224,
+  "packages/api/test/positions-crash.test.ts": 106,
+  "packages/web/e2e/accessibility.test.ts": 94,
+  "packages/web/e2e/alerts-ui.test.ts": 77,
+  "packages/web/e2e/instruments.test.ts": 72,
+  "packages/api/src/feeds/simulator/simulator.test.ts": 61,
+  "packages/web/e2e/my-spreads.test.ts": 61,
+  "packages/web/e2e/alert-tabs.test.ts": 59,
+  "packages/api/test/cluster-webhook-failover.test.ts": 49,
+  "packages/web/e2e/alert-channels.test.ts": 47,
+  "packages/web/e2e/alert-papercuts.test.ts": 44,
+  "packages/web/e2e/session.test.ts": 43,
+  "packages/web/e2e/dashboard-stream-selection.test.ts": 42,
+  "packages/web/e2e/delta.test.ts": 41,
+  "packages/api/test/cluster-failover.test.ts": 39,
+  "packages/web/e2e/health.test.ts": 38,
+  "packages/web/e2e/layout.test.ts": 32,
+  "packages/api/src/history/backfill.test.ts": 32,
+  "packages/api/test/startup-errors.test.ts": 25,
+  "packages/api/test/history-providers.test.ts": 23,
+  "packages/api/test/telegram.test.ts": 22,
+  "packages/api/test/history-fetch-process.test.ts": 20,
+  "packages/core/test/package.test.ts": 17,
 };
 
 /**
