@@ -95,6 +95,11 @@ describe("the simulator's first start", () => {
       }>;
       expect(days.length).toBeGreaterThanOrEqual(30);
       expect(days[0]?.timestamp).toBeLessThanOrEqual(startedAt - 29 * DAY);
+      // The rolls the month crossed are recorded (crude oil and gas roll every month, so 30 days
+      // hold at least one, whatever the date), each in its 30 days.
+      const rolls = (await get("/api/rolls")).body.rolls as Array<{ key: string; at: number }>;
+      expect(rolls.some((r) => r.key === "CL" || r.key === "CRUDEOIL")).toBe(true);
+      expect(rolls.every((r) => r.at > startedAt - 31 * DAY)).toBe(true);
       // Once stored and read in, the same line (no reload) says the window's 20 days.
       await expect
         .poll(() => statisticsSource().textContent(), { timeout: 120_000, interval: 1_000 })
