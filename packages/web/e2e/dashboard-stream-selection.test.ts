@@ -1,7 +1,7 @@
 import { BUILT_IN_KEYS, SHIPPED_INSTRUMENTS } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, startApp } from "./harness.ts";
 import { recordStreamInputs } from "./requests.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -19,7 +19,7 @@ const LOADED = { timeout: 60_000 };
 const streams: Array<{ exceptKeys?: string[] } | undefined> = [];
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   page: { width: 1280, height: 700 },
   beforeLogin: (page) => recordStreamInputs(page, streams),
   as: ADMIN,

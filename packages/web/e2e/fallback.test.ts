@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { spreadTexts } from "./dashboard-page.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
@@ -8,7 +8,7 @@ const WAIT = { timeout: 20_000 };
 const STREAM = /\/api\/trpc\/market\.onSnapshot/;
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   // The live stream cannot connect: the page must fall back to polling.
   beforeLogin: (page) => page.route(STREAM, (route) => route.abort()),
   as: ADMIN,

@@ -115,6 +115,14 @@ export async function startApp(options: StartOptions): Promise<RestartableApp> {
 }
 
 /**
+ * The environment of a simulator app whose test reads no history: the server keeps a day, so it
+ * makes a first start of its own of a day (not the run's month, copied and read into the
+ * statistics at start) and each instrument put in use later backfills a day, not 30
+ * (docs/operations.md, "The first start").
+ */
+export const A_DAY_OF_HISTORY = { HISTORY_RETENTION_DAYS: "1" } as const;
+
+/**
  * What a first start writes besides the backfill: with any of these set, the shared first start
  * (simulator-template-setup.ts, made with ADMIN and the defaults) is not this app's, so it makes
  * its own.

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
-import { ADMIN, signIn, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, signIn, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -15,7 +15,7 @@ const LOADED = { timeout: 50_000 };
 const TRADER = { username: "trader", password: "trader-secret", alerts_enabled: true };
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   users: [TRADER],
   as: ADMIN,
   waitFor: (page) => page.locator("tr[data-key='mcx:GOLD'] [data-col='bid']"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 /**
@@ -10,7 +10,7 @@ import { signedInSuite } from "./suite.ts";
 const TRADER = { username: "trader", password: "trader-secret", alerts_enabled: true };
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   users: [TRADER],
   as: TRADER,
   // Short enough that the dashboard's tables overflow its box at a desktop width.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { spreadTexts } from "./dashboard-page.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 15_000 };
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   as: ADMIN,
   // The flash is one of the things tested here: motion as a trader sees it by default.
   page: { reducedMotion: "no-preference" },

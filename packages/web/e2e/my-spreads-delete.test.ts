@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
 import { answerDialogs } from "./dialogs.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, startApp } from "./harness.ts";
 import { builder, mySpreads, ownSpreads, spreadGroup } from "./spreads.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -12,7 +12,7 @@ const TRADER = { username: "tess", password: "tess-secret", alerts_enabled: true
 const NAME = "Desk gold/silver";
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   users: [TRADER],
   as: ADMIN,
   waitFor: (page) => mySpreads(page).getByRole("button", { name: "New spread" }),

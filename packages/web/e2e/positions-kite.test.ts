@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptLoginOfTheDay, FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
-import { ADMIN, type RunningApp, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, type RunningApp, startApp } from "./harness.ts";
 import { connectKite } from "./kite.ts";
 import { openPositions } from "./positions.ts";
 import { signedInSuite } from "./suite.ts";
@@ -22,6 +22,7 @@ async function startWithKite(): Promise<KiteApp> {
   const app = await startApp({
     feed: "simulator",
     env: {
+      ...A_DAY_OF_HISTORY,
       ...kite.env(),
     },
   });

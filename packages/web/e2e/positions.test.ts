@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rest } from "./alerts.ts";
 import { answerNextDialog } from "./dialogs.ts";
-import { startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, startApp } from "./harness.ts";
 import {
   closeDialog,
   closedTrades,
@@ -24,7 +24,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1400, height: 900 };
 
 const suite = signedInSuite({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   users: [PIA],
   as: PIA,
   page: { ...PHONE, hasTouch: true },

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, type RestartableApp, startApp } from "./harness.ts";
+import { A_DAY_OF_HISTORY, ADMIN, type RestartableApp, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Waits are generous upper bounds for slow machines, not speed assertions (docs/design.md §7).
 const WAIT = { timeout: 30_000 };
 
 const suite = signedInSuite<RestartableApp>({
-  app: () => startApp({ feed: "simulator" }),
+  app: () => startApp({ feed: "simulator", env: A_DAY_OF_HISTORY }),
   as: ADMIN,
   waitFor: (page) => page.locator("[data-stream='live']"),
 });
