@@ -33,6 +33,11 @@ export interface AxeOptions {
    * check already passed and whose colours alone differ (a dark scheme, a cell mid-flash).
    */
   coloursOnly?: boolean;
+  /**
+   * Only the elements this CSS selector matches (all of them) and what they hold: for a change
+   * of colours confined to them (cells mid-flash), instead of every element of the page again.
+   */
+  only?: string;
 }
 
 /** What a colour scheme or a tint can break; every other rule reads markup, names and layout. */
@@ -48,10 +53,11 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
   }
   const scope = options.within ? await options.within.elementHandle() : null;
   const violations = await page.evaluate(
-    async ([root, colourRules]) => {
+    async ([root, colourRules, only]) => {
       // biome-ignore lint/suspicious/noExplicitAny: the injected axe global has no types here
       const axe = (window as any).axe;
-      const result = await axe.run(root ?? document, {
+      const context = only ? { include: [[only]] } : (root ?? document);
+      const result = await axe.run(context, {
         resultTypes: ["violations"],
         runOnly: colourRules
           ? { type: "rule", values: colourRules }
@@ -65,7 +71,7 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
       });
       return result.violations as AxeViolation[];
     },
-    [scope, options.coloursOnly ? COLOUR_RULES : null] as const,
+    [scope, options.coloursOnly ? COLOUR_RULES : null, options.only ?? null] as const,
   );
   return violations
     .filter((v) => BLOCKING.has(v.impact ?? ""))
@@ -117,10 +123,12 @@ export async function expectAccessibleMidFlash(
     }, flash);
     try {
       if (flashing === 0) throw new Error(`no flashing cells on ${where}`);
-      // The flash changes colours alone; the markup was checked before it (expectAccessible).
+      // The flash changes the colours of the flashing cells alone; the markup and every other
+      // element were checked before it (expectAccessible).
       await expectAccessible(page, `${where}, cells mid-flash (${direction})`, {
         ...options,
         coloursOnly: true,
+        only: FLASHING,
       });
     } finally {
       await page.evaluate(({ selector, name }) => {
