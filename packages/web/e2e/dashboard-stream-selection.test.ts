@@ -14,6 +14,12 @@ const EXTRA = SHIPPED_INSTRUMENTS.filter((spec) => !BUILT_IN.has(spec.key))
   .slice(0, 14)
   .map((spec) => spec.key);
 const LOADED = { timeout: 60_000 };
+/**
+ * A safety net for the whole test, not a measure: its steps each wait up to LOADED, and under a
+ * CPU hog (two busy loops on two cores) the fourteen additions, their rows and a row going stale
+ * once ran past the project's 60 s while every step held.
+ */
+const TEST_TIMEOUT_MS = 240_000;
 
 /** The `input` of each market.onSnapshot request the page made, in order. */
 const streams: Array<{ exceptKeys?: string[] } | undefined> = [];
@@ -31,7 +37,9 @@ const priceRow = (key: string) =>
 const leftOut = () => streams.at(-1)?.exceptKeys ?? [];
 
 describe("the dashboard's stream", () => {
-  it("leaves out rows off screen, streams a row again once scrolled to, and keeps the page live", async () => {
+  it("leaves out rows off screen, streams a row again once scrolled to, and keeps the page live", {
+    timeout: TEST_TIMEOUT_MS,
+  }, async () => {
     const { page, app } = suite;
     for (const key of EXTRA) {
       const added = await rest(page, "POST", "/api/instruments", { key });
