@@ -34,8 +34,9 @@ export interface AxeOptions {
    */
   coloursOnly?: boolean;
   /**
-   * Only the elements this CSS selector matches (all of them) and what they hold: for a change
-   * of colours confined to them (cells mid-flash), instead of every element of the page again.
+   * Only the elements this CSS selector matches (all of them, inside `within` if given) and what
+   * they hold: for a change of colours confined to them (cells mid-flash), instead of every
+   * element of the page again.
    */
   only?: string;
 }
@@ -56,7 +57,9 @@ export async function axeViolations(page: Page, options: AxeOptions = {}): Promi
     async ([root, colourRules, only]) => {
       // biome-ignore lint/suspicious/noExplicitAny: the injected axe global has no types here
       const axe = (window as any).axe;
-      const context = only ? { include: [[only]] } : (root ?? document);
+      // `only` within `within` when both are given: the matching elements inside the scope.
+      const scope = root ?? document;
+      const context = only ? { include: [...scope.querySelectorAll(only)] } : scope;
       const result = await axe.run(context, {
         resultTypes: ["violations"],
         runOnly: colourRules
