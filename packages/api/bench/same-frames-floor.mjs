@@ -8,15 +8,12 @@
 // parse, with nothing of the project's work to make them (BENCHMARKS.md §46).
 // Run by shared-fanout-same-frames.sh in the harness's floor's place: `node … <port> <project>`.
 import { createServer, get } from "node:http";
-import { constants, deflateRawSync } from "node:zlib";
+import { openEventStream, pack } from "./floor-stream.mjs";
 
 const [port, sourceUrl] = process.argv.slice(2);
 const STEP_MS = 100;
 const WINDOW = 32_768;
 const RECORD_MS = 3_000;
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
-const pack = (plain, dictionary) =>
-  deflateRawSync(plain, { finishFlush: constants.Z_SYNC_FLUSH, ...(dictionary && { dictionary }) });
 
 /** The project's delta events, as its stream wrote them (plain text). */
 const frames = await new Promise((resolve, reject) => {
@@ -64,15 +61,7 @@ setInterval(() => {
 }, STEP_MS);
 
 createServer((req, res) => {
-  const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    ...(gzip && { "content-encoding": "gzip" }),
-  });
-  const hello = Buffer.from("event: connected\ndata: {}\n\n");
-  res.write(gzip ? Buffer.concat([GZIP_HEADER, pack(hello)]) : hello);
-  const c = { res, gzip, blocked: false, run: 0 };
+  const c = { res, gzip: openEventStream(req, res), blocked: false, run: 0 };
   clients.add(c);
   req.on("close", () => clients.delete(c));
 }).listen({ port: Number(port), host: "127.0.0.1", backlog: 16384 }, () =>

@@ -7,4 +7,5 @@
 #     bash packages/api/bench/shared-fanout-same-frames.sh 100 1000 10000
 source "$(dirname "$0")/shared-harness.sh"
 cp "$root/packages/api/bench/same-frames-floor.mjs" "$work/floor-server.mjs"
+cp "$root/packages/api/bench/floor-stream.mjs" "$work/"
 run_harness "$@"

@@ -3,7 +3,7 @@
 // deflate, sync flush) after a gzip member header, shared by every client; plain text to a client
 // that does not ask. Otherwise the same snapshot, cadence and skipping of full sockets.
 import { createServer, get } from "node:http";
-import { constants, deflateRawSync } from "node:zlib";
+import { openEventStream, pack } from "./floor-stream.mjs";
 
 const [port, sourceUrl] = process.argv.slice(2);
 const fetchJson = (u) =>
@@ -17,7 +17,6 @@ const fetchJson = (u) =>
 const prices = await fetchJson(`${sourceUrl}/api/prices`);
 const calculations = await fetchJson(`${sourceUrl}/api/calculations`);
 const DELTA = process.env.FLOOR_MODE === "delta";
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const quotes = [];
 for (const [group, g] of Object.entries(prices))
   if (g && typeof g === "object")
@@ -42,8 +41,7 @@ setInterval(() => {
   let packed;
   for (const c of clients) {
     if (c.blocked) continue;
-    if (c.gzip && packed === undefined)
-      packed = deflateRawSync(plain, { finishFlush: constants.Z_SYNC_FLUSH });
+    if (c.gzip && packed === undefined) packed = pack(plain);
     const buf = c.gzip ? packed : plain;
     if (!c.res.write(buf)) {
       c.blocked = true;
@@ -52,21 +50,7 @@ setInterval(() => {
   }
 }, 50);
 createServer((req, res) => {
-  const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    ...(gzip && { "content-encoding": "gzip" }),
-  });
-  if (gzip) res.write(GZIP_HEADER);
-  res.write(
-    gzip
-      ? deflateRawSync(Buffer.from("event: connected\ndata: {}\n\n"), {
-          finishFlush: constants.Z_SYNC_FLUSH,
-        })
-      : "event: connected\ndata: {}\n\n",
-  );
-  const c = { res, blocked: false, gzip };
+  const c = { res, blocked: false, gzip: openEventStream(req, res) };
   clients.add(c);
   req.on("close", () => clients.delete(c));
 }).listen({ port: Number(port), host: "127.0.0.1", backlog: 16384 }, () =>
