@@ -2,7 +2,7 @@ import { HEARTBEAT_MS } from "@spreadwatch/core";
 import { describe, expect, it } from "vitest";
 import { answerNextDialog } from "./dialogs.ts";
 import { freshFixture } from "./fixtures.ts";
-import { ADMIN, signIn, startApp } from "./harness.ts";
+import { ADMIN, RETRY_RESET, signIn, startApp } from "./harness.ts";
 import { procedure, recordRequests } from "./requests.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
@@ -47,7 +47,9 @@ describe("admin panel", () => {
   it("switches live orders off for everyone and on again from System Settings", async () => {
     const liveOrders = suite.page.getByRole("switch", { name: /Live orders through Kite/ });
     const serverSays = async () =>
-      (await suite.page.request.get(`${suite.app.url}/api/admin/live-orders`)).json() as Promise<{
+      (
+        await suite.page.request.get(`${suite.app.url}/api/admin/live-orders`, RETRY_RESET)
+      ).json() as Promise<{
         enabled: boolean;
       }>;
     const before = (await serverSays()).enabled;

@@ -9,7 +9,7 @@ import {
   longValue,
 } from "./chart-fixtures.ts";
 import { candlesTos, chartWith, plotBox, pointAt, scales } from "./chart-page.ts";
-import { ADMIN, signIn, startApp } from "./harness.ts";
+import { ADMIN, RETRY_RESET, signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -306,7 +306,7 @@ describe("a chart to trade from", () => {
   it("draws mean ± 1σ/2σ bands from the statistics when toggled on", async () => {
     // The real market.stats over the replay's 1,700 minutes (a ±30 swing: σ about 21).
     const stats = await (
-      await page().request.get(`${suite.app.url}/api/spread-stats/GC_BUY?days=20`)
+      await page().request.get(`${suite.app.url}/api/spread-stats/GC_BUY?days=20`, RETRY_RESET)
     ).json();
     expect(stats.n).toBeGreaterThan(1000);
     expect(stats.std).toBeGreaterThan(10);

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { watchRunFirstStart } from "./first-start-watch.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { ADMIN, RETRY_RESET, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 const DAY = 86_400_000;
@@ -41,7 +41,7 @@ interface Health {
 
 /** A GET with the page's own session (a second admin login would end the page's). */
 async function get(path: string) {
-  const response = await suite.page.request.get(`${suite.app.url}${path}`);
+  const response = await suite.page.request.get(`${suite.app.url}${path}`, RETRY_RESET);
   // biome-ignore lint/suspicious/noExplicitAny: the answers are read field by field below
   return { status: response.status(), body: (await response.json()) as any };
 }

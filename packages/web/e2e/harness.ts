@@ -18,6 +18,15 @@ const START_TIMEOUT_MS = 180_000;
 const TEMPLATE_WAIT_MS = 330_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * For a test's own requests (`page.request`): one retry of a connection the server reset. The
+ * request context keeps connections alive, and one idle past the server's keep-alive timeout
+ * (Node's 5 s) may be closed just as a request goes out on it, likelier on a loaded machine where
+ * the wait between two requests runs long (a hog run: "socket hang up" on the Kite login after a
+ * slow sign-in). A browser sends such a request again, as api/test/http-client.ts does.
+ */
+export const RETRY_RESET = { maxRetries: 1 } as const;
+
 /** The first admin every test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { username: "admin", password: "admin-e2e-secret" } as const;
 
@@ -308,6 +317,7 @@ export async function signIn(
 ): Promise<void> {
   const response = await page.request.post(`${url}/api/auth/login`, {
     data: { username, password },
+    ...RETRY_RESET,
   });
   if (!response.ok()) {
     throw new Error(`signing in ${username}: ${response.status()} ${await response.text()}`);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { freshFixture } from "./fixtures.ts";
-import { startApp } from "./harness.ts";
+import { RETRY_RESET, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 // Profile → Connect Kite (docs/user-guide.md "Live orders"): the trader's own Kite session for live orders,
@@ -32,7 +32,10 @@ describe("Connect Kite", () => {
     const connect = page.getByRole("link", { name: "Connect Kite" });
     expect(await connect.getAttribute("href")).toBe("/api/profile/kite/login");
     // What the link does: Kite's login with our state, then Kite's redirect back.
-    const login = await page.request.get(`${app.url}/api/profile/kite/login`, { maxRedirects: 0 });
+    const login = await page.request.get(`${app.url}/api/profile/kite/login`, {
+      maxRedirects: 0,
+      ...RETRY_RESET,
+    });
     const back = new URLSearchParams(
       new URL(login.headers().location as string).searchParams.get("redirect_params") ?? "",
     );

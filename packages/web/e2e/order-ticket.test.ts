@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeKite } from "../../api/test/fakes/fake-kite.ts";
 import { rest } from "./alerts.ts";
-import { ADMIN, startApp } from "./harness.ts";
+import { ADMIN, RETRY_RESET, startApp } from "./harness.ts";
 import { signedInSuite } from "./suite.ts";
 
 // The order ticket (docs/user-guide.md "Live orders") in Chromium against a fake Kite on loopback: a trader
@@ -95,7 +95,10 @@ describe("the order ticket", () => {
     const { page, app } = suite;
     const book = (kite as FakeKite).book;
     await enableLiveOrders(app.url, DANA.username);
-    const login = await page.request.get(`${app.url}/api/profile/kite/login`, { maxRedirects: 0 });
+    const login = await page.request.get(`${app.url}/api/profile/kite/login`, {
+      maxRedirects: 0,
+      ...RETRY_RESET,
+    });
     const state = new URLSearchParams(
       new URL(login.headers().location as string).searchParams.get("redirect_params") ?? "",
     ).get("state");

@@ -1,7 +1,7 @@
 import { defaultCostRates, formatSigned, perLot } from "@spreadwatch/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ADMIN, signIn, startApp } from "./harness.ts";
+import { ADMIN, RETRY_RESET, signIn, startApp } from "./harness.ts";
 import { closePage, openPage } from "./spare-page.ts";
 import { signedInSuite } from "./suite.ts";
 
@@ -55,8 +55,9 @@ const cell = (p: Page, symbol: string, col: string) =>
   p.locator(`tr[data-symbol='${symbol}'] [data-col='${col}']`);
 
 async function api(path: string) {
+  const response = await suite.page.request.get(`${suite.app.url}${path}`, RETRY_RESET);
   // biome-ignore lint/suspicious/noExplicitAny: raw JSON, read field by field
-  return (await (await suite.page.request.get(`${suite.app.url}${path}`)).json()) as any;
+  return (await response.json()) as any;
 }
 
 describe("Net / lot (₹)", () => {
