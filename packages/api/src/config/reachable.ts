@@ -1,5 +1,4 @@
 import { connect } from "node:net";
-import { Redis } from "ioredis";
 import { type ClusterConfig, redactUrl } from "./cluster.ts";
 import { ConfigError } from "./config-error.ts";
 
@@ -30,6 +29,8 @@ function tcpReachable(url: string, defaultPort: number, timeoutMs: number): Prom
  * a wrong password, a TLS mismatch or something else on that port fails here too.
  */
 async function redisReachable(url: string, timeoutMs: number): Promise<void> {
+  // Loaded here, not at the top: only a cluster's start gets this far (BENCHMARKS.md §47).
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,

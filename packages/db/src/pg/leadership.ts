@@ -1,4 +1,4 @@
-import pg from "pg";
+import type { Client } from "pg";
 
 /** Any fixed number; advisory locks are per database, so one cluster's instances share it. */
 const LEADER_LOCK = 7_361_110_002;
@@ -34,6 +34,8 @@ export async function acquireLeadership(
   options: LeadershipOptions,
 ): Promise<Leadership> {
   if (url === undefined) return { release: async () => {} };
+  // Loaded only with a URL: the embedded server leads without pg (BENCHMARKS.md §47).
+  const { default: pg } = await import("pg");
   const retryMs = options.retryMs ?? 2_000;
   for (;;) {
     options.signal?.throwIfAborted();
@@ -64,7 +66,7 @@ export async function acquireLeadership(
   }
 }
 
-function hold(client: pg.Client, options: LeadershipOptions, checkMs: number): Leadership {
+function hold(client: Client, options: LeadershipOptions, checkMs: number): Leadership {
   let over = false;
   const lost = (error: Error) => {
     if (over) return;
