@@ -8,6 +8,14 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const START_SCRIPT = join(ROOT, "scripts/start.mjs");
+/**
+ * What `pnpm start` puts in the server's environment (package.json's "start", unless the caller
+ * set it): glibc's malloc keeps at most two arenas instead of up to eight a core, one for each
+ * thread that allocates (libuv's pool, V8's workers), each holding freed memory. An idle server
+ * measured 120 MB RSS against 136, and 146-147 MB against 158-159 with 1,000 stream clients
+ * (BENCHMARKS.md §47). Tests and benches that start the server process pass the same.
+ */
+export const START_ENV = { MALLOC_ARENA_MAX: "2" };
 export const WEB_INDEX = join(ROOT, "packages/web/dist/index.html");
 
 /** The bundle of `entry` ("main", "users" or "kite"). */

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { START_ENV } from "../../../scripts/production-build.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const SETTLE_S = Number(process.env.BENCH_FIRST_START_SETTLE_SECONDS ?? 60);
@@ -38,6 +39,7 @@ const started = performance.now();
 const server = spawn(process.execPath, [join(ROOT, "scripts/start.mjs")], {
   cwd: ROOT,
   env: {
+    ...START_ENV,
     PATH: process.env.PATH ?? "",
     HOST: "127.0.0.1",
     PORT: "0",
