@@ -1,12 +1,12 @@
 // The production bundles (packages/api/dist, built by this project's global set-up) as a start
-// pays for them. V8 keeps every module's source in memory for as long as the process runs. One character
-// outside ASCII anywhere in a file (an emoji in a dependency's comment that esbuild kept) makes
-// V8 hold the whole file as a two-byte string: main.mjs's 4.8 MB took 9.4 MB of heap, and the
-// server idled ~12 MB larger (BENCHMARKS.md §47). The build drops comments and whitespace
-// (scripts/build-server.mjs, `minifyWhitespace`) and esbuild escapes non-ASCII in strings, so
-// each bundle is plain ASCII: one byte a character. And what a module imports at its top is
-// evaluated at start: the cluster's drivers (ioredis, pg) are reached only through dynamic
-// imports, so an embedded server (SQLite, one process) never evaluates them.
+// pays for them. V8 keeps every module's source in memory for as long as the process runs, and
+// one character outside ASCII anywhere in a file (an emoji in a dependency's comment that
+// esbuild kept) makes it hold the whole file as a two-byte string: main.mjs's 4.8 MB took 9.4 MB
+// of heap, and the server idled ~12 MB larger (BENCHMARKS.md §47). The build drops comments
+// and whitespace (scripts/build-server.mjs, `minifyWhitespace`) and esbuild escapes non-ASCII in
+// strings, so each bundle is plain ASCII: one byte a character. And what a module imports at
+// its top is evaluated at start: the cluster's drivers (ioredis, pg) are reached only through
+// dynamic imports, so an embedded server (SQLite, one process) never evaluates them.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
