@@ -281,12 +281,21 @@ describe("a z-score alert on a spread of one's own", () => {
       await form.getByLabel("Send Telegram Notification").check();
       await form.getByLabel("Webhook", { exact: true }).check();
       await form.getByRole("button", { name: "Create Alert" }).click();
-      // A refusal keeps the form open and says why: the poll's last value names it.
+      // A refusal keeps the form open and says why: the poll's last value names it. A form left
+      // open without one says whether its request is still out (the button disabled while it
+      // is) and what the threshold field holds: a loaded run once ended here (BENCHMARKS.md §47).
       const refusal = alertsPanel(page).getByRole("alert");
+      const create = form.getByRole("button", { name: "Create Alert" });
       await expect
         .poll(async () => {
           if ((await refusal.count()) > 0) return `refused: ${await refusal.textContent()}`;
-          return (await form.count()) > 0 ? "open" : "closed";
+          if ((await form.count()) === 0) return "closed";
+          const waiting = await create.isDisabled().catch(() => "gone");
+          const typed = await form
+            .getByLabel("Threshold")
+            .inputValue()
+            .catch(() => "gone");
+          return `open (request out: ${waiting}; threshold "${typed}")`;
         }, WAIT)
         .toBe("closed");
       const item = alertsPanel(page).locator("li.alert-item").first();
