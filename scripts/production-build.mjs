@@ -13,7 +13,8 @@ export const START_SCRIPT = join(ROOT, "scripts/start.mjs");
  * set it): glibc's malloc keeps at most two arenas instead of up to eight a core, one for each
  * thread that allocates (libuv's pool, V8's workers), each holding freed memory. An idle server
  * measured 120 MB RSS against 136, and 146-147 MB against 158-159 with 1,000 stream clients
- * (BENCHMARKS.md §47). Tests and benches that start the server process pass the same.
+ * (BENCHMARKS.md §47). The tests pass it to every server they start (TEST_SERVER_ENV), and so does
+ * the first-start bench.
  */
 export const START_ENV = { MALLOC_ARENA_MAX: "2" };
 export const WEB_INDEX = join(ROOT, "packages/web/dist/index.html");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Quote } from "@spreadwatch/core";
-import { START_ENV, START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { loadConfig } from "../src/config/index.ts";
 import type { Feed } from "../src/feeds/feed.ts";
 import { createFeed, type FeedSources } from "../src/feeds/index.ts";
@@ -125,7 +125,6 @@ export function runMain(env: Record<string, string>): MainProcess {
   let err = "";
   const child = spawn(process.execPath, [START_SCRIPT], {
     env: {
-      ...START_ENV,
       ...processEnv(),
       HOST: "127.0.0.1",
       PORT: "0",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { START_ENV, START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { TEST_SERVER_ENV, withRealClock } from "../../api/test/test-env.ts";
 import { shiftPageClocks } from "./shifted-clock.ts";
 
@@ -169,7 +169,7 @@ async function copySimulatorTemplate(env: Record<string, string>, dataDir: strin
 function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [START_SCRIPT], {
     cwd: REPO_ROOT,
-    env: { ...START_ENV, ...env },
+    env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { ROOT, START_ENV, START_SCRIPT } from "../../../scripts/production-build.mjs";
+import { ROOT, START_SCRIPT } from "../../../scripts/production-build.mjs";
 import { TEST_SERVER_ENV } from "../../api/test/test-env.ts";
 import { claimFirstStart, WATCH_FILES } from "./first-start-watch.ts";
 import { ADMIN, cleanEnv, listeningAddress } from "./harness.ts";
@@ -55,7 +55,7 @@ export function setup(project: TestProject): void {
   const made = root;
   const server = spawn(process.execPath, [START_SCRIPT], {
     cwd: ROOT,
-    env: { ...START_ENV, ...env },
+    env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

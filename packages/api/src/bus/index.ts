@@ -5,7 +5,7 @@ export type { Bus, BusHandler, BusState } from "./bus.ts";
 export { createInProcessBus } from "./in-process.ts";
 export type { BusMessages, Topic } from "./messages.ts";
 export { TOPICS } from "./messages.ts";
-export type { RedisBusOptions } from "./redis.ts";
+export type { RedisBusOptions };
 
 /**
  * The Redis bus, with ioredis loaded only when a cluster asks for it: a single-process server
